@@ -1,0 +1,1 @@
+//! sierra_anim

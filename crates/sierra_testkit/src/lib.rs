@@ -1,0 +1,48 @@
+//! Test helpers shared by Sierra's crates (a dev-dependency only).
+//!
+//! The Khronos sample models used by the tests live outside the repository, in
+//! `../shared/assets` beside the checkout, or wherever `$SIERRA_SHARED/assets`
+//! points. Tests ask for a file through [`shared_asset`]: when it is missing the
+//! test is skipped with a message, except under CI (`CI` set), where a missing
+//! asset fails the test so that CI can never pass by skipping.
+
+use std::path::{Path, PathBuf};
+
+/// Root of the shared assets: `$SIERRA_SHARED/assets`, else `<workspace>/../shared/assets`.
+pub fn shared_assets_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SIERRA_SHARED") {
+        return PathBuf::from(dir).join("assets");
+    }
+    workspace_root().join("..").join("shared").join("assets")
+}
+
+/// The repository root (the folder holding the workspace `Cargo.toml`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..")
+}
+
+/// Path of a shared asset, e.g. `shared_asset("gltf/Fox/Fox.glb")`.
+///
+/// Returns `None` (after printing why) when the file is absent and `CI` is not
+/// set, so the caller can return early; panics when `CI` is set, because a CI
+/// run must never pass by skipping.
+pub fn shared_asset(relative: &str) -> Option<PathBuf> {
+    let path = shared_assets_root().join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("shared asset {} is missing (CI is set, so this fails rather than skips)", path.display());
+    }
+    eprintln!("skipping: shared asset {} not found (set SIERRA_SHARED)", path.display());
+    None
+}
+
+/// Like [`shared_asset`], for use at the top of a test:
+/// `let Some(path) = sierra_testkit::require!("gltf/Fox/Fox.glb") else { return };`
+#[macro_export]
+macro_rules! require {
+    ($rel:expr) => {
+        $crate::shared_asset($rel)
+    };
+}
