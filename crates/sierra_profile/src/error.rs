@@ -1,0 +1,26 @@
+use std::path::PathBuf;
+
+/// Errors of the profiler.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The Chrome trace file could not be created.
+    #[error("cannot create trace file {path}: {source}")]
+    TraceFile {
+        /// The requested `trace.json` path.
+        path: PathBuf,
+        /// The I/O failure.
+        source: std::io::Error,
+    },
+    /// The statistics file could not be written.
+    #[error("cannot write statistics file {path}: {source}")]
+    StatsFile {
+        /// The requested `stats.json` path.
+        path: PathBuf,
+        /// The I/O failure.
+        source: std::io::Error,
+    },
+    /// A global `tracing` subscriber was already installed in this process (by an earlier
+    /// [`Profiler::start`](crate::Profiler::start) or by the application).
+    #[error("a global tracing subscriber is already installed; the profiler can start once per process ({0})")]
+    AlreadyStarted(#[from] tracing::dispatcher::SetGlobalDefaultError),
+}

@@ -1,0 +1,150 @@
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tracing::Dispatch;
+use tracing_chrome::{ChromeLayerBuilder, FlushGuard};
+use tracing_subscriber::layer::SubscriberExt;
+
+use crate::accumulator::StatsAccumulator;
+use crate::clock::{Clock, MonotonicClock};
+use crate::error::Error;
+use crate::layer::StatsLayer;
+use crate::stats::ScopeStats;
+
+/// How to build a [`Profiler`].
+#[derive(Clone)]
+pub struct ProfilerConfig {
+    /// Where to write the Chrome trace (`trace.json`); `None` records statistics only.
+    pub trace_path: Option<PathBuf>,
+    /// Frames kept per scope for the statistics (see [`StatsAccumulator::new`]).
+    pub window_frames: usize,
+    /// Time source of the statistics (the Chrome trace always uses real time).
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Default for ProfilerConfig {
+    fn default() -> Self {
+        Self {
+            trace_path: None,
+            window_frames: StatsAccumulator::DEFAULT_WINDOW,
+            clock: Arc::new(MonotonicClock::new()),
+        }
+    }
+}
+
+/// Keeps the Chrome trace open; dropping it writes the closing bracket and closes the file, so
+/// hold it until the last frame has ended.
+pub struct TraceGuard {
+    flush: Option<FlushGuard>,
+    path: Option<PathBuf>,
+}
+
+impl TraceGuard {
+    /// The trace file being written, if any.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Asks the trace writer thread to flush what it has so far (the file stays open and is not
+    /// yet valid JSON until the guard is dropped).
+    pub fn flush(&self) {
+        if let Some(flush) = &self.flush {
+            flush.flush();
+        }
+    }
+}
+
+/// The application's handle on the CPU profiler: closes frames and reads the statistics.
+///
+/// Cheap to clone (clones share the same statistics).
+#[derive(Clone)]
+pub struct Profiler {
+    accumulator: Arc<Mutex<StatsAccumulator>>,
+}
+
+impl Profiler {
+    /// Starts profiling the whole process: installs the statistics layer and, when `trace_path`
+    /// is given, the Chrome trace writer as the global `tracing` subscriber, so spans on every
+    /// thread (rayon workers included) are recorded.
+    ///
+    /// # Errors
+    /// [`Error::TraceFile`] when the trace file cannot be created; [`Error::AlreadyStarted`]
+    /// when a global subscriber already exists (call once per process, or use [`Profiler::build`]).
+    pub fn start(trace_path: Option<&Path>) -> Result<(Profiler, TraceGuard), Error> {
+        let config = ProfilerConfig {
+            trace_path: trace_path.map(Path::to_path_buf),
+            ..ProfilerConfig::default()
+        };
+        let (profiler, dispatch, guard) = Self::build(config)?;
+        tracing::dispatcher::set_global_default(dispatch)?;
+        Ok((profiler, guard))
+    }
+
+    /// Builds the profiler and its subscriber without installing it, for callers that scope it
+    /// themselves (`tracing::dispatcher::with_default`) or run several profilers in one process.
+    ///
+    /// # Errors
+    /// [`Error::TraceFile`] when the trace file cannot be created.
+    pub fn build(config: ProfilerConfig) -> Result<(Profiler, Dispatch, TraceGuard), Error> {
+        let accumulator = Arc::new(Mutex::new(StatsAccumulator::new(config.window_frames)));
+        let stats_layer = StatsLayer::new(accumulator.clone(), config.clock);
+        let (chrome_layer, flush) = match &config.trace_path {
+            Some(path) => {
+                let file = File::create(path).map_err(|source| Error::TraceFile {
+                    path: path.clone(),
+                    source,
+                })?;
+                let (layer, flush) = ChromeLayerBuilder::new()
+                    .writer(file)
+                    .include_args(false)
+                    .build();
+                (Some(layer), Some(flush))
+            }
+            None => (None, None),
+        };
+        let subscriber = tracing_subscriber::registry()
+            .with(stats_layer)
+            .with(chrome_layer);
+        let guard = TraceGuard {
+            flush,
+            path: config.trace_path,
+        };
+        Ok((Profiler { accumulator }, Dispatch::new(subscriber), guard))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, StatsAccumulator> {
+        self.accumulator
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Closes the current frame of the statistics (call once per frame, after its scopes closed).
+    pub fn end_frame(&self) {
+        self.lock().end_frame();
+    }
+
+    /// Time of scope `name` in the last frame it ran in, milliseconds (for a live overlay).
+    pub fn last_frame_ms(&self, name: &str) -> Option<f64> {
+        self.lock().last_frame_ms(name)
+    }
+
+    /// Average, maximum and 95th percentile per scope, milliseconds.
+    pub fn stats(&self) -> ScopeStats {
+        self.lock().stats()
+    }
+
+    /// Writes [`stats`](Self::stats) as pretty JSON to `path` (`stats.json`).
+    ///
+    /// # Errors
+    /// [`Error::StatsFile`] when the file cannot be written.
+    pub fn write_stats(&self, path: &Path) -> Result<(), Error> {
+        let stats = self.stats();
+        // Serialising plain numbers and strings into memory cannot fail.
+        let json = serde_json::to_string_pretty(&stats).unwrap_or_default();
+        std::fs::write(path, json).map_err(|source| Error::StatsFile {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
