@@ -1,1 +1,3 @@
 //! sierra_terrain
+
+pub mod water;

@@ -1,0 +1,341 @@
+//! The virtual-pipes update: outflow flux, then water depth (Mei, Decaudin & Hu,
+//! "Fast Hydraulic Erosion Simulation and Visualization on GPU", PG 2007, §3.1 and §3.2;
+//! pipes as in O'Brien & Hodgins 1995).
+//!
+//! Per cell and pipe (left, right, top, bottom), with `h = terrain + depth`:
+//! ```text
+//! f_L' = max(0, f_L * damp + dt * A * g * (h(x,y) - h(x-1,y)) / l)        (Mei eq. 2)
+//! K    = min(1, d * lx * ly / ((f_L' + f_R' + f_T' + f_B') * dt))            (Mei eq. 3)
+//! f'   = K * f'                                     (never drain more than the cell holds)
+//! d'   = d + dt * (sum f_in - sum f_out) / (lx * ly)                          (Mei eq. 4-5)
+//! ```
+//! This is Mei's 4-pipe flux, not the 8-pipe columns of the thesis (seed 002, Annex E): the
+//! scaling factor K needs it, and it is the model the GPU compute pass runs too.
+//!
+//! The grid is processed in bands of rows, each band in one rayon task. A band runs the flux
+//! update one row ahead of the depth update, so the three flux rows a depth row needs are still
+//! in cache (one pass over memory instead of two). The flux rows just above and below a band
+//! belong to its neighbours; the band recomputes them into scratch (the same "halo" trade the
+//! thesis makes with its 18x18 tiles: a few repeated flux computations instead of a second pass).
+
+use super::params::Boundary;
+
+/// Step constants shared by every row.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StepConsts {
+    pub cols: usize,
+    pub rows: usize,
+    /// `dt * A * g / l`, m²·s... the factor of a height difference in the flux update.
+    pub gravity_coef: f32,
+    /// `max(0, 1 - damping * dt)`.
+    pub damp: f32,
+    /// Time step, seconds.
+    pub dt: f32,
+    /// `cell_size²`, m².
+    pub cell_area: f32,
+    /// `dt / cell_size²`.
+    pub dt_over_area: f32,
+    /// Rain this step, metres (`rain_rate * dt`).
+    pub rain_dt: f32,
+    pub boundary: Boundary,
+}
+
+/// Read-only outflow flux channels, `[rows * cols]` row-major, m³/s.
+#[derive(Clone, Copy)]
+pub(crate) struct FluxRef<'a> {
+    pub left: &'a [f32],
+    pub right: &'a [f32],
+    pub top: &'a [f32],
+    pub bottom: &'a [f32],
+}
+
+/// Per-band scratch, allocated once per simulation.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BandScratch {
+    /// Total heights of rows r-1, r, r+1, each padded with a ghost cell at both ends.
+    h: [Vec<f32>; 3],
+    /// Flux of the row above the band (left, right, top, bottom).
+    above: [Vec<f32>; 4],
+    /// Flux of the row below the band.
+    below: [Vec<f32>; 4],
+    zeros: Vec<f32>,
+}
+
+impl BandScratch {
+    pub(crate) fn new(cols: usize) -> Self {
+        let row = || vec![0.0; cols];
+        Self {
+            h: [
+                vec![0.0; cols + 2],
+                vec![0.0; cols + 2],
+                vec![0.0; cols + 2],
+            ],
+            above: [row(), row(), row(), row()],
+            below: [row(), row(), row(), row()],
+            zeros: row(),
+        }
+    }
+}
+
+/// What a band reports back.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct BandStats {
+    /// Largest new depth in the band, metres.
+    pub max_depth: f32,
+    /// Volume that left through open edges this step, m³.
+    pub outflow: f64,
+}
+
+impl BandStats {
+    pub(crate) fn merge(a: Self, b: Self) -> Self {
+        Self {
+            max_depth: a.max_depth.max(b.max_depth),
+            outflow: a.outflow + b.outflow,
+        }
+    }
+}
+
+/// Writes the padded total-height row `y` (`-1` and `rows` are ghost rows).
+///
+/// Ghosts make the flux loop branch-free: a closed edge is a neighbour of infinite height
+/// (its flux `max(0, f - inf)` is exactly 0); an open edge is a dry neighbour on the same ground.
+fn fill_heights(c: &StepConsts, terrain: &[f32], depth: &[f32], y: isize, out: &mut [f32]) {
+    let cols = c.cols;
+    let open = c.boundary == Boundary::Open;
+    if y < 0 || y >= c.rows as isize {
+        if open {
+            let edge = if y < 0 { 0 } else { c.rows - 1 };
+            out[1..cols + 1].copy_from_slice(&terrain[edge * cols..(edge + 1) * cols]);
+        } else {
+            out[1..cols + 1].fill(f32::INFINITY);
+        }
+        out[0] = f32::INFINITY;
+        out[cols + 1] = f32::INFINITY;
+        return;
+    }
+    let row = y as usize * cols..(y as usize + 1) * cols;
+    let (b, d) = (&terrain[row.clone()], &depth[row]);
+    for ((o, &b), &d) in out[1..cols + 1].iter_mut().zip(b).zip(d) {
+        *o = b + d;
+    }
+    let (left, right) = if open {
+        (b[0], b[cols - 1])
+    } else {
+        (f32::INFINITY, f32::INFINITY)
+    };
+    out[0] = left;
+    out[cols + 1] = right;
+}
+
+/// Flux update of one row (Mei eq. 2-3). `hu`, `hm`, `hd`: padded heights of the rows above,
+/// at and below; `d`: depths of the row; `old`/`out`: flux channels left, right, top, bottom.
+#[inline]
+fn flux_row(
+    c: &StepConsts,
+    [hu, hm, hd]: [&[f32]; 3],
+    d: &[f32],
+    old: [&[f32]; 4],
+    out: [&mut [f32]; 4],
+) {
+    let n = d.len();
+    let (hl, hc, hr) = (&hm[..n], &hm[1..n + 1], &hm[2..n + 2]);
+    let (hu, hd) = (&hu[1..n + 1], &hd[1..n + 1]);
+    let [ol, or, ot, ob] = old.map(|s| &s[..n]);
+    let [l, r, t, b] = out;
+    let (l, r, t, b) = (&mut l[..n], &mut r[..n], &mut t[..n], &mut b[..n]);
+    let (g, damp, dt, area) = (c.gravity_coef, c.damp, c.dt, c.cell_area);
+    for x in 0..n {
+        let h = hc[x];
+        let fl = (ol[x] * damp + g * (h - hl[x])).max(0.0);
+        let fr = (or[x] * damp + g * (h - hr[x])).max(0.0);
+        let ft = (ot[x] * damp + g * (h - hu[x])).max(0.0);
+        let fb = (ob[x] * damp + g * (h - hd[x])).max(0.0);
+        let out_volume = (((fl + fr) + ft) + fb) * dt;
+        let held = d[x] * area;
+        let k = if out_volume > held {
+            held / out_volume
+        } else {
+            1.0
+        };
+        l[x] = fl * k;
+        r[x] = fr * k;
+        t[x] = ft * k;
+        b[x] = fb * k;
+    }
+}
+
+/// Depth update of one row (Mei eq. 4-5) from the new flux of rows above (`b_up` = their
+/// bottom pipes), at (`own`) and below (`t_down` = their top pipes). Returns the row's max depth.
+#[inline]
+fn depth_row(
+    c: &StepConsts,
+    d: &[f32],
+    own: [&[f32]; 4],
+    b_up: &[f32],
+    t_down: &[f32],
+    out: &mut [f32],
+) -> f32 {
+    let n = d.len();
+    let [l, r, t, b] = own.map(|s| &s[..n]);
+    let (b_up, t_down, out) = (&b_up[..n], &t_down[..n], &mut out[..n]);
+    let (k, rain) = (c.dt_over_area, c.rain_dt);
+    let cell = |x: usize, from_left: f32, from_right: f32| {
+        let outflow = ((l[x] + r[x]) + t[x]) + b[x];
+        let inflow = ((from_left + from_right) + b_up[x]) + t_down[x];
+        (d[x] + (inflow - outflow) * k + rain).max(0.0)
+    };
+    if n == 1 {
+        out[0] = cell(0, 0.0, 0.0);
+        return out[0];
+    }
+    out[0] = cell(0, 0.0, l[1]);
+    let mut max = out[0];
+    for x in 1..n - 1 {
+        let v = cell(x, r[x - 1], l[x + 1]);
+        out[x] = v;
+        max = max.max(v);
+    }
+    out[n - 1] = cell(n - 1, r[n - 2], 0.0);
+    max.max(out[n - 1])
+}
+
+/// One step for the band of rows starting at `y0` whose new depth and flux slices are
+/// `new_depth` and `new_flux` (`band_rows * cols` each). Reads the whole old state.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn step_band(
+    c: &StepConsts,
+    terrain: &[f32],
+    depth: &[f32],
+    old: FluxRef<'_>,
+    y0: usize,
+    new_depth: &mut [f32],
+    new_flux: [&mut [f32]; 4],
+    s: &mut BandScratch,
+) -> BandStats {
+    let cols = c.cols;
+    let y1 = y0 + new_depth.len() / cols;
+    let [nl, nr, nt, nb] = new_flux;
+    let first = y0.saturating_sub(1);
+    let last = (y1 + 1).min(c.rows);
+    let mut stats = BandStats::default();
+
+    fill_heights(c, terrain, depth, first as isize - 1, &mut s.h[1]);
+    fill_heights(c, terrain, depth, first as isize, &mut s.h[2]);
+    for y in first..last {
+        s.h.rotate_left(1);
+        fill_heights(c, terrain, depth, y as isize + 1, &mut s.h[2]);
+        let row = y * cols..(y + 1) * cols;
+        let old_row = [
+            &old.left[row.clone()],
+            &old.right[row.clone()],
+            &old.top[row.clone()],
+            &old.bottom[row.clone()],
+        ];
+        let heights = [&s.h[0][..], &s.h[1][..], &s.h[2][..]];
+        if y < y0 || y >= y1 {
+            let [a, b, cc, d] = if y < y0 { &mut s.above } else { &mut s.below };
+            flux_row(c, heights, &depth[row], old_row, [a, b, cc, d]);
+        } else {
+            let local = (y - y0) * cols..(y - y0 + 1) * cols;
+            let out = [
+                &mut nl[local.clone()],
+                &mut nr[local.clone()],
+                &mut nt[local.clone()],
+                &mut nb[local.clone()],
+            ];
+            flux_row(c, heights, &depth[row], old_row, out);
+            stats.outflow += edge_outflow(
+                c,
+                y,
+                [
+                    &nl[local.clone()],
+                    &nr[local.clone()],
+                    &nt[local.clone()],
+                    &nb[local],
+                ],
+            );
+        }
+        // The flux of row y completes the inputs of depth row y - 1.
+        if y >= 1 && y - 1 >= y0 && y - 1 < y1 {
+            let m = band_depth_row(
+                c,
+                depth,
+                y0,
+                y1,
+                y - 1,
+                [&*nl, &*nr, &*nt, &*nb],
+                s,
+                new_depth,
+            );
+            stats.max_depth = stats.max_depth.max(m);
+        }
+    }
+    if y1 == c.rows {
+        let m = band_depth_row(
+            c,
+            depth,
+            y0,
+            y1,
+            y1 - 1,
+            [&*nl, &*nr, &*nt, &*nb],
+            s,
+            new_depth,
+        );
+        stats.max_depth = stats.max_depth.max(m);
+    }
+    stats
+}
+
+/// Volume per second leaving the grid through the edges of row `y` (zero when closed).
+fn edge_outflow(c: &StepConsts, y: usize, [l, r, t, b]: [&[f32]; 4]) -> f64 {
+    if c.boundary == Boundary::Closed {
+        return 0.0;
+    }
+    let mut per_second = f64::from(l[0]) + f64::from(r[c.cols - 1]);
+    if y == 0 {
+        per_second += t.iter().map(|&v| f64::from(v)).sum::<f64>();
+    }
+    if y == c.rows - 1 {
+        per_second += b.iter().map(|&v| f64::from(v)).sum::<f64>();
+    }
+    per_second * f64::from(c.dt)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn band_depth_row(
+    c: &StepConsts,
+    depth: &[f32],
+    y0: usize,
+    y1: usize,
+    y: usize,
+    band_flux: [&[f32]; 4],
+    s: &BandScratch,
+    new_depth: &mut [f32],
+) -> f32 {
+    let cols = c.cols;
+    let local = |yy: usize| (yy - y0) * cols..(yy - y0 + 1) * cols;
+    let [bl, br, bt, bb] = band_flux;
+    let own = [&bl[local(y)], &br[local(y)], &bt[local(y)], &bb[local(y)]];
+    let b_up: &[f32] = if y == 0 {
+        &s.zeros
+    } else if y - 1 < y0 {
+        &s.above[3]
+    } else {
+        &bb[local(y - 1)]
+    };
+    let t_down: &[f32] = if y + 1 == c.rows {
+        &s.zeros
+    } else if y + 1 >= y1 {
+        &s.below[2]
+    } else {
+        &bt[local(y + 1)]
+    };
+    depth_row(
+        c,
+        &depth[y * cols..(y + 1) * cols],
+        own,
+        b_up,
+        t_down,
+        &mut new_depth[local(y)],
+    )
+}
