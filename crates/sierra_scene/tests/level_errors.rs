@@ -1,0 +1,269 @@
+//! Bad level input: each case is a clear error naming the file and the JSON path, never a panic.
+
+use std::path::{Path, PathBuf};
+
+use sierra_scene::{load_level, Error};
+
+/// A level in a fresh temporary folder (the asset root); returns (folder guard, level path).
+fn write_level(json: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("level.json");
+    std::fs::write(&path, json).unwrap();
+    (dir, path)
+}
+
+fn load_err(json: &str) -> (Error, String, PathBuf) {
+    let (dir, path) = write_level(json);
+    let err = load_level(&path).expect_err("level should be refused");
+    let text = err.to_string();
+    assert!(
+        text.contains(&path.display().to_string()),
+        "error does not name the file: {text}"
+    );
+    drop(dir);
+    (err, text, path)
+}
+
+fn json_fields(err: &Error) -> (&str, usize, usize, &str) {
+    match err {
+        Error::Json {
+            json_path,
+            line,
+            column,
+            message,
+            ..
+        } => (json_path, *line, *column, message),
+        other => panic!("expected a JSON error, got {other:?}"),
+    }
+}
+
+#[test]
+fn unknown_component_type_lists_valid_types() {
+    let (err, text, _) = load_err(
+        r#"{"objects": [
+            {"name": "A", "components": [{"type": "Spinner", "degreesPerSecond": 1}]},
+            {"name": "B", "components": [{"type": "Lamp", "lightColor": [1, 1, 1]}]}
+        ]}"#,
+    );
+    let (path, line, _, message) = json_fields(&err);
+    assert_eq!(path, "objects[1].components[0]");
+    assert_eq!(line, 3);
+    assert!(message.contains("unknown component type `Lamp`"), "{text}");
+    for t in sierra_scene::COMPONENT_TYPES {
+        assert!(message.contains(t), "{text}");
+    }
+}
+
+#[test]
+fn wrong_field_type_names_the_field() {
+    let (err, text, _) = load_err(
+        r#"{"objects": [{"name": "A", "components": [{"type": "Spinner", "degreesPerSecond": "fast"}]}]}"#,
+    );
+    let (path, line, column, message) = json_fields(&err);
+    assert_eq!(path, "objects[0].components[0].degreesPerSecond", "{text}");
+    assert_eq!((line, column), (1, 88), "{text}");
+    assert!(message.contains("invalid type"), "{text}");
+}
+
+#[test]
+fn wrong_field_type_with_type_key_last() {
+    let (err, text, _) = load_err(
+        r#"{"objects": [{"name": "A", "components": [{"degreesPerSecond": "fast", "type": "Spinner"}]}]}"#,
+    );
+    let (path, _, _, message) = json_fields(&err);
+    assert_eq!(path, "objects[0].components[0]", "{text}");
+    assert!(
+        message.contains("degreesPerSecond") && message.contains("invalid type"),
+        "{text}"
+    );
+}
+
+#[test]
+fn missing_required_field() {
+    let (err, text, _) =
+        load_err(r#"{"objects": [{"name": "A", "components": [{"type": "CollisionBox"}]}]}"#);
+    let (path, _, _, message) = json_fields(&err);
+    assert_eq!(path, "objects[0].components[0]", "{text}");
+    assert!(message.contains("missing field `halfExtents`"), "{text}");
+
+    let (err, text, _) = load_err(r#"{"objects": [{"position": [0, 1, 0]}]}"#);
+    let (path, _, _, message) = json_fields(&err);
+    assert_eq!(path, "objects[0]", "{text}");
+    assert!(message.contains("missing field `name`"), "{text}");
+}
+
+#[test]
+fn unknown_field_is_refused() {
+    let (err, text, _) = load_err(r#"{"objects": [{"name": "A", "positon": [0, 1, 0]}]}"#);
+    let (path, _, _, message) = json_fields(&err);
+    assert_eq!(path, "objects[0].positon", "{text}");
+    assert!(
+        message.contains("unknown field `positon`") && message.contains("position"),
+        "{text}"
+    );
+}
+
+#[test]
+fn unknown_mesh_primitive_lists_valid_ones() {
+    let (err, text, _) = load_err(r#"{"objects": [{"name": "A", "mesh": "cylinder"}]}"#);
+    let (path, _, _, message) = json_fields(&err);
+    assert_eq!(path, "objects[0].mesh", "{text}");
+    for p in sierra_scene::level::PRIMITIVE_NAMES {
+        assert!(message.contains(p), "{text}");
+    }
+}
+
+#[test]
+fn bad_rotation_and_scale() {
+    let (err, text, _) = load_err(r#"{"objects": [{"name": "A", "rotation": [1, 2]}]}"#);
+    assert_eq!(json_fields(&err).0, "objects[0].rotation", "{text}");
+    assert!(text.contains("Euler degrees"), "{text}");
+    let (err, text, _) = load_err(r#"{"objects": [{"name": "A", "scale": "big"}]}"#);
+    assert_eq!(json_fields(&err).0, "objects[0].scale", "{text}");
+}
+
+#[test]
+fn malformed_json_gives_line_and_column() {
+    let (err, text, _) = load_err("{\"objects\": [\n  {\"name\": \"A\",}\n]}");
+    let (_, line, column, _) = json_fields(&err);
+    assert_eq!((line, column), (2, 16), "{text}");
+    let (err, _, _) = load_err(r#"{"objects": []} trailing"#);
+    json_fields(&err);
+}
+
+#[test]
+fn parent_that_does_not_exist() {
+    let (err, text, _) =
+        load_err(r#"{"objects": [{"name": "A"}, {"name": "B", "parent": "Nope"}]}"#);
+    match err {
+        Error::UnknownObject {
+            json_path, name, ..
+        } => {
+            assert_eq!(json_path, "objects[1].parent");
+            assert_eq!(name, "Nope");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(text.contains("objects: A, B"), "{text}");
+}
+
+#[test]
+fn follow_camera_target_must_exist() {
+    let (err, text, _) = load_err(
+        r#"{"objects": [{"name": "Cam", "components": [{"type": "FollowCamera", "target": "Player", "offset": [0, 2, 5]}]}]}"#,
+    );
+    assert!(
+        matches!(&err, Error::UnknownObject { json_path, .. } if json_path == "objects[0].components[0].target"),
+        "{text}"
+    );
+}
+
+#[test]
+fn parent_cycle_is_reported_with_its_members() {
+    let (err, text, _) = load_err(
+        r#"{"objects": [{"name": "Root"}, {"name": "A", "parent": "C"}, {"name": "B", "parent": "A"}, {"name": "C", "parent": "B"}]}"#,
+    );
+    match &err {
+        Error::ParentCycle {
+            cycle, json_path, ..
+        } => {
+            assert_eq!(cycle.len(), 4, "{text}");
+            assert_eq!(cycle.first(), cycle.last());
+            assert!(json_path.starts_with("objects[") && json_path.ends_with("].parent"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let (err, _, _) = load_err(r#"{"objects": [{"name": "Self", "parent": "Self"}]}"#);
+    assert!(matches!(err, Error::ParentCycle { .. }));
+}
+
+#[test]
+fn duplicate_names_are_refused() {
+    let (err, _, _) = load_err(r#"{"objects": [{"name": "A"}, {"name": "A"}]}"#);
+    assert!(
+        matches!(&err, Error::DuplicateName { json_path, .. } if json_path == "objects[1].name")
+    );
+}
+
+#[test]
+fn mesh_file_that_does_not_exist() {
+    let (err, text, _) = load_err(r#"{"objects": [{"name": "A", "mesh": "models/missing.glb"}]}"#);
+    match &err {
+        Error::InLevel {
+            json_path, source, ..
+        } => {
+            assert_eq!(json_path, "objects[0].mesh");
+            assert!(matches!(**source, Error::AssetNotFound { .. }), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(text.contains("models/missing.glb"), "{text}");
+}
+
+#[test]
+fn path_escaping_the_asset_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("secret.glb");
+    std::fs::write(&outside, b"glTF").unwrap();
+    let level_dir = dir.path().join("levels");
+    std::fs::create_dir(&level_dir).unwrap();
+    let path = level_dir.join("level.json");
+    for mesh in ["../secret.glb", "sub/../../secret.glb"] {
+        std::fs::write(
+            &path,
+            format!(r#"{{"objects": [{{"name": "A", "mesh": "{mesh}"}}]}}"#),
+        )
+        .unwrap();
+        let err = load_level(&path).unwrap_err();
+        match &err {
+            Error::InLevel {
+                json_path, source, ..
+            } => {
+                assert_eq!(json_path, "objects[0].mesh");
+                assert!(matches!(**source, Error::OutsideAssetRoot { .. }), "{err}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let abs = outside.display().to_string();
+    std::fs::write(
+        &path,
+        format!(
+            r#"{{"objects": [{{"name": "A", "mesh": {}}}]}}"#,
+            serde_json::to_string(&abs).unwrap()
+        ),
+    )
+    .unwrap();
+    let err = load_level(&path).unwrap_err();
+    assert!(
+        matches!(&err, Error::InLevel { source, .. } if matches!(**source, Error::OutsideAssetRoot { .. })),
+        "{err}"
+    );
+    // The same file is fine when the asset root is widened to include it.
+    std::fs::write(
+        &path,
+        r#"{"objects": [{"name": "A", "mesh": "../secret.glb"}]}"#,
+    )
+    .unwrap();
+    sierra_scene::level::load_level_with_root(&path, dir.path()).unwrap();
+}
+
+#[test]
+fn missing_level_file() {
+    let err = load_level(Path::new("/nonexistent/level.json")).unwrap_err();
+    assert!(matches!(err, Error::Io { .. }));
+    assert!(err.to_string().contains("/nonexistent/level.json"));
+}
+
+#[test]
+fn minimal_level_gets_documented_defaults() {
+    let (_dir, path) =
+        write_level(r#"{"objects": [{"name": "A", "rotation": [0, 90, 0], "scale": 2}]}"#);
+    let level = load_level(&path).unwrap();
+    let a = &level.objects[0];
+    assert_eq!(a.scale, glam::Vec3::splat(2.0));
+    let x = a.rotation * glam::Vec3::X;
+    assert!(x.abs_diff_eq(-glam::Vec3::Z, 1e-6), "{x}");
+    assert_eq!(level.camera.fov_y_degrees, 60.0);
+    assert_eq!(a.material.specular_power, 32.0);
+}

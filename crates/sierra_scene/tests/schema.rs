@@ -1,0 +1,50 @@
+//! The committed `assets/levels/schema.json` must equal what the code generates, and
+//! every level shipped in `assets/levels/` must load.
+
+use std::path::PathBuf;
+
+fn levels_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels")
+}
+
+#[test]
+fn committed_schema_matches_generated() {
+    let path = levels_dir().join("schema.json");
+    let generated =
+        serde_json::to_string_pretty(&sierra_scene::level::level_schema()).unwrap() + "\n";
+    if std::env::var_os("SIERRA_BLESS").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{} is stale: regenerate it with `SIERRA_BLESS=1 cargo test --release -p sierra_scene --test schema`",
+        path.display()
+    );
+}
+
+#[test]
+fn schema_lists_every_component_type() {
+    let schema = serde_json::to_string(&sierra_scene::level::level_schema()).unwrap();
+    for t in sierra_scene::COMPONENT_TYPES {
+        assert!(
+            schema.contains(&format!("\"const\":\"{t}\"")),
+            "schema lacks component {t}"
+        );
+    }
+}
+
+#[test]
+fn shipped_levels_load() {
+    let mut count = 0;
+    for entry in std::fs::read_dir(levels_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "schema.json")
+        {
+            sierra_scene::load_level(&path).unwrap_or_else(|e| panic!("{e}"));
+            count += 1;
+        }
+    }
+    assert!(count >= 1);
+}
