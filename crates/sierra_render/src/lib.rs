@@ -1,1 +1,35 @@
-//! sierra_render
+//! Sierra's renderer (wgpu): the GPU context, render passes, GPU timing and read-back.
+//!
+//! - [`GpuContext`]: instance/adapter/device/queue, headless or for a window;
+//!   wgpu validation errors become [`RenderError`]s, never panics.
+//! - [`FrameData`]: the plain per-frame description the renderer consumes
+//!   (camera, sun, point lights, draws, clear colour). It knows nothing of the scene graph.
+//! - [`Renderer`]: runs the passes in order (`passes/forward.rs` → `passes/output.rs`),
+//!   rendering into an `Rgba16Float` HDR target first.
+//! - [`MeshData`] + [`primitives`]: meshes on the CPU; [`readback`]: GPU → CPU copies.
+//!
+//! Conventions: right-handed, Y up, metres, radians, column-major matrices,
+//! linear colour until the output pass.
+
+#![warn(missing_docs)]
+
+pub mod camera;
+pub mod context;
+pub mod error;
+pub mod frame;
+pub mod gpu_timer;
+pub mod mesh;
+pub mod passes;
+pub mod primitives;
+pub mod readback;
+pub mod renderer;
+pub mod targets;
+
+pub use camera::Camera;
+pub use context::GpuContext;
+pub use error::{RenderError, Result};
+pub use frame::{DrawItem, FrameData, Material, MeshHandle, PointLight, Sun, MAX_POINT_LIGHTS};
+pub use mesh::{GpuMesh, MeshData, Vertex};
+pub use passes::output::Tonemap;
+pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
+pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

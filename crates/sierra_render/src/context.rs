@@ -1,0 +1,336 @@
+//! [`GpuContext`]: one wgpu instance, adapter, device and queue, created
+//! headless or for a window surface.
+
+use std::sync::{Arc, Mutex};
+
+use crate::error::{RenderError, Result};
+
+/// Optional features Sierra uses when the adapter has them; nothing requires them.
+///
+/// - `TIMESTAMP_QUERY`: GPU time per pass in `stats.json` (null without it).
+/// - `POLYGON_MODE_LINE`: wireframe mode.
+/// - `FLOAT32_FILTERABLE`: filtered sampling of `R32Float`/`Rgba32Float` (height fields, baked animation).
+pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
+    .union(wgpu::Features::POLYGON_MODE_LINE)
+    .union(wgpu::Features::FLOAT32_FILTERABLE);
+
+/// Device errors that no error scope caught, recorded by the handler that
+/// [`GpuContext`] installs instead of wgpu's default (which panics).
+type ErrorSink = Arc<Mutex<Vec<String>>>;
+
+/// One wgpu instance, adapter, device and queue.
+///
+/// Created with [`GpuContext::headless`] (tests, `sierra render`) or
+/// [`GpuContext::for_window`] (a winit window); nothing downstream cares which.
+///
+/// Adapter choice honours wgpu's environment variables: `WGPU_BACKEND`
+/// (e.g. `vulkan`, `gl`), `WGPU_ADAPTER_NAME` (a case-insensitive substring of
+/// the adapter name) and `WGPU_POWER_PREF`. Without them the best adapter wins
+/// (high-performance preference: discrete > integrated > software).
+pub struct GpuContext {
+    /// The wgpu instance (its backends come from `WGPU_BACKEND`).
+    pub instance: wgpu::Instance,
+    /// The chosen adapter.
+    pub adapter: wgpu::Adapter,
+    /// The logical device; its limits are the adapter's limits.
+    pub device: wgpu::Device,
+    /// The device's queue.
+    pub queue: wgpu::Queue,
+    /// Features enabled on the device: the subset of [`OPTIONAL_FEATURES`] the adapter has.
+    pub features: wgpu::Features,
+    uncaptured: ErrorSink,
+}
+
+impl std::fmt::Debug for GpuContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let info = self.adapter.get_info();
+        f.debug_struct("GpuContext")
+            .field("adapter", &info.name)
+            .field("backend", &info.backend)
+            .field("features", &self.features)
+            .finish()
+    }
+}
+
+impl GpuContext {
+    /// Creates a context with no surface (off-screen rendering, compute, tests).
+    ///
+    /// # Errors
+    /// [`RenderError::NoAdapter`] (with the packages to install) when no adapter
+    /// exists or none matches `WGPU_ADAPTER_NAME`; [`RenderError::RequestDevice`].
+    pub fn headless() -> Result<Self> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = select_adapter(&instance, None)?;
+        Self::from_adapter(instance, adapter)
+    }
+
+    /// Creates a context and a surface for a window.
+    ///
+    /// `display` is the event loop's display handle (winit:
+    /// `Box::new(event_loop.owned_display_handle())`, needed by the GL backend);
+    /// `window` is the window itself, usually an `Arc<winit::window::Window>`.
+    /// The surface is not configured yet: call [`GpuContext::configure_surface`].
+    ///
+    /// # Errors
+    /// [`RenderError::Surface`] when the surface cannot be created, else as [`GpuContext::headless`].
+    pub fn for_window(
+        display: Box<dyn wgpu::wgt::WgpuHasDisplayHandle>,
+        window: impl Into<wgpu::SurfaceTarget<'static>>,
+    ) -> Result<(Self, wgpu::Surface<'static>)> {
+        let instance = wgpu::Instance::new(
+            wgpu::InstanceDescriptor::new_with_display_handle_from_env(display),
+        );
+        let surface = instance
+            .create_surface(window)
+            .map_err(|e| RenderError::Surface(e.to_string()))?;
+        let adapter = select_adapter(&instance, Some(&surface))?;
+        let ctx = Self::from_adapter(instance, adapter)?;
+        Ok((ctx, surface))
+    }
+
+    fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Self> {
+        let info = adapter.get_info();
+        let features = adapter.features() & OPTIONAL_FEATURES;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("sierra device"),
+            required_features: features,
+            // The adapter's own limits: always satisfiable, and compute passes
+            // (noise, water) want the largest storage bindings the device has.
+            required_limits: adapter.limits(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        }))
+        .map_err(|source| RenderError::RequestDevice {
+            adapter: info.name.clone(),
+            source,
+        })?;
+        let uncaptured: ErrorSink = Arc::default();
+        let sink = Arc::clone(&uncaptured);
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            log::error!("uncaptured wgpu error: {error}");
+            if let Ok(mut errors) = sink.lock() {
+                errors.push(error.to_string());
+            }
+        }));
+        log::info!(
+            "GPU adapter: {} ({:?}, {:?}), optional features {:?}",
+            info.name,
+            info.backend,
+            info.device_type,
+            features
+        );
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+            features,
+            uncaptured,
+        })
+    }
+
+    /// Adapter name, backend and type, for logs and summaries (e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`).
+    pub fn adapter_summary(&self) -> String {
+        let info = self.adapter.get_info();
+        format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+    }
+
+    /// Whether GPU timestamps can be written around passes.
+    pub fn has_timestamps(&self) -> bool {
+        self.features.contains(wgpu::Features::TIMESTAMP_QUERY)
+    }
+
+    /// Runs `f` (resource creation, command recording...) inside validation and
+    /// out-of-memory error scopes and turns a captured error into
+    /// [`RenderError::Gpu`] naming `context`.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when wgpu reported an error while `f` ran.
+    pub fn scoped<T>(&self, context: impl FnOnce() -> String, f: impl FnOnce() -> T) -> Result<T> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let value = f();
+        let validation_error = pollster::block_on(validation.pop());
+        let oom_error = pollster::block_on(oom.pop());
+        match validation_error.or(oom_error) {
+            Some(error) => Err(RenderError::Gpu {
+                context: context(),
+                message: error.to_string(),
+            }),
+            None => Ok(value),
+        }
+    }
+
+    /// Returns the errors wgpu reported outside any error scope since the last
+    /// call (e.g. during a submit), as one [`RenderError::Gpu`].
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] naming `context` when any error was recorded.
+    pub fn take_uncaptured_errors(&self, context: &str) -> Result<()> {
+        let errors = match self.uncaptured.lock() {
+            Ok(mut errors) => std::mem::take(&mut *errors),
+            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+        };
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(RenderError::Gpu {
+                context: context.to_owned(),
+                message: errors.join("; "),
+            })
+        }
+    }
+
+    /// Checks a 2D texture size against `max_texture_dimension_2d` and rejects zero sizes.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a zero side, [`RenderError::LimitExceeded`] above the limit.
+    pub fn check_texture_size(&self, what: &str, width: u32, height: u32) -> Result<()> {
+        if width == 0 || height == 0 {
+            return Err(RenderError::InvalidInput(format!(
+                "{what} size {width}x{height} has a zero side"
+            )));
+        }
+        let limit = self.device.limits().max_texture_dimension_2d;
+        let largest = width.max(height);
+        if largest > limit {
+            return Err(RenderError::LimitExceeded {
+                what: format!("{what} side"),
+                requested: u64::from(largest),
+                limit: u64::from(limit),
+                limit_name: "max_texture_dimension_2d",
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks a buffer size in bytes against `max_buffer_size` (and, for
+    /// uniform/storage bindings, the binding limits).
+    ///
+    /// # Errors
+    /// [`RenderError::LimitExceeded`] when above a limit.
+    pub fn check_buffer_size(
+        &self,
+        what: &str,
+        size: u64,
+        usage: wgpu::BufferUsages,
+    ) -> Result<()> {
+        let limits = self.device.limits();
+        let mut checks = vec![(limits.max_buffer_size, "max_buffer_size")];
+        if usage.contains(wgpu::BufferUsages::STORAGE) {
+            checks.push((
+                u64::from(limits.max_storage_buffer_binding_size),
+                "max_storage_buffer_binding_size",
+            ));
+        }
+        for (limit, limit_name) in checks {
+            if size > limit {
+                return Err(RenderError::LimitExceeded {
+                    what: format!("{what} size in bytes"),
+                    requested: size,
+                    limit,
+                    limit_name,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates a buffer after checking its size against the device limits, inside error scopes.
+    ///
+    /// # Errors
+    /// [`RenderError::LimitExceeded`] or [`RenderError::Gpu`].
+    pub fn create_buffer(&self, desc: &wgpu::BufferDescriptor<'_>) -> Result<wgpu::Buffer> {
+        let what = desc.label.unwrap_or("buffer");
+        self.check_buffer_size(what, desc.size, desc.usage)?;
+        self.scoped(
+            || format!("creating buffer `{what}` ({} bytes)", desc.size),
+            || self.device.create_buffer(desc),
+        )
+    }
+
+    /// Creates a buffer holding `contents` (size checked, inside error scopes).
+    ///
+    /// # Errors
+    /// [`RenderError::LimitExceeded`] or [`RenderError::Gpu`].
+    pub fn create_buffer_init(
+        &self,
+        label: &str,
+        contents: &[u8],
+        usage: wgpu::BufferUsages,
+    ) -> Result<wgpu::Buffer> {
+        use wgpu::util::DeviceExt;
+        self.check_buffer_size(label, contents.len() as u64, usage)?;
+        self.scoped(
+            || format!("creating buffer `{label}` ({} bytes)", contents.len()),
+            || {
+                self.device
+                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some(label),
+                        contents,
+                        usage,
+                    })
+            },
+        )
+    }
+
+    /// Creates a 2D texture after checking its size, inside error scopes.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`], [`RenderError::LimitExceeded`] or [`RenderError::Gpu`].
+    pub fn create_texture(&self, desc: &wgpu::TextureDescriptor<'_>) -> Result<wgpu::Texture> {
+        let what = desc.label.unwrap_or("texture");
+        self.check_texture_size(what, desc.size.width, desc.size.height)?;
+        self.scoped(
+            || {
+                format!(
+                    "creating texture `{what}` {}x{} {:?}",
+                    desc.size.width, desc.size.height, desc.format
+                )
+            },
+            || self.device.create_texture(desc),
+        )
+    }
+}
+
+/// Picks the adapter: the one named by `WGPU_ADAPTER_NAME` if set, else the best one.
+fn select_adapter(
+    instance: &wgpu::Instance,
+    surface: Option<&wgpu::Surface<'_>>,
+) -> Result<wgpu::Adapter> {
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    let names: Vec<String> = adapters
+        .iter()
+        .map(|a| {
+            let info = a.get_info();
+            format!("`{}` ({:?})", info.name, info.backend)
+        })
+        .collect();
+    let found = if names.is_empty() {
+        "no adapters found".to_owned()
+    } else {
+        format!("found {}", names.join(", "))
+    };
+    if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
+        let wanted_lower = wanted.to_lowercase();
+        return adapters
+            .into_iter()
+            .filter(|a| surface.is_none_or(|s| a.is_surface_supported(s)))
+            .find(|a| a.get_info().name.to_lowercase().contains(&wanted_lower))
+            .ok_or_else(|| RenderError::NoAdapter {
+                reason: format!("WGPU_ADAPTER_NAME=`{wanted}` matches none; {found}"),
+            });
+    }
+    pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        power_preference:
+            wgpu::PowerPreference::from_env().unwrap_or(wgpu::PowerPreference::HighPerformance),
+        force_fallback_adapter: false,
+        compatible_surface: surface,
+        apply_limit_buckets: false,
+    }))
+    .map_err(|e| RenderError::NoAdapter {
+        reason: format!("{e}; {found}"),
+    })
+}

@@ -1,0 +1,430 @@
+//! Forward pass: opaque meshes, Blinn-Phong lit by the sun, ambient and up to
+//! [`MAX_POINT_LIGHTS`] point lights, into the HDR target with depth testing.
+//! The shading model is documented in `forward.wgsl`.
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3, Vec4};
+
+use super::{Pass, PassInputs};
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::frame::{FrameData, MAX_POINT_LIGHTS};
+use crate::mesh::Vertex;
+use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+
+/// WGSL source of the pass.
+pub const SHADER: &str = include_str!("forward.wgsl");
+
+/// `CameraUniform` in `forward.wgsl` (group 0, binding 0), 144 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct CameraUniform {
+    /// World → clip.
+    pub view_proj: Mat4,
+    /// World → view.
+    pub view: Mat4,
+    /// xyz: camera world position (metres), w: 1.
+    pub position: Vec4,
+}
+
+/// `PointLightUniform` in `forward.wgsl`, 32 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct PointLightUniform {
+    /// World position, metres.
+    pub position: Vec3,
+    /// Full-strength radius, metres.
+    pub inner_radius: f32,
+    /// Linear RGB colour × intensity.
+    pub color: Vec3,
+    /// Zero-strength radius, metres.
+    pub outer_radius: f32,
+}
+
+/// `LightsUniform` in `forward.wgsl` (group 0, binding 1), 304 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct LightsUniform {
+    /// Unit vector from the scene towards the sun (the negated [`crate::Sun::direction`]).
+    pub to_sun: Vec3,
+    /// Number of valid entries in `point_lights` (≤ [`MAX_POINT_LIGHTS`]).
+    pub point_light_count: u32,
+    /// Sun colour × intensity.
+    pub sun_color: Vec3,
+    /// Padding (WGSL `_pad0`).
+    pub _pad0: f32,
+    /// Ambient light.
+    pub ambient: Vec3,
+    /// Padding (WGSL `_pad1`).
+    pub _pad1: f32,
+    /// Point lights; entries past `point_light_count` are zero.
+    pub point_lights: [PointLightUniform; MAX_POINT_LIGHTS],
+}
+
+/// `ObjectUniform` in `forward.wgsl` (group 1, binding 0, dynamic offset), 176 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ObjectUniform {
+    /// Model → world.
+    pub model: Mat4,
+    /// Inverse transpose of `model`, for normals.
+    pub normal_matrix: Mat4,
+    /// Linear RGBA albedo.
+    pub base_color: Vec4,
+    /// rgb: specular colour, a: specular power.
+    pub specular: Vec4,
+    /// rgb: emitted light.
+    pub emissive: Vec4,
+}
+
+impl CameraUniform {
+    /// From the frame's camera.
+    pub fn new(frame: &FrameData) -> Self {
+        Self {
+            view_proj: frame.camera.view_proj(),
+            view: frame.camera.view,
+            position: frame.camera.position.extend(1.0),
+        }
+    }
+}
+
+impl LightsUniform {
+    /// From the frame's sun and its first [`MAX_POINT_LIGHTS`] point lights.
+    /// A zero sun direction means "no sun"; an outer radius not above the inner
+    /// one is raised slightly, because `smoothstep(a, a, x)` is undefined in WGSL.
+    pub fn new(frame: &FrameData) -> Self {
+        let sun = &frame.sun;
+        let mut point_lights = [PointLightUniform::default(); MAX_POINT_LIGHTS];
+        let used = frame.point_lights.len().min(MAX_POINT_LIGHTS);
+        for (slot, light) in point_lights.iter_mut().zip(&frame.point_lights) {
+            let inner = light.inner_radius.max(0.0);
+            *slot = PointLightUniform {
+                position: light.position,
+                inner_radius: inner,
+                color: light.color * light.intensity,
+                outer_radius: light.outer_radius.max(inner + 1e-4),
+            };
+        }
+        let to_sun = (-sun.direction).normalize_or_zero();
+        Self {
+            to_sun,
+            point_light_count: used as u32,
+            sun_color: if to_sun == Vec3::ZERO {
+                Vec3::ZERO
+            } else {
+                sun.color * sun.intensity
+            },
+            _pad0: 0.0,
+            ambient: sun.ambient,
+            _pad1: 0.0,
+            point_lights,
+        }
+    }
+}
+
+impl ObjectUniform {
+    /// From a draw's model matrix and material.
+    pub fn new(model: Mat4, material: &crate::frame::Material) -> Self {
+        Self {
+            model,
+            normal_matrix: model.inverse().transpose(),
+            base_color: material.base_color,
+            specular: material
+                .specular_color
+                .extend(material.specular_power.max(1.0)),
+            emissive: material.emissive.extend(0.0),
+        }
+    }
+}
+
+/// The forward pass (see the module docs).
+pub struct ForwardPass {
+    pipeline: wgpu::RenderPipeline,
+    camera_buffer: wgpu::Buffer,
+    lights_buffer: wgpu::Buffer,
+    frame_bind_group: wgpu::BindGroup,
+    object_layout: wgpu::BindGroupLayout,
+    object_buffer: wgpu::Buffer,
+    object_bind_group: wgpu::BindGroup,
+    /// Bytes between consecutive objects' uniforms (`min_uniform_buffer_offset_alignment`-aligned).
+    object_stride: u64,
+    /// Objects `object_buffer` holds.
+    object_capacity: u64,
+    /// CPU copy of this frame's object uniforms; reused so frames do not allocate.
+    staging: Vec<u8>,
+}
+
+impl ForwardPass {
+    /// Creates the pipeline and buffers.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when shader or pipeline creation fails.
+    pub fn new(ctx: &GpuContext) -> Result<Self> {
+        let device = &ctx.device;
+        let uniform_entry = |binding, dynamic| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: dynamic,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let (frame_layout, object_layout, pipeline) = ctx.scoped(
+            || "creating the forward pipeline".to_owned(),
+            || {
+                let frame_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("forward frame"),
+                        entries: &[uniform_entry(0, false), uniform_entry(1, false)],
+                    });
+                let object_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("forward object"),
+                        entries: &[uniform_entry(0, true)],
+                    });
+                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("forward.wgsl"),
+                    source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+                });
+                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("forward"),
+                    bind_group_layouts: &[Some(&frame_layout), Some(&object_layout)],
+                    immediate_size: 0,
+                });
+                let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("forward"),
+                    layout: Some(&layout),
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs_main"),
+                        compilation_options: Default::default(),
+                        buffers: &[Some(Vertex::layout())],
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        topology: wgpu::PrimitiveTopology::TriangleList,
+                        front_face: wgpu::FrontFace::Ccw,
+                        cull_mode: Some(wgpu::Face::Back),
+                        ..Default::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: DEPTH_FORMAT,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::Less),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some("fs_main"),
+                        compilation_options: Default::default(),
+                        targets: &[Some(wgpu::ColorTargetState {
+                            format: HDR_FORMAT,
+                            blend: None,
+                            write_mask: wgpu::ColorWrites::ALL,
+                        })],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                });
+                (frame_layout, object_layout, pipeline)
+            },
+        )?;
+        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+        let camera_buffer = ctx.create_buffer(&buffer_desc(
+            "forward camera",
+            size_of::<CameraUniform>() as u64,
+            uniform,
+        ))?;
+        let lights_buffer = ctx.create_buffer(&buffer_desc(
+            "forward lights",
+            size_of::<LightsUniform>() as u64,
+            uniform,
+        ))?;
+        let frame_bind_group = ctx.scoped(
+            || "creating the forward frame bind group".to_owned(),
+            || {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("forward frame"),
+                    layout: &frame_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: camera_buffer.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: lights_buffer.as_entire_binding(),
+                        },
+                    ],
+                })
+            },
+        )?;
+        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
+        let object_stride = (size_of::<ObjectUniform>() as u64).div_ceil(align) * align;
+        let object_capacity = 64;
+        let (object_buffer, object_bind_group) =
+            create_object_buffer(ctx, &object_layout, object_stride, object_capacity)?;
+        Ok(Self {
+            pipeline,
+            camera_buffer,
+            lights_buffer,
+            frame_bind_group,
+            object_layout,
+            object_buffer,
+            object_bind_group,
+            object_stride,
+            object_capacity,
+            staging: Vec::new(),
+        })
+    }
+}
+
+fn buffer_desc(label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::BufferDescriptor<'_> {
+    wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage,
+        mapped_at_creation: false,
+    }
+}
+
+fn create_object_buffer(
+    ctx: &GpuContext,
+    layout: &wgpu::BindGroupLayout,
+    stride: u64,
+    capacity: u64,
+) -> Result<(wgpu::Buffer, wgpu::BindGroup)> {
+    let buffer = ctx.create_buffer(&buffer_desc(
+        "forward objects",
+        stride * capacity,
+        wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    ))?;
+    let bind_group = ctx.scoped(
+        || "creating the forward object bind group".to_owned(),
+        || {
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("forward objects"),
+                layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &buffer,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(size_of::<ObjectUniform>() as u64),
+                    }),
+                }],
+            })
+        },
+    )?;
+    Ok((buffer, bind_group))
+}
+
+impl Pass for ForwardPass {
+    fn name(&self) -> &'static str {
+        "forward"
+    }
+
+    fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        let frame = inputs.frame;
+        if let Some((i, draw)) = frame
+            .draws
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.mesh.0 as usize >= inputs.meshes.len())
+        {
+            return Err(RenderError::InvalidInput(format!(
+                "draw {i} uses mesh handle {} but only {} meshes are uploaded",
+                draw.mesh.0,
+                inputs.meshes.len()
+            )));
+        }
+        let draw_count = frame.draws.len() as u64;
+        if draw_count > self.object_capacity {
+            let capacity = draw_count.next_power_of_two();
+            let (buffer, bind_group) =
+                create_object_buffer(ctx, &self.object_layout, self.object_stride, capacity)?;
+            self.object_buffer = buffer;
+            self.object_bind_group = bind_group;
+            self.object_capacity = capacity;
+        }
+        ctx.queue.write_buffer(
+            &self.camera_buffer,
+            0,
+            bytemuck::bytes_of(&CameraUniform::new(frame)),
+        );
+        ctx.queue.write_buffer(
+            &self.lights_buffer,
+            0,
+            bytemuck::bytes_of(&LightsUniform::new(frame)),
+        );
+        self.staging.clear();
+        self.staging
+            .resize((self.object_stride * draw_count) as usize, 0);
+        for (slot, draw) in self
+            .staging
+            .chunks_exact_mut(self.object_stride as usize)
+            .zip(&frame.draws)
+        {
+            let uniform = ObjectUniform::new(draw.model, &draw.material);
+            slot[..size_of::<ObjectUniform>()].copy_from_slice(bytemuck::bytes_of(&uniform));
+        }
+        if !self.staging.is_empty() {
+            ctx.queue
+                .write_buffer(&self.object_buffer, 0, &self.staging);
+        }
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        let c = inputs.frame.clear_color.as_dvec4();
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("forward"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &inputs.targets.hdr_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: c.x,
+                        g: c.y,
+                        b: c.z,
+                        a: c.w,
+                    }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &inputs.targets.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        for (i, draw) in inputs.frame.draws.iter().enumerate() {
+            // prepare() checked every handle.
+            let Some(mesh) = inputs.meshes.get(draw.mesh.0 as usize) else {
+                continue;
+            };
+            let offset = (i as u64 * self.object_stride) as u32;
+            pass.set_bind_group(1, &self.object_bind_group, &[offset]);
+            pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
+            pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Render passes. A frame runs them in order (see [`crate::Renderer`]):
+//! forward HDR → output. Each pass owns its pipelines and bind groups and
+//! implements [`Pass`]: `prepare` uploads this frame's data, `record` encodes its commands.
+
+pub mod bloom;
+pub mod forward;
+pub mod fullscreen;
+pub mod output;
+pub mod tonemap;
+
+use crate::context::GpuContext;
+use crate::error::Result;
+use crate::frame::FrameData;
+use crate::mesh::GpuMesh;
+use crate::targets::RenderTargets;
+
+/// What every pass may read while preparing and recording one frame.
+pub struct PassInputs<'a> {
+    /// The frame description.
+    pub frame: &'a FrameData,
+    /// Uploaded meshes, indexed by [`crate::MeshHandle`].
+    pub meshes: &'a [GpuMesh],
+    /// Shared intermediate targets (HDR colour, depth).
+    pub targets: &'a RenderTargets,
+    /// The final image the output pass writes (surface texture or off-screen image).
+    pub output: &'a wgpu::TextureView,
+}
+
+/// One step of the frame.
+pub trait Pass {
+    /// Short name for GPU timing and errors (e.g. `"forward"`).
+    fn name(&self) -> &'static str;
+
+    /// Called after the shared targets were (re)created, before the next `prepare`.
+    ///
+    /// # Errors
+    /// GPU errors while rebuilding size-dependent resources.
+    fn resize(&mut self, _ctx: &GpuContext, _targets: &RenderTargets) -> Result<()> {
+        Ok(())
+    }
+
+    /// Uploads this frame's data (uniforms, instance buffers). Runs before any `record`.
+    ///
+    /// # Errors
+    /// Invalid frame data (e.g. an unknown mesh handle) or GPU errors.
+    fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()>;
+
+    /// Encodes the pass. `timestamps`, when given, must be passed to the render/compute pass descriptor.
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    );
+}

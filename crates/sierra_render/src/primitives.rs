@@ -1,0 +1,226 @@
+//! Procedural primitive meshes: cube, UV sphere, plane and an N×N grid.
+//!
+//! All are centred on the origin, right-handed, Y up, with counter-clockwise
+//! front faces seen from outside, unit normals, UVs with (0,0) at the top-left
+//! of the texture, and tangents along +U with w = +1 (glTF's convention:
+//! `bitangent = cross(normal, tangent)` points towards decreasing V, "up" in the image).
+
+use glam::Vec3;
+
+use crate::mesh::MeshData;
+
+/// Names accepted by [`by_name`], in the order error messages list them.
+pub const PRIMITIVE_NAMES: [&str; 4] = ["cube", "sphere", "plane", "grid"];
+
+/// The primitive called `name` with its default parameters:
+/// `cube` (side 1 m), `sphere` (radius 0.5 m, 32 segments × 16 rings),
+/// `plane` (1 m × 1 m in XZ), `grid` (1 m × 1 m in XZ, 16 × 16 cells).
+/// Returns `None` for other names (see [`PRIMITIVE_NAMES`]).
+pub fn by_name(name: &str) -> Option<MeshData> {
+    match name {
+        "cube" => Some(cube(1.0)),
+        "sphere" => Some(uv_sphere(0.5, 32, 16)),
+        "plane" => Some(plane(1.0)),
+        "grid" => Some(grid(16, 1.0)),
+        _ => None,
+    }
+}
+
+/// An axis-aligned cube with side `size` metres: 24 vertices (4 per face, flat
+/// normals), 12 triangles.
+pub fn cube(size: f32) -> MeshData {
+    // (normal, u axis = tangent, v axis = up in the face); cross(u, v) == normal.
+    let faces = [
+        (Vec3::X, Vec3::NEG_Z, Vec3::Y),
+        (Vec3::NEG_X, Vec3::Z, Vec3::Y),
+        (Vec3::Y, Vec3::X, Vec3::NEG_Z),
+        (Vec3::NEG_Y, Vec3::X, Vec3::Z),
+        (Vec3::Z, Vec3::X, Vec3::Y),
+        (Vec3::NEG_Z, Vec3::NEG_X, Vec3::Y),
+    ];
+    let half = 0.5 * size;
+    let mut mesh = MeshData::default();
+    for (normal, u, v) in faces {
+        let base = mesh.positions.len() as u32;
+        // Corners counter-clockwise seen from outside: (-u,-v), (+u,-v), (+u,+v), (-u,+v).
+        for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            let p = (normal + u * su + v * sv) * half;
+            mesh.positions.push(p.to_array());
+            mesh.normals.push(normal.to_array());
+            mesh.uvs.push([0.5 * (su + 1.0), 0.5 * (1.0 - sv)]);
+            mesh.tangents.push(u.extend(1.0).to_array());
+        }
+        mesh.indices
+            .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    mesh.colors = vec![[1.0; 4]; mesh.positions.len()];
+    mesh
+}
+
+/// A UV (latitude-longitude) sphere of `radius` metres with `segments` ≥ 3
+/// around the Y axis and `rings` ≥ 2 from pole to pole (values below are raised).
+/// `(segments + 1) * (rings + 1)` vertices (the seam is duplicated for UVs),
+/// `2 * segments * (rings - 1)` triangles (none degenerate at the poles).
+pub fn uv_sphere(radius: f32, segments: u32, rings: u32) -> MeshData {
+    let segments = segments.max(3);
+    let rings = rings.max(2);
+    let mut mesh = MeshData::default();
+    for i in 0..=rings {
+        let v = i as f32 / rings as f32;
+        let phi = v * std::f32::consts::PI;
+        for j in 0..=segments {
+            let u = j as f32 / segments as f32;
+            let theta = u * std::f32::consts::TAU;
+            let normal = Vec3::new(phi.sin() * theta.sin(), phi.cos(), phi.sin() * theta.cos());
+            mesh.positions.push((normal * radius).to_array());
+            mesh.normals.push(normal.to_array());
+            mesh.uvs.push([u, v]);
+            mesh.tangents.push([theta.cos(), 0.0, -theta.sin(), 1.0]);
+        }
+    }
+    let row = segments + 1;
+    for i in 0..rings {
+        for j in 0..segments {
+            let a = i * row + j;
+            let (b, c, d) = (a + row, a + row + 1, a + 1);
+            if i != rings - 1 {
+                mesh.indices.extend_from_slice(&[a, b, c]);
+            }
+            if i != 0 {
+                mesh.indices.extend_from_slice(&[a, c, d]);
+            }
+        }
+    }
+    mesh.colors = vec![[1.0; 4]; mesh.positions.len()];
+    mesh
+}
+
+/// A square of side `size` metres in the XZ plane, facing +Y: [`grid`] with one cell.
+pub fn plane(size: f32) -> MeshData {
+    grid(1, size)
+}
+
+/// A square of side `size` metres in the XZ plane facing +Y, split into
+/// `cells` × `cells` quads (at least 1): `(cells + 1)²` vertices,
+/// `2 * cells²` triangles. UV (0,0) at (-x, -z), (1,1) at (+x, +z).
+pub fn grid(cells: u32, size: f32) -> MeshData {
+    let cells = cells.max(1);
+    let mut mesh = MeshData::default();
+    for i in 0..=cells {
+        let v = i as f32 / cells as f32;
+        for j in 0..=cells {
+            let u = j as f32 / cells as f32;
+            mesh.positions
+                .push([(u - 0.5) * size, 0.0, (v - 0.5) * size]);
+            mesh.normals.push([0.0, 1.0, 0.0]);
+            mesh.uvs.push([u, v]);
+            mesh.tangents.push([1.0, 0.0, 0.0, 1.0]);
+        }
+    }
+    let row = cells + 1;
+    for i in 0..cells {
+        for j in 0..cells {
+            let a = i * row + j;
+            let (b, c, d) = (a + row, a + row + 1, a + 1);
+            mesh.indices.extend_from_slice(&[a, b, c, a, c, d]);
+        }
+    }
+    mesh.colors = vec![[1.0; 4]; mesh.positions.len()];
+    mesh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every triangle's geometric normal (from its counter-clockwise winding)
+    /// must agree with the vertex normals: catches flipped winding.
+    fn assert_outward_ccw(mesh: &MeshData) {
+        mesh.validate().unwrap();
+        for tri in mesh.indices.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| Vec3::from(mesh.positions[tri[k] as usize]));
+            let face = (b - a).cross(c - a);
+            assert!(face.length() > 1e-8, "degenerate triangle {tri:?}");
+            let n = Vec3::from(mesh.normals[tri[0] as usize]);
+            assert!(
+                face.normalize().dot(n) > 0.0,
+                "triangle {tri:?} winds clockwise"
+            );
+        }
+    }
+
+    /// Tangents are unit, perpendicular to normals, and point along +U.
+    fn assert_tangents_follow_u(mesh: &MeshData) {
+        for tri in mesh.indices.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| tri[k] as usize);
+            let (p0, p1, p2) = (
+                Vec3::from(mesh.positions[a]),
+                Vec3::from(mesh.positions[b]),
+                Vec3::from(mesh.positions[c]),
+            );
+            let (uv0, uv1, uv2) = (mesh.uvs[a], mesh.uvs[b], mesh.uvs[c]);
+            let (e1, e2) = (p1 - p0, p2 - p0);
+            let (du1, dv1, du2, dv2) = (
+                uv1[0] - uv0[0],
+                uv1[1] - uv0[1],
+                uv2[0] - uv0[0],
+                uv2[1] - uv0[1],
+            );
+            let det = du1 * dv2 - du2 * dv1;
+            if det.abs() < 1e-12 {
+                continue;
+            }
+            let dp_du = (e1 * dv2 - e2 * dv1) / det;
+            let t = Vec3::from_slice(&mesh.tangents[a][..3]);
+            assert!((t.length() - 1.0).abs() < 1e-4);
+            assert!(t.dot(Vec3::from(mesh.normals[a])).abs() < 1e-4);
+            assert!(t.dot(dp_du) > 0.0, "tangent does not follow +U at {tri:?}");
+        }
+    }
+
+    #[test]
+    fn cube_is_closed_outward_and_unit() {
+        let mesh = cube(1.0);
+        assert_eq!((mesh.positions.len(), mesh.triangle_count()), (24, 12));
+        assert_outward_ccw(&mesh);
+        assert_tangents_follow_u(&mesh);
+        for p in &mesh.positions {
+            assert!(p.iter().all(|c| (c.abs() - 0.5).abs() < 1e-6));
+        }
+    }
+
+    #[test]
+    fn sphere_vertices_lie_on_radius_with_radial_normals() {
+        let mesh = uv_sphere(2.0, 12, 6);
+        assert_eq!(mesh.positions.len(), 13 * 7);
+        assert_eq!(mesh.triangle_count(), 2 * 12 * 5);
+        assert_outward_ccw(&mesh);
+        assert_tangents_follow_u(&mesh);
+        for (p, n) in mesh.positions.iter().zip(&mesh.normals) {
+            let p = Vec3::from(*p);
+            assert!((p.length() - 2.0).abs() < 1e-5);
+            assert!((p / 2.0 - Vec3::from(*n)).length() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn grid_has_cells_squared_quads_facing_up() {
+        let mesh = grid(5, 10.0);
+        assert_eq!(mesh.positions.len(), 36);
+        assert_eq!(mesh.triangle_count(), 50);
+        assert_outward_ccw(&mesh);
+        assert_tangents_follow_u(&mesh);
+        let xs: Vec<f32> = mesh.positions.iter().map(|p| p[0]).collect();
+        assert_eq!(xs.iter().cloned().fold(f32::MAX, f32::min), -5.0);
+        assert_eq!(xs.iter().cloned().fold(f32::MIN, f32::max), 5.0);
+        assert_eq!(plane(2.0).triangle_count(), 2);
+    }
+
+    #[test]
+    fn by_name_knows_every_listed_name_and_nothing_else() {
+        for name in PRIMITIVE_NAMES {
+            assert!(by_name(name).is_some(), "{name}");
+        }
+        assert!(by_name("teapot").is_none());
+    }
+}

@@ -1,0 +1,270 @@
+//! [`Renderer`]: runs the passes of a frame in order.
+//!
+//! Order: forward (scene → HDR target) → output (HDR → final image). New
+//! passes (shadow before forward; sky, bloom, tonemap variants after) become a
+//! field and one entry in [`Renderer::passes`].
+
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::frame::{FrameData, MeshHandle};
+use crate::gpu_timer::GpuTimer;
+use crate::mesh::{GpuMesh, MeshData};
+use crate::passes::forward::ForwardPass;
+use crate::passes::output::OutputPass;
+use crate::passes::{Pass, PassInputs};
+use crate::readback;
+use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
+
+/// Counters of one rendered frame (the `stats.json` entries).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// Triangles submitted (sum over draws).
+    pub triangles: u64,
+    /// Draw calls recorded.
+    pub draw_calls: u32,
+    /// GPU milliseconds of the whole frame (sum over passes), `None` without timestamp queries.
+    pub gpu_ms: Option<f64>,
+    /// GPU milliseconds per pass, in pass order (empty without timestamp queries).
+    pub pass_gpu_ms: Vec<(&'static str, f64)>,
+}
+
+/// Draws [`FrameData`] into a final image (a window surface texture or an [`OffscreenTarget`]).
+pub struct Renderer {
+    targets: RenderTargets,
+    meshes: Vec<GpuMesh>,
+    /// Scene → HDR target.
+    pub forward: ForwardPass,
+    /// HDR target → final image (tonemap, sRGB).
+    pub output: OutputPass,
+    timer: Option<GpuTimer>,
+    gpu_timing: bool,
+}
+
+/// Most passes a frame can time.
+const MAX_TIMED_PASSES: u32 = 16;
+
+impl Renderer {
+    /// Creates a renderer for final images of `output_format` and `width` × `height` pixels.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a zero side, [`RenderError::LimitExceeded`], [`RenderError::Gpu`].
+    pub fn new(
+        ctx: &GpuContext,
+        width: u32,
+        height: u32,
+        output_format: wgpu::TextureFormat,
+    ) -> Result<Self> {
+        let targets = RenderTargets::new(ctx, width, height)?;
+        let mut renderer = Self {
+            targets,
+            meshes: Vec::new(),
+            forward: ForwardPass::new(ctx)?,
+            output: OutputPass::new(ctx, output_format)?,
+            timer: GpuTimer::new(ctx, MAX_TIMED_PASSES)?,
+            gpu_timing: true,
+        };
+        let targets = &renderer.targets;
+        for pass in [&mut renderer.forward as &mut dyn Pass, &mut renderer.output] {
+            pass.resize(ctx, targets)?;
+        }
+        Ok(renderer)
+    }
+
+    /// The passes in execution order.
+    fn passes(&mut self) -> [&mut dyn Pass; 2] {
+        [&mut self.forward, &mut self.output]
+    }
+
+    /// Current size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.targets.width, self.targets.height)
+    }
+
+    /// Shared targets (HDR colour, depth).
+    pub fn targets(&self) -> &RenderTargets {
+        &self.targets
+    }
+
+    /// Turns per-pass GPU timing on or off (on by default where supported).
+    /// Reading timestamps waits for the frame to finish, so a windowed game loop may turn it off.
+    pub fn set_gpu_timing(&mut self, enabled: bool) {
+        self.gpu_timing = enabled;
+    }
+
+    /// Uploads a mesh; the handle stays valid for the renderer's life.
+    ///
+    /// # Errors
+    /// As [`GpuMesh::upload`].
+    pub fn upload_mesh(
+        &mut self,
+        ctx: &GpuContext,
+        mesh: &MeshData,
+        label: &str,
+    ) -> Result<MeshHandle> {
+        let handle = MeshHandle(self.meshes.len() as u32);
+        self.meshes.push(GpuMesh::upload(ctx, mesh, label)?);
+        Ok(handle)
+    }
+
+    /// An uploaded mesh.
+    pub fn mesh(&self, handle: MeshHandle) -> Option<&GpuMesh> {
+        self.meshes.get(handle.0 as usize)
+    }
+
+    /// Recreates the size-dependent targets. Zero sizes (a minimised window) are
+    /// refused with [`RenderError::InvalidInput`]; callers skip rendering instead.
+    ///
+    /// # Errors
+    /// As [`RenderTargets::new`].
+    pub fn resize(&mut self, ctx: &GpuContext, width: u32, height: u32) -> Result<()> {
+        if (width, height) == self.size() {
+            return Ok(());
+        }
+        self.targets = RenderTargets::new(ctx, width, height)?;
+        let targets = &self.targets;
+        for pass in [&mut self.forward as &mut dyn Pass, &mut self.output] {
+            pass.resize(ctx, targets)?;
+        }
+        Ok(())
+    }
+
+    /// Renders `frame` into `output` (a view of a texture of the renderer's size
+    /// and output format) and submits the work.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for bad frame data (unknown mesh handles),
+    /// [`RenderError::Gpu`] for wgpu validation errors.
+    pub fn render(
+        &mut self,
+        ctx: &GpuContext,
+        frame: &FrameData,
+        output: &wgpu::TextureView,
+    ) -> Result<FrameStats> {
+        let mut stats = FrameStats {
+            draw_calls: frame.draws.len() as u32,
+            ..Default::default()
+        };
+        for draw in &frame.draws {
+            if let Some(mesh) = self.meshes.get(draw.mesh.0 as usize) {
+                stats.triangles += u64::from(mesh.triangle_count());
+            }
+        }
+        let timer = self.timer.take().filter(|_| self.gpu_timing);
+        let result = self.encode_and_submit(ctx, frame, output, timer.as_ref());
+        let names = self.passes().map(|p| p.name());
+        if let (Ok(()), Some(timer)) = (&result, &timer) {
+            let ms = timer.read_ms(ctx, names.len() as u32)?;
+            stats.gpu_ms = Some(ms.iter().sum());
+            stats.pass_gpu_ms = names.iter().copied().zip(ms).collect();
+        }
+        if timer.is_some() {
+            self.timer = timer;
+        }
+        result.map(|()| stats)
+    }
+
+    fn encode_and_submit(
+        &mut self,
+        ctx: &GpuContext,
+        frame: &FrameData,
+        output: &wgpu::TextureView,
+        timer: Option<&GpuTimer>,
+    ) -> Result<()> {
+        // Split borrows: the passes are mutable, the meshes and targets shared.
+        let Self {
+            targets,
+            meshes,
+            forward,
+            output: output_pass,
+            ..
+        } = self;
+        let inputs = PassInputs {
+            frame,
+            meshes,
+            targets,
+            output,
+        };
+        let mut passes: [&mut dyn Pass; 2] = [forward, output_pass];
+        for pass in passes.iter_mut() {
+            pass.prepare(ctx, &inputs)?;
+        }
+        ctx.scoped(
+            || "recording and submitting the frame".to_owned(),
+            || {
+                let mut encoder =
+                    ctx.device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("frame"),
+                        });
+                for (i, pass) in passes.iter().enumerate() {
+                    pass.record(
+                        &mut encoder,
+                        &inputs,
+                        timer.and_then(|t| t.writes(i as u32)),
+                    );
+                }
+                if let Some(timer) = timer {
+                    timer.resolve(&mut encoder, passes.len() as u32);
+                }
+                ctx.queue.submit([encoder.finish()]);
+            },
+        )?;
+        ctx.take_uncaptured_errors("rendering a frame")
+    }
+
+    /// Renders `frame` into `target` and reads it back as an sRGB RGBA image.
+    ///
+    /// # Errors
+    /// As [`Renderer::render`] and [`readback::read_texture_rgba`]; [`RenderError::InvalidInput`]
+    /// when `target` is not the renderer's size.
+    pub fn render_to_image(
+        &mut self,
+        ctx: &GpuContext,
+        frame: &FrameData,
+        target: &OffscreenTarget,
+    ) -> Result<(image::RgbaImage, FrameStats)> {
+        let target_size = (target.texture.width(), target.texture.height());
+        if target_size != self.size() {
+            return Err(RenderError::InvalidInput(format!(
+                "off-screen target is {}x{} but the renderer is {}x{}",
+                target_size.0, target_size.1, self.targets.width, self.targets.height
+            )));
+        }
+        let stats = self.render(ctx, frame, &target.view)?;
+        let image = readback::read_texture_rgba(ctx, &target.texture)?;
+        Ok((image, stats))
+    }
+}
+
+/// A renderer plus its off-screen image: the headless path in one value.
+pub struct HeadlessRenderer {
+    /// The renderer ([`OUTPUT_FORMAT`] output).
+    pub renderer: Renderer,
+    /// The image it renders into.
+    pub target: OffscreenTarget,
+}
+
+impl HeadlessRenderer {
+    /// Creates a `width` × `height` headless renderer.
+    ///
+    /// # Errors
+    /// As [`Renderer::new`].
+    pub fn new(ctx: &GpuContext, width: u32, height: u32) -> Result<Self> {
+        Ok(Self {
+            renderer: Renderer::new(ctx, width, height, OUTPUT_FORMAT)?,
+            target: OffscreenTarget::new(ctx, width, height)?,
+        })
+    }
+
+    /// Renders one frame and reads it back.
+    ///
+    /// # Errors
+    /// As [`Renderer::render_to_image`].
+    pub fn render(
+        &mut self,
+        ctx: &GpuContext,
+        frame: &FrameData,
+    ) -> Result<(image::RgbaImage, FrameStats)> {
+        self.renderer.render_to_image(ctx, frame, &self.target)
+    }
+}

@@ -1,0 +1,113 @@
+//! The `#[repr(C)]` uniform structs must match their WGSL declarations byte
+//! for byte: sizes and member offsets come from naga's layout of the shader source.
+
+use std::mem::{offset_of, size_of};
+
+use sierra_render::passes::{forward, output};
+
+/// `(member name, Rust offset)` pairs of a struct.
+macro_rules! members {
+    ($ty:ty { $($field:ident),* $(,)? }) => {
+        (size_of::<$ty>(), vec![$((stringify!($field), offset_of!($ty, $field))),*])
+    };
+}
+
+fn check(source: &str, wgsl_name: &str, rust: (usize, Vec<(&str, usize)>)) {
+    let module = naga::front::wgsl::parse_str(source).expect("shader parses");
+    let (_, ty) = module
+        .types
+        .iter()
+        .find(|(_, ty)| ty.name.as_deref() == Some(wgsl_name))
+        .unwrap_or_else(|| panic!("struct {wgsl_name} not in the shader"));
+    let naga::TypeInner::Struct { members, span } = &ty.inner else {
+        panic!("{wgsl_name} is not a struct");
+    };
+    let (rust_size, rust_members) = rust;
+    assert_eq!(
+        *span as usize, rust_size,
+        "{wgsl_name}: WGSL size vs Rust size"
+    );
+    let wgsl: Vec<(String, usize)> = members
+        .iter()
+        .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
+        .collect();
+    let rust: Vec<(String, usize)> = rust_members
+        .into_iter()
+        .map(|(n, o)| (n.to_owned(), o))
+        .collect();
+    assert_eq!(wgsl, rust, "{wgsl_name}: member names and offsets");
+}
+
+#[test]
+fn forward_uniforms_match_wgsl() {
+    check(
+        forward::SHADER,
+        "CameraUniform",
+        members!(forward::CameraUniform {
+            view_proj,
+            view,
+            position
+        }),
+    );
+    check(
+        forward::SHADER,
+        "PointLightUniform",
+        members!(forward::PointLightUniform {
+            position,
+            inner_radius,
+            color,
+            outer_radius
+        }),
+    );
+    check(
+        forward::SHADER,
+        "LightsUniform",
+        members!(forward::LightsUniform {
+            to_sun,
+            point_light_count,
+            sun_color,
+            _pad0,
+            ambient,
+            _pad1,
+            point_lights
+        }),
+    );
+    check(
+        forward::SHADER,
+        "ObjectUniform",
+        members!(forward::ObjectUniform {
+            model,
+            normal_matrix,
+            base_color,
+            specular,
+            emissive
+        }),
+    );
+}
+
+#[test]
+fn output_uniform_matches_wgsl() {
+    check(
+        output::SHADER,
+        "OutputUniform",
+        members!(output::OutputUniform {
+            tonemap,
+            encode_srgb,
+            exposure,
+            _pad0
+        }),
+    );
+}
+
+#[test]
+fn a_wrong_layout_is_detected() {
+    // The checker itself must fail on a mismatch (a test that cannot fail is a defect).
+    let result = std::panic::catch_unwind(|| {
+        check(
+            "struct S { a: vec3<f32>, b: f32 }",
+            "S",
+            (16, vec![("a", 0), ("b", 16)]),
+        )
+    });
+    assert!(result.is_err());
+}
