@@ -146,10 +146,10 @@ fn flux_row(
     let (g, damp, dt, area) = (c.gravity_coef, c.damp, c.dt, c.cell_area);
     for x in 0..n {
         let h = hc[x];
-        let fl = (ol[x] * damp + g * (h - hl[x])).max(0.0);
-        let fr = (or[x] * damp + g * (h - hr[x])).max(0.0);
-        let ft = (ot[x] * damp + g * (h - hu[x])).max(0.0);
-        let fb = (ob[x] * damp + g * (h - hd[x])).max(0.0);
+        let fl = pos(ol[x] * damp + g * (h - hl[x]));
+        let fr = pos(or[x] * damp + g * (h - hr[x]));
+        let ft = pos(ot[x] * damp + g * (h - hu[x]));
+        let fb = pos(ob[x] * damp + g * (h - hd[x]));
         let out_volume = (((fl + fr) + ft) + fb) * dt;
         let held = d[x] * area;
         let k = if out_volume > held {
@@ -161,6 +161,17 @@ fn flux_row(
         r[x] = fr * k;
         t[x] = ft * k;
         b[x] = fb * k;
+    }
+}
+
+/// `max(v, 0)` as a plain compare-select (vectorises to one `maxps`; `-inf` from a closed
+/// edge gives 0).
+#[inline(always)]
+fn pos(v: f32) -> f32 {
+    if v > 0.0 {
+        v
+    } else {
+        0.0
     }
 }
 
@@ -180,23 +191,58 @@ fn depth_row(
     let (b_up, t_down, out) = (&b_up[..n], &t_down[..n], &mut out[..n]);
     let (k, rain) = (c.dt_over_area, c.rain_dt);
     let cell = |x: usize, from_left: f32, from_right: f32| {
-        let outflow = ((l[x] + r[x]) + t[x]) + b[x];
-        let inflow = ((from_left + from_right) + b_up[x]) + t_down[x];
-        (d[x] + (inflow - outflow) * k + rain).max(0.0)
+        depth_cell(
+            d[x],
+            [l[x], r[x], t[x], b[x]],
+            [from_left, from_right, b_up[x], t_down[x]],
+            k,
+            rain,
+        )
     };
     if n == 1 {
         out[0] = cell(0, 0.0, 0.0);
         return out[0];
     }
     out[0] = cell(0, 0.0, l[1]);
-    let mut max = out[0];
-    for x in 1..n - 1 {
-        let v = cell(x, r[x - 1], l[x + 1]);
-        out[x] = v;
-        max = max.max(v);
-    }
     out[n - 1] = cell(n - 1, r[n - 2], 0.0);
-    max.max(out[n - 1])
+    let mut max = out[0].max(out[n - 1]);
+    // Interior: x = i + 1, written over equal-length slices so the loop vectorises.
+    let m = n - 2;
+    let (dl, ll, rl, tl, bl) = (
+        &d[1..n - 1],
+        &l[1..n - 1],
+        &r[1..n - 1],
+        &t[1..n - 1],
+        &b[1..n - 1],
+    );
+    let (from_left, from_right) = (&r[..m], &l[2..]);
+    let (up, down, o) = (&b_up[1..n - 1], &t_down[1..n - 1], &mut out[1..n - 1]);
+    for i in 0..m {
+        let v = depth_cell(
+            dl[i],
+            [ll[i], rl[i], tl[i], bl[i]],
+            [from_left[i], from_right[i], up[i], down[i]],
+            k,
+            rain,
+        );
+        o[i] = v;
+        max = if v > max { v } else { max };
+    }
+    max
+}
+
+/// Mei eq. 4-5 for one cell: `own` outflow (l, r, t, b) and inflow (from left, right, top,
+/// bottom neighbours), summed in a fixed order the GPU shader repeats.
+#[inline(always)]
+fn depth_cell(d: f32, own: [f32; 4], inflow: [f32; 4], dt_over_area: f32, rain: f32) -> f32 {
+    let outflow = ((own[0] + own[1]) + own[2]) + own[3];
+    let inflow = ((inflow[0] + inflow[1]) + inflow[2]) + inflow[3];
+    let v = d + (inflow - outflow) * dt_over_area + rain;
+    if v > 0.0 {
+        v
+    } else {
+        0.0
+    }
 }
 
 /// One step for the band of rows starting at `y0` whose new depth and flux slices are

@@ -1,0 +1,103 @@
+//! The crate's error type.
+
+use std::path::PathBuf;
+
+/// Everything in `sierra_terrain` that can fail returns this error.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// fBm octave count outside `(0, MAX_OCTAVES]` or not finite.
+    #[error("octaves must be in (0, {max}], got {value}")]
+    Octaves {
+        /// The value given.
+        value: f64,
+        /// [`crate::noise::MAX_OCTAVES`].
+        max: u32,
+    },
+    /// A parameter that must be a finite number is NaN or infinite.
+    #[error("{name} must be a finite number, got {value}")]
+    NonFinite {
+        /// Parameter name as the user wrote it (e.g. `lacunarity`, `point 3 coordinate 1`).
+        name: String,
+        /// The value given.
+        value: f64,
+    },
+    /// A parameter outside its documented range.
+    #[error("{name} = {value} is out of range: {expected}")]
+    OutOfRange {
+        /// Parameter name.
+        name: String,
+        /// The value given.
+        value: f64,
+        /// The allowed range in words, e.g. `1..=8192`.
+        expected: String,
+    },
+    /// A grid or mesh size that is negative, zero or above the stated limit.
+    #[error("{name} = {value} is not a valid size: it must be in 1..={max}")]
+    Size {
+        /// Which size (e.g. `resolution`, `grid width`).
+        name: String,
+        /// The value given.
+        value: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// A mesh whose buffers do not agree (index out of range, attribute count mismatch).
+    #[error("invalid mesh `{name}`: {reason}")]
+    Mesh {
+        /// Mesh name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    pub(crate) fn size(name: &str, value: i64, max: i64) -> Self {
+        Self::Size {
+            name: name.to_string(),
+            value,
+            max,
+        }
+    }
+
+    pub(crate) fn non_finite(name: &str, value: f64) -> Self {
+        Self::NonFinite {
+            name: name.to_string(),
+            value,
+        }
+    }
+
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Checks that `value` is finite.
+pub(crate) fn finite(name: &str, value: f64) -> Result<f64, Error> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(Error::non_finite(name, value))
+    }
+}
+
+/// Checks `1 <= value <= max` for a size given as a signed number (so negative input from the
+/// command line or a level file is reported as such, not wrapped).
+pub(crate) fn size(name: &str, value: i64, max: i64) -> Result<usize, Error> {
+    if (1..=max).contains(&value) {
+        Ok(value as usize)
+    } else {
+        Err(Error::size(name, value, max))
+    }
+}

@@ -1,0 +1,30 @@
+//! Procedural noise: improved Perlin noise ([`perlin`]), fBm ([`fbm`]) and SIMD grid evaluation
+//! ([`grid`]).
+
+pub mod fbm;
+pub mod grid;
+pub mod perlin;
+
+pub use fbm::{Fbm, FbmKind, FbmParams};
+pub use perlin::{perlin2, perlin3, NoiseFloat, Permutation};
+
+use crate::error::Error;
+
+/// Largest accepted fBm octave count.
+pub const MAX_OCTAVES: u32 = 32;
+
+/// Checks that every coordinate of point number `index` (0-based) is finite.
+///
+/// # Errors
+/// [`Error::NonFinite`] naming the point and coordinate.
+pub fn validate_point(index: usize, point: &[f64]) -> Result<(), Error> {
+    for (axis, &v) in point.iter().enumerate() {
+        if !v.is_finite() {
+            return Err(Error::non_finite(
+                &format!("point {index} coordinate {axis}"),
+                v,
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,349 @@
+//! Improved Perlin noise in 2D and 3D (Ken Perlin, "Improving Noise", SIGGRAPH 2002).
+//!
+//! The operations follow Perlin's Java reference `ImprovedNoise` line for line: lattice cell from
+//! `floor(p) & 255`, quintic fade `6t⁵ − 15t⁴ + 10t³` evaluated as `t·t·t·(t·(t·6 − 15) + 10)`,
+//! `lerp(t, a, b) = a + t·(b − a)`, and the 12 cube-edge gradients (plus 4 repeats) chosen by the
+//! low 4 bits of the hash. With [`Permutation::reference`] and `f64` the result equals the
+//! reference bit for bit (`noise(3.14, 42, 7) = 0.13691995878400012`). The `f32` path performs the
+//! same operations in the same order as `sierra_render`'s `noise.wgsl`, so CPU and GPU agree to
+//! float rounding. Thesis (seed 002) §2.1.2–2.1.3 describes the same algorithm in 2D.
+//!
+//! Non-finite inputs give unspecified (but panic-free) results; callers that take user input
+//! validate points first (see [`crate::noise::validate_point`]).
+
+use std::fmt::Debug;
+use std::ops::{Add, Mul, Neg, Sub};
+
+/// Ken Perlin's reference permutation of 0..=255 (from `ImprovedNoise.java`).
+pub const REFERENCE_PERMUTATION: [u8; 256] = [
+    151, 160, 137, 91, 90, 15, 131, 13, 201, 95, 96, 53, 194, 233, 7, 225, 140, 36, 103, 30, 69,
+    142, 8, 99, 37, 240, 21, 10, 23, 190, 6, 148, 247, 120, 234, 75, 0, 26, 197, 62, 94, 252, 219,
+    203, 117, 35, 11, 32, 57, 177, 33, 88, 237, 149, 56, 87, 174, 20, 125, 136, 171, 168, 68, 175,
+    74, 165, 71, 134, 139, 48, 27, 166, 77, 146, 158, 231, 83, 111, 229, 122, 60, 211, 133, 230,
+    220, 105, 92, 41, 55, 46, 245, 40, 244, 102, 143, 54, 65, 25, 63, 161, 1, 216, 80, 73, 209, 76,
+    132, 187, 208, 89, 18, 169, 200, 196, 135, 130, 116, 188, 159, 86, 164, 100, 109, 198, 173,
+    186, 3, 64, 52, 217, 226, 250, 124, 123, 5, 202, 38, 147, 118, 126, 255, 82, 85, 212, 207, 206,
+    59, 227, 47, 16, 58, 17, 182, 189, 28, 42, 223, 183, 170, 213, 119, 248, 152, 2, 44, 154, 163,
+    70, 221, 153, 101, 155, 167, 43, 172, 9, 129, 22, 39, 253, 19, 98, 108, 110, 79, 113, 224, 232,
+    178, 185, 112, 104, 218, 246, 97, 228, 251, 34, 242, 193, 238, 210, 144, 12, 191, 179, 162,
+    241, 81, 51, 145, 235, 249, 14, 239, 107, 49, 192, 214, 31, 181, 199, 106, 157, 184, 84, 204,
+    176, 115, 121, 50, 45, 127, 4, 150, 254, 138, 236, 205, 93, 222, 114, 67, 29, 24, 72, 243, 141,
+    128, 195, 78, 66, 215, 61, 156, 180,
+];
+
+/// The doubled permutation table `p[0..512]` (`p[i + 256] = p[i]`) that the noise indexes, as in
+/// the reference, so `p[p[X] + Y + 1]` never needs a second wrap.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Permutation {
+    table: [u8; 512],
+}
+
+impl Debug for Permutation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Permutation")
+            .field("first", &&self.table[..8])
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Permutation {
+    fn default() -> Self {
+        Self::reference()
+    }
+}
+
+impl Permutation {
+    /// Ken Perlin's 2002 reference permutation.
+    pub fn reference() -> Self {
+        Self::from_base(&REFERENCE_PERMUTATION)
+    }
+
+    /// A permutation of 0..=255 shuffled by Fisher–Yates with a SplitMix64 stream seeded by
+    /// `seed`; the same seed gives the same table on every platform.
+    pub fn from_seed(seed: u64) -> Self {
+        let mut base: [u8; 256] = std::array::from_fn(|i| i as u8);
+        let mut state = seed;
+        for i in (1..256usize).rev() {
+            let j = (splitmix64(&mut state) % (i as u64 + 1)) as usize;
+            base.swap(i, j);
+        }
+        Self::from_base(&base)
+    }
+
+    /// `None` is the reference permutation, `Some(seed)` a seeded one.
+    pub fn from_optional_seed(seed: Option<u64>) -> Self {
+        seed.map_or_else(Self::reference, Self::from_seed)
+    }
+
+    fn from_base(base: &[u8; 256]) -> Self {
+        let mut table = [0u8; 512];
+        table[..256].copy_from_slice(base);
+        table[256..].copy_from_slice(base);
+        Self { table }
+    }
+
+    /// The doubled table `[512]` (entry `i` and `i + 256` are equal), e.g. for upload to the GPU.
+    pub fn table(&self) -> &[u8; 512] {
+        &self.table
+    }
+
+    /// The 512 entries widened to `u32`, the layout `noise.wgsl` reads from its storage buffer.
+    pub fn table_u32(&self) -> Vec<u32> {
+        self.table.iter().map(|&v| u32::from(v)).collect()
+    }
+
+    #[inline(always)]
+    pub(crate) fn at(&self, i: usize) -> usize {
+        // `i` is always < 512 by construction (`p[255] + 255 + 1`); the mask keeps the bounds
+        // check away without unsafe code.
+        self.table[i & 511] as usize
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, well-mixed generator for seeding.
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The float types the noise is generic over: `f64` (matches the reference) and `f32` (matches
+/// the GPU). Only the operations the reference uses are required.
+pub trait NoiseFloat:
+    Copy
+    + PartialOrd
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Neg<Output = Self>
+{
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// Largest integer not greater than `self`.
+    fn floor(self) -> Self;
+    /// Conversion with rounding to nearest.
+    fn from_f64(v: f64) -> Self;
+    /// Widening (or identity) conversion.
+    fn to_f64(self) -> f64;
+    /// `(int) x` as Java does it (toward zero, saturating), applied to an already floored value.
+    fn to_i32(self) -> i32;
+}
+
+impl NoiseFloat for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    #[inline(always)]
+    fn floor(self) -> Self {
+        f64::floor(self)
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+}
+
+impl NoiseFloat for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    #[inline(always)]
+    fn floor(self) -> Self {
+        f32::floor(self)
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    #[inline(always)]
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+}
+
+/// Quintic fade `6t⁵ − 15t⁴ + 10t³` in the reference's Horner order.
+#[inline(always)]
+pub fn fade<T: NoiseFloat>(t: T) -> T {
+    let six = T::from_f64(6.0);
+    let fifteen = T::from_f64(15.0);
+    let ten = T::from_f64(10.0);
+    t * t * t * (t * (t * six - fifteen) + ten)
+}
+
+/// `a + t·(b − a)` as the reference writes it.
+#[inline(always)]
+pub fn lerp<T: NoiseFloat>(t: T, a: T, b: T) -> T {
+    a + t * (b - a)
+}
+
+/// Dot product of the offset `(x, y, z)` with the gradient selected by `hash & 15` (the 12
+/// cube-edge directions, 4 of them repeated), exactly as the reference's `grad`.
+#[inline(always)]
+pub fn grad<T: NoiseFloat>(hash: usize, x: T, y: T, z: T) -> T {
+    let h = hash & 15;
+    let u = if h < 8 { x } else { y };
+    let v = if h < 4 {
+        y
+    } else if h == 12 || h == 14 {
+        x
+    } else {
+        z
+    };
+    (if h & 1 == 0 { u } else { -u }) + (if h & 2 == 0 { v } else { -v })
+}
+
+/// Improved Perlin noise at `(x, y, z)`, in [-1, 1].
+///
+/// Lattice cells repeat every 256 units (the permutation period).
+#[inline]
+pub fn perlin3<T: NoiseFloat>(perm: &Permutation, x: T, y: T, z: T) -> T {
+    let (fx, fy, fz) = (x.floor(), y.floor(), z.floor());
+    let xi = (fx.to_i32() & 255) as usize;
+    let yi = (fy.to_i32() & 255) as usize;
+    let zi = (fz.to_i32() & 255) as usize;
+    let (x, y, z) = (x - fx, y - fy, z - fz);
+    let (u, v, w) = (fade(x), fade(y), fade(z));
+    let one = T::ONE;
+    let a = perm.at(xi) + yi;
+    let aa = perm.at(a) + zi;
+    let ab = perm.at(a + 1) + zi;
+    let b = perm.at(xi + 1) + yi;
+    let ba = perm.at(b) + zi;
+    let bb = perm.at(b + 1) + zi;
+    lerp(
+        w,
+        lerp(
+            v,
+            lerp(
+                u,
+                grad(perm.at(aa), x, y, z),
+                grad(perm.at(ba), x - one, y, z),
+            ),
+            lerp(
+                u,
+                grad(perm.at(ab), x, y - one, z),
+                grad(perm.at(bb), x - one, y - one, z),
+            ),
+        ),
+        lerp(
+            v,
+            lerp(
+                u,
+                grad(perm.at(aa + 1), x, y, z - one),
+                grad(perm.at(ba + 1), x - one, y, z - one),
+            ),
+            lerp(
+                u,
+                grad(perm.at(ab + 1), x, y - one, z - one),
+                grad(perm.at(bb + 1), x - one, y - one, z - one),
+            ),
+        ),
+    )
+}
+
+/// 2D improved Perlin noise, defined as `perlin3(x, y, 0)`.
+///
+/// Evaluated on the `z = 0` face only: with `w = fade(0) = 0`, `lerp(0, a, b) = a` exactly and the
+/// far face drops out, so the result is bit-identical to [`perlin3`] at `z = 0` for finite input.
+#[inline]
+pub fn perlin2<T: NoiseFloat>(perm: &Permutation, x: T, y: T) -> T {
+    let (fx, fy) = (x.floor(), y.floor());
+    let xi = (fx.to_i32() & 255) as usize;
+    let yi = (fy.to_i32() & 255) as usize;
+    let (x, y) = (x - fx, y - fy);
+    let (u, v) = (fade(x), fade(y));
+    let one = T::ONE;
+    let z = T::ZERO;
+    let a = perm.at(xi) + yi;
+    let b = perm.at(xi + 1) + yi;
+    let aa = perm.at(a);
+    let ab = perm.at(a + 1);
+    let ba = perm.at(b);
+    let bb = perm.at(b + 1);
+    lerp(
+        v,
+        lerp(
+            u,
+            grad(perm.at(aa), x, y, z),
+            grad(perm.at(ba), x - one, y, z),
+        ),
+        lerp(
+            u,
+            grad(perm.at(ab), x, y - one, z),
+            grad(perm.at(bb), x - one, y - one, z),
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_value_from_perlins_page() {
+        let p = Permutation::reference();
+        assert_eq!(perlin3(&p, 3.14f64, 42.0, 7.0), 0.13691995878400012);
+    }
+
+    #[test]
+    fn reference_table_is_a_permutation() {
+        let mut seen = [false; 256];
+        for &v in &REFERENCE_PERMUTATION {
+            assert!(!seen[v as usize]);
+            seen[v as usize] = true;
+        }
+    }
+
+    #[test]
+    fn seeds_give_distinct_permutations() {
+        let a = Permutation::from_seed(1);
+        let b = Permutation::from_seed(2);
+        assert_ne!(a, b);
+        assert_eq!(a, Permutation::from_seed(1));
+        let mut seen = [false; 256];
+        for &v in &a.table()[..256] {
+            seen[v as usize] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn perlin2_equals_perlin3_on_z0() {
+        let p = Permutation::reference();
+        for i in 0..2000 {
+            let x = (i as f64) * 0.731 - 700.0;
+            let y = (i as f64) * 0.377 - 300.0;
+            assert_eq!(perlin2(&p, x, y), perlin3(&p, x, y, 0.0));
+            assert_eq!(
+                perlin2(&p, x as f32, y as f32),
+                perlin3(&p, x as f32, y as f32, 0.0)
+            );
+        }
+    }
+
+    #[test]
+    fn zero_on_lattice_points() {
+        let p = Permutation::from_seed(9);
+        for i in -5..5 {
+            assert_eq!(perlin3(&p, i as f64, 2.0, -3.0), 0.0);
+        }
+    }
+}
