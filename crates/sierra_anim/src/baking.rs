@@ -1,0 +1,118 @@
+//! Animation baking (the CPU half of seed document 004): every clip's skinning
+//! matrices at a fixed sample rate, laid out for an `Rgba32Float` texture.
+
+use glam::{Mat4, Vec4};
+
+use crate::{
+    local_to_model, sample_clip, skinning_palette, AnimError, Clip, Playback, SamplingContext,
+    Skeleton, Skin, Transform,
+};
+
+/// Where one clip's frames are in [`BakedAnimation::texels`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BakedClip {
+    /// Clip name.
+    pub name: String,
+    /// Global frame index of this clip's frame 0.
+    pub first_frame: u32,
+    /// Frames baked: `ceil(duration · sample_rate) + 1`, frame `f` at time `min(f / sample_rate, duration)`.
+    pub frame_count: u32,
+    /// Clip duration in seconds.
+    pub duration: f32,
+}
+
+/// Baked skinning matrices of several clips.
+///
+/// Layout of `texels` (`[clip][frame][joint][row]`, flattened): the 3×4 affine
+/// skinning matrix `M = model × inverse_bind` of skin joint `j` at global frame
+/// `g = clips[c].first_frame + f` occupies the three texels
+/// `texels[(g · joint_count + j) · 3 + r]` for rows `r = 0, 1, 2`, where texel
+/// `r` is row `r` of `M`: `[M.x_axis[r], M.y_axis[r], M.z_axis[r], M.w_axis[r]]`
+/// (the bottom row is always `(0, 0, 0, 1)` and is dropped). In a texture of
+/// width `3 · joint_count` one frame is one row; a vertex shader rebuilds
+/// `v' = (dot(r0, v), dot(r1, v), dot(r2, v))` for `v = (x, y, z, 1)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BakedAnimation {
+    /// Skin joints per frame.
+    pub joint_count: usize,
+    /// Frames per second.
+    pub sample_rate: f32,
+    /// Per clip, in input order.
+    pub clips: Vec<BakedClip>,
+    /// `[total_frames · joint_count · 3]` RGBA32F texels, see the type docs.
+    pub texels: Vec<Vec4>,
+}
+
+impl BakedAnimation {
+    /// Total frames over all clips.
+    pub fn total_frames(&self) -> usize {
+        self.clips.iter().map(|c| c.frame_count as usize).sum()
+    }
+
+    /// The skinning matrix of `joint` at `frame` of `clip` (None if out of range).
+    pub fn matrix(&self, clip: usize, frame: usize, joint: usize) -> Option<Mat4> {
+        let c = self.clips.get(clip)?;
+        if frame >= c.frame_count as usize || joint >= self.joint_count {
+            return None;
+        }
+        let base = ((c.first_frame as usize + frame) * self.joint_count + joint) * 3;
+        let r = &self.texels[base..base + 3];
+        Some(Mat4::from_cols(
+            Vec4::new(r[0].x, r[1].x, r[2].x, 0.0),
+            Vec4::new(r[0].y, r[1].y, r[2].y, 0.0),
+            Vec4::new(r[0].z, r[1].z, r[2].z, 0.0),
+            Vec4::new(r[0].w, r[1].w, r[2].w, 1.0),
+        ))
+    }
+}
+
+/// Bakes every clip of `clips` (all built for `skeleton`) at `sample_rate`
+/// frames per second into skinning matrices of `skin` (see [`BakedAnimation`]).
+///
+/// Errors: [`AnimError::BadSampleRate`], and the errors of the jobs it runs.
+pub fn bake_skinning_matrices(
+    skeleton: &Skeleton,
+    skin: &Skin,
+    clips: &[&Clip],
+    sample_rate: f32,
+) -> Result<BakedAnimation, AnimError> {
+    if !(sample_rate > 0.0 && sample_rate.is_finite()) {
+        return Err(AnimError::BadSampleRate(sample_rate));
+    }
+    skin.validate(skeleton)?;
+    let n = skeleton.joint_count();
+    let jc = skin.joint_count();
+    let mut ctx = SamplingContext::new(n);
+    let mut local = vec![Transform::IDENTITY; n];
+    let mut model = vec![Mat4::IDENTITY; n];
+    let mut palette = vec![Mat4::IDENTITY; jc];
+    let mut out = BakedAnimation {
+        joint_count: jc,
+        sample_rate,
+        clips: Vec::with_capacity(clips.len()),
+        texels: Vec::new(),
+    };
+    let mut first_frame = 0u32;
+    for clip in clips {
+        let frame_count = (clip.duration() * sample_rate).ceil() as u32 + 1;
+        for f in 0..frame_count {
+            let t = (f as f32 / sample_rate).min(clip.duration());
+            sample_clip(clip, t, Playback::Once, &mut ctx, &mut local)?;
+            local_to_model(skeleton, &local, Mat4::IDENTITY, &mut model)?;
+            skinning_palette(skin, &model, &mut palette)?;
+            for m in &palette {
+                out.texels.extend(
+                    (0..3).map(|r| Vec4::new(m.x_axis[r], m.y_axis[r], m.z_axis[r], m.w_axis[r])),
+                );
+            }
+        }
+        out.clips.push(BakedClip {
+            name: clip.name().to_owned(),
+            first_frame,
+            frame_count,
+            duration: clip.duration(),
+        });
+        first_frame += frame_count;
+    }
+    Ok(out)
+}

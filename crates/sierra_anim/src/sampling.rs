@@ -1,0 +1,319 @@
+//! Sampling a clip at a time into a local pose (keyframe interpolation).
+//!
+//! Interpolation follows glTF 2.0 §3.11 and Appendix C: STEP holds the previous
+//! key, LINEAR lerps vectors and slerps rotations along the shortest arc,
+//! CUBICSPLINE evaluates the Hermite spline
+//! `p(u) = (2u³−3u²+1)·v_k + Δt(u³−2u²+u)·b_k + (−2u³+3u²)·v_k+1 + Δt(u³−u²)·a_k+1`
+//! with `b_k` the out-tangent of key `k`, `a_k+1` the in-tangent of key `k+1`,
+//! `Δt` the key interval (rotations re-normalised). Before the first key a
+//! channel holds its first value, after the last key its last value.
+
+use glam::{Quat, Vec3A};
+
+use crate::clip::{TrackHeader, TrackSet};
+use crate::{AnimError, Clip, Interpolation, Transform};
+
+/// How a clip's time is mapped into its key range.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum Playback {
+    /// One-shot: time is clamped to `[0, duration]`.
+    #[default]
+    Once,
+    /// Loop with period = duration (the last key time): time wraps modulo the duration.
+    Loop,
+    /// Loop with a period longer than the duration: between the last key
+    /// (`duration`) and `period` every channel interpolates from its last value
+    /// back to its first, as seed document 000 interpolates the last frame to the first.
+    /// A period not greater than the duration behaves as [`Playback::Loop`].
+    LoopWithPeriod(f32),
+}
+
+impl Playback {
+    /// Maps `time` (seconds) to clip-local time and the optional wrap segment `(start, period)`.
+    #[inline]
+    pub fn local_time(self, time: f32, duration: f32) -> (f32, Option<(f32, f32)>) {
+        let time = if time.is_finite() { time } else { 0.0 };
+        match self {
+            Playback::Once => (time.clamp(0.0, duration), None),
+            Playback::LoopWithPeriod(p) if p > duration && p.is_finite() => {
+                (time.rem_euclid(p), Some((duration, p)))
+            }
+            Playback::Loop | Playback::LoopWithPeriod(_) => {
+                if duration > 0.0 {
+                    (time.rem_euclid(duration), None)
+                } else {
+                    (0.0, None)
+                }
+            }
+        }
+    }
+}
+
+/// Per-clip sampling cache (ozz's `SamplingJob::Context`): one cursor per track
+/// remembering the key found last time, so sampling forward in time costs
+/// O(joints) instead of O(joints · log keys).
+///
+/// Allocated once for the largest skeleton it will serve; it resets itself when
+/// used with a different clip.
+#[derive(Clone, Debug, Default)]
+pub struct SamplingContext {
+    clip_id: u64,
+    cursors: Vec<u32>,
+}
+
+impl SamplingContext {
+    /// A context for clips of up to `max_joints` joints.
+    pub fn new(max_joints: usize) -> Self {
+        Self {
+            clip_id: 0,
+            cursors: vec![0; 3 * max_joints],
+        }
+    }
+
+    fn bind(&mut self, clip: &Clip) {
+        let needed = 3 * clip.joint_count();
+        if self.clip_id != clip.id || self.cursors.len() < needed {
+            if self.cursors.len() < needed {
+                // Only on first use with a larger clip; steady state never allocates.
+                self.cursors.resize(needed, 0);
+            }
+            self.cursors.fill(0);
+            self.clip_id = clip.id;
+        }
+    }
+}
+
+/// Finds the key interval holding `t`: returns `(k, u)` with `u` in `[0, 1)` the
+/// fraction from key `k` to key `k + 1`; `u == 0` means exactly key `k` (also
+/// used for the clamped ends).
+#[inline(always)]
+fn locate(times: &[f32], t: f32, cursor: &mut u32) -> (usize, f32) {
+    let n = times.len();
+    if n < 2 || t <= times[0] {
+        return (0, 0.0);
+    }
+    if t >= times[n - 1] {
+        return (n - 1, 0.0);
+    }
+    let mut k = (*cursor as usize).min(n - 2);
+    if times[k] <= t {
+        let mut steps = 0;
+        while times[k + 1] <= t {
+            k += 1;
+            steps += 1;
+            if steps == 4 {
+                k = times.partition_point(|&x| x <= t) - 1;
+                break;
+            }
+        }
+    } else {
+        k = times.partition_point(|&x| x <= t) - 1;
+    }
+    *cursor = k as u32;
+    let (t0, t1) = (times[k], times[k + 1]);
+    (k, (t - t0) / (t1 - t0))
+}
+
+#[inline(always)]
+fn hermite_weights(u: f32, dt: f32) -> [f32; 4] {
+    let u2 = u * u;
+    let u3 = u2 * u;
+    [
+        2.0 * u3 - 3.0 * u2 + 1.0,
+        dt * (u3 - 2.0 * u2 + u),
+        -2.0 * u3 + 3.0 * u2,
+        dt * (u3 - u2),
+    ]
+}
+
+#[inline(always)]
+fn sample_vec3(
+    set: &TrackSet<Vec3A>,
+    h: TrackHeader,
+    t: f32,
+    wrap: Option<(f32, f32)>,
+    cursor: &mut u32,
+) -> Vec3A {
+    let times = &set.times[h.times as usize..(h.times + h.keys) as usize];
+    let values = &set.values[h.values as usize..];
+    let cubic = h.interpolation == Interpolation::CubicSpline;
+    let value = |k: usize| if cubic { values[3 * k + 1] } else { values[k] };
+    if let Some((start, period)) = wrap {
+        if t > start {
+            let u = (t - start) / (period - start);
+            let last = value(times.len() - 1);
+            return if h.interpolation == Interpolation::Step {
+                last
+            } else {
+                last.lerp(value(0), u)
+            };
+        }
+    }
+    let (k, u) = locate(times, t, cursor);
+    if u == 0.0 {
+        return value(k);
+    }
+    match h.interpolation {
+        Interpolation::Step => values[k],
+        Interpolation::Linear => values[k].lerp(values[k + 1], u),
+        Interpolation::CubicSpline => {
+            let w = hermite_weights(u, times[k + 1] - times[k]);
+            values[3 * k + 1] * w[0]
+                + values[3 * k + 2] * w[1]
+                + values[3 * k + 4] * w[2]
+                + values[3 * k + 3] * w[3]
+        }
+    }
+}
+
+#[inline(always)]
+fn sample_quat(
+    set: &TrackSet<Quat>,
+    h: TrackHeader,
+    t: f32,
+    wrap: Option<(f32, f32)>,
+    cursor: &mut u32,
+) -> Quat {
+    let times = &set.times[h.times as usize..(h.times + h.keys) as usize];
+    let values = &set.values[h.values as usize..];
+    let cubic = h.interpolation == Interpolation::CubicSpline;
+    let value = |k: usize| if cubic { values[3 * k + 1] } else { values[k] };
+    if let Some((start, period)) = wrap {
+        if t > start {
+            let u = (t - start) / (period - start);
+            let last = value(times.len() - 1);
+            return if h.interpolation == Interpolation::Step {
+                last
+            } else {
+                last.slerp(value(0), u)
+            };
+        }
+    }
+    let (k, u) = locate(times, t, cursor);
+    if u == 0.0 {
+        return value(k);
+    }
+    match h.interpolation {
+        Interpolation::Step => values[k],
+        // glam's slerp negates the end key when the dot product is negative (shortest arc).
+        Interpolation::Linear => values[k].slerp(values[k + 1], u),
+        Interpolation::CubicSpline => {
+            let w = hermite_weights(u, times[k + 1] - times[k]);
+            let v = glam::Vec4::from(values[3 * k + 1]) * w[0]
+                + glam::Vec4::from(values[3 * k + 2]) * w[1]
+                + glam::Vec4::from(values[3 * k + 4]) * w[2]
+                + glam::Vec4::from(values[3 * k + 3]) * w[3];
+            Quat::from_vec4(v).normalize()
+        }
+    }
+}
+
+/// Samples every joint of `clip` at `time` seconds into `output`
+/// (`[clip.joint_count()]` local transforms), mapping time with `playback`.
+///
+/// `context` caches key cursors between calls (see [`SamplingContext`]).
+/// Errors: [`AnimError::BufferSize`] when `output` has the wrong length.
+pub fn sample_clip(
+    clip: &Clip,
+    time: f32,
+    playback: Playback,
+    context: &mut SamplingContext,
+    output: &mut [Transform],
+) -> Result<(), AnimError> {
+    let n = clip.joint_count();
+    if output.len() != n {
+        return Err(AnimError::BufferSize {
+            what: "sampling output pose",
+            expected: n,
+            actual: output.len(),
+        });
+    }
+    context.bind(clip);
+    let (t, wrap) = playback.local_time(time, clip.duration());
+    let cursors = &mut context.cursors[..3 * n];
+    let (ct, rest) = cursors.split_at_mut(n);
+    let (cr, cs) = rest.split_at_mut(n);
+    let th = &clip.translations.headers[..n];
+    let rh = &clip.rotations.headers[..n];
+    let sh = &clip.scales.headers[..n];
+    for j in 0..n {
+        output[j] = Transform {
+            translation: sample_vec3(&clip.translations, th[j], t, wrap, &mut ct[j]),
+            rotation: sample_quat(&clip.rotations, rh[j], t, wrap, &mut cr[j]),
+            scale: sample_vec3(&clip.scales, sh[j], t, wrap, &mut cs[j]),
+        };
+    }
+    Ok(())
+}
+
+/// Samples morph track `track` of `clip` at `time` into `weights`
+/// (`[track.weight_count()]` floats), with the same interpolation rules as joints.
+///
+/// Errors: [`AnimError::BufferSize`] when `track` is out of range or `weights` has the wrong length.
+pub fn sample_morph_weights(
+    clip: &Clip,
+    track: usize,
+    time: f32,
+    playback: Playback,
+    weights: &mut [f32],
+) -> Result<(), AnimError> {
+    let Some(m) = clip.morph_tracks.get(track) else {
+        return Err(AnimError::BufferSize {
+            what: "morph track index",
+            expected: clip.morph_tracks.len(),
+            actual: track,
+        });
+    };
+    let w = m.weight_count;
+    if weights.len() != w {
+        return Err(AnimError::BufferSize {
+            what: "morph weights",
+            expected: w,
+            actual: weights.len(),
+        });
+    }
+    let (t, wrap) = playback.local_time(time, clip.duration());
+    let cubic = m.interpolation == Interpolation::CubicSpline;
+    let stride = if cubic { 3 * w } else { w };
+    let value = |k: usize, i: usize| {
+        if cubic {
+            m.values[k * stride + w + i]
+        } else {
+            m.values[k * stride + i]
+        }
+    };
+    let last = m.times.len() - 1;
+    if let Some((start, period)) = wrap {
+        if t > start {
+            let u = (t - start) / (period - start);
+            for (i, out) in weights.iter_mut().enumerate() {
+                let a = value(last, i);
+                *out = if m.interpolation == Interpolation::Step {
+                    a
+                } else {
+                    a + (value(0, i) - a) * u
+                };
+            }
+            return Ok(());
+        }
+    }
+    let mut cursor = 0;
+    let (k, u) = locate(&m.times, t, &mut cursor);
+    for (i, out) in weights.iter_mut().enumerate() {
+        *out = if u == 0.0 {
+            value(k, i)
+        } else {
+            match m.interpolation {
+                Interpolation::Step => value(k, i),
+                Interpolation::Linear => value(k, i) + (value(k + 1, i) - value(k, i)) * u,
+                Interpolation::CubicSpline => {
+                    let h = hermite_weights(u, m.times[k + 1] - m.times[k]);
+                    let b = m.values[k * stride + 2 * w + i];
+                    let a = m.values[(k + 1) * stride + i];
+                    value(k, i) * h[0] + b * h[1] + value(k + 1, i) * h[2] + a * h[3]
+                }
+            }
+        };
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! Reading accessors (glTF 2.0 §3.6) with explicit checks: component type,
+//! element type, bounds, byte stride, sparse substitution, normalisation.
+//! Every failure is an [`Error::Accessor`] naming the accessor and its use.
+
+use std::path::Path;
+
+use gltf::accessor::{DataType, Dimensions};
+
+use crate::{Error, Result};
+
+/// What a caller accepts for one accessor.
+pub(crate) struct Expect<'u> {
+    pub usage: &'u str,
+    pub dims: &'u [Dimensions],
+    /// Accepted component types; integer types listed in `normalized_ints` must be normalized.
+    pub types: &'u [DataType],
+    /// Integer types must have `normalized: true` (e.g. WEIGHTS, rotations); otherwise they must not.
+    pub normalized_ints: bool,
+}
+
+fn comp_size(t: DataType) -> usize {
+    match t {
+        DataType::I8 | DataType::U8 => 1,
+        DataType::I16 | DataType::U16 => 2,
+        DataType::U32 | DataType::F32 => 4,
+    }
+}
+
+fn read_comp(bytes: &[u8], t: DataType, normalized: bool) -> f32 {
+    // glTF 2.0 §3.11 "animation samplers" / §3.7.2.1: normalized integer decoding.
+    match t {
+        DataType::I8 => {
+            let v = bytes[0] as i8 as f32;
+            if normalized {
+                (v / 127.0).max(-1.0)
+            } else {
+                v
+            }
+        }
+        DataType::U8 => {
+            let v = bytes[0] as f32;
+            if normalized {
+                v / 255.0
+            } else {
+                v
+            }
+        }
+        DataType::I16 => {
+            let v = i16::from_le_bytes([bytes[0], bytes[1]]) as f32;
+            if normalized {
+                (v / 32767.0).max(-1.0)
+            } else {
+                v
+            }
+        }
+        DataType::U16 => {
+            let v = u16::from_le_bytes([bytes[0], bytes[1]]) as f32;
+            if normalized {
+                v / 65535.0
+            } else {
+                v
+            }
+        }
+        DataType::U32 => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f32,
+        DataType::F32 => f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+    }
+}
+
+fn type_name(t: DataType) -> &'static str {
+    match t {
+        DataType::I8 => "BYTE (5120)",
+        DataType::U8 => "UNSIGNED_BYTE (5121)",
+        DataType::I16 => "SHORT (5122)",
+        DataType::U16 => "UNSIGNED_SHORT (5123)",
+        DataType::U32 => "UNSIGNED_INT (5125)",
+        DataType::F32 => "FLOAT (5126)",
+    }
+}
+
+/// Reads `accessor` as `count × components` floats (flattened), validating it against `expect`.
+pub(crate) fn read_floats(
+    file: &Path,
+    buffers: &[gltf::buffer::Data],
+    accessor: &gltf::Accessor,
+    expect: &Expect,
+) -> Result<Vec<f32>> {
+    let err = |reason: String| Error::Accessor {
+        file: file.to_owned(),
+        accessor: accessor.index(),
+        usage: expect.usage.to_owned(),
+        reason,
+    };
+    let t = accessor.data_type();
+    let dims = accessor.dimensions();
+    if !expect.dims.contains(&dims) {
+        return Err(err(format!(
+            "element type {dims:?}, expected one of {:?}",
+            expect.dims
+        )));
+    }
+    if !expect.types.contains(&t) {
+        let allowed: Vec<_> = expect.types.iter().map(|&t| type_name(t)).collect();
+        return Err(err(format!(
+            "component type {}, expected one of {allowed:?}",
+            type_name(t)
+        )));
+    }
+    let int = t != DataType::F32;
+    let normalized = accessor.normalized();
+    if int && t != DataType::U32 && expect.normalized_ints != normalized {
+        return Err(err(format!(
+            "component type {} must {}be normalized here",
+            type_name(t),
+            if expect.normalized_ints { "" } else { "not " }
+        )));
+    }
+    let comps = dims.multiplicity();
+    let csize = comp_size(t);
+    let elem = comps * csize;
+    let count = accessor.count();
+    let mut out = vec![0.0f32; count * comps];
+    if let Some(view) = accessor.view() {
+        let data = buffer_slice(buffers, &view)
+            .ok_or_else(|| err("buffer view lies outside its buffer".into()))?;
+        let stride = view.stride().unwrap_or(elem);
+        if stride < elem {
+            return Err(err(format!(
+                "byte stride {stride} is smaller than the element size {elem}"
+            )));
+        }
+        let start = accessor.offset();
+        if count > 0 && start + stride * (count - 1) + elem > data.len() {
+            return Err(err(format!(
+                "{count} elements at offset {start} with stride {stride} overrun the buffer view ({} bytes)",
+                data.len()
+            )));
+        }
+        for i in 0..count {
+            let base = start + i * stride;
+            for c in 0..comps {
+                out[i * comps + c] = read_comp(&data[base + c * csize..], t, normalized);
+            }
+        }
+    }
+    if let Some(sparse) = accessor.sparse() {
+        let n = sparse.count();
+        let iv = sparse.indices();
+        let idata = buffer_slice(buffers, &iv.view())
+            .ok_or_else(|| err("sparse indices view outside its buffer".into()))?;
+        let (itype, isize) = match iv.index_type() {
+            gltf::accessor::sparse::IndexType::U8 => (DataType::U8, 1),
+            gltf::accessor::sparse::IndexType::U16 => (DataType::U16, 2),
+            gltf::accessor::sparse::IndexType::U32 => (DataType::U32, 4),
+        };
+        let vv = sparse.values();
+        let vdata = buffer_slice(buffers, &vv.view())
+            .ok_or_else(|| err("sparse values view outside its buffer".into()))?;
+        if iv.offset() + n * isize > idata.len() || vv.offset() + n * elem > vdata.len() {
+            return Err(err(format!(
+                "sparse block of {n} elements overruns its buffer views"
+            )));
+        }
+        for k in 0..n {
+            let index = read_comp(&idata[iv.offset() + k * isize..], itype, false) as usize;
+            if index >= count {
+                return Err(err(format!(
+                    "sparse index {index} (entry {k}) >= accessor count {count}"
+                )));
+            }
+            for c in 0..comps {
+                out[index * comps + c] =
+                    read_comp(&vdata[vv.offset() + k * elem + c * csize..], t, normalized);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn buffer_slice<'b>(
+    buffers: &'b [gltf::buffer::Data],
+    view: &gltf::buffer::View,
+) -> Option<&'b [u8]> {
+    let data = buffers.get(view.buffer().index())?;
+    data.get(view.offset()..view.offset().checked_add(view.length())?)
+}

@@ -1,0 +1,347 @@
+//! The import pipeline: container → buffers → nodes → meshes/materials/images → skins → animations.
+
+use std::path::Path;
+
+use glam::Mat4;
+use gltf::accessor::{DataType, Dimensions};
+use sierra_anim::{RawJoint, RawSkeleton, Skeleton, Skin, Transform};
+
+use crate::accessor::{read_floats, Expect};
+use crate::animation::read_animation;
+use crate::asset::{GltfAsset, ImportOptions, ImportedNode, ImportedSkin};
+use crate::material::{convert_image, read_material};
+use crate::mesh::read_mesh;
+use crate::{Error, Result};
+
+pub(crate) fn import(
+    bytes: &[u8],
+    file: &Path,
+    base: Option<&Path>,
+    options: ImportOptions,
+) -> Result<GltfAsset> {
+    let gltf_err = |source| Error::Gltf {
+        file: file.to_owned(),
+        source,
+    };
+    let gltf::Gltf {
+        document: doc,
+        blob,
+    } = gltf::Gltf::from_slice(bytes).map_err(gltf_err)?;
+    let buffers = gltf::import_buffers(&doc, base, blob).map_err(gltf_err)?;
+
+    let nodes = read_nodes(file, &doc)?;
+    let (scene_index, scene_roots) = match doc.default_scene().or_else(|| doc.scenes().next()) {
+        Some(s) => (s.index(), s.nodes().map(|n| n.index()).collect()),
+        None => (
+            0,
+            (0..nodes.len())
+                .filter(|&i| nodes[i].parent.is_none())
+                .collect::<Vec<_>>(),
+        ),
+    };
+    let mut in_scene = vec![false; nodes.len()];
+    let mut stack: Vec<usize> = scene_roots.clone();
+    while let Some(i) = stack.pop() {
+        if !std::mem::replace(&mut in_scene[i], true) {
+            stack.extend(&nodes[i].children);
+        }
+    }
+
+    let mut warnings = Vec::new();
+    let meshes = if options.meshes {
+        doc.meshes()
+            .map(|m| read_mesh(file, &buffers, &m, &mut warnings))
+            .collect::<Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
+    let materials = doc.materials().map(|m| read_material(&m)).collect();
+    let images = if options.images {
+        let data = gltf::import_images(&doc, base, &buffers).map_err(gltf_err)?;
+        data.into_iter()
+            .zip(doc.images())
+            .enumerate()
+            .map(|(i, (d, img))| {
+                let name = img
+                    .name()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| match img.source() {
+                        gltf::image::Source::Uri { uri, .. } if !uri.starts_with("data:") => {
+                            uri.to_owned()
+                        }
+                        _ => format!("image {i}"),
+                    });
+                convert_image(file, i, name, d)
+            })
+            .collect::<Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
+
+    let mut skins = Vec::new();
+    for skin in doc.skins() {
+        skins.push(read_skin(
+            file,
+            &buffers,
+            &skin,
+            &nodes,
+            &in_scene,
+            scene_index,
+        )?);
+    }
+    for (i, n) in nodes.iter().enumerate() {
+        if let (Some(s), Some(_)) = (n.skin, n.mesh) {
+            skins[s].users.push(i);
+        }
+    }
+    if options.meshes {
+        check_joint_indices(file, &nodes, &meshes, &skins)?;
+    }
+
+    let morph_counts: Vec<usize> = doc
+        .nodes()
+        .map(|n| {
+            n.mesh()
+                .and_then(|m| m.primitives().next())
+                .map_or(0, |p| p.morph_targets().len())
+        })
+        .collect();
+    let clips = doc
+        .animations()
+        .map(|a| read_animation(file, &buffers, &a, &morph_counts))
+        .collect::<Result<Vec<_>>>()?;
+
+    Ok(GltfAsset {
+        path: file.to_owned(),
+        nodes,
+        scene_roots,
+        skins,
+        clips,
+        meshes,
+        materials,
+        images,
+        warnings,
+    })
+}
+
+fn read_nodes(file: &Path, doc: &gltf::Document) -> Result<Vec<ImportedNode>> {
+    let mut nodes: Vec<ImportedNode> = doc
+        .nodes()
+        .map(|n| ImportedNode {
+            name: n.name().unwrap_or("").to_owned(),
+            parent: None,
+            children: n.children().map(|c| c.index()).collect(),
+            transform: match n.transform() {
+                gltf::scene::Transform::Matrix { matrix } => {
+                    Transform::from_matrix(&Mat4::from_cols_array_2d(&matrix))
+                }
+                gltf::scene::Transform::Decomposed {
+                    translation,
+                    rotation,
+                    scale,
+                } => Transform::from_trs(
+                    translation.into(),
+                    glam::Quat::from_array(rotation).normalize(),
+                    scale.into(),
+                ),
+            },
+            mesh: n.mesh().map(|m| m.index()),
+            skin: n.skin().map(|s| s.index()),
+            weights: n.weights().map(|w| w.to_vec()).unwrap_or_default(),
+            extras: n
+                .extras()
+                .as_ref()
+                .and_then(|raw| serde_json::from_str(raw.get()).ok()),
+        })
+        .collect();
+    for i in 0..nodes.len() {
+        for c in nodes[i].children.clone() {
+            if let Some(p) = nodes[c].parent {
+                return Err(Error::Node {
+                    file: file.to_owned(),
+                    node: c,
+                    reason: format!("child of both node {p} and node {i}"),
+                });
+            }
+            nodes[c].parent = Some(i);
+        }
+    }
+    if let Some(bad) = nodes.iter().position(|n| !n.transform.is_finite()) {
+        return Err(Error::Node {
+            file: file.to_owned(),
+            node: bad,
+            reason: "transform is not finite".into(),
+        });
+    }
+    // A cycle has no root, so the parents-first sort reports it.
+    let raw = RawSkeleton {
+        joints: nodes
+            .iter()
+            .map(|n| RawJoint {
+                name: n.name.clone(),
+                parent: n.parent,
+                rest: n.transform,
+            })
+            .collect(),
+    };
+    if let Err(e) = Skeleton::build(&raw) {
+        let node = match &e {
+            sierra_anim::AnimError::ParentCycle { joint, .. } => *joint,
+            _ => 0,
+        };
+        return Err(Error::Node {
+            file: file.to_owned(),
+            node,
+            reason: e.to_string(),
+        });
+    }
+    Ok(nodes)
+}
+
+fn read_skin(
+    file: &Path,
+    buffers: &[gltf::buffer::Data],
+    skin: &gltf::Skin,
+    nodes: &[ImportedNode],
+    in_scene: &[bool],
+    scene: usize,
+) -> Result<ImportedSkin> {
+    let joint_nodes: Vec<usize> = skin.joints().map(|j| j.index()).collect();
+    for (index, &node) in joint_nodes.iter().enumerate() {
+        if !in_scene[node] {
+            return Err(Error::SkinJointNotInScene {
+                file: file.to_owned(),
+                skin: skin.index(),
+                index,
+                node,
+                scene,
+            });
+        }
+    }
+    let inverse_bind_matrices = match skin.inverse_bind_matrices() {
+        Some(acc) => {
+            let usage = format!("skin {} inverseBindMatrices", skin.index());
+            let m = read_floats(
+                file,
+                buffers,
+                &acc,
+                &Expect {
+                    usage: &usage,
+                    dims: &[Dimensions::Mat4],
+                    types: &[DataType::F32],
+                    normalized_ints: false,
+                },
+            )?;
+            if acc.count() < joint_nodes.len() {
+                return Err(Error::Accessor {
+                    file: file.to_owned(),
+                    accessor: acc.index(),
+                    usage,
+                    reason: format!("{} matrices for {} joints", acc.count(), joint_nodes.len()),
+                });
+            }
+            if let Some(i) = m.iter().position(|x| !x.is_finite()) {
+                return Err(Error::Accessor {
+                    file: file.to_owned(),
+                    accessor: acc.index(),
+                    usage,
+                    reason: format!("component {i} is not finite"),
+                });
+            }
+            m.chunks_exact(16)
+                .take(joint_nodes.len())
+                .map(Mat4::from_cols_slice)
+                .collect()
+        }
+        None => vec![Mat4::IDENTITY; joint_nodes.len()],
+    };
+    // Skeleton = joints + all their ancestors, so model space is glTF world space
+    // and clips on non-joint ancestors apply.
+    let mut member = vec![false; nodes.len()];
+    for &j in &joint_nodes {
+        let mut n = Some(j);
+        while let Some(i) = n {
+            if member[i] {
+                break;
+            }
+            member[i] = true;
+            n = nodes[i].parent;
+        }
+    }
+    let set: Vec<usize> = (0..nodes.len()).filter(|&i| member[i]).collect();
+    let mut raw_of_node = vec![usize::MAX; nodes.len()];
+    for (r, &n) in set.iter().enumerate() {
+        raw_of_node[n] = r;
+    }
+    let raw = RawSkeleton {
+        joints: set
+            .iter()
+            .map(|&n| RawJoint {
+                name: nodes[n].name.clone(),
+                parent: nodes[n].parent.map(|p| raw_of_node[p]),
+                rest: nodes[n].transform,
+            })
+            .collect(),
+    };
+    let skeleton = Skeleton::build(&raw).map_err(|source| Error::Anim {
+        file: file.to_owned(),
+        context: format!("skin {}", skin.index()),
+        source,
+    })?;
+    let skeleton_nodes: Vec<usize> = skeleton
+        .raw_index()
+        .iter()
+        .map(|&r| set[r as usize])
+        .collect();
+    let mut joint_of_node = vec![u16::MAX; nodes.len()];
+    for (j, &n) in skeleton_nodes.iter().enumerate() {
+        joint_of_node[n] = j as u16;
+    }
+    Ok(ImportedSkin {
+        name: skin.name().unwrap_or("").to_owned(),
+        skin: Skin {
+            joints: joint_nodes.iter().map(|&n| joint_of_node[n]).collect(),
+            inverse_bind_matrices,
+        },
+        joint_nodes,
+        skeleton,
+        skeleton_nodes,
+        users: Vec::new(),
+    })
+}
+
+fn check_joint_indices(
+    file: &Path,
+    nodes: &[ImportedNode],
+    meshes: &[crate::ImportedMesh],
+    skins: &[ImportedSkin],
+) -> Result<()> {
+    for (node, n) in nodes.iter().enumerate() {
+        let (Some(mi), Some(si)) = (n.mesh, n.skin) else {
+            continue;
+        };
+        let joint_count = skins[si].joint_count();
+        for (pi, p) in meshes[mi].primitives.iter().enumerate() {
+            for (vertex, (js, w)) in p.joints.iter().zip(&p.weights).enumerate() {
+                for c in 0..4 {
+                    // A zero-weight slot may hold any index (exporters pad with 0).
+                    if w[c] > 0.0 && js[c] as usize >= joint_count {
+                        return Err(Error::JointIndexOutOfRange {
+                            file: file.to_owned(),
+                            accessor: p.joint_accessors.first().copied().unwrap_or(usize::MAX),
+                            mesh: mi,
+                            primitive: pi,
+                            set: 0,
+                            vertex,
+                            joint: js[c] as usize,
+                            skin: si,
+                            node,
+                            joint_count,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

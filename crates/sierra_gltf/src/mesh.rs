@@ -1,0 +1,369 @@
+//! Mesh primitives: vertex attributes, skin influences, morph targets.
+
+use std::path::Path;
+
+use glam::{Vec2, Vec3, Vec4};
+use gltf::accessor::{DataType, Dimensions};
+use gltf::mesh::Semantic;
+
+use crate::accessor::{read_floats, Expect};
+use crate::{Error, Result};
+
+/// Position/normal/tangent deltas of one morph target (glTF 2.0 §3.7.2.2);
+/// each present array has the primitive's vertex count.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MorphTarget {
+    /// POSITION deltas (metres).
+    pub positions: Vec<Vec3>,
+    /// NORMAL deltas (empty when absent).
+    pub normals: Vec<Vec3>,
+    /// TANGENT deltas, xyz (empty when absent).
+    pub tangents: Vec<Vec3>,
+}
+
+/// One drawable primitive (triangle list).
+///
+/// Every present attribute has `positions.len()` elements. Skin influences are
+/// reduced to 4 per vertex: over all `JOINTS_n`/`WEIGHTS_n` sets the four
+/// largest weights are kept and renormalised to sum to 1; a vertex whose
+/// weights sum to 0 is bound to skin joint 0 with weight 1 (one warning per primitive).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImportedPrimitive {
+    /// POSITION (metres, mesh space).
+    pub positions: Vec<Vec3>,
+    /// NORMAL, unit length (empty when absent: compute flat normals).
+    pub normals: Vec<Vec3>,
+    /// TANGENT, xyz unit + w handedness ±1 (empty when absent).
+    pub tangents: Vec<Vec4>,
+    /// TEXCOORD_0 (empty when absent).
+    pub uvs: Vec<Vec2>,
+    /// TEXCOORD_1 (empty when absent).
+    pub uvs1: Vec<Vec2>,
+    /// COLOR_0 as linear RGBA (empty when absent).
+    pub colors: Vec<Vec4>,
+    /// Skin joint indices (into the skin's `joints` array), 4 per vertex (empty when not skinned).
+    pub joints: Vec<[u16; 4]>,
+    /// Skin weights matching `joints`, summing to 1 (empty when not skinned).
+    pub weights: Vec<Vec4>,
+    /// Triangle list indices (generated 0..n when the primitive has none).
+    pub indices: Vec<u32>,
+    /// Index into [`crate::GltfAsset::materials`]; `None`: the glTF default material.
+    pub material: Option<usize>,
+    /// Morph targets.
+    pub morph_targets: Vec<MorphTarget>,
+    /// Accessor index of each `JOINTS_n` set (for error messages).
+    pub joint_accessors: Vec<usize>,
+}
+
+/// A glTF mesh.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImportedMesh {
+    /// Mesh name.
+    pub name: String,
+    /// Primitives.
+    pub primitives: Vec<ImportedPrimitive>,
+    /// Default morph weights (`[morph target count]`, zeros when the file gives none).
+    pub weights: Vec<f32>,
+}
+
+impl ImportedMesh {
+    /// Number of morph targets (of the first primitive; glTF requires all to agree).
+    pub fn morph_target_count(&self) -> usize {
+        self.primitives.first().map_or(0, |p| p.morph_targets.len())
+    }
+}
+
+const FLOAT: &[DataType] = &[DataType::F32];
+const FLOAT_OR_UNORM: &[DataType] = &[DataType::F32, DataType::U8, DataType::U16];
+
+fn vec3s(v: Vec<f32>) -> Vec<Vec3> {
+    v.chunks_exact(3).map(Vec3::from_slice).collect()
+}
+
+pub(crate) fn read_mesh(
+    file: &Path,
+    buffers: &[gltf::buffer::Data],
+    mesh: &gltf::Mesh,
+    warnings: &mut Vec<String>,
+) -> Result<ImportedMesh> {
+    let mut out = ImportedMesh {
+        name: mesh.name().unwrap_or("").to_owned(),
+        ..Default::default()
+    };
+    for prim in mesh.primitives() {
+        let usage = |what: &str| format!("mesh {} primitive {} {what}", mesh.index(), prim.index());
+        let attr = |sem: Semantic| prim.get(&sem);
+        let Some(pos_acc) = attr(Semantic::Positions) else {
+            return Err(Error::Accessor {
+                file: file.to_owned(),
+                accessor: usize::MAX,
+                usage: usage("POSITION"),
+                reason: "primitive has no POSITION attribute".into(),
+            });
+        };
+        let u = usage("POSITION");
+        let positions = vec3s(read_floats(
+            file,
+            buffers,
+            &pos_acc,
+            &Expect {
+                usage: &u,
+                dims: &[Dimensions::Vec3],
+                types: FLOAT,
+                normalized_ints: false,
+            },
+        )?);
+        let n = positions.len();
+        let check_len = |acc: &gltf::Accessor, what: &str| -> Result<()> {
+            if acc.count() != n {
+                return Err(Error::Accessor {
+                    file: file.to_owned(),
+                    accessor: acc.index(),
+                    usage: usage(what),
+                    reason: format!("{} elements, POSITION has {n}", acc.count()),
+                });
+            }
+            Ok(())
+        };
+        let mut p = ImportedPrimitive {
+            positions,
+            material: prim.material().index(),
+            ..Default::default()
+        };
+        if let Some(a) = attr(Semantic::Normals) {
+            check_len(&a, "NORMAL")?;
+            let u = usage("NORMAL");
+            p.normals = vec3s(read_floats(
+                file,
+                buffers,
+                &a,
+                &Expect {
+                    usage: &u,
+                    dims: &[Dimensions::Vec3],
+                    types: FLOAT,
+                    normalized_ints: false,
+                },
+            )?);
+        }
+        if let Some(a) = attr(Semantic::Tangents) {
+            check_len(&a, "TANGENT")?;
+            let u = usage("TANGENT");
+            p.tangents = read_floats(
+                file,
+                buffers,
+                &a,
+                &Expect {
+                    usage: &u,
+                    dims: &[Dimensions::Vec4],
+                    types: FLOAT,
+                    normalized_ints: false,
+                },
+            )?
+            .chunks_exact(4)
+            .map(Vec4::from_slice)
+            .collect();
+        }
+        for (set, dst) in [(0u32, &mut p.uvs), (1, &mut p.uvs1)] {
+            if let Some(a) = attr(Semantic::TexCoords(set)) {
+                check_len(&a, "TEXCOORD")?;
+                let u = usage(&format!("TEXCOORD_{set}"));
+                *dst = read_floats(
+                    file,
+                    buffers,
+                    &a,
+                    &Expect {
+                        usage: &u,
+                        dims: &[Dimensions::Vec2],
+                        types: FLOAT_OR_UNORM,
+                        normalized_ints: true,
+                    },
+                )?
+                .chunks_exact(2)
+                .map(Vec2::from_slice)
+                .collect();
+            }
+        }
+        if let Some(a) = attr(Semantic::Colors(0)) {
+            check_len(&a, "COLOR_0")?;
+            let u = usage("COLOR_0");
+            let v = read_floats(
+                file,
+                buffers,
+                &a,
+                &Expect {
+                    usage: &u,
+                    dims: &[Dimensions::Vec3, Dimensions::Vec4],
+                    types: FLOAT_OR_UNORM,
+                    normalized_ints: true,
+                },
+            )?;
+            p.colors = if a.dimensions() == Dimensions::Vec3 {
+                v.chunks_exact(3)
+                    .map(|c| Vec4::new(c[0], c[1], c[2], 1.0))
+                    .collect()
+            } else {
+                v.chunks_exact(4).map(Vec4::from_slice).collect()
+            };
+        }
+        read_influences(file, buffers, &prim, &usage, n, &mut p, warnings)?;
+        p.indices = match prim.indices() {
+            Some(a) => {
+                let u = usage("indices");
+                let v = read_floats(
+                    file,
+                    buffers,
+                    &a,
+                    &Expect {
+                        usage: &u,
+                        dims: &[Dimensions::Scalar],
+                        types: &[DataType::U8, DataType::U16, DataType::U32],
+                        normalized_ints: false,
+                    },
+                )?;
+                let idx: Vec<u32> = v.into_iter().map(|x| x as u32).collect();
+                if let Some(bad) = idx.iter().position(|&i| i as usize >= n) {
+                    return Err(Error::Accessor {
+                        file: file.to_owned(),
+                        accessor: a.index(),
+                        usage: u,
+                        reason: format!("index {bad} = {} >= vertex count {n}", idx[bad]),
+                    });
+                }
+                idx
+            }
+            None => (0..n as u32).collect(),
+        };
+        for (ti, target) in prim.morph_targets().enumerate() {
+            let mut t = MorphTarget::default();
+            for (acc, dst, what) in [
+                (target.positions(), &mut t.positions, "POSITION"),
+                (target.normals(), &mut t.normals, "NORMAL"),
+                (target.tangents(), &mut t.tangents, "TANGENT"),
+            ] {
+                if let Some(a) = acc {
+                    let what = format!("morph target {ti} {what}");
+                    check_len(&a, &what)?;
+                    let u = usage(&what);
+                    *dst = vec3s(read_floats(
+                        file,
+                        buffers,
+                        &a,
+                        &Expect {
+                            usage: &u,
+                            dims: &[Dimensions::Vec3],
+                            types: &[DataType::F32, DataType::I8, DataType::I16],
+                            normalized_ints: true,
+                        },
+                    )?);
+                }
+            }
+            p.morph_targets.push(t);
+        }
+        out.primitives.push(p);
+    }
+    let targets = out.morph_target_count();
+    out.weights = mesh
+        .weights()
+        .map(|w| w.to_vec())
+        .unwrap_or_else(|| vec![0.0; targets]);
+    Ok(out)
+}
+
+fn read_influences(
+    file: &Path,
+    buffers: &[gltf::buffer::Data],
+    prim: &gltf::Primitive,
+    usage: &dyn Fn(&str) -> String,
+    n: usize,
+    p: &mut ImportedPrimitive,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    // (joint, weight) candidates of every vertex over all sets.
+    let mut influences: Vec<Vec<(u16, f32)>> = Vec::new();
+    for set in 0.. {
+        let (Some(ja), Some(wa)) = (
+            prim.get(&Semantic::Joints(set)),
+            prim.get(&Semantic::Weights(set)),
+        ) else {
+            break;
+        };
+        for (a, what) in [
+            (&ja, format!("JOINTS_{set}")),
+            (&wa, format!("WEIGHTS_{set}")),
+        ] {
+            if a.count() != n {
+                return Err(Error::Accessor {
+                    file: file.to_owned(),
+                    accessor: a.index(),
+                    usage: usage(&what),
+                    reason: format!("{} elements, POSITION has {n}", a.count()),
+                });
+            }
+        }
+        let uj = usage(&format!("JOINTS_{set}"));
+        let j = read_floats(
+            file,
+            buffers,
+            &ja,
+            &Expect {
+                usage: &uj,
+                dims: &[Dimensions::Vec4],
+                types: &[DataType::U8, DataType::U16],
+                normalized_ints: false,
+            },
+        )?;
+        let uw = usage(&format!("WEIGHTS_{set}"));
+        let w = read_floats(
+            file,
+            buffers,
+            &wa,
+            &Expect {
+                usage: &uw,
+                dims: &[Dimensions::Vec4],
+                types: FLOAT_OR_UNORM,
+                normalized_ints: true,
+            },
+        )?;
+        if let Some(i) = w.iter().position(|x| !x.is_finite() || *x < 0.0) {
+            return Err(Error::Accessor {
+                file: file.to_owned(),
+                accessor: wa.index(),
+                usage: uw,
+                reason: format!("weight component {i} is {} (must be finite and >= 0)", w[i]),
+            });
+        }
+        influences.resize(n, Vec::new());
+        for v in 0..n {
+            for c in 0..4 {
+                influences[v].push((j[v * 4 + c] as u16, w[v * 4 + c]));
+            }
+        }
+        p.joint_accessors.push(ja.index());
+    }
+    if influences.is_empty() {
+        return Ok(());
+    }
+    let mut zero_sum = 0usize;
+    for mut inf in influences {
+        // Stable sort keeps file order among equal weights.
+        inf.sort_by(|a, b| b.1.total_cmp(&a.1));
+        inf.truncate(4);
+        inf.resize(4, (0, 0.0));
+        let sum: f32 = inf.iter().map(|x| x.1).sum();
+        if sum > 0.0 {
+            p.joints.push([inf[0].0, inf[1].0, inf[2].0, inf[3].0]);
+            p.weights
+                .push(Vec4::new(inf[0].1, inf[1].1, inf[2].1, inf[3].1) / sum);
+        } else {
+            zero_sum += 1;
+            p.joints.push([0; 4]);
+            p.weights.push(Vec4::X);
+        }
+    }
+    if zero_sum > 0 {
+        let msg = format!("{}: {} ({zero_sum} vertices): skin weights sum to 0; bound to skin joint 0 with weight 1", file.display(), usage("WEIGHTS"));
+        log::warn!("{msg}");
+        warnings.push(msg);
+    }
+    Ok(())
+}
