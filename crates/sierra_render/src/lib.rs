@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod camera;
+pub mod compute;
 pub mod context;
 pub mod error;
 pub mod frame;

@@ -1,0 +1,500 @@
+//! Water columns on the GPU: the virtual-pipes model of [`sierra_terrain::water`] as two
+//! compute dispatches per step (`water.wgsl`).
+//!
+//! Design (seed 002, Annex E.2): two depth buffers swapped each step; 16x16 workgroups that
+//! stage an 18x18 tile (one-cell halo) in workgroup memory. Mei's outflow scaling K of a
+//! neighbour depends on cells two away, so a step is two dispatches: `flux_main` stages total
+//! heights and writes the new outflow flux (updated in place: a cell's new flux reads only its
+//! own old flux), then `depth_main` stages the new flux and writes the next depth buffer and
+//! Mei's velocity field. Same formulas, same summation order as the CPU reference, which the
+//! test `tests/water_gpu.rs` holds it to (1e-4 after 100 steps).
+//!
+//! Buffers (all `[rows * cols]` row-major, `index = row * cols + col`, `col` along +X, `row`
+//! along +Z): terrain `f32` metres, depth `f32` metres (2, ping-pong), flux `vec4<f32>` m³/s
+//! (left, right, top, bottom), velocity `vec2<f32>` m/s (X, Z). The sea pass reads
+//! [`WaterCompute::depth_buffer`] and [`WaterCompute::terrain_buffer`] directly.
+//!
+//! Supported on the GPU: closed/open edges, damping, uniform rain, drops. Point sources and
+//! sinks are CPU-only.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec2;
+use sierra_terrain::water::{Boundary, WaterParams, WaterSim};
+
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::readback;
+
+/// Workgroup side: 16x16 invocations, 18x18 staged tile.
+pub const WORKGROUP_SIDE: u32 = 16;
+
+/// Mirror of `WaterUniforms` in `water.wgsl` (48 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct WaterUniforms {
+    /// Cells along +X.
+    pub cols: u32,
+    /// Cells along +Z.
+    pub rows: u32,
+    /// 0 closed, 1 open.
+    pub boundary: u32,
+    /// Padding.
+    pub _pad0: u32,
+    /// `dt * A * g / l`.
+    pub gravity_coef: f32,
+    /// `max(0, 1 - damping * dt)`.
+    pub damp: f32,
+    /// Step, seconds.
+    pub dt: f32,
+    /// `cell_size²`, m².
+    pub cell_area: f32,
+    /// `dt / cell_size²`.
+    pub dt_over_area: f32,
+    /// `rain * dt`, metres.
+    pub rain_dt: f32,
+    /// Cell side, metres.
+    pub cell_size: f32,
+    /// Padding.
+    pub _pad1: f32,
+}
+
+/// Mirror of `DropUniforms` in `water.wgsl` (16 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct DropUniforms {
+    /// Centre, grid metres.
+    pub center: [f32; 2],
+    /// Radius, metres.
+    pub radius: f32,
+    /// Height, metres.
+    pub amplitude: f32,
+}
+
+impl WaterUniforms {
+    /// The uniforms of one step of `dt` seconds with `rain` m/s.
+    pub fn new(p: &WaterParams, dt: f32, rain: f32) -> Self {
+        let area = p.cell_size * p.cell_size;
+        Self {
+            cols: p.cols as u32,
+            rows: p.rows as u32,
+            boundary: match p.boundary {
+                Boundary::Closed => 0,
+                Boundary::Open => 1,
+            },
+            _pad0: 0,
+            gravity_coef: dt * p.pipe_area * p.gravity / p.pipe_length,
+            damp: (1.0 - p.damping * dt).max(0.0),
+            dt,
+            cell_area: area,
+            dt_over_area: dt / area,
+            rain_dt: rain * dt,
+            cell_size: p.cell_size,
+            _pad1: 0.0,
+        }
+    }
+}
+
+/// The GPU water simulation: buffers, pipelines and the ping-pong state.
+pub struct WaterCompute {
+    params: WaterParams,
+    terrain: wgpu::Buffer,
+    depth: [wgpu::Buffer; 2],
+    flux: wgpu::Buffer,
+    velocity: wgpu::Buffer,
+    uniforms: wgpu::Buffer,
+    drop_uniforms: wgpu::Buffer,
+    /// `bind_groups[i]` reads depth `i` and writes depth `1 - i`.
+    bind_groups: [wgpu::BindGroup; 2],
+    flux_pipeline: wgpu::ComputePipeline,
+    depth_pipeline: wgpu::ComputePipeline,
+    drop_pipeline: wgpu::ComputePipeline,
+    current: usize,
+    uploaded: Option<WaterUniforms>,
+    rain: f32,
+    /// Upper estimate of the max depth for the CFL check (initial max plus drops and rain).
+    depth_bound: f32,
+    steps: u64,
+}
+
+fn invalid(e: impl std::fmt::Display) -> RenderError {
+    RenderError::InvalidInput(format!("water: {e}"))
+}
+
+impl WaterCompute {
+    /// Uploads a state: `terrain` and `depth` in metres, `[rows * cols]` row-major; zero flux.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for what [`WaterSim::new`] refuses (sizes, NaN, negative
+    /// depth), [`RenderError::LimitExceeded`] when a buffer is above the device's storage
+    /// binding limit, [`RenderError::Gpu`].
+    pub fn new(
+        ctx: &GpuContext,
+        params: WaterParams,
+        terrain: &[f32],
+        depth: &[f32],
+    ) -> Result<Self> {
+        // The CPU constructor is the one validator of sizes and values.
+        WaterSim::new(params, terrain.to_vec(), depth.to_vec()).map_err(invalid)?;
+        let n = params.cell_count() as u64;
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST;
+        let terrain_buf =
+            ctx.create_buffer_init("water terrain", bytemuck::cast_slice(terrain), storage)?;
+        let depth_bufs = [
+            ctx.create_buffer_init("water depth 0", bytemuck::cast_slice(depth), storage)?,
+            ctx.create_buffer_init("water depth 1", bytemuck::cast_slice(depth), storage)?,
+        ];
+        let zeroed = |label: &str, bytes: u64| {
+            ctx.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes,
+                usage: storage,
+                mapped_at_creation: false,
+            })
+        };
+        let flux = zeroed("water flux", n * 16)?;
+        let velocity = zeroed("water velocity", n * 8)?;
+        let uniform_usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+        let uniforms = ctx.create_buffer_init(
+            "water uniforms",
+            bytemuck::bytes_of(&WaterUniforms::new(&params, 0.0, 0.0)),
+            uniform_usage,
+        )?;
+        let drop_uniforms = ctx.create_buffer_init(
+            "water drop uniforms",
+            bytemuck::bytes_of(&DropUniforms::default()),
+            uniform_usage,
+        )?;
+
+        let (layout, pipelines) = ctx.scoped(
+            || "creating the water compute pipelines".to_owned(),
+            || create_pipelines(&ctx.device),
+        )?;
+        let [flux_pipeline, depth_pipeline, drop_pipeline] = pipelines;
+        let bind_group = |i: usize| {
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("water step"),
+                layout: &layout,
+                entries: &[
+                    entry(0, &uniforms),
+                    entry(1, &terrain_buf),
+                    entry(2, &depth_bufs[i]),
+                    entry(3, &depth_bufs[1 - i]),
+                    entry(4, &flux),
+                    entry(5, &velocity),
+                    entry(6, &drop_uniforms),
+                ],
+            })
+        };
+        let bind_groups = ctx.scoped(
+            || "creating the water bind groups".to_owned(),
+            || [bind_group(0), bind_group(1)],
+        )?;
+        Ok(Self {
+            params,
+            terrain: terrain_buf,
+            depth: depth_bufs,
+            flux,
+            velocity,
+            uniforms,
+            drop_uniforms,
+            bind_groups,
+            flux_pipeline,
+            depth_pipeline,
+            drop_pipeline,
+            current: 0,
+            uploaded: None,
+            rain: 0.0,
+            depth_bound: depth.iter().copied().fold(0.0, f32::max),
+            steps: 0,
+        })
+    }
+
+    /// Uploads the current state of a CPU simulation (its flux is not copied: starts at zero).
+    ///
+    /// # Errors
+    /// As [`WaterCompute::new`].
+    pub fn from_sim(ctx: &GpuContext, sim: &WaterSim) -> Result<Self> {
+        Self::new(ctx, *sim.params(), sim.terrain(), sim.depth())
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &WaterParams {
+        &self.params
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Uniform rain, m/s (>= 0).
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a negative or non-finite rate.
+    pub fn set_rain(&mut self, rate: f32) -> Result<()> {
+        if !(rate >= 0.0 && rate.is_finite()) {
+            return Err(invalid(format!("rain {rate} m/s must be finite and >= 0")));
+        }
+        self.rain = rate;
+        Ok(())
+    }
+
+    /// Largest accepted step, seconds: [`WaterParams::max_stable_dt`] at an upper estimate of
+    /// the max depth (the GPU does no reduction: the initial max plus every drop and the rain).
+    pub fn max_stable_dt(&self) -> f32 {
+        self.params.max_stable_dt(self.depth_bound)
+    }
+
+    fn check_dt(&self, dt: f32) -> Result<()> {
+        if !(dt > 0.0 && dt.is_finite()) {
+            return Err(invalid(format!("time step {dt} s must be finite and > 0")));
+        }
+        let max = self.max_stable_dt();
+        if dt > max {
+            return Err(invalid(format!(
+                "time step {dt} s is above the stability limit {max} s (pipe-model and CFL bounds)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Records `steps` steps of `dt` seconds into `encoder` (two dispatches each), writing the
+    /// uniforms through `queue` first. Use this to run the simulation in the frame's encoder.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a step above [`Self::max_stable_dt`] or not positive.
+    pub fn record_steps(
+        &mut self,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        dt: f32,
+        steps: u32,
+    ) -> Result<()> {
+        self.check_dt(dt)?;
+        let u = WaterUniforms::new(&self.params, dt, self.rain);
+        if self.uploaded != Some(u) {
+            queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
+            self.uploaded = Some(u);
+        }
+        let groups = self.groups();
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("water steps"),
+            timestamp_writes: None,
+        });
+        for _ in 0..steps {
+            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
+            pass.set_pipeline(&self.flux_pipeline);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+            pass.set_pipeline(&self.depth_pipeline);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+            self.current = 1 - self.current;
+        }
+        drop(pass);
+        self.steps += u64::from(steps);
+        let rain = self.rain * dt * steps as f32;
+        self.depth_bound += rain;
+        Ok(())
+    }
+
+    /// Runs `steps` steps of `dt` seconds in one submission.
+    ///
+    /// # Errors
+    /// As [`Self::record_steps`], and [`RenderError::Gpu`].
+    pub fn step(&mut self, ctx: &GpuContext, dt: f32, steps: u32) -> Result<()> {
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water"),
+            });
+        self.record_steps(&ctx.queue, &mut encoder, dt, steps)?;
+        ctx.queue.submit([encoder.finish()]);
+        ctx.take_uncaptured_errors("stepping the water simulation")
+    }
+
+    /// Adds a raised-cosine drop (see [`WaterSim::add_drop`]) to the current depth.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a non-finite centre, non-positive radius or negative
+    /// amplitude; [`RenderError::Gpu`].
+    pub fn add_drop(
+        &mut self,
+        ctx: &GpuContext,
+        center: Vec2,
+        radius: f32,
+        amplitude: f32,
+    ) -> Result<()> {
+        if !center.is_finite()
+            || !(radius > 0.0 && radius.is_finite())
+            || !(amplitude >= 0.0 && amplitude.is_finite())
+        {
+            return Err(invalid(format!(
+                "drop at {center} radius {radius} amplitude {amplitude}: need a finite centre, \
+                 radius > 0 and amplitude >= 0"
+            )));
+        }
+        let d = DropUniforms {
+            center: center.to_array(),
+            radius,
+            amplitude,
+        };
+        ctx.queue
+            .write_buffer(&self.drop_uniforms, 0, bytemuck::bytes_of(&d));
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water drop"),
+            });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("water drop"),
+                timestamp_writes: None,
+            });
+            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
+            pass.set_pipeline(&self.drop_pipeline);
+            let groups = self.groups();
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        self.depth_bound += amplitude;
+        ctx.take_uncaptured_errors("adding a water drop")
+    }
+
+    fn groups(&self) -> (u32, u32) {
+        (
+            (self.params.cols as u32).div_ceil(WORKGROUP_SIDE),
+            (self.params.rows as u32).div_ceil(WORKGROUP_SIDE),
+        )
+    }
+
+    /// The current depth buffer (`[rows * cols]` f32 metres). It changes after every step:
+    /// fetch it (or [`Self::current_index`]) each frame.
+    pub fn depth_buffer(&self) -> &wgpu::Buffer {
+        &self.depth[self.current]
+    }
+
+    /// Both depth buffers; the current one is `depth_buffers()[current_index()]`
+    /// (for passes that build one bind group per buffer once).
+    pub fn depth_buffers(&self) -> &[wgpu::Buffer; 2] {
+        &self.depth
+    }
+
+    /// Which depth buffer is current (0 or 1).
+    pub fn current_index(&self) -> usize {
+        self.current
+    }
+
+    /// Terrain heights (`[rows * cols]` f32 metres).
+    pub fn terrain_buffer(&self) -> &wgpu::Buffer {
+        &self.terrain
+    }
+
+    /// Velocity of the last step (`[rows * cols]` `vec2<f32>` m/s, X and Z).
+    pub fn velocity_buffer(&self) -> &wgpu::Buffer {
+        &self.velocity
+    }
+
+    /// Reads the current depth back, metres.
+    ///
+    /// # Errors
+    /// As [`readback::read_buffer`].
+    pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
+        read_f32(ctx, self.depth_buffer())
+    }
+
+    /// Reads the outflow flux back: `[rows * cols]` of (left, right, top, bottom), m³/s.
+    ///
+    /// # Errors
+    /// As [`readback::read_buffer`].
+    pub fn read_flux(&self, ctx: &GpuContext) -> Result<Vec<[f32; 4]>> {
+        let v = read_f32(ctx, &self.flux)?;
+        Ok(v.chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect())
+    }
+
+    /// Reads the velocity field back, m/s.
+    ///
+    /// # Errors
+    /// As [`readback::read_buffer`].
+    pub fn read_velocity(&self, ctx: &GpuContext) -> Result<Vec<Vec2>> {
+        let v = read_f32(ctx, &self.velocity)?;
+        Ok(v.chunks_exact(2).map(|c| Vec2::new(c[0], c[1])).collect())
+    }
+}
+
+fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry {
+        binding,
+        resource: buffer.as_entire_binding(),
+    }
+}
+
+fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
+    let bytes = readback::read_buffer(ctx, buffer)?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
+}
+
+fn create_pipelines(device: &wgpu::Device) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3]) {
+    let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("water.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(include_str!("water.wgsl").into()),
+    });
+    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let uniform = |binding: u32| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("water"),
+        entries: &[
+            uniform(0),
+            storage(1, true),
+            storage(2, false),
+            storage(3, false),
+            storage(4, false),
+            storage(5, false),
+            uniform(6),
+        ],
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("water"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let pipeline = |entry: &str| {
+        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: Some(&pipeline_layout),
+            module: &shader,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    };
+    let pipelines = [
+        pipeline("flux_main"),
+        pipeline("depth_main"),
+        pipeline("drop_main"),
+    ];
+    (layout, pipelines)
+}

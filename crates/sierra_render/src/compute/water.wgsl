@@ -1,0 +1,182 @@
+// Water columns (virtual pipes) on the GPU: the same model as
+// sierra_terrain::water (Mei, Decaudin & Hu 2007 §3, 4-pipe outflow flux), in two dispatches
+// per step, each with 16x16 workgroups that stage an 18x18 tile (one-cell halo) in workgroup
+// memory, as the thesis designs its water-columns shader (seed 002, Annex E.2.2):
+//   flux_main:  heights (terrain + depth) staged -> new outflow flux of the 16x16 cells;
+//   depth_main: new flux staged -> new depth (ping-pong buffer) and Mei's velocity field.
+// Grid: row-major index = row * cols + col; flux = (left, right, top, bottom) =
+// towards (col - 1, col + 1, row - 1, row + 1). Sums are done in the CPU reference's order.
+
+struct WaterUniforms {
+    cols: u32,
+    rows: u32,
+    // 0 closed (reflective), 1 open (outflow).
+    boundary: u32,
+    _pad0: u32,
+    // dt * A * g / l
+    gravity_coef: f32,
+    // max(0, 1 - damping * dt)
+    damp: f32,
+    dt: f32,
+    // cell_size^2, m^2
+    cell_area: f32,
+    dt_over_area: f32,
+    // rain * dt, metres
+    rain_dt: f32,
+    cell_size: f32,
+    _pad1: f32,
+};
+
+struct DropUniforms {
+    // grid metres (x along +X, y along +Z)
+    center: vec2<f32>,
+    radius: f32,
+    amplitude: f32,
+};
+
+@group(0) @binding(0) var<uniform> u: WaterUniforms;
+@group(0) @binding(1) var<storage, read> terrain: array<f32>;
+// The current depth (read by both passes) and the next one (written by depth_main).
+@group(0) @binding(2) var<storage, read_write> depth_in: array<f32>;
+@group(0) @binding(3) var<storage, read_write> depth_out: array<f32>;
+// Updated in place: a cell's new flux depends only on its own old flux.
+@group(0) @binding(4) var<storage, read_write> flux: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> velocity: array<vec2<f32>>;
+@group(0) @binding(6) var<uniform> drop: DropUniforms;
+
+const GROUP: u32 = 16u;
+const TILE: u32 = 18u;
+const TILE_CELLS: u32 = 324u;
+
+var<workgroup> tile_h: array<f32, TILE_CELLS>;
+var<workgroup> tile_f: array<vec4<f32>, TILE_CELLS>;
+
+// Global cell of tile entry `t` of the group whose first cell is `origin` (may be outside).
+fn tile_cell(origin: vec2<u32>, t: u32) -> vec2<i32> {
+    return vec2<i32>(origin) + vec2<i32>(i32(t % TILE), i32(t / TILE)) - vec2<i32>(1, 1);
+}
+
+fn inside(c: vec2<i32>) -> bool {
+    return c.x >= 0 && c.y >= 0 && u32(c.x) < u.cols && u32(c.y) < u.rows;
+}
+
+fn index_of(c: vec2<i32>) -> u32 {
+    return u32(c.y) * u.cols + u32(c.x);
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn flux_main(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(local_invocation_id) local: vec3<u32>,
+    @builtin(local_invocation_index) li: u32,
+) {
+    let origin = group.xy * GROUP;
+    // 256 invocations stage 324 heights: every invocation one, the first 68 a second.
+    for (var t = li; t < TILE_CELLS; t += GROUP * GROUP) {
+        let c = tile_cell(origin, t);
+        var h = 0.0;
+        if inside(c) {
+            let i = index_of(c);
+            h = terrain[i] + depth_in[i];
+        }
+        tile_h[t] = h;
+    }
+    workgroupBarrier();
+
+    let cell = vec2<i32>(origin + local.xy);
+    if !inside(cell) {
+        return;
+    }
+    let i = index_of(cell);
+    let t = (local.y + 1u) * TILE + local.x + 1u;
+    let h = tile_h[t];
+    let d = depth_in[i];
+    let open = u.boundary == 1u;
+    // An open edge is a dry neighbour on the same ground: its total height is our terrain.
+    let ground = terrain[i];
+    var hl = tile_h[t - 1u];
+    var hr = tile_h[t + 1u];
+    var ht = tile_h[t - TILE];
+    var hb = tile_h[t + TILE];
+    let at_l = cell.x == 0;
+    let at_r = u32(cell.x) == u.cols - 1u;
+    let at_t = cell.y == 0;
+    let at_b = u32(cell.y) == u.rows - 1u;
+    if at_l { hl = ground; }
+    if at_r { hr = ground; }
+    if at_t { ht = ground; }
+    if at_b { hb = ground; }
+
+    let old = flux[i];
+    let g = u.gravity_coef;
+    var f = max(vec4<f32>(0.0), old * u.damp + g * (vec4<f32>(h) - vec4<f32>(hl, hr, ht, hb)));
+    // A closed edge carries no flux (the CPU's infinitely high ghost wall).
+    if !open {
+        f = select(f, vec4<f32>(0.0), vec4<bool>(at_l, at_r, at_t, at_b));
+    }
+    let out_volume = (((f.x + f.y) + f.z) + f.w) * u.dt;
+    let held = d * u.cell_area;
+    // Mei's K: never drain more than the cell holds.
+    let k = select(1.0, held / out_volume, out_volume > held);
+    flux[i] = f * k;
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn depth_main(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(local_invocation_id) local: vec3<u32>,
+    @builtin(local_invocation_index) li: u32,
+) {
+    let origin = group.xy * GROUP;
+    // Outside the grid nothing flows in: staging zeros there makes the edges need no test.
+    for (var t = li; t < TILE_CELLS; t += GROUP * GROUP) {
+        let c = tile_cell(origin, t);
+        var f = vec4<f32>(0.0);
+        if inside(c) {
+            f = flux[index_of(c)];
+        }
+        tile_f[t] = f;
+    }
+    workgroupBarrier();
+
+    let cell = vec2<i32>(origin + local.xy);
+    if !inside(cell) {
+        return;
+    }
+    let i = index_of(cell);
+    let t = (local.y + 1u) * TILE + local.x + 1u;
+    let own = tile_f[t];
+    let from_left = tile_f[t - 1u].y;
+    let from_right = tile_f[t + 1u].x;
+    let from_top = tile_f[t - TILE].w;
+    let from_bottom = tile_f[t + TILE].z;
+    let outflow = ((own.x + own.y) + own.z) + own.w;
+    let inflow = ((from_left + from_right) + from_top) + from_bottom;
+    let d = depth_in[i];
+    let d_new = max(0.0, d + (inflow - outflow) * u.dt_over_area + u.rain_dt);
+    depth_out[i] = d_new;
+
+    // Mei §3.2: the water that passed through the cell per second, over its cross-section.
+    let wx = 0.5 * (from_left - own.x + own.y - from_right);
+    let wz = 0.5 * (from_top - own.z + own.w - from_bottom);
+    let d_avg = 0.5 * (d + d_new);
+    var v = vec2<f32>(0.0);
+    if d_avg >= 1e-4 {
+        v = vec2<f32>(wx, wz) / (u.cell_size * d_avg);
+    }
+    velocity[i] = v;
+}
+
+// A raised-cosine drop added to the current depth.
+@compute @workgroup_size(16, 16, 1)
+fn drop_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= u.cols || id.y >= u.rows {
+        return;
+    }
+    let p = (vec2<f32>(id.xy) + 0.5) * u.cell_size;
+    let r = distance(p, drop.center) / drop.radius;
+    if r <= 1.0 {
+        let i = id.y * u.cols + id.x;
+        depth_in[i] = depth_in[i] + drop.amplitude * 0.5 * (1.0 + cos(3.14159265 * r));
+    }
+}
