@@ -1,1 +1,12 @@
-//! sierra
+//! Sierra, the game: the fixed-step game loop, level → frame conversion,
+//! headless and windowed runs, and the `sierra` command line ([`cli`]).
+
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod game;
+pub mod game_loop;
+pub mod headless;
+pub mod output;
+pub mod scene_to_frame;
+pub mod window;

@@ -183,6 +183,43 @@ impl GpuContext {
         }
     }
 
+    /// Configures `surface` for a `width` × `height` window: the adapter's default
+    /// configuration with an sRGB format where offered (the output pass then needs
+    /// no manual encoding) and `AutoVsync` presentation.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a zero side (skip minimised windows instead),
+    /// [`RenderError::LimitExceeded`], [`RenderError::Surface`] when the adapter cannot
+    /// present to the surface, [`RenderError::Gpu`].
+    pub fn configure_surface(
+        &self,
+        surface: &wgpu::Surface<'_>,
+        width: u32,
+        height: u32,
+    ) -> Result<wgpu::SurfaceConfiguration> {
+        self.check_texture_size("window surface", width, height)?;
+        let mut config = surface
+            .get_default_config(&self.adapter, width, height)
+            .ok_or_else(|| {
+                RenderError::Surface("the adapter cannot present to this window".to_owned())
+            })?;
+        let caps = surface.get_capabilities(&self.adapter);
+        if let Some(srgb) = caps.formats.iter().copied().find(|f| f.is_srgb()) {
+            config.format = srgb;
+        }
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        self.scoped(
+            || {
+                format!(
+                    "configuring the window surface {width}x{height} {:?}",
+                    config.format
+                )
+            },
+            || surface.configure(&self.device, &config),
+        )?;
+        Ok(config)
+    }
+
     /// Checks a 2D texture size against `max_texture_dimension_2d` and rejects zero sizes.
     ///
     /// # Errors

@@ -26,6 +26,8 @@ pub mod readback;
 pub mod renderer;
 pub mod targets;
 
+pub use wgpu;
+
 pub use camera::Camera;
 pub use context::GpuContext;
 pub use error::{RenderError, Result};

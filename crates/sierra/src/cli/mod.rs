@@ -1,0 +1,111 @@
+//! The `sierra` command line: one module per subcommand.
+//!
+//! To add a subcommand: write `cli/<name>.rs` with an `Args` struct (clap `Args`)
+//! and a `run(args) -> anyhow::Result<()>`, then add one variant to [`Command`]
+//! and one arm to [`run`].
+
+pub mod demo;
+pub mod render;
+
+use std::str::FromStr;
+
+use clap::{Parser, Subcommand};
+
+/// Sierra: a real-time 3D engine (wgpu). Headless rendering works without a GPU (Mesa lavapipe).
+#[derive(Debug, Parser)]
+#[command(name = "sierra", version, about)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Every subcommand.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Render a level headless: PNG frames, contact_sheet.png and stats.json.
+    Render(render::RenderArgs),
+    /// Run the built-in demo: a window when a display exists, else headless into out/demo.
+    Demo(demo::DemoArgs),
+}
+
+/// Runs the parsed command line.
+///
+/// # Errors
+/// Whatever the subcommand reports; `main` prints the chain and exits with 1.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Render(args) => render::run(args),
+        Command::Demo(args) => demo::run(args),
+    }
+}
+
+/// An image size `WIDTHxHEIGHT` in pixels, both ≥ 1 (e.g. `640x360`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Width, pixels.
+    pub width: u32,
+    /// Height, pixels.
+    pub height: u32,
+}
+
+impl FromStr for Size {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let expected = "expected WIDTHxHEIGHT with positive integers, e.g. 640x360";
+        let (w, h) = text
+            .split_once(['x', 'X'])
+            .ok_or_else(|| format!("`{text}`: {expected}"))?;
+        let side = |s: &str, name: &str| -> Result<u32, String> {
+            match s.trim().parse::<i64>() {
+                Ok(v) if v >= 1 && v <= i64::from(u32::MAX) => Ok(v as u32),
+                Ok(v) => Err(format!(
+                    "`{text}`: {name} {v} must be at least 1 ({expected})"
+                )),
+                Err(_) => Err(format!(
+                    "`{text}`: {name} `{s}` is not an integer ({expected})"
+                )),
+            }
+        };
+        Ok(Size {
+            width: side(w, "width")?,
+            height: side(h, "height")?,
+        })
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_bad_ones_say_why() {
+        assert_eq!(
+            "640x360".parse::<Size>(),
+            Ok(Size {
+                width: 640,
+                height: 360
+            })
+        );
+        assert!("0x10"
+            .parse::<Size>()
+            .unwrap_err()
+            .contains("width 0 must be at least 1"));
+        assert!("10x-5"
+            .parse::<Size>()
+            .unwrap_err()
+            .contains("height -5 must be at least 1"));
+        assert!("10".parse::<Size>().unwrap_err().contains("WIDTHxHEIGHT"));
+        assert!("ax5"
+            .parse::<Size>()
+            .unwrap_err()
+            .contains("not an integer"));
+    }
+}

@@ -1,0 +1,162 @@
+//! Files a headless run writes: `frame_NNNN.png`, `contact_sheet.png`, `stats.json`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use image::RgbaImage;
+use serde::Serialize;
+
+/// Most frames a contact sheet shows.
+pub const CONTACT_SHEET_MAX: usize = 16;
+
+/// Widest thumbnail in a contact sheet, pixels (larger frames are scaled down).
+pub const THUMBNAIL_MAX_WIDTH: u32 = 320;
+
+/// Creates `dir` (and parents) and checks a file can be written in it, so an
+/// unwritable `--out` fails before any rendering.
+///
+/// # Errors
+/// When the folder cannot be created or written, naming it.
+pub fn prepare_out_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output folder {}", dir.display()))?;
+    let probe = dir.join(".sierra_write_test");
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("output folder {} is not writable", dir.display()))?;
+    // Leaving the probe behind would be harmless; failing to remove it is not an error.
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Path of frame `index` in `dir`: `frame_0000.png`, `frame_0001.png`, ...
+pub fn frame_path(dir: &Path, index: usize) -> PathBuf {
+    dir.join(format!("frame_{index:04}.png"))
+}
+
+/// Writes `image` as PNG.
+///
+/// # Errors
+/// I/O or encoding errors, naming the file.
+pub fn write_png(image: &RgbaImage, path: &Path) -> Result<()> {
+    image
+        .save(path)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Indices of up to [`CONTACT_SHEET_MAX`] evenly spaced frames out of `count`,
+/// always including the first and the last.
+pub fn contact_sheet_indices(count: usize) -> Vec<usize> {
+    if count <= CONTACT_SHEET_MAX {
+        return (0..count).collect();
+    }
+    let last = count - 1;
+    (0..CONTACT_SHEET_MAX)
+        .map(|i| (i * last + (CONTACT_SHEET_MAX - 1) / 2) / (CONTACT_SHEET_MAX - 1))
+        .collect()
+}
+
+/// Lays `frames` out in a grid (columns = ⌈√n⌉), each scaled to at most
+/// [`THUMBNAIL_MAX_WIDTH`] wide, with a 2-pixel dark gap.
+pub fn contact_sheet(frames: &[RgbaImage]) -> RgbaImage {
+    let Some(first) = frames.first() else {
+        return RgbaImage::new(1, 1);
+    };
+    let (w, h) = first.dimensions();
+    let scale = (THUMBNAIL_MAX_WIDTH as f32 / w as f32).min(1.0);
+    let tw = ((w as f32 * scale).round() as u32).max(1);
+    let th = ((h as f32 * scale).round() as u32).max(1);
+    let n = frames.len() as u32;
+    let cols = (n as f64).sqrt().ceil() as u32;
+    let rows = n.div_ceil(cols);
+    let gap = 2;
+    let mut sheet = RgbaImage::from_pixel(
+        cols * (tw + gap) + gap,
+        rows * (th + gap) + gap,
+        image::Rgba([16, 16, 16, 255]),
+    );
+    for (i, frame) in frames.iter().enumerate() {
+        let thumb = if (tw, th) == frame.dimensions() {
+            frame.clone()
+        } else {
+            image::imageops::resize(frame, tw, th, image::imageops::FilterType::Triangle)
+        };
+        let (col, row) = (i as u32 % cols, i as u32 / cols);
+        image::imageops::replace(
+            &mut sheet,
+            &thumb,
+            i64::from(gap + col * (tw + gap)),
+            i64::from(gap + row * (th + gap)),
+        );
+    }
+    sheet
+}
+
+/// One frame's entry in `stats.json`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FrameRecord {
+    /// Frame index (0-based).
+    pub frame: usize,
+    /// Simulation tick after this frame's update.
+    pub tick: u64,
+    /// Wall-clock CPU milliseconds: tick, frame build, command recording, submit and the wait for read-back (PNG encoding excluded).
+    pub cpu_ms: f64,
+    /// GPU milliseconds summed over the passes; `null` where timestamp queries are unsupported.
+    pub gpu_ms: Option<f64>,
+    /// Triangles submitted.
+    pub triangles: u64,
+    /// Draw calls recorded.
+    pub draw_calls: u32,
+}
+
+/// `stats.json`: the run's settings and one record per frame.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunStats {
+    /// Level file.
+    pub level: String,
+    /// Adapter used (name, backend, type).
+    pub adapter: String,
+    /// Image width, pixels.
+    pub width: u32,
+    /// Image height, pixels.
+    pub height: u32,
+    /// Simulation ticks per second.
+    pub tick_hz: f64,
+    /// Per-frame records.
+    pub frames: Vec<FrameRecord>,
+}
+
+/// Writes `stats` as pretty JSON.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn write_stats(stats: &RunStats, path: &Path) -> Result<()> {
+    let json = serde_json::to_string_pretty(stats).context("serialising stats")?;
+    std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contact_sheet_picks_evenly_spaced_frames_with_both_ends() {
+        assert_eq!(contact_sheet_indices(3), vec![0, 1, 2]);
+        let picked = contact_sheet_indices(100);
+        assert_eq!(picked.len(), 16);
+        assert_eq!((picked[0], picked[15]), (0, 99));
+        let gaps: Vec<usize> = picked.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(gaps.iter().all(|&g| g == 6 || g == 7), "{gaps:?}");
+    }
+
+    #[test]
+    fn contact_sheet_grid_holds_every_thumbnail() {
+        let frames: Vec<RgbaImage> = (0..5)
+            .map(|i| RgbaImage::from_pixel(10, 8, image::Rgba([i * 40, 0, 0, 255])))
+            .collect();
+        let sheet = contact_sheet(&frames);
+        // 5 frames → 3 columns × 2 rows of 10×8 with 2-pixel gaps.
+        assert_eq!(sheet.dimensions(), (3 * 12 + 2, 2 * 10 + 2));
+        assert_eq!(sheet.get_pixel(2 + 12 + 5, 2 + 4).0, [40, 0, 0, 255]);
+        assert_eq!(sheet.get_pixel(2 + 12 + 5, 2 + 10 + 4).0, [160, 0, 0, 255]);
+    }
+}

@@ -1,0 +1,205 @@
+//! The `sierra` binary run as a subprocess: headless render output, and bad
+//! input that must fail with a clear message and a non-zero exit, never a panic.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn sierra(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sierra"))
+        .args(args)
+        .env(
+            "WGPU_BACKEND",
+            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
+        )
+        .output()
+        .expect("sierra runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs `args`, expects failure without a panic, returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = sierra(args);
+    let stderr = text(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "expected failure for {args:?}; stdout: {}",
+        text(&out.stdout)
+    );
+    assert!(!stderr.contains("panicked"), "panic for {args:?}: {stderr}");
+    stderr
+}
+
+fn write(dir: &Path, name: &str, contents: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+const SMALL_LEVEL: &str = r#"{
+  "camera": { "position": [0, 2, 4], "target": [0, 0, 0], "fovYDegrees": 50 },
+  "clearColor": [0.2, 0.3, 0.4],
+  "objects": [
+    { "name": "Floor", "scale": [6, 1, 6], "mesh": "grid:4" },
+    { "name": "Box", "position": [0, 0.5, 0], "mesh": "cube", "material": { "baseColor": [0.9, 0.2, 0.1] },
+      "components": [ { "type": "Spinner", "degreesPerSecond": 90 } ] }
+  ]
+}"#;
+
+#[test]
+fn render_writes_frames_contact_sheet_and_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(dir.path(), "level.json", SMALL_LEVEL);
+    let out = dir.path().join("out");
+    let run = sierra(&[
+        "render",
+        &level,
+        "--frames",
+        "3",
+        "--size",
+        "64x48",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).contains("wrote 3 frames"),
+        "{}",
+        text(&run.stdout)
+    );
+    for i in 0..3 {
+        let frame = image::open(out.join(format!("frame_{i:04}.png"))).unwrap();
+        assert_eq!((frame.width(), frame.height()), (64, 48));
+    }
+    assert!(!out.join("frame_0003.png").exists());
+    let sheet = image::open(out.join("contact_sheet.png")).unwrap();
+    assert!(sheet.width() > 64 && sheet.height() > 48);
+    let stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
+    let frames = stats["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 3);
+    for (i, f) in frames.iter().enumerate() {
+        assert_eq!(f["frame"], i);
+        assert_eq!(f["tick"], i + 1);
+        assert!(f["cpu_ms"].as_f64().unwrap() > 0.0);
+        assert!(f["gpu_ms"].is_null() || f["gpu_ms"].as_f64().unwrap() >= 0.0);
+        // grid:4 = 32 triangles, cube = 12.
+        assert_eq!(f["triangles"], 44);
+        assert_eq!(f["draw_calls"], 2);
+    }
+    // The spinning box makes consecutive frames differ; the simulation really ticks.
+    let a = image::open(out.join("frame_0000.png")).unwrap().to_rgba8();
+    let c = image::open(out.join("frame_0002.png")).unwrap().to_rgba8();
+    assert_ne!(a.as_raw(), c.as_raw());
+}
+
+#[test]
+fn headless_demo_writes_into_out_with_a_one_line_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo");
+    let run = sierra(&[
+        "demo",
+        "--headless",
+        "--frames",
+        "2",
+        "--size",
+        "96x54",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stdout = text(&run.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.contains("wrote 2 frames") && stdout.contains("contact_sheet.png"),
+        "{stdout}"
+    );
+    assert!(out.join("frame_0001.png").exists() && out.join("stats.json").exists());
+}
+
+#[test]
+fn missing_level_file_names_the_file() {
+    let stderr = fails(&["render", "no/such/level.json", "--out", "unused"]);
+    assert!(
+        stderr.contains("no/such/level.json") && stderr.contains("cannot read"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn malformed_json_reports_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(
+        dir.path(),
+        "broken.json",
+        "{\n  \"objects\": [\n    { \"name\": \"a\", }\n  ]\n}\n",
+    );
+    let stderr = fails(&[
+        "render",
+        &level,
+        "--out",
+        dir.path().join("o").to_str().unwrap(),
+    ]);
+    assert!(stderr.contains(&format!("{level}:3:")), "{stderr}");
+}
+
+#[test]
+fn unknown_mesh_primitive_reports_its_json_path_and_the_valid_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(
+        dir.path(),
+        "teapot.json",
+        r#"{"objects": [{"name": "t", "mesh": "teapot"}]}"#,
+    );
+    let stderr = fails(&[
+        "render",
+        &level,
+        "--out",
+        dir.path().join("o").to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains("objects[0].mesh") && stderr.contains("teapot"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("cube") && stderr.contains("sphere"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn zero_and_negative_sizes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(dir.path(), "level.json", SMALL_LEVEL);
+    for size in ["0x10", "10x0", "-5x10", "10x-5", "ax5", "64"] {
+        let stderr = fails(&[
+            "render",
+            &level,
+            &format!("--size={size}"),
+            "--out",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert!(
+            stderr.contains("--size") && stderr.contains("WIDTHxHEIGHT"),
+            "{size}: {stderr}"
+        );
+    }
+    let stderr = fails(&["render", &level, "--frames", "0"]);
+    assert!(stderr.contains("--frames"), "{stderr}");
+}
+
+#[test]
+fn unwritable_out_folder_is_an_error_before_rendering() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(dir.path(), "level.json", SMALL_LEVEL);
+    // A path below a regular file cannot be created, even by root.
+    let blocker = write(dir.path(), "blocker", "");
+    let out = format!("{blocker}/frames");
+    let stderr = fails(&["render", &level, "--out", &out]);
+    assert!(
+        stderr.contains("cannot create output folder") && stderr.contains(&out),
+        "{stderr}"
+    );
+}
