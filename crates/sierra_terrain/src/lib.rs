@@ -21,3 +21,8 @@ pub mod rng;
 pub use heightfield::HeightField;
 pub use island::{Island, TerrainParams};
 pub use mesh::Mesh;
+pub mod birds;
+pub mod lod;
+pub mod obj;
+pub mod palm;
+pub mod planet;

@@ -134,6 +134,30 @@ impl Mesh {
             .collect();
     }
 
+    /// Smooth normals shared by vertices at the same position (seams and poles of UV spheres
+    /// get one normal): area-weighted face normals summed per welded position.
+    pub fn smooth_normals_welded(&mut self) {
+        use std::collections::HashMap;
+        let key = |p: Vec3| (p * 1e4).round().as_ivec3().to_array();
+        let mut sums: HashMap<[i32; 3], Vec3> = HashMap::new();
+        for t in self.indices.chunks_exact(3) {
+            let [a, b, c] = [t[0] as usize, t[1] as usize, t[2] as usize];
+            let n = (self.positions[b] - self.positions[a])
+                .cross(self.positions[c] - self.positions[a]);
+            for v in [a, b, c] {
+                *sums.entry(key(self.positions[v])).or_insert(Vec3::ZERO) += n;
+            }
+        }
+        self.normals = self
+            .positions
+            .iter()
+            .map(|&p| {
+                sums.get(&key(p))
+                    .map_or(Vec3::Y, |n| n.normalize_or(Vec3::Y))
+            })
+            .collect();
+    }
+
     /// Axis-aligned bounds `(min, max)`, or `None` for an empty mesh.
     pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
         let first = *self.positions.first()?;
