@@ -6,6 +6,7 @@ pub mod bloom;
 pub mod forward;
 pub mod fullscreen;
 pub mod output;
+pub mod sky;
 pub mod tonemap;
 
 use crate::context::GpuContext;

@@ -1,0 +1,436 @@
+//! Bloom: bright pass, downsample, separable Gaussian blur, additive composite.
+//!
+//! Exactly the chain of seed 000 ("Bloom", steps 2–5):
+//! 1. bright pass into a half-resolution texture, keeping the pixels whose brightest channel is
+//!    `>= threshold` (0.8 in the seed) — each half-resolution texel averages its 2×2 source
+//!    pixels after the threshold test, so one bright pixel is kept rather than averaged away;
+//! 2. 2×2 box downsample into quarter-resolution texture #1;
+//! 3. `blur_passes` times: horizontal 9-tap Gaussian #1 → #2, vertical #2 → #1, with the seed's
+//!    weights [`GAUSSIAN_WEIGHTS`] on texel centres (edges clamp);
+//! 4. texture #1 upsampled bilinearly, scaled by `intensity`, added onto the HDR target with
+//!    ONE + ONE blending.
+//!
+//! All textures are `Rgba16Float` (linear HDR). Call [`BloomPass::resize`] when the HDR target changes.
+
+use wgpu::util::DeviceExt;
+
+use super::fullscreen::{fullscreen_pipeline, split_timestamp_writes, FULLSCREEN_WGSL};
+use super::{Pass, PassInputs};
+use crate::context::GpuContext;
+use crate::error::Result;
+use crate::targets::{RenderTargets, HDR_FORMAT};
+
+/// Seed 000's Gaussian weights: the centre tap, then the taps 1–4 texels away on either side.
+pub const GAUSSIAN_WEIGHTS: [f32; 5] = [0.227027, 0.1945946, 0.1216216, 0.054054, 0.016216];
+
+/// Format of the bloom chain's intermediate textures (that of the HDR target it reads).
+pub const BLOOM_FORMAT: wgpu::TextureFormat = HDR_FORMAT;
+
+/// User-facing bloom controls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BloomSettings {
+    /// Brightest-channel threshold of the bright pass (linear HDR units; seed 000: 0.8).
+    pub threshold: f32,
+    /// Scale of the blurred highlights added back (seed 000: 1.0).
+    pub intensity: f32,
+    /// Horizontal + vertical blur iterations (seed 000: 1); 0 skips the blur.
+    pub blur_passes: u32,
+    /// Whether the pass runs at all.
+    pub enabled: bool,
+}
+
+impl Default for BloomSettings {
+    fn default() -> Self {
+        Self {
+            threshold: 0.8,
+            intensity: 1.0,
+            blur_passes: 1,
+            enabled: true,
+        }
+    }
+}
+
+/// Mirror of `BloomParams` in `bloom.wgsl` (16 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct BloomParams {
+    /// Blur step in texels: `[1, 0]` horizontal, `[0, 1]` vertical.
+    pub direction: [f32; 2],
+    /// Bright-pass threshold.
+    pub threshold: f32,
+    /// Composite scale.
+    pub intensity: f32,
+}
+
+struct Target {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+}
+
+struct Chain {
+    half: Target,
+    quarter: [Target; 2],
+    bright_group: wgpu::BindGroup,
+    downsample_group: wgpu::BindGroup,
+    blur_h_group: wgpu::BindGroup,
+    blur_v_group: wgpu::BindGroup,
+    composite_group: wgpu::BindGroup,
+}
+
+/// The bloom pass: owns its pipelines, its half- and quarter-resolution targets and uniforms.
+pub struct BloomPass {
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    bright: wgpu::RenderPipeline,
+    downsample: wgpu::RenderPipeline,
+    blur: wgpu::RenderPipeline,
+    composite: wgpu::RenderPipeline,
+    params: wgpu::Buffer,
+    blur_h: wgpu::Buffer,
+    blur_v: wgpu::Buffer,
+    chain: Option<Chain>,
+    /// Settings applied at the next `prepare`.
+    pub settings: BloomSettings,
+}
+
+impl BloomPass {
+    /// Creates the pass with the seed's settings; its targets follow at [`Pass::resize`].
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
+    pub fn new(ctx: &GpuContext) -> Result<Self> {
+        ctx.scoped(
+            || "creating the bloom pass".to_owned(),
+            || Self::create(&ctx.device),
+        )
+    }
+
+    fn create(device: &wgpu::Device) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("bloom.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(
+                format!("{FULLSCREEN_WGSL}{}", include_str!("bloom.wgsl")).into(),
+            ),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("bloom"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(
+                            std::mem::size_of::<BloomParams>() as u64
+                        ),
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("bloom"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |entry: &str, blend: Option<wgpu::BlendState>| {
+            fullscreen_pipeline(
+                device,
+                &pipeline_layout,
+                &module,
+                entry,
+                BLOOM_FORMAT,
+                blend,
+            )
+        };
+        let additive = wgpu::BlendState {
+            color: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::One,
+                dst_factor: wgpu::BlendFactor::One,
+                operation: wgpu::BlendOperation::Add,
+            },
+            alpha: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::Zero,
+                dst_factor: wgpu::BlendFactor::One,
+                operation: wgpu::BlendOperation::Add,
+            },
+        };
+        let bright = pipeline("fs_bright", None);
+        let downsample = pipeline("fs_downsample", None);
+        let blur = pipeline("fs_blur", None);
+        let composite = pipeline("fs_composite", Some(additive));
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("bloom"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let uniform = |label: &str, params: BloomParams| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            })
+        };
+        let settings = BloomSettings::default();
+        let params = uniform("bloom params", Self::params(&settings));
+        let blur_h = uniform(
+            "bloom blur horizontal",
+            BloomParams {
+                direction: [1.0, 0.0],
+                ..Default::default()
+            },
+        );
+        let blur_v = uniform(
+            "bloom blur vertical",
+            BloomParams {
+                direction: [0.0, 1.0],
+                ..Default::default()
+            },
+        );
+        Self {
+            layout,
+            sampler,
+            bright,
+            downsample,
+            blur,
+            composite,
+            params,
+            blur_h,
+            blur_v,
+            chain: None,
+            settings,
+        }
+    }
+
+    /// Records the chain (when enabled) onto `hdr`, the view given at the last resize.
+    fn record_chain(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        hdr: &wgpu::TextureView,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        let Some(chain) = self.chain.as_ref().filter(|_| self.settings.enabled) else {
+            return;
+        };
+        let clear = wgpu::LoadOp::Clear(wgpu::Color::BLACK);
+        let last = 2 + 2 * self.settings.blur_passes;
+        let mut index = 0;
+        let mut run = |pipeline: &wgpu::RenderPipeline,
+                       group: &wgpu::BindGroup,
+                       target: &wgpu::TextureView,
+                       load: wgpu::LoadOp<wgpu::Color>| {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("bloom"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                // The whole chain is timed as one pass: start of the first, end of the last.
+                timestamp_writes: split_timestamp_writes(
+                    timestamps.as_ref(),
+                    index == 0,
+                    index == last,
+                ),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, group, &[]);
+            pass.draw(0..3, 0..1);
+            index += 1;
+        };
+        run(&self.bright, &chain.bright_group, &chain.half.view, clear);
+        run(
+            &self.downsample,
+            &chain.downsample_group,
+            &chain.quarter[0].view,
+            clear,
+        );
+        for _ in 0..self.settings.blur_passes {
+            run(
+                &self.blur,
+                &chain.blur_h_group,
+                &chain.quarter[1].view,
+                clear,
+            );
+            run(
+                &self.blur,
+                &chain.blur_v_group,
+                &chain.quarter[0].view,
+                clear,
+            );
+        }
+        run(
+            &self.composite,
+            &chain.composite_group,
+            hdr,
+            wgpu::LoadOp::Load,
+        );
+    }
+
+    /// The half-resolution bright-pass texture (for tests and debug views).
+    pub fn bright_texture(&self) -> Option<&wgpu::Texture> {
+        self.chain.as_ref().map(|chain| &chain.half.texture)
+    }
+
+    /// Quarter-resolution texture #1, holding the blurred highlights after `record`.
+    pub fn blurred_texture(&self) -> Option<&wgpu::Texture> {
+        self.chain.as_ref().map(|chain| &chain.quarter[0].texture)
+    }
+
+    fn params(settings: &BloomSettings) -> BloomParams {
+        BloomParams {
+            direction: [0.0, 0.0],
+            threshold: settings.threshold,
+            intensity: settings.intensity,
+        }
+    }
+}
+
+impl Pass for BloomPass {
+    fn name(&self) -> &'static str {
+        "bloom"
+    }
+
+    fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
+        let chain = ctx.scoped(
+            || {
+                format!(
+                    "creating the bloom targets for {}x{}",
+                    targets.width, targets.height
+                )
+            },
+            || {
+                Chain::new(
+                    &ctx.device,
+                    &self.layout,
+                    &self.sampler,
+                    &targets.hdr_view,
+                    [targets.width, targets.height],
+                    &self.params,
+                    &self.blur_h,
+                    &self.blur_v,
+                )
+            },
+        )?;
+        self.chain = Some(chain);
+        Ok(())
+    }
+
+    fn prepare(&mut self, ctx: &GpuContext, _inputs: &PassInputs<'_>) -> Result<()> {
+        let params = Self::params(&self.settings);
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        self.record_chain(encoder, &inputs.targets.hdr_view, timestamps);
+    }
+}
+
+impl Chain {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        sampler: &wgpu::Sampler,
+        hdr: &wgpu::TextureView,
+        size: [u32; 2],
+        params: &wgpu::Buffer,
+        blur_h: &wgpu::Buffer,
+        blur_v: &wgpu::Buffer,
+    ) -> Self {
+        let half_size = [size[0].div_ceil(2).max(1), size[1].div_ceil(2).max(1)];
+        let quarter_size = [
+            half_size[0].div_ceil(2).max(1),
+            half_size[1].div_ceil(2).max(1),
+        ];
+        let half = Target::new(device, "bloom half", half_size);
+        let quarter = [
+            Target::new(device, "bloom quarter 1", quarter_size),
+            Target::new(device, "bloom quarter 2", quarter_size),
+        ];
+        let group = |view: &wgpu::TextureView, uniform: &wgpu::Buffer| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("bloom"),
+                layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Sampler(sampler),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: uniform.as_entire_binding(),
+                    },
+                ],
+            })
+        };
+        Self {
+            bright_group: group(hdr, params),
+            downsample_group: group(&half.view, params),
+            blur_h_group: group(&quarter[0].view, blur_h),
+            blur_v_group: group(&quarter[1].view, blur_v),
+            composite_group: group(&quarter[0].view, params),
+            half,
+            quarter,
+        }
+    }
+}
+
+impl Target {
+    fn new(device: &wgpu::Device, label: &str, size: [u32; 2]) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: size[0],
+                height: size[1],
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: BLOOM_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        Self { texture, view }
+    }
+}

@@ -1,0 +1,58 @@
+//! Shared pieces of the screen-space passes: the full-screen triangle (`fullscreen.wgsl`).
+
+/// WGSL source of `vs_fullscreen` and `FullscreenOut`, to prepend to a pass's own shader.
+pub const FULLSCREEN_WGSL: &str = include_str!("fullscreen.wgsl");
+
+/// A pipeline drawing one full-screen triangle (`draw(0..3, 0..1)`, no vertex buffer) with the
+/// fragment entry point `fragment_entry` of `module` into one colour target of `format`.
+pub fn fullscreen_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    fragment_entry: &str,
+    format: wgpu::TextureFormat,
+    blend: Option<wgpu::BlendState>,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(fragment_entry),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs_fullscreen"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(fragment_entry),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format,
+                blend,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// The part of a pass's timestamp writes that one of its several render passes should use:
+/// the beginning write on the first, the end write on the last, so the group is timed as one.
+pub fn split_timestamp_writes<'a>(
+    writes: Option<&wgpu::RenderPassTimestampWrites<'a>>,
+    first: bool,
+    last: bool,
+) -> Option<wgpu::RenderPassTimestampWrites<'a>> {
+    let writes = writes?;
+    let beginning = writes.beginning_of_pass_write_index.filter(|_| first);
+    let end = writes.end_of_pass_write_index.filter(|_| last);
+    (beginning.is_some() || end.is_some()).then_some(wgpu::RenderPassTimestampWrites {
+        query_set: writes.query_set,
+        beginning_of_pass_write_index: beginning,
+        end_of_pass_write_index: end,
+    })
+}

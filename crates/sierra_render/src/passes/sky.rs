@@ -1,0 +1,237 @@
+//! Procedural sky behind everything: horizon → zenith gradient, ground colour below the horizon,
+//! and a sun disc placed on the frame's sun direction (the same direction that lights the scene,
+//! seed 002's sun + sky). See `sky.wgsl` for the model.
+//!
+//! Runs after the forward pass into the HDR target, depth-tested `LessEqual` at depth 1.0 against
+//! the scene depth without writing it, so only pixels no geometry covered get sky.
+
+use glam::{Mat4, Vec3, Vec4};
+use wgpu::util::DeviceExt;
+
+use super::{Pass, PassInputs};
+use crate::context::GpuContext;
+use crate::error::Result;
+use crate::frame::FrameData;
+use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+
+/// Sky colours and sun disc look (linear RGB).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SkySettings {
+    /// Whether the sky is drawn (else the forward pass's clear colour stays).
+    pub enabled: bool,
+    /// Colour straight up.
+    pub zenith: Vec3,
+    /// Colour at the horizon.
+    pub horizon: Vec3,
+    /// Colour below the horizon.
+    pub ground: Vec3,
+    /// Gradient exponent: elevation^exponent mixes horizon → zenith (smaller: bluer sky sooner).
+    pub gradient_exponent: f32,
+    /// Angular radius of the sun disc in radians (the real sun: 0.00465; games use more).
+    pub sun_angular_radius: f32,
+    /// Disc radiance = sun colour × sun intensity × this (above the bloom threshold by default).
+    pub sun_disc_scale: f32,
+    /// Strength of the halo around the disc.
+    pub sun_glow: f32,
+}
+
+impl Default for SkySettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            zenith: Vec3::new(0.12, 0.32, 0.75),
+            horizon: Vec3::new(0.62, 0.75, 0.9),
+            ground: Vec3::new(0.28, 0.26, 0.24),
+            gradient_exponent: 0.5,
+            sun_angular_radius: 0.03,
+            sun_disc_scale: 20.0,
+            sun_glow: 1.0,
+        }
+    }
+}
+
+/// Mirror of `SkyUniform` in `sky.wgsl` (176 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct SkyUniform {
+    /// Inverse of the camera's view-projection.
+    pub inv_view_proj: Mat4,
+    /// Camera position (w unused).
+    pub camera_position: Vec4,
+    /// Unit vector towards the sun; w: cosine of the disc's angular radius.
+    pub to_sun: Vec4,
+    /// Zenith colour.
+    pub zenith: Vec4,
+    /// Horizon colour; w: gradient exponent.
+    pub horizon: Vec4,
+    /// Ground colour.
+    pub ground: Vec4,
+    /// Disc radiance; w: glow strength.
+    pub sun: Vec4,
+}
+
+impl SkyUniform {
+    /// The uniform for `frame` with `settings`.
+    pub fn new(frame: &FrameData, settings: &SkySettings) -> Self {
+        let to_sun = (-frame.sun.direction).normalize_or(Vec3::Y);
+        Self {
+            inv_view_proj: frame.camera.view_proj().inverse(),
+            camera_position: frame.camera.position.extend(1.0),
+            to_sun: to_sun.extend(settings.sun_angular_radius.cos()),
+            zenith: settings.zenith.extend(0.0),
+            horizon: settings
+                .horizon
+                .extend(settings.gradient_exponent.max(1e-3)),
+            ground: settings.ground.extend(0.0),
+            sun: (frame.sun.color * frame.sun.intensity * settings.sun_disc_scale)
+                .extend(settings.sun_glow),
+        }
+    }
+}
+
+/// The sky pass.
+pub struct SkyPass {
+    pipeline: wgpu::RenderPipeline,
+    uniform: wgpu::Buffer,
+    group: wgpu::BindGroup,
+    /// Settings applied at the next `prepare`.
+    pub settings: SkySettings,
+}
+
+impl SkyPass {
+    /// Creates the pass (disabled until `settings.enabled` is set).
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
+    pub fn new(ctx: &GpuContext) -> Result<Self> {
+        ctx.scoped(
+            || "creating the sky pass".to_owned(),
+            || Self::create(&ctx.device),
+        )
+    }
+
+    fn create(device: &wgpu::Device) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("sky.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("sky.wgsl").into()),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("sky"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: wgpu::BufferSize::new(size_of::<SkyUniform>() as u64),
+                },
+                count: None,
+            }],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("sky"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("sky"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_sky"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(false),
+                depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_sky"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: HDR_FORMAT,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("sky uniform"),
+            contents: bytemuck::bytes_of(&bytemuck::Zeroable::zeroed() as &SkyUniform),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("sky"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniform.as_entire_binding(),
+            }],
+        });
+        Self {
+            pipeline,
+            uniform,
+            group,
+            settings: SkySettings::default(),
+        }
+    }
+}
+
+impl Pass for SkyPass {
+    fn name(&self) -> &'static str {
+        "sky"
+    }
+
+    fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        let uniform = SkyUniform::new(inputs.frame, &self.settings);
+        ctx.queue
+            .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        if !self.settings.enabled {
+            return;
+        }
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("sky"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &inputs.targets.hdr_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &inputs.targets.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}

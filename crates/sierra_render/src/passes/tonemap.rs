@@ -1,0 +1,265 @@
+//! Tonemapping: the linear HDR target → the display target (PNG frame or window surface).
+//!
+//! Operators ([`Tonemapper`]): `None` (clamp to [0, 1]: render tests compare linear values),
+//! ACES (Stephen Hill's fit of the ACES RRT + ODT, BakingLab `ACES.hlsl`) and AgX (Troy Sobotka's
+//! AgX base look in Benjamin Wrensch's minimal polynomial form). The result is linear; an `*Srgb`
+//! target encodes it on store, any other target gets the sRGB OETF in the shader, so both give
+//! the same bytes.
+
+use wgpu::util::DeviceExt;
+
+use super::fullscreen::{fullscreen_pipeline, FULLSCREEN_WGSL};
+use super::{Pass, PassInputs};
+use crate::context::GpuContext;
+use crate::error::Result;
+use crate::targets::RenderTargets;
+
+/// Tone curve applied to the HDR image.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tonemapper {
+    /// Clamp to [0, 1] only; linear values pass unchanged (render tests).
+    None,
+    /// ACES filmic (Hill's RRT + ODT fit).
+    #[default]
+    Aces,
+    /// AgX base look (Sobotka; Wrensch's polynomial fit).
+    Agx,
+}
+
+impl Tonemapper {
+    /// Parses `none`, `aces` or `agx` (any case).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "none" => Some(Self::None),
+            "aces" => Some(Self::Aces),
+            "agx" => Some(Self::Agx),
+            _ => None,
+        }
+    }
+
+    fn code(self) -> u32 {
+        match self {
+            Self::None => 0,
+            Self::Aces => 1,
+            Self::Agx => 2,
+        }
+    }
+}
+
+/// Tonemapping controls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TonemapSettings {
+    /// The tone curve.
+    pub tonemapper: Tonemapper,
+    /// Exposure in stops (EV); the HDR value is scaled by `2^exposure_ev` before the curve.
+    pub exposure_ev: f32,
+}
+
+impl Default for TonemapSettings {
+    fn default() -> Self {
+        Self {
+            tonemapper: Tonemapper::Aces,
+            exposure_ev: 0.0,
+        }
+    }
+}
+
+/// Mirror of `TonemapParams` in `tonemap.wgsl` (16 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct TonemapParams {
+    /// 0 none, 1 ACES, 2 AgX.
+    pub operator: u32,
+    /// Linear exposure scale `2^EV`.
+    pub exposure: f32,
+    /// 1 when the shader applies the sRGB OETF (non-sRGB target).
+    pub encode_srgb: u32,
+    /// Padding to 16 bytes.
+    pub pad: f32,
+}
+
+/// The tonemap pass: reads the HDR target texel for texel, writes the final image.
+pub struct TonemapPass {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::RenderPipeline,
+    params: wgpu::Buffer,
+    group: Option<wgpu::BindGroup>,
+    encode_srgb: bool,
+    /// Settings applied at the next `prepare`.
+    pub settings: TonemapSettings,
+}
+
+impl TonemapPass {
+    /// Creates the pass writing final images of `output_format` (ACES by default).
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
+    pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
+        ctx.scoped(
+            || format!("creating the tonemap pass for {output_format:?}"),
+            || Self::create(&ctx.device, output_format),
+        )
+    }
+
+    fn create(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("tonemap.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(
+                format!("{FULLSCREEN_WGSL}{}", include_str!("tonemap.wgsl")).into(),
+            ),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tonemap"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(
+                            std::mem::size_of::<TonemapParams>() as u64,
+                        ),
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("tonemap"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = fullscreen_pipeline(
+            device,
+            &pipeline_layout,
+            &module,
+            "fs_tonemap",
+            output_format,
+            None,
+        );
+        let encode_srgb = !output_format.is_srgb();
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("tonemap params"),
+            contents: bytemuck::bytes_of(&Self::params(&TonemapSettings::default(), encode_srgb)),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        });
+        Self {
+            layout,
+            pipeline,
+            params,
+            group: None,
+            encode_srgb,
+            settings: TonemapSettings::default(),
+        }
+    }
+
+    fn params(settings: &TonemapSettings, encode_srgb: bool) -> TonemapParams {
+        TonemapParams {
+            operator: settings.tonemapper.code(),
+            exposure: settings.exposure_ev.exp2(),
+            encode_srgb: u32::from(encode_srgb),
+            pad: 0.0,
+        }
+    }
+
+    fn bind_group(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        hdr: &wgpu::TextureView,
+        params: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("tonemap"),
+            layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(hdr),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: params.as_entire_binding(),
+                },
+            ],
+        })
+    }
+}
+
+impl Pass for TonemapPass {
+    fn name(&self) -> &'static str {
+        "tonemap"
+    }
+
+    fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
+        let group = ctx.scoped(
+            || "creating the tonemap bind group".to_owned(),
+            || Self::bind_group(&ctx.device, &self.layout, &targets.hdr_view, &self.params),
+        )?;
+        self.group = Some(group);
+        Ok(())
+    }
+
+    fn prepare(&mut self, ctx: &GpuContext, _inputs: &PassInputs<'_>) -> Result<()> {
+        let params = Self::params(&self.settings, self.encode_srgb);
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        let Some(group) = &self.group else {
+            return;
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("tonemap"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: inputs.output,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+/// CPU reference of the ACES curve in `tonemap.wgsl` (linear in, linear display out, [0, 1]).
+pub fn aces_reference(color: [f32; 3]) -> [f32; 3] {
+    let input = glam::Mat3::from_cols_array(&[
+        0.59719, 0.07600, 0.02840, 0.35458, 0.90834, 0.13383, 0.04823, 0.01566, 0.83777,
+    ]);
+    let output = glam::Mat3::from_cols_array(&[
+        1.60475, -0.10208, -0.00327, -0.53108, 1.10813, -0.07276, -0.07367, -0.00605, 1.07602,
+    ]);
+    let v = input * glam::Vec3::from(color);
+    let a = v * (v + 0.0245786) - 0.000090537;
+    let b = v * (0.983729 * v + 0.4329510) + 0.238081;
+    (output * (a / b))
+        .clamp(glam::Vec3::ZERO, glam::Vec3::ONE)
+        .to_array()
+}
