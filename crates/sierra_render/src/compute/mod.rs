@@ -1,4 +1,5 @@
 //! Compute passes: GPU work whose results stay on the GPU or are read back
-//! (water columns; noise).
+//! (improved Perlin noise and fBm; water columns).
 
+pub mod noise;
 pub mod water;

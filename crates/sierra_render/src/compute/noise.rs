@@ -1,0 +1,358 @@
+//! Improved Perlin noise and fBm on the GPU (`noise.wgsl`), the same functions as
+//! `sierra_terrain::noise` in `f32` (thesis, seed 002, §2.1.3 "Ruido de Perlin en la GPU": the
+//! permutation lives in GPU memory, one thread per sample).
+//!
+//! Two entry points: `points_main` evaluates a list of points (one invocation each, 64 per
+//! workgroup) and `grid_main` a 2D grid (16×16 workgroups). Results are read back to the CPU.
+
+use bytemuck::{Pod, Zeroable};
+use sierra_terrain::island::{Island, NoiseGridRequest, TerrainParams};
+use sierra_terrain::noise::grid::GridSpec;
+use sierra_terrain::noise::{Fbm, FbmKind, Permutation};
+
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::readback::read_buffer;
+
+/// The WGSL source.
+pub const NOISE_WGSL: &str = include_str!("noise.wgsl");
+
+const POINTS_WORKGROUP: u32 = 64;
+const GRID_WORKGROUP: u32 = 16;
+
+/// Which function to evaluate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoiseFunction {
+    /// `perlin3(x, y, 0)`.
+    Perlin2,
+    /// `perlin3(x, y, z)`.
+    Perlin3,
+    /// fBm of `perlin2`.
+    Fbm2,
+    /// fBm of `perlin3`.
+    Fbm3,
+}
+
+impl NoiseFunction {
+    fn id(self) -> u32 {
+        match self {
+            NoiseFunction::Perlin2 => 0,
+            NoiseFunction::Perlin3 => 1,
+            NoiseFunction::Fbm2 => 2,
+            NoiseFunction::Fbm3 => 3,
+        }
+    }
+}
+
+/// Mirror of `NoiseParams` in `noise.wgsl` (uniform, 64 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct NoiseParamsGpu {
+    /// 0 perlin2, 1 perlin3, 2 fbm2, 3 fbm3.
+    pub noise_function: u32,
+    /// 0 standard, 1 ridged, 2 billow.
+    pub kind: u32,
+    /// `floor(octaves)`.
+    pub full_octaves: u32,
+    /// Number of samples.
+    pub count: u32,
+    /// `octaves − floor(octaves)`.
+    pub fraction: f32,
+    /// Frequency factor per octave.
+    pub lacunarity: f32,
+    /// Amplitude factor per octave (H).
+    pub gain: f32,
+    /// Padding.
+    pub _pad0: f32,
+    /// Grid origin (x0, y0).
+    pub grid_origin: [f32; 2],
+    /// Grid spacing (dx, dy).
+    pub grid_spacing: [f32; 2],
+    /// Grid width, height.
+    pub grid_size: [u32; 2],
+    /// Invocations per row of the points dispatch.
+    pub points_row: u32,
+    /// Padding.
+    pub _pad1: u32,
+}
+
+impl NoiseParamsGpu {
+    fn new(function: NoiseFunction, fbm: Option<&Fbm>, count: u32) -> Self {
+        let mut p = Self {
+            noise_function: function.id(),
+            count,
+            ..Self::default()
+        };
+        if let Some(f) = fbm {
+            let params = f.params();
+            p.kind = match f.kind() {
+                FbmKind::Standard => 0,
+                FbmKind::Ridged => 1,
+                FbmKind::Billow => 2,
+            };
+            p.full_octaves = f.full_octaves();
+            p.fraction = f.fraction() as f32;
+            p.lacunarity = params.lacunarity as f32;
+            p.gain = params.gain as f32;
+        }
+        p
+    }
+}
+
+/// The noise compute pipelines (create once, reuse).
+pub struct NoiseCompute {
+    layout: wgpu::BindGroupLayout,
+    points: wgpu::ComputePipeline,
+    grid: wgpu::ComputePipeline,
+}
+
+fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+impl NoiseCompute {
+    /// Compiles `noise.wgsl` and builds both pipelines.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the shader or a pipeline fails validation.
+    pub fn new(ctx: &GpuContext) -> Result<Self> {
+        ctx.scoped(
+            || "creating the noise compute pipelines".to_owned(),
+            || {
+                let device = &ctx.device;
+                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("noise.wgsl"),
+                    source: wgpu::ShaderSource::Wgsl(NOISE_WGSL.into()),
+                });
+                let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("noise"),
+                    entries: &[
+                        storage_entry(0, true),
+                        wgpu::BindGroupLayoutEntry {
+                            binding: 1,
+                            visibility: wgpu::ShaderStages::COMPUTE,
+                            ty: wgpu::BindingType::Buffer {
+                                ty: wgpu::BufferBindingType::Uniform,
+                                has_dynamic_offset: false,
+                                min_binding_size: None,
+                            },
+                            count: None,
+                        },
+                        storage_entry(2, true),
+                        storage_entry(3, false),
+                    ],
+                });
+                let pipeline_layout =
+                    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                        label: Some("noise"),
+                        bind_group_layouts: &[Some(&layout)],
+                        immediate_size: 0,
+                    });
+                let make = |entry: &str| {
+                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some(entry),
+                        layout: Some(&pipeline_layout),
+                        module: &module,
+                        entry_point: Some(entry),
+                        compilation_options: Default::default(),
+                        cache: None,
+                    })
+                };
+                Self {
+                    points: make("points_main"),
+                    grid: make("grid_main"),
+                    layout,
+                }
+            },
+        )
+    }
+
+    /// Evaluates `function` at each point (`[x, y, z]`; z ignored by the 2D functions).
+    /// `fbm` is required for the fBm functions and ignored otherwise.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for an empty point list or a missing `fbm`;
+    /// [`RenderError::LimitExceeded`] when the buffers exceed device limits; [`RenderError::Gpu`].
+    pub fn evaluate_points(
+        &self,
+        ctx: &GpuContext,
+        perm: &Permutation,
+        function: NoiseFunction,
+        fbm: Option<&Fbm>,
+        points: &[[f32; 3]],
+    ) -> Result<Vec<f32>> {
+        check_fbm(function, fbm)?;
+        if points.is_empty() {
+            return Err(RenderError::InvalidInput("no points to evaluate".into()));
+        }
+        let count = u32::try_from(points.len()).map_err(|_| {
+            RenderError::InvalidInput(format!("{} points is too many", points.len()))
+        })?;
+        let groups = count.div_ceil(POINTS_WORKGROUP);
+        let max = ctx.device.limits().max_compute_workgroups_per_dimension;
+        let (gx, gy) = if groups <= max {
+            (groups, 1)
+        } else {
+            (max, groups.div_ceil(max))
+        };
+        let mut params = NoiseParamsGpu::new(function, fbm, count);
+        params.points_row = gx * POINTS_WORKGROUP;
+        let padded: Vec<[f32; 4]> = points.iter().map(|p| [p[0], p[1], p[2], 0.0]).collect();
+        self.run(
+            ctx,
+            perm,
+            &params,
+            bytemuck::cast_slice(&padded),
+            &self.points,
+            (gx, gy),
+        )
+    }
+
+    /// fBm of 2D noise over a grid, `[height][width]` row-major, the GPU twin of
+    /// `sierra_terrain::noise::grid::fbm2_grid` (sample coordinates computed the same way).
+    ///
+    /// # Errors
+    /// As [`Self::evaluate_points`].
+    pub fn fbm2_grid(
+        &self,
+        ctx: &GpuContext,
+        perm: &Permutation,
+        fbm: &Fbm,
+        grid: &GridSpec,
+    ) -> Result<Vec<f32>> {
+        let count = grid
+            .width
+            .checked_mul(grid.height)
+            .and_then(|c| u32::try_from(c).ok());
+        let count = count.ok_or_else(|| {
+            RenderError::InvalidInput(format!("grid {}x{} is too large", grid.width, grid.height))
+        })?;
+        let mut params = NoiseParamsGpu::new(NoiseFunction::Fbm2, Some(fbm), count);
+        params.grid_origin = [grid.x0, grid.y0];
+        params.grid_spacing = [grid.dx, grid.dy];
+        params.grid_size = [grid.width as u32, grid.height as u32];
+        let groups = (
+            (grid.width as u32).div_ceil(GRID_WORKGROUP),
+            (grid.height as u32).div_ceil(GRID_WORKGROUP),
+        );
+        // The points buffer is unused by grid_main but must be bound.
+        self.run(ctx, perm, &params, &[0u8; 16], &self.grid, groups)
+    }
+
+    /// Runs one island noise request on the GPU.
+    ///
+    /// # Errors
+    /// As [`Self::fbm2_grid`].
+    pub fn run_request(&self, ctx: &GpuContext, request: &NoiseGridRequest) -> Result<Vec<f32>> {
+        self.fbm2_grid(ctx, &request.permutation, &request.fbm, &request.grid)
+    }
+
+    fn run(
+        &self,
+        ctx: &GpuContext,
+        perm: &Permutation,
+        params: &NoiseParamsGpu,
+        points: &[u8],
+        pipeline: &wgpu::ComputePipeline,
+        groups: (u32, u32),
+    ) -> Result<Vec<f32>> {
+        let storage = wgpu::BufferUsages::STORAGE;
+        let perm_buf = ctx.create_buffer_init(
+            "noise permutation",
+            bytemuck::cast_slice(&perm.table_u32()),
+            storage,
+        )?;
+        let params_buf = ctx.create_buffer_init(
+            "noise params",
+            bytemuck::bytes_of(params),
+            wgpu::BufferUsages::UNIFORM,
+        )?;
+        let points_buf = ctx.create_buffer_init("noise points", points, storage)?;
+        let out = ctx.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("noise values"),
+            size: u64::from(params.count) * 4,
+            usage: storage | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        })?;
+        ctx.scoped(
+            || "dispatching the noise compute pass".to_owned(),
+            || {
+                let bind = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("noise"),
+                    layout: &self.layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: perm_buf.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: params_buf.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: points_buf.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 3,
+                            resource: out.as_entire_binding(),
+                        },
+                    ],
+                });
+                let mut encoder =
+                    ctx.device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("noise"),
+                        });
+                {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("noise"),
+                        timestamp_writes: None,
+                    });
+                    pass.set_pipeline(pipeline);
+                    pass.set_bind_group(0, &bind, &[]);
+                    pass.dispatch_workgroups(groups.0, groups.1, 1);
+                }
+                ctx.queue.submit([encoder.finish()]);
+            },
+        )?;
+        let bytes = read_buffer(ctx, &out)?;
+        Ok(bytemuck::pod_collect_to_vec(&bytes))
+    }
+}
+
+fn check_fbm(function: NoiseFunction, fbm: Option<&Fbm>) -> Result<()> {
+    if matches!(function, NoiseFunction::Fbm2 | NoiseFunction::Fbm3) && fbm.is_none() {
+        return Err(RenderError::InvalidInput(format!(
+            "{function:?} needs fBm parameters"
+        )));
+    }
+    Ok(())
+}
+
+/// Generates the island with its fBm grids computed on the GPU (heights read back once for
+/// gameplay queries), the default `Terrain` backend.
+///
+/// # Errors
+/// [`RenderError::InvalidInput`] for invalid parameters (the terrain error's message), or a GPU
+/// error from [`NoiseCompute::fbm2_grid`].
+pub fn generate_island_gpu(
+    ctx: &GpuContext,
+    compute: &NoiseCompute,
+    params: &TerrainParams,
+) -> Result<Island> {
+    let invalid = |e: sierra_terrain::Error| RenderError::InvalidInput(e.to_string());
+    let [coast, mountains] = params.noise_requests().map_err(invalid)?;
+    let coast = compute.run_request(ctx, &coast)?;
+    let mountains = compute.run_request(ctx, &mountains)?;
+    Island::from_noise(params, &coast, &mountains).map_err(invalid)
+}
