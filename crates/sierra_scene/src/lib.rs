@@ -3,15 +3,35 @@
 //! - [`level`]: level JSON v0 ([`level::load_level`]), validated, with a generated
 //!   JSON Schema ([`level::level_schema`], committed as `assets/levels/schema.json`).
 //! - [`components`]: the component types a level object can carry, and how to add one.
+//! - [`graph`]: the flat, parent-first scene graph with generational [`graph::NodeId`]s,
+//!   dirty-flag propagation and world-matrix decomposition.
+//! - [`scene`]: a level instantiated as nodes ([`scene::Scene::from_level`]), glTF files
+//!   as node subtrees.
+//! - [`assets`]: the [`assets::AssetCache`] (each file read once, shared `Arc`s, paths
+//!   kept inside the asset root) and the glTF hookup ([`assets::GltfScene`]).
+//! - [`collision`]: AABBs, slab ray tests, oriented collision boxes, ray casts and the
+//!   motion of a box during a tick.
+//! - [`inspect`]: the node tree as JSON (`sierra inspect LEVEL.json`).
+//!
+//! A game tick: [`components::update_spinners`] → gameplay (ray casts against
+//! [`collision::CollisionWorld`]) → [`graph::SceneGraph::propagate`] →
+//! [`collision::CollisionWorld::update`] → render the nodes with meshes at their world matrices.
 //!
 //! Conventions: right-handed, Y up, metres, seconds, column-major matrices (glTF).
 
 #![warn(missing_docs)]
 
+pub mod assets;
+pub mod collision;
 pub mod components;
 pub mod error;
+pub mod graph;
+pub mod inspect;
 pub mod level;
+pub mod scene;
 
 pub use components::{Component, COMPONENT_TYPES};
 pub use error::{Error, LevelError};
+pub use graph::{NodeId, SceneGraph, Transform};
 pub use level::{load_level, Level, MeshRef, ObjectDef, Primitive};
+pub use scene::Scene;

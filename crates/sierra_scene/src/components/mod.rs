@@ -27,7 +27,7 @@ pub use collision_box::CollisionBox;
 pub use follow_camera::FollowCamera;
 pub use player_control::PlayerControl;
 pub use point_light::PointLight;
-pub use spinner::Spinner;
+pub use spinner::{update_spinners, Spinner};
 
 use std::borrow::Cow;
 use std::fmt;

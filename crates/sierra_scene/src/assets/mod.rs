@@ -1,0 +1,162 @@
+//! The asset cache: every file is read once; later requests share the same `Arc`.
+//!
+//! Seed 000's `AssetCache<T>::Load` keyed raw pointers by file name; here the key is the
+//! canonical path plus the asset type, the value an `Arc<T>`, and paths are resolved
+//! inside an asset root (a path that leaves it, by `..`, an absolute path or a symlink,
+//! is refused).
+
+mod gltf_scene;
+
+pub use gltf_scene::{
+    ColliderDef, ColliderShape, ConstraintDef, ConstraintType, GltfNode, GltfScene,
+};
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::Error;
+use crate::level::{resolve_asset_path, Level};
+
+/// A type the cache can load from a file's bytes.
+pub trait Asset: Any + Send + Sync + Sized {
+    /// Builds the asset from the file's bytes; `path` names the file in errors and
+    /// anchors any files it references itself.
+    ///
+    /// # Errors
+    /// The asset's own errors, naming `path`.
+    fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self, Error>;
+}
+
+/// Loads files once and hands out shared handles (`Arc<T>`).
+#[derive(Default)]
+pub struct AssetCache {
+    root: PathBuf,
+    entries: HashMap<(PathBuf, TypeId), Arc<dyn Any + Send + Sync>>,
+    file_reads: usize,
+}
+
+impl std::fmt::Debug for AssetCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AssetCache")
+            .field("root", &self.root)
+            .field("entries", &self.entries.len())
+            .finish()
+    }
+}
+
+impl AssetCache {
+    /// A cache whose assets must lie inside `root`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self {
+            root: root.into(),
+            entries: HashMap::new(),
+            file_reads: 0,
+        }
+    }
+
+    /// A cache rooted at the level's asset root.
+    pub fn for_level(level: &Level) -> Self {
+        Self::new(level.asset_root.clone())
+    }
+
+    /// The asset root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// How many files the cache has read (each distinct asset once).
+    pub fn file_reads(&self) -> usize {
+        self.file_reads
+    }
+
+    /// Loads `asset` (a path relative to `folder`, e.g. the level's folder) as a `T`,
+    /// reading the file only the first time; later calls for the same file (however
+    /// spelled) return the same `Arc`.
+    ///
+    /// # Errors
+    /// [`Error::OutsideAssetRoot`], [`Error::AssetNotFound`], [`Error::Io`], or the
+    /// asset's own error (e.g. [`Error::Gltf`]). Failed loads are not cached.
+    pub fn load<T: Asset>(&mut self, folder: &Path, asset: &Path) -> Result<Arc<T>, Error> {
+        let resolved = resolve_asset_path(&self.root, folder, asset)?;
+        let key_path = resolved.canonicalize().unwrap_or_else(|_| resolved.clone());
+        let key = (key_path, TypeId::of::<T>());
+        if let Some(hit) = self.entries.get(&key) {
+            if let Ok(shared) = hit.clone().downcast::<T>() {
+                return Ok(shared);
+            }
+        }
+        let bytes = std::fs::read(&resolved).map_err(|source| Error::Io {
+            path: resolved.clone(),
+            source,
+        })?;
+        self.file_reads += 1;
+        let loaded = Arc::new(T::from_bytes(&bytes, &resolved)?);
+        self.entries.insert(key, loaded.clone());
+        Ok(loaded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    struct Text(String);
+    impl Asset for Text {
+        fn from_bytes(bytes: &[u8], _: &Path) -> Result<Self, Error> {
+            Ok(Text(String::from_utf8_lossy(bytes).into_owned()))
+        }
+    }
+
+    #[test]
+    fn same_file_twice_is_read_once_and_shared() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("a.txt"), "hello").unwrap();
+        std::fs::write(dir.path().join("b.txt"), "other").unwrap();
+        let mut cache = AssetCache::new(dir.path());
+        let a1 = cache.load::<Text>(dir.path(), Path::new("a.txt")).unwrap();
+        let a2 = cache
+            .load::<Text>(&dir.path().join("sub"), Path::new("../a.txt"))
+            .unwrap();
+        assert!(Arc::ptr_eq(&a1, &a2));
+        assert_eq!(cache.file_reads(), 1);
+        let b = cache.load::<Text>(dir.path(), Path::new("b.txt")).unwrap();
+        assert_eq!(b.0, "other");
+        assert_eq!(a1.0, "hello");
+        assert_eq!(cache.file_reads(), 2);
+    }
+
+    #[test]
+    fn escaping_paths_and_missing_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir(&root).unwrap();
+        std::fs::write(dir.path().join("outside.txt"), "x").unwrap();
+        let mut cache = AssetCache::new(&root);
+        let err = cache
+            .load::<Text>(&root, Path::new("../outside.txt"))
+            .unwrap_err();
+        assert!(matches!(err, Error::OutsideAssetRoot { .. }), "{err}");
+        let err = cache
+            .load::<Text>(&root, &dir.path().join("outside.txt"))
+            .unwrap_err();
+        assert!(matches!(err, Error::OutsideAssetRoot { .. }), "{err}");
+        let err = cache
+            .load::<Text>(&root, Path::new("nope.txt"))
+            .unwrap_err();
+        assert!(matches!(err, Error::AssetNotFound { .. }), "{err}");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path().join("outside.txt"), root.join("link.txt"))
+                .unwrap();
+            let err = cache
+                .load::<Text>(&root, Path::new("link.txt"))
+                .unwrap_err();
+            assert!(matches!(err, Error::OutsideAssetRoot { .. }), "{err}");
+        }
+        assert_eq!(cache.file_reads(), 0);
+    }
+}

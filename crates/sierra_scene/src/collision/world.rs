@@ -1,0 +1,173 @@
+//! Collision boxes of a scene and ray casts against them.
+
+use glam::{Affine3A, Vec3};
+
+use super::{slab_test, Aabb, Ray};
+use crate::components::Component;
+use crate::graph::{NodeId, SceneGraph};
+use crate::scene::Scene;
+
+/// A `CollisionBox` placed in the world by its node's world matrix.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrientedBox {
+    /// The node the box follows.
+    pub node: NodeId,
+    /// The box in the node's local frame.
+    pub local: Aabb,
+    /// Node world matrix this tick.
+    pub world: Affine3A,
+    /// `world⁻¹`, for testing rays in the box frame.
+    pub world_inverse: Affine3A,
+    /// Node world matrix at the previous [`CollisionWorld::update`].
+    pub previous_world: Affine3A,
+    /// World-space bounds (broad phase).
+    pub bounds: Aabb,
+}
+
+/// The closest hit of a ray cast.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RaycastHit {
+    /// Distance along the (unit) ray, metres; 0 when the origin is inside the box.
+    pub distance: f32,
+    /// World hit point.
+    pub point: Vec3,
+    /// Unit world normal of the face hit (perpendicular to the oriented box face).
+    pub normal: Vec3,
+    /// Node whose box was hit.
+    pub node: NodeId,
+}
+
+/// How a box moved during the last tick: `delta = world · previous_world⁻¹`, the rigid
+/// (or scaling) motion that carries a point attached to the box from last tick's place to
+/// this tick's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoxMotion {
+    /// World-space motion of the box this tick.
+    pub delta: Affine3A,
+}
+
+impl BoxMotion {
+    /// Where a point resting on the box last tick is now (a player riding a platform
+    /// adds `carry(p) - p` to its own motion).
+    pub fn carry(&self, point: Vec3) -> Vec3 {
+        self.delta.transform_point3(point)
+    }
+}
+
+/// The collision boxes of a scene. Refresh with [`update`](Self::update) once per tick,
+/// after transform propagation.
+#[derive(Clone, Debug, Default)]
+pub struct CollisionWorld {
+    boxes: Vec<OrientedBox>,
+}
+
+impl CollisionWorld {
+    /// Collects every `CollisionBox` component of the scene at the nodes' current world
+    /// matrices (previous = current, so the first tick has no motion).
+    pub fn from_scene(scene: &Scene) -> Self {
+        let mut boxes = Vec::new();
+        for (node, component) in scene.all_components() {
+            if let Component::CollisionBox(b) = component {
+                let world = scene.graph.world(node).unwrap_or(Affine3A::IDENTITY);
+                let local = Aabb::from_center_half_extents(b.center, b.half_extents);
+                boxes.push(OrientedBox {
+                    node,
+                    local,
+                    world,
+                    world_inverse: world.inverse(),
+                    previous_world: world,
+                    bounds: local.transformed(&world),
+                });
+            }
+        }
+        Self { boxes }
+    }
+
+    /// The boxes.
+    pub fn boxes(&self) -> &[OrientedBox] {
+        &self.boxes
+    }
+
+    /// Adds one box following `node` (`local` in the node's frame).
+    pub fn add(&mut self, node: NodeId, local: Aabb, graph: &SceneGraph) {
+        let world = graph.world(node).unwrap_or(Affine3A::IDENTITY);
+        self.boxes.push(OrientedBox {
+            node,
+            local,
+            world,
+            world_inverse: world.inverse(),
+            previous_world: world,
+            bounds: local.transformed(&world),
+        });
+    }
+
+    /// Moves this tick's matrices to "previous" and reads the nodes' new world matrices
+    /// (boxes of removed nodes are dropped). Call after [`SceneGraph::propagate`].
+    pub fn update(&mut self, graph: &SceneGraph) {
+        self.boxes.retain(|b| graph.contains(b.node));
+        for b in &mut self.boxes {
+            b.previous_world = b.world;
+            if let Some(world) = graph.world(b.node) {
+                if world != b.world {
+                    b.world = world;
+                    b.world_inverse = world.inverse();
+                    b.bounds = b.local.transformed(&world);
+                }
+            }
+        }
+    }
+
+    /// The closest box hit by `ray` within `max_distance` metres.
+    ///
+    /// Broad phase: slab test against each box's world AABB. Narrow phase: the slab test
+    /// in the box's own frame (the ray carried by `world⁻¹`; the line parameter is
+    /// unchanged by an affine map, so it is still the world distance), so rays near the
+    /// corners of rotated boxes do not hit the air inside the world AABB.
+    pub fn raycast(&self, ray: &Ray, max_distance: f32) -> Option<RaycastHit> {
+        let mut best: Option<RaycastHit> = None;
+        for b in &self.boxes {
+            let limit = best.map_or(max_distance, |h| h.distance);
+            let Some(broad) = slab_test(ray.origin, ray.direction, &b.bounds, limit) else {
+                continue;
+            };
+            if best.is_some_and(|h| broad.t >= h.distance) {
+                continue;
+            }
+            let origin = b.world_inverse.transform_point3(ray.origin);
+            let direction = b.world_inverse.transform_vector3(ray.direction);
+            let Some(hit) = slab_test(origin, direction, &b.local, limit) else {
+                continue;
+            };
+            if best.is_some_and(|h| hit.t >= h.distance) {
+                continue;
+            }
+            // Normals transform by the inverse transpose.
+            let normal =
+                Vec3::from(b.world_inverse.matrix3.transpose() * glam::Vec3A::from(hit.normal))
+                    .try_normalize()
+                    .unwrap_or(-ray.direction);
+            best = Some(RaycastHit {
+                distance: hit.t,
+                point: ray.at(hit.t),
+                normal,
+                node: b.node,
+            });
+        }
+        best
+    }
+
+    /// Boxes whose world AABB overlaps `query`, with the overlap box.
+    pub fn overlaps<'a>(&'a self, query: &'a Aabb) -> impl Iterator<Item = (NodeId, Aabb)> + 'a {
+        self.boxes
+            .iter()
+            .filter_map(move |b| b.bounds.overlap(query).map(|o| (b.node, o)))
+    }
+
+    /// How `node`'s box moved between the last two [`update`](Self::update)s.
+    pub fn motion(&self, node: NodeId) -> Option<BoxMotion> {
+        let b = self.boxes.iter().find(|b| b.node == node)?;
+        Some(BoxMotion {
+            delta: b.world * b.previous_world.inverse(),
+        })
+    }
+}

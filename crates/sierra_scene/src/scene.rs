@@ -1,0 +1,240 @@
+//! A level instantiated as a scene: graph nodes plus what each node carries.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use glam::Vec3;
+use slotmap::SecondaryMap;
+
+use crate::assets::{AssetCache, GltfScene};
+use crate::components::Component;
+use crate::error::Error;
+use crate::graph::{NodeId, SceneGraph, Transform};
+use crate::level::{Camera, Level, Material, MeshRef, Primitive, Sun};
+
+/// What a node draws.
+#[derive(Clone, Debug)]
+pub enum NodeMesh {
+    /// A built-in primitive with the level's Phong material.
+    Primitive {
+        /// The primitive.
+        primitive: Primitive,
+        /// Its material.
+        material: Material,
+    },
+    /// Mesh `mesh` of an imported glTF file (materials come from the file).
+    Gltf {
+        /// The shared import (one per file, from the [`AssetCache`]).
+        asset: Arc<GltfScene>,
+        /// Index into the file's meshes.
+        mesh: usize,
+    },
+}
+
+/// Everything a node carries besides its transform.
+#[derive(Clone, Debug, Default)]
+pub struct NodeContent {
+    /// What to draw at the node's world transform, if anything.
+    pub mesh: Option<NodeMesh>,
+    /// The level components (empty for nodes that came from glTF files).
+    pub components: Vec<Component>,
+    /// Index of the level object this node was made from (`None` for glTF nodes).
+    pub object: Option<usize>,
+}
+
+/// A running scene: camera, lights, the node graph and node contents.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// Camera from the level (gameplay may move it).
+    pub camera: Camera,
+    /// The sun.
+    pub sun: Sun,
+    /// Linear RGB clear colour.
+    pub clear_color: Vec3,
+    /// The transform hierarchy.
+    pub graph: SceneGraph,
+    /// Mesh and components per node (every node has an entry).
+    pub content: SecondaryMap<NodeId, NodeContent>,
+    /// Node of each level object, indexed like `Level::objects`.
+    pub objects: Vec<NodeId>,
+}
+
+impl Scene {
+    /// Loads a level file and builds its scene with a fresh [`AssetCache`] rooted at the
+    /// level's folder.
+    ///
+    /// # Errors
+    /// Those of [`crate::level::load_level`] and [`Scene::from_level`].
+    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Self, Error> {
+        let level = crate::level::load_level(path)?;
+        let mut assets = AssetCache::for_level(&level);
+        Self::from_level(&level, &mut assets)
+    }
+
+    /// Builds the scene of a validated level: one node per object (parents created
+    /// first, whatever the file order), glTF meshes instantiated as node subtrees
+    /// under their object's node, then one propagation so world matrices are valid.
+    ///
+    /// # Errors
+    /// [`Error::InLevel`] (file, `objects[i].mesh`) wrapping the asset error when a glTF
+    /// file cannot be loaded.
+    pub fn from_level(level: &Level, assets: &mut AssetCache) -> Result<Self, Error> {
+        let mut scene = Scene {
+            camera: level.camera.clone(),
+            sun: level.sun.clone(),
+            clear_color: level.clear_color,
+            graph: SceneGraph::new(),
+            content: SecondaryMap::new(),
+            objects: Vec::with_capacity(level.objects.len()),
+        };
+        let index: HashMap<&str, usize> = level
+            .objects
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.name.as_str(), i))
+            .collect();
+        let mut nodes: Vec<Option<NodeId>> = vec![None; level.objects.len()];
+        for i in 0..level.objects.len() {
+            scene.add_object(level, &index, &mut nodes, i, assets)?;
+        }
+        scene.objects = nodes.into_iter().flatten().collect();
+        scene.graph.propagate();
+        Ok(scene)
+    }
+
+    /// Creates object `i` (after its parent chain); validated levels have no cycles.
+    fn add_object(
+        &mut self,
+        level: &Level,
+        index: &HashMap<&str, usize>,
+        nodes: &mut [Option<NodeId>],
+        i: usize,
+        assets: &mut AssetCache,
+    ) -> Result<NodeId, Error> {
+        if let Some(id) = nodes[i] {
+            return Ok(id);
+        }
+        // Iterative walk up to the first created ancestor, so deep chains cannot overflow the stack.
+        let mut chain = vec![i];
+        while let Some(&p) = level.objects[*chain.last().unwrap_or(&i)]
+            .parent
+            .as_deref()
+            .and_then(|p| index.get(p))
+        {
+            if nodes[p].is_some() || chain.contains(&p) {
+                break;
+            }
+            chain.push(p);
+        }
+        let mut last = None;
+        for &k in chain.iter().rev() {
+            let obj = &level.objects[k];
+            let parent = obj
+                .parent
+                .as_deref()
+                .and_then(|p| index.get(p))
+                .and_then(|&p| nodes[p]);
+            let local = Transform::new(obj.position, obj.rotation, obj.scale);
+            let id = self.graph.add(obj.name.clone(), local, parent)?;
+            let mesh = match &obj.mesh {
+                None => None,
+                Some(MeshRef::Primitive(primitive)) => Some(NodeMesh::Primitive {
+                    primitive: *primitive,
+                    material: obj.material.clone(),
+                }),
+                Some(MeshRef::Gltf(rel)) => {
+                    let in_level = |source: Error| Error::InLevel {
+                        file: level.file.clone(),
+                        json_path: format!("objects[{k}].mesh"),
+                        source: Box::new(source),
+                    };
+                    let asset = assets
+                        .load::<GltfScene>(level.folder(), rel)
+                        .map_err(in_level)?;
+                    self.instantiate_gltf(&asset, id)?;
+                    None
+                }
+            };
+            self.content.insert(
+                id,
+                NodeContent {
+                    mesh,
+                    components: obj.components.clone(),
+                    object: Some(k),
+                },
+            );
+            nodes[k] = Some(id);
+            last = Some(id);
+        }
+        last.ok_or_else(|| Error::Graph("empty object chain".into()))
+    }
+
+    /// Adds the glTF file's default scene under `parent`: one node per glTF node, with
+    /// names, local TRS and meshes.
+    ///
+    /// # Errors
+    /// [`Error::Graph`] only if `parent` is stale.
+    pub fn instantiate_gltf(
+        &mut self,
+        asset: &Arc<GltfScene>,
+        parent: NodeId,
+    ) -> Result<Vec<NodeId>, Error> {
+        let mut created: Vec<Option<NodeId>> = vec![None; asset.nodes.len()];
+        // Parents first: walk each root's subtree breadth-first.
+        let mut queue: Vec<(usize, NodeId)> = asset.roots.iter().map(|&r| (r, parent)).collect();
+        let mut head = 0;
+        while head < queue.len() {
+            let (n, under) = queue[head];
+            head += 1;
+            let Some(node) = asset.nodes.get(n) else {
+                continue;
+            };
+            if created[n].is_some() {
+                continue;
+            }
+            let id = self.graph.add(node.name.clone(), node.local, Some(under))?;
+            let mesh = node.mesh.map(|mesh| NodeMesh::Gltf {
+                asset: asset.clone(),
+                mesh,
+            });
+            self.content.insert(
+                id,
+                NodeContent {
+                    mesh,
+                    components: Vec::new(),
+                    object: None,
+                },
+            );
+            created[n] = Some(id);
+            queue.extend(node.children.iter().map(|&c| (c, id)));
+        }
+        Ok(created.into_iter().flatten().collect())
+    }
+
+    /// Node of the level object called `name` (level object names are unique).
+    pub fn object(&self, name: &str) -> Option<NodeId> {
+        self.objects
+            .iter()
+            .copied()
+            .find(|&id| self.graph.name(id) == Some(name))
+    }
+
+    /// Node at a path of names from a root (`"Robot/Armature/Hand_R"`).
+    pub fn find_path(&self, path: &str) -> Option<NodeId> {
+        self.graph.find_path(path)
+    }
+
+    /// Components of `node`.
+    pub fn components(&self, node: NodeId) -> &[Component] {
+        self.content
+            .get(node)
+            .map_or(&[], |c| c.components.as_slice())
+    }
+
+    /// Every component of every node, with its node.
+    pub fn all_components(&self) -> impl Iterator<Item = (NodeId, &Component)> + '_ {
+        self.content
+            .iter()
+            .flat_map(|(id, c)| c.components.iter().map(move |comp| (id, comp)))
+    }
+}

@@ -1,0 +1,305 @@
+//! Transform propagation against a naive recursive reference, dirty-flag counts and
+//! parent-first order under add / remove / re-parent.
+
+use glam::{Affine3A, EulerRot, Quat, Vec3};
+use sierra_scene::graph::{NodeId, SceneGraph, Transform};
+
+/// Small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
+    }
+    fn transform(&mut self) -> Transform {
+        let t = Vec3::new(
+            self.range(-2.0, 2.0),
+            self.range(-2.0, 2.0),
+            self.range(-2.0, 2.0),
+        );
+        let r = Quat::from_euler(
+            EulerRot::XYZ,
+            self.range(-3.0, 3.0),
+            self.range(-3.0, 3.0),
+            self.range(-3.0, 3.0),
+        );
+        // Mostly near-unit, sometimes non-uniform or mirrored scales.
+        let mut s = Vec3::new(
+            self.range(0.8, 1.2),
+            self.range(0.8, 1.2),
+            self.range(0.8, 1.2),
+        );
+        if self.below(10) == 0 {
+            s.x = -s.x;
+        }
+        Transform::new(t, r, s)
+    }
+}
+
+/// The reference: world = parent world · local, by recursion up the parent chain, in f64.
+fn naive_world(g: &SceneGraph, id: NodeId) -> glam::DMat4 {
+    let l = g.local(id).unwrap();
+    let local = glam::DMat4::from_scale_rotation_translation(
+        l.scale.as_dvec3(),
+        l.rotation.as_dquat(),
+        l.translation.as_dvec3(),
+    );
+    match g.parent(id) {
+        Some(p) => naive_world(g, p) * local,
+        None => local,
+    }
+}
+
+fn assert_matches_reference(g: &SceneGraph, live: &[NodeId], tol: f64) {
+    for &id in live {
+        let want = naive_world(g, id);
+        let got = glam::Mat4::from(g.world(id).unwrap()).as_dmat4();
+        let err = (got - want)
+            .to_cols_array()
+            .iter()
+            .fold(0.0f64, |a, v| a.max(v.abs()));
+        // Relative to the matrix magnitude: deep chains of scales > 1 grow the entries.
+        let scale = want
+            .to_cols_array()
+            .iter()
+            .fold(1.0f64, |a, v| a.max(v.abs()));
+        assert!(
+            err <= tol * scale,
+            "node {:?} differs by {err} (magnitude {scale})",
+            g.path_of(id)
+        );
+    }
+}
+
+fn assert_parent_first(g: &SceneGraph) {
+    let order = g.parent_first_order();
+    assert_eq!(order.len(), g.len());
+    let pos: std::collections::HashMap<NodeId, usize> =
+        order.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    for (i, &id) in order.iter().enumerate() {
+        if let Some(p) = g.parent(id) {
+            assert!(
+                pos[&p] < i,
+                "parent {:?} after child {:?}",
+                g.name(p),
+                g.name(id)
+            );
+            assert!(g.children(p).contains(&id));
+        }
+    }
+}
+
+/// Builds a random forest; parents are drawn from existing nodes.
+fn random_graph(rng: &mut Rng, n: usize) -> (SceneGraph, Vec<NodeId>) {
+    let mut g = SceneGraph::new();
+    let mut ids: Vec<NodeId> = Vec::with_capacity(n);
+    for i in 0..n {
+        let parent = if ids.is_empty() || rng.below(20) == 0 {
+            None
+        } else {
+            Some(ids[rng.below(ids.len())])
+        };
+        ids.push(g.add(format!("n{i}"), rng.transform(), parent).unwrap());
+    }
+    (g, ids)
+}
+
+fn is_descendant(g: &SceneGraph, node: NodeId, of: NodeId) -> bool {
+    let mut w = Some(node);
+    while let Some(x) = w {
+        if x == of {
+            return true;
+        }
+        w = g.parent(x);
+    }
+    false
+}
+
+#[test]
+fn random_trees_match_naive_recursion() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut g, mut ids) = random_graph(&mut rng, 1000);
+    g.propagate();
+    assert_matches_reference(&g, &ids, 1e-5);
+    for round in 0..30 {
+        // Random local edits.
+        for _ in 0..rng.below(40) {
+            let id = ids[rng.below(ids.len())];
+            g.set_local(id, rng.transform());
+        }
+        // Random re-parenting, including to later nodes (forcing subtree moves) and to roots.
+        for _ in 0..rng.below(10) {
+            let id = ids[rng.below(ids.len())];
+            let target = ids[rng.below(ids.len())];
+            if rng.below(8) == 0 {
+                g.set_parent(id, None).unwrap();
+            } else if is_descendant(&g, target, id) {
+                assert!(g.set_parent(id, Some(target)).is_err(), "cycle accepted");
+            } else {
+                g.set_parent(id, Some(target)).unwrap();
+            }
+        }
+        // Occasionally remove a subtree and add fresh nodes.
+        if round % 5 == 4 {
+            let victim = ids[rng.below(ids.len())];
+            let removed = g.remove(victim).unwrap();
+            ids.retain(|&id| g.contains(id));
+            assert!(!g.contains(victim) && removed >= 1);
+            for k in 0..removed {
+                let parent = Some(ids[rng.below(ids.len())]);
+                ids.push(
+                    g.add(format!("r{round}_{k}"), rng.transform(), parent)
+                        .unwrap(),
+                );
+            }
+        }
+        assert_parent_first(&g);
+        g.propagate();
+        assert_eq!(g.len(), ids.len());
+        assert_matches_reference(&g, &ids, 1e-5);
+    }
+}
+
+#[test]
+fn frame_without_edits_recomputes_nothing() {
+    let mut rng = Rng(7);
+    let (mut g, _) = random_graph(&mut rng, 1000);
+    assert_eq!(g.propagate().recomputed, 1000);
+    let stats = g.propagate();
+    assert_eq!(stats.recomputed, 0);
+    assert_eq!(stats.visited, 0, "a clean frame should not even scan");
+}
+
+#[test]
+fn moving_one_node_recomputes_only_its_subtree() {
+    let mut g = SceneGraph::new();
+    let root = g.add("root", Transform::IDENTITY, None).unwrap();
+    let a = g
+        .add("a", Transform::from_translation(Vec3::X), Some(root))
+        .unwrap();
+    let b = g
+        .add("b", Transform::from_translation(Vec3::Y), Some(root))
+        .unwrap();
+    let a1 = g
+        .add("a1", Transform::from_translation(Vec3::Z), Some(a))
+        .unwrap();
+    let _a2 = g
+        .add("a2", Transform::from_translation(Vec3::Z), Some(a))
+        .unwrap();
+    let _a11 = g
+        .add("a11", Transform::from_translation(Vec3::Z), Some(a1))
+        .unwrap();
+    let _b1 = g
+        .add("b1", Transform::from_translation(Vec3::Z), Some(b))
+        .unwrap();
+    g.propagate();
+    g.set_local(a, Transform::from_translation(Vec3::new(5.0, 0.0, 0.0)));
+    assert_eq!(g.propagate().recomputed, 4, "a, a1, a2, a11");
+    assert!(g.moved_last_pass(a1) && !g.moved_last_pass(b));
+    let w = g.world(g.find_path("root/a/a1/a11").unwrap()).unwrap();
+    assert_eq!(Vec3::from(w.translation), Vec3::new(5.0, 0.0, 2.0));
+    // A leaf edit recomputes one node.
+    g.set_local(a1, Transform::from_translation(Vec3::ONE));
+    assert_eq!(g.propagate().recomputed, 2, "a1 and a11");
+}
+
+#[test]
+fn reparent_under_a_later_node_keeps_parents_first() {
+    let mut g = SceneGraph::new();
+    let a = g
+        .add("a", Transform::from_translation(Vec3::X), None)
+        .unwrap();
+    let a1 = g
+        .add("a1", Transform::from_translation(Vec3::Y), Some(a))
+        .unwrap();
+    let a11 = g
+        .add("a11", Transform::from_translation(Vec3::Z), Some(a1))
+        .unwrap();
+    let b = g
+        .add(
+            "b",
+            Transform::from_translation(Vec3::new(10.0, 0.0, 0.0)),
+            None,
+        )
+        .unwrap();
+    g.propagate();
+    // a1 (slot 1) goes under b (slot 3): its subtree must move behind b.
+    g.set_parent(a1, Some(b)).unwrap();
+    assert_parent_first(&g);
+    assert_eq!(g.parent_first_order(), &[a, b, a1, a11]);
+    let stats = g.propagate();
+    assert_eq!(stats.recomputed, 2);
+    assert_eq!(
+        Vec3::from(g.world(a11).unwrap().translation),
+        Vec3::new(10.0, 1.0, 1.0)
+    );
+    assert_eq!(g.find_path("b/a1/a11"), Some(a11));
+    assert_eq!(g.path_of(a11).as_deref(), Some("b/a1/a11"));
+    // Cycles are refused and leave the graph unchanged.
+    assert!(g.set_parent(b, Some(a11)).is_err());
+    assert!(g.set_parent(b, Some(b)).is_err());
+    assert_parent_first(&g);
+    // Ids survive the move; removing b removes its subtree and makes the ids stale.
+    assert_eq!(g.remove(b).unwrap(), 3);
+    assert!(!g.contains(a11) && g.world(a11).is_none() && !g.set_local(a1, Transform::IDENTITY));
+    assert_eq!(g.parent_first_order(), &[a]);
+}
+
+#[test]
+fn driven_joints_are_not_recomputed_and_attachments_follow() {
+    let mut g = SceneGraph::new();
+    let character = g
+        .add(
+            "Player",
+            Transform::from_translation(Vec3::new(1.0, 0.0, 0.0)),
+            None,
+        )
+        .unwrap();
+    let hips = g
+        .add(
+            "Hips",
+            Transform::from_translation(Vec3::Y),
+            Some(character),
+        )
+        .unwrap();
+    let hand = g
+        .add("Hand_R", Transform::from_translation(Vec3::X), Some(hips))
+        .unwrap();
+    let sword = g
+        .add(
+            "Sword",
+            Transform::from_translation(Vec3::new(0.0, 0.5, 0.0)),
+            Some(hand),
+        )
+        .unwrap();
+    g.propagate();
+    // The animation job writes the joints' world matrices.
+    let hips_world = Affine3A::from_translation(Vec3::new(1.0, 1.1, 0.0));
+    let hand_world =
+        Affine3A::from_rotation_translation(Quat::from_rotation_z(1.0), Vec3::new(1.5, 1.6, 0.2));
+    g.set_world(hips, hips_world);
+    g.set_world(hand, hand_world);
+    let stats = g.propagate();
+    assert_eq!(
+        stats.recomputed, 1,
+        "only the sword is computed; joints are not propagated again"
+    );
+    assert_eq!(g.world(hand), Some(hand_world));
+    let expected = hand_world * Affine3A::from_translation(Vec3::new(0.0, 0.5, 0.0));
+    assert!(g.world(sword).unwrap().abs_diff_eq(expected, 1e-6));
+    // Moving the character does not overwrite driven joints (the next animation write will).
+    g.set_local(
+        character,
+        Transform::from_translation(Vec3::new(3.0, 0.0, 0.0)),
+    );
+    assert_eq!(g.propagate().recomputed, 1);
+    assert_eq!(g.world(hand), Some(hand_world));
+}
