@@ -5,6 +5,8 @@
 //! and one arm to [`run`].
 
 pub mod demo;
+pub mod export_obj;
+pub mod noise;
 pub mod render;
 
 use std::str::FromStr;
@@ -27,6 +29,10 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Run the built-in demo: a window when a display exists, else headless into out/demo.
     Demo(demo::DemoArgs),
+    /// Evaluate Perlin noise or fBm (CPU f64/f32 or GPU) at points read from stdin.
+    Noise(noise::NoiseArgs),
+    /// Write a generated mesh (island, planet, clouds, palm, palms, birds) as OBJ + MTL at several LODs.
+    ExportObj(export_obj::ExportObjArgs),
 }
 
 /// Runs the parsed command line.
@@ -37,6 +43,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Render(args) => render::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::Noise(args) => noise::run(args),
+        Command::ExportObj(args) => export_obj::run(args),
     }
 }
 

@@ -1,0 +1,136 @@
+//! `sierra export-obj`: writes a generated mesh as OBJ + MTL at several levels of detail
+//! (simplified with meshoptimizer), as the thesis exported its landscape for reduction (§2.3.6).
+//!
+//! Objects: `island` (the `Terrain` mesh), `planet`, `clouds`, `palm` (one tree), `palms` (all
+//! palms of the island), `birds` (the flock at time 0). Parameters are the defaults of the
+//! `Terrain`/`Planet`/`PalmTrees`/`Birds` components; `--resolution` overrides the island's.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use sierra_terrain::birds::{BirdsParams, Flock};
+use sierra_terrain::lod::simplify_to_percent;
+use sierra_terrain::noise::grid::Threads;
+use sierra_terrain::obj::write_obj;
+use sierra_terrain::palm::{palm_mesh, palms_mesh, PalmParams};
+use sierra_terrain::planet::{cloud_mesh, planet_mesh, PlanetParams};
+use sierra_terrain::{Island, Mesh, TerrainParams};
+
+/// Objects that can be exported.
+pub const OBJECTS: &[&str] = &["island", "planet", "clouds", "palm", "palms", "birds"];
+
+/// `sierra export-obj` arguments.
+#[derive(Debug, Args)]
+pub struct ExportObjArgs {
+    /// Level file (optional; the built-in generated objects use their component defaults).
+    pub level: Option<PathBuf>,
+    /// island | planet | clouds | palm | palms | birds.
+    #[arg(long)]
+    pub object: String,
+    /// Comma-separated levels of detail in percent of the vertices, each in 1..=100.
+    #[arg(long, default_value = "100,50,25,10")]
+    pub lod: String,
+    /// Output directory (created).
+    #[arg(long, default_value = "out/obj")]
+    pub out: PathBuf,
+    /// Island height samples per side (default: the Terrain component's 513).
+    #[arg(long, allow_negative_numbers = true)]
+    pub resolution: Option<i64>,
+}
+
+/// Parses `100,50,25,10`.
+///
+/// # Errors
+/// A value that is not an integer in 1..=100, or an empty list.
+pub fn parse_lods(text: &str) -> anyhow::Result<Vec<u32>> {
+    let lods = text
+        .split(',')
+        .map(|f| {
+            let v: i64 = f
+                .trim()
+                .parse()
+                .with_context(|| format!("--lod: `{f}` is not an integer"))?;
+            if !(1..=100).contains(&v) {
+                bail!("--lod: {v} is not a percentage in 1..=100");
+            }
+            Ok(v as u32)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if lods.is_empty() {
+        bail!("--lod needs at least one percentage");
+    }
+    Ok(lods)
+}
+
+/// Builds the named object's full-detail mesh.
+///
+/// # Errors
+/// An unknown name (listing the valid ones) or invalid parameters.
+pub fn build_object(name: &str, resolution: Option<i64>) -> anyhow::Result<Mesh> {
+    let island = || -> anyhow::Result<Island> {
+        let mut p = TerrainParams::default();
+        if let Some(r) = resolution {
+            p.resolution = r;
+        }
+        Ok(Island::generate_cpu(&p, Threads::All)?)
+    };
+    Ok(match name {
+        "island" => island()?.mesh(),
+        "planet" => planet_mesh(&PlanetParams::default())?,
+        "clouds" => cloud_mesh(&PlanetParams::default())?,
+        "palm" => palm_mesh(&PalmParams::default(), 0)?,
+        "palms" => palms_mesh(&island()?, &PalmParams::default())?,
+        "birds" => Flock::new(&BirdsParams::default())?.mesh(),
+        other => bail!(
+            "unknown object `{other}`; valid objects: {}",
+            OBJECTS.join(", ")
+        ),
+    })
+}
+
+/// Runs the export and prints one line per file.
+///
+/// # Errors
+/// Bad arguments, a level file that cannot be read, write failures.
+pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
+    let lods = parse_lods(&args.lod)?;
+    if let Some(level) = &args.level {
+        // The generated objects take their parameters from the component defaults; the level
+        // must still exist and be JSON so a typo is not silently ignored.
+        let text = std::fs::read_to_string(level)
+            .with_context(|| format!("reading {}", level.display()))?;
+        serde_json::from_str::<serde_json::Value>(&text)
+            .with_context(|| format!("{} is not JSON", level.display()))?;
+    }
+    let mesh = build_object(&args.object, args.resolution)?;
+    for percent in lods {
+        let lod = simplify_to_percent(&mesh, percent)?;
+        let files = write_obj(&lod, &args.out, &format!("{}_lod{percent}", args.object))?;
+        println!(
+            "{}  {percent}%  {} vertices  {} triangles",
+            files.obj.display(),
+            lod.vertex_count(),
+            lod.triangle_count()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lod_lists_parse_and_bad_ones_are_errors() {
+        assert_eq!(parse_lods("100,50, 25,10").unwrap(), vec![100, 50, 25, 10]);
+        assert!(parse_lods("0").is_err());
+        assert!(parse_lods("101").is_err());
+        assert!(parse_lods("50,x").is_err());
+        assert!(build_object("volcano", None)
+            .unwrap_err()
+            .to_string()
+            .contains("island"));
+        assert!(build_object("island", Some(-4)).is_err());
+    }
+}
