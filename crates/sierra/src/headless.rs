@@ -87,6 +87,11 @@ pub fn run_headless(level: Level, options: &HeadlessOptions) -> Result<RunSummar
             tick: game.clock.tick(),
             cpu_ms,
             gpu_ms: stats.gpu_ms,
+            gpu_pass_ms: stats
+                .pass_gpu_ms
+                .iter()
+                .map(|(name, ms)| ((*name).to_owned(), *ms))
+                .collect(),
             triangles: stats.triangles,
             draw_calls: stats.draw_calls,
         });

@@ -102,6 +102,8 @@ pub struct FrameRecord {
     pub cpu_ms: f64,
     /// GPU milliseconds summed over the passes; `null` where timestamp queries are unsupported.
     pub gpu_ms: Option<f64>,
+    /// GPU milliseconds per pass, in pass order (empty where timestamp queries are unsupported).
+    pub gpu_pass_ms: std::collections::BTreeMap<String, f64>,
     /// Triangles submitted.
     pub triangles: u64,
     /// Draw calls recorded.

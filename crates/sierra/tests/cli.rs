@@ -84,7 +84,14 @@ fn render_writes_frames_contact_sheet_and_stats() {
         assert_eq!(f["frame"], i);
         assert_eq!(f["tick"], i + 1);
         assert!(f["cpu_ms"].as_f64().unwrap() > 0.0);
-        assert!(f["gpu_ms"].is_null() || f["gpu_ms"].as_f64().unwrap() >= 0.0);
+        if f["gpu_ms"].is_null() {
+            assert!(f["gpu_pass_ms"].as_object().unwrap().is_empty());
+        } else {
+            let passes = f["gpu_pass_ms"].as_object().unwrap();
+            assert!(passes.contains_key("forward"), "{passes:?}");
+            let sum: f64 = passes.values().map(|v| v.as_f64().unwrap()).sum();
+            assert!((sum - f["gpu_ms"].as_f64().unwrap()).abs() < 1e-6);
+        }
         // grid:4 = 32 triangles, cube = 12.
         assert_eq!(f["triangles"], 44);
         assert_eq!(f["draw_calls"], 2);
@@ -117,6 +124,38 @@ fn headless_demo_writes_into_out_with_a_one_line_summary() {
         "{stdout}"
     );
     assert!(out.join("frame_0001.png").exists() && out.join("stats.json").exists());
+}
+
+#[test]
+fn demo_without_a_reachable_display_falls_back_to_headless() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fallback");
+    let run = Command::new(env!("CARGO_BIN_EXE_sierra"))
+        .args([
+            "demo",
+            "--frames",
+            "1",
+            "--size",
+            "32x18",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env(
+            "WGPU_BACKEND",
+            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
+        )
+        // A display that does not exist: EventLoop::new() fails, which must not be fatal.
+        .env("DISPLAY", ":4242")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        stdout.contains("rendering headless instead") && stdout.contains("wrote 1 frames"),
+        "{stdout}"
+    );
+    assert!(out.join("frame_0000.png").exists());
 }
 
 #[test]

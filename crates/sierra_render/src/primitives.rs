@@ -9,23 +9,6 @@ use glam::Vec3;
 
 use crate::mesh::MeshData;
 
-/// Names accepted by [`by_name`], in the order error messages list them.
-pub const PRIMITIVE_NAMES: [&str; 4] = ["cube", "sphere", "plane", "grid"];
-
-/// The primitive called `name` with its default parameters:
-/// `cube` (side 1 m), `sphere` (radius 0.5 m, 32 segments × 16 rings),
-/// `plane` (1 m × 1 m in XZ), `grid` (1 m × 1 m in XZ, 16 × 16 cells).
-/// Returns `None` for other names (see [`PRIMITIVE_NAMES`]).
-pub fn by_name(name: &str) -> Option<MeshData> {
-    match name {
-        "cube" => Some(cube(1.0)),
-        "sphere" => Some(uv_sphere(0.5, 32, 16)),
-        "plane" => Some(plane(1.0)),
-        "grid" => Some(grid(16, 1.0)),
-        _ => None,
-    }
-}
-
 /// An axis-aligned cube with side `size` metres: 24 vertices (4 per face, flat
 /// normals), 12 triangles.
 pub fn cube(size: f32) -> MeshData {
@@ -214,13 +197,5 @@ mod tests {
         assert_eq!(xs.iter().cloned().fold(f32::MAX, f32::min), -5.0);
         assert_eq!(xs.iter().cloned().fold(f32::MIN, f32::max), 5.0);
         assert_eq!(plane(2.0).triangle_count(), 2);
-    }
-
-    #[test]
-    fn by_name_knows_every_listed_name_and_nothing_else() {
-        for name in PRIMITIVE_NAMES {
-            assert!(by_name(name).is_some(), "{name}");
-        }
-        assert!(by_name("teapot").is_none());
     }
 }
