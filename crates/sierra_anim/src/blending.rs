@@ -52,10 +52,17 @@ pub fn blend_poses(
         for ((o, pa), pb) in output.iter_mut().zip(a.pose).zip(b.pose) {
             let qa = Vec4::from(pa.rotation);
             let qb = Vec4::from(pb.rotation);
-            let sb = if qa.dot(qb) < 0.0 { -wb } else { wb };
+            // Flip the lighter layer into the heavier one's hemisphere, so weight
+            // 0/1 returns the input quaternion itself, not its negation.
+            let flip = if qa.dot(qb) < 0.0 { -1.0 } else { 1.0 };
+            let (sa, sb) = if wa >= wb {
+                (wa, wb * flip)
+            } else {
+                (wa * flip, wb)
+            };
             *o = Transform {
                 translation: pa.translation * wa + pb.translation * wb,
-                rotation: Quat::from_vec4((qa * wa + qb * sb).normalize()),
+                rotation: Quat::from_vec4((qa * sa + qb * sb).normalize()),
                 scale: pa.scale * wa + pb.scale * wb,
             };
         }

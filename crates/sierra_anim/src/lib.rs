@@ -31,6 +31,7 @@ mod local_to_model;
 mod palette;
 mod sampling;
 mod skeleton;
+pub mod synthetic;
 mod transform;
 
 pub use baking::{bake_skinning_matrices, BakedAnimation, BakedClip};
