@@ -1,6 +1,7 @@
 //! [`Renderer`]: runs the passes of a frame in order.
 //!
-//! Order: forward (scene → HDR target) → output (HDR → final image). New
+//! Order: forward (scene → HDR target) → sky (behind the scene) → bloom (added onto the HDR
+//! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
 //! field and one entry in [`Renderer::passes`].
 
@@ -10,7 +11,9 @@ use crate::frame::{FrameData, MeshHandle};
 use crate::gpu_timer::GpuTimer;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::passes::forward::ForwardPass;
-use crate::passes::output::OutputPass;
+use crate::passes::bloom::BloomPass;
+use crate::passes::sky::SkyPass;
+use crate::passes::tonemap::{TonemapPass, Tonemapper};
 use crate::passes::{Pass, PassInputs};
 use crate::readback;
 use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
@@ -34,8 +37,12 @@ pub struct Renderer {
     meshes: Vec<GpuMesh>,
     /// Scene → HDR target.
     pub forward: ForwardPass,
-    /// HDR target → final image (tonemap, sRGB).
-    pub output: OutputPass,
+    /// Procedural sky behind the scene (off until `sky.settings.enabled`).
+    pub sky: SkyPass,
+    /// Bloom added onto the HDR target (off until `bloom.settings.enabled`).
+    pub bloom: BloomPass,
+    /// HDR target → final image (tonemap, sRGB); `Tonemapper::None` by default.
+    pub tonemap: TonemapPass,
     timer: Option<GpuTimer>,
     gpu_timing: bool,
 }
@@ -59,20 +66,32 @@ impl Renderer {
             targets,
             meshes: Vec::new(),
             forward: ForwardPass::new(ctx)?,
-            output: OutputPass::new(ctx, output_format)?,
+            sky: SkyPass::new(ctx)?,
+            bloom: BloomPass::new(ctx)?,
+            tonemap: TonemapPass::new(ctx, output_format)?,
             timer: GpuTimer::new(ctx, MAX_TIMED_PASSES)?,
             gpu_timing: true,
         };
-        let targets = &renderer.targets;
-        for pass in [&mut renderer.forward as &mut dyn Pass, &mut renderer.output] {
+        // Pass-through until a level or the demo turns them on, so render tests see linear values.
+        renderer.bloom.settings.enabled = false;
+        renderer.tonemap.settings.tonemapper = Tonemapper::None;
+        let Self {
+            targets,
+            forward,
+            sky,
+            bloom,
+            tonemap,
+            ..
+        } = &mut renderer;
+        for pass in [forward as &mut dyn Pass, sky, bloom, tonemap] {
             pass.resize(ctx, targets)?;
         }
         Ok(renderer)
     }
 
     /// The passes in execution order.
-    fn passes(&mut self) -> [&mut dyn Pass; 2] {
-        [&mut self.forward, &mut self.output]
+    fn passes(&mut self) -> [&mut dyn Pass; 4] {
+        [&mut self.forward, &mut self.sky, &mut self.bloom, &mut self.tonemap]
     }
 
     /// Current size in pixels.
@@ -121,8 +140,15 @@ impl Renderer {
             return Ok(());
         }
         self.targets = RenderTargets::new(ctx, width, height)?;
-        let targets = &self.targets;
-        for pass in [&mut self.forward as &mut dyn Pass, &mut self.output] {
+        let Self {
+            targets,
+            forward,
+            sky,
+            bloom,
+            tonemap,
+            ..
+        } = self;
+        for pass in [forward as &mut dyn Pass, sky, bloom, tonemap] {
             pass.resize(ctx, targets)?;
         }
         Ok(())
@@ -175,7 +201,9 @@ impl Renderer {
             targets,
             meshes,
             forward,
-            output: output_pass,
+            sky,
+            bloom,
+            tonemap,
             ..
         } = self;
         let inputs = PassInputs {
@@ -184,7 +212,7 @@ impl Renderer {
             targets,
             output,
         };
-        let mut passes: [&mut dyn Pass; 2] = [forward, output_pass];
+        let mut passes: [&mut dyn Pass; 4] = [forward, sky, bloom, tonemap];
         for pass in passes.iter_mut() {
             pass.prepare(ctx, &inputs)?;
         }

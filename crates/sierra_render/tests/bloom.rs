@@ -1,128 +1,27 @@
 //! Bloom (seed 000): a single bright pixel spreads into the separable 9-tap Gaussian; pixels
 //! below the threshold get no bloom. Values are read straight from the linear HDR textures.
 
-use glam::{Vec3, Vec4};
+mod support;
+
+use glam::Vec3;
 use sierra_render::passes::bloom::{BloomPass, BloomSettings, GAUSSIAN_WEIGHTS};
 use sierra_render::passes::{Pass, PassInputs};
-use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
-use sierra_render::{readback, Camera, FrameData, GpuContext, Sun};
+use sierra_render::targets::RenderTargets;
+use sierra_render::{Camera, FrameData, GpuContext};
+use support::{context, read_rgb, targets, write_hdr};
 
 const SIZE: u32 = 64;
 
-fn context() -> GpuContext {
-    GpuContext::headless().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// IEEE 754 binary16 → f32 (normal, subnormal and zero values; no NaN inputs in these tests).
-fn f16_to_f32(bits: u16) -> f32 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exponent = i32::from((bits >> 10) & 0x1f);
-    let mantissa = f32::from(bits & 0x3ff);
-    match exponent {
-        0 => sign * mantissa * 2f32.powi(-24),
-        31 => sign * f32::INFINITY,
-        e => sign * (1.0 + mantissa / 1024.0) * 2f32.powi(e - 15),
-    }
-}
-
-/// f32 → binary16 for the normal-range test values used here (truncating the mantissa).
-fn f32_to_f16(value: f32) -> u16 {
-    if value == 0.0 {
-        return 0;
-    }
-    let bits = value.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
-    assert!(
-        (1..31).contains(&exponent),
-        "{value} is outside binary16's normal range"
-    );
-    sign | ((exponent as u16) << 10) | ((bits >> 13) & 0x3ff) as u16
-}
-
-/// Targets whose HDR texture can also be written and read by the test.
-fn targets(ctx: &GpuContext) -> RenderTargets {
-    let texture = |label, format, usage| {
-        ctx.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width: SIZE,
-                height: SIZE,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage,
-            view_formats: &[],
-        })
-    };
-    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
-        | wgpu::TextureUsages::TEXTURE_BINDING
-        | wgpu::TextureUsages::COPY_DST
-        | wgpu::TextureUsages::COPY_SRC;
-    let hdr = texture("test hdr", HDR_FORMAT, usage);
-    let depth = texture(
-        "test depth",
-        DEPTH_FORMAT,
-        wgpu::TextureUsages::RENDER_ATTACHMENT,
-    );
-    RenderTargets {
-        width: SIZE,
-        height: SIZE,
-        hdr_view: hdr.create_view(&Default::default()),
-        hdr,
-        depth_view: depth.create_view(&Default::default()),
-        depth,
-    }
-}
-
-fn write_hdr(ctx: &GpuContext, targets: &RenderTargets, pixels: &[(u32, u32, Vec3)]) {
-    let mut data = vec![0u16; (SIZE * SIZE * 4) as usize];
-    for &(x, y, color) in pixels {
-        let i = ((y * SIZE + x) * 4) as usize;
-        for c in 0..3 {
-            data[i + c] = f32_to_f16(color[c]);
-        }
-    }
-    ctx.queue.write_texture(
-        targets.hdr.as_image_copy(),
-        bytemuck::cast_slice(&data),
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(SIZE * 8),
-            rows_per_image: Some(SIZE),
-        },
-        wgpu::Extent3d {
-            width: SIZE,
-            height: SIZE,
-            depth_or_array_layers: 1,
-        },
-    );
-}
-
-/// Reads an `Rgba16Float` texture as `[height][width]` RGB values, row-major.
-fn read_rgb(ctx: &GpuContext, texture: &wgpu::Texture) -> Vec<Vec3> {
-    let bytes = readback::read_texture(ctx, texture).unwrap_or_else(|e| panic!("{e}"));
-    bytes
-        .chunks_exact(8)
-        .map(|texel| {
-            let channel =
-                |c: usize| f16_to_f32(u16::from_le_bytes([texel[2 * c], texel[2 * c + 1]]));
-            Vec3::new(channel(0), channel(1), channel(2))
-        })
-        .collect()
-}
-
 fn frame() -> FrameData {
-    FrameData {
-        camera: Camera::look_at(Vec3::Z, Vec3::ZERO, Vec3::Y, 1.0, 1.0, 0.1, 10.0),
-        sun: Sun::default(),
-        point_lights: Vec::new(),
-        draws: Vec::new(),
-        clear_color: Vec4::ZERO,
-    }
+    support::frame(Camera::look_at(
+        glam::Vec3::Z,
+        glam::Vec3::ZERO,
+        glam::Vec3::Y,
+        1.0,
+        1.0,
+        0.1,
+        10.0,
+    ))
 }
 
 /// Runs the bloom pass once over the given HDR pixels (black elsewhere).
@@ -131,7 +30,7 @@ fn run_bloom(
     pixels: &[(u32, u32, Vec3)],
     settings: BloomSettings,
 ) -> (BloomPass, RenderTargets) {
-    let targets = targets(ctx);
+    let targets = targets(ctx, SIZE);
     write_hdr(ctx, &targets, pixels);
     let mut bloom = BloomPass::new(ctx).unwrap_or_else(|e| panic!("{e}"));
     bloom.settings = settings;

@@ -69,7 +69,7 @@ impl Default for TonemapSettings {
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct TonemapParams {
     /// 0 none, 1 ACES, 2 AgX.
-    pub operator: u32,
+    pub tonemapper: u32,
     /// Linear exposure scale `2^EV`.
     pub exposure: f32,
     /// 1 when the shader applies the sRGB OETF (non-sRGB target).
@@ -166,7 +166,7 @@ impl TonemapPass {
 
     fn params(settings: &TonemapSettings, encode_srgb: bool) -> TonemapParams {
         TonemapParams {
-            operator: settings.tonemapper.code(),
+            tonemapper: settings.tonemapper.code(),
             exposure: settings.exposure_ev.exp2(),
             encode_srgb: u32::from(encode_srgb),
             pad: 0.0,

@@ -3,7 +3,7 @@
 
 struct TonemapParams {
     // 0 = none (clamp only; for tests comparing linear values), 1 = ACES, 2 = AgX.
-    operator: u32,
+    tonemapper: u32,
     // Linear scale applied before the curve (2^EV).
     exposure: f32,
     // 1 when the target is not an *Srgb format and the shader must apply the sRGB OETF itself.
@@ -73,7 +73,7 @@ fn agx(color: vec3<f32>) -> vec3<f32> {
 
 fn tonemap(color: vec3<f32>) -> vec3<f32> {
     let exposed = color * params.exposure;
-    switch params.operator {
+    switch params.tonemapper {
         case 1u: { return aces(exposed); }
         case 2u: { return agx(exposed); }
         default: { return clamp(exposed, vec3<f32>(0.0), vec3<f32>(1.0)); }
