@@ -313,6 +313,20 @@ impl WaterCompute {
         ctx.take_uncaptured_errors("stepping the water simulation")
     }
 
+    /// Blocks until the GPU has finished every submitted step (for timing).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the device is lost.
+    pub fn wait(&self, ctx: &GpuContext) -> Result<()> {
+        ctx.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| RenderError::Gpu {
+                context: "waiting for the water steps".to_owned(),
+                message: e.to_string(),
+            })?;
+        Ok(())
+    }
+
     /// Adds a raised-cosine drop (see [`WaterSim::add_drop`]) to the current depth.
     ///
     /// # Errors

@@ -6,6 +6,8 @@ pub mod bloom;
 pub mod forward;
 pub mod fullscreen;
 pub mod output;
+pub mod sea;
+pub mod shadow;
 pub mod sky;
 pub mod tonemap;
 

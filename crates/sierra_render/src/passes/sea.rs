@@ -1,0 +1,360 @@
+//! The sea pass: the simulated water surface drawn into the HDR target (`sea.wgsl`).
+//!
+//! The vertex shader reads the water simulation's own GPU buffers
+//! ([`WaterCompute::terrain_buffer`], the current depth buffer and the velocity buffer), so the
+//! surface moves with no CPU round trip. No vertex or index buffer: vertex `i` of the draw is
+//! corner `i % 6` of grid quad `i / 6`. Normals come from height differences, colour from depth
+//! (shallow → deep), a Schlick-Fresnel sky reflection, a Blinn-Phong sun highlight, and foam
+//! where the water is thin or fast. Alpha-blended over what the forward pass drew (depth test
+//! on, depth write off), so the beach shows through shallow water.
+//!
+//! How the renderer runs it (after the opaque forward pass, before bloom):
+//! ```text
+//! let mut sea = SeaPass::new(ctx)?;                 // once
+//! sea.bind_water(ctx, &water)?;                      // once per WaterCompute
+//! // each frame:
+//! water.record_steps(&ctx.queue, &mut encoder, dt, steps_per_frame)?;  // or water.step(..)
+//! sea.set_current(water.current_index());
+//! sea.prepare(ctx, &inputs)?;                        // camera + sun from FrameData
+//! sea.record(&mut encoder, &inputs, timestamps);     // draws into targets.hdr_view / depth_view
+//! ```
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3, Vec4};
+
+use crate::compute::water::WaterCompute;
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::passes::{Pass, PassInputs};
+use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+
+/// How the sea looks and where its grid lies. Colours linear RGB.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeaSettings {
+    /// World position of the grid's corner (cell (0, 0) starts here; the grid extends along
+    /// +X and +Z by `cols * cell_size` and `rows * cell_size`); heights add to `origin.y`.
+    pub origin: Vec3,
+    /// Colour of thin water.
+    pub shallow_color: Vec3,
+    /// Colour of deep water.
+    pub deep_color: Vec3,
+    /// Depth over which the colour goes from shallow to deep (1 - e^-1 of the way), metres.
+    pub absorption_depth: f32,
+    /// Sky colour reflected at grazing angles.
+    pub sky_color: Vec3,
+    /// Blinn-Phong exponent of the sun highlight.
+    pub specular_power: f32,
+    /// Strength of the sun highlight.
+    pub specular_strength: f32,
+    /// Water thinner than this foams (shorelines), metres.
+    pub foam_depth: f32,
+    /// Water faster than this starts to foam (full at twice), m/s.
+    pub foam_speed: f32,
+    /// Cells with less water are not drawn (dry land), metres.
+    pub min_depth: f32,
+    /// Draw every `stride`-th cell (1 = full resolution; 2 or 4 for large grids).
+    pub stride: u32,
+}
+
+impl Default for SeaSettings {
+    fn default() -> Self {
+        Self {
+            origin: Vec3::ZERO,
+            shallow_color: Vec3::new(0.10, 0.55, 0.50),
+            deep_color: Vec3::new(0.005, 0.05, 0.12),
+            absorption_depth: 2.0,
+            sky_color: Vec3::new(0.45, 0.6, 0.8),
+            specular_power: 200.0,
+            specular_strength: 4.0,
+            foam_depth: 0.15,
+            foam_speed: 1.5,
+            min_depth: 0.01,
+            stride: 1,
+        }
+    }
+}
+
+/// Mirror of `SeaUniforms` in `sea.wgsl` (224 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct SeaUniforms {
+    /// World → clip, column-major.
+    pub view_proj: [[f32; 4]; 4],
+    /// Camera position (w unused).
+    pub camera_pos: [f32; 4],
+    /// Direction the sunlight travels (w unused).
+    pub sun_dir: [f32; 4],
+    /// Sun colour × intensity.
+    pub sun_color: [f32; 4],
+    /// Ambient light.
+    pub ambient: [f32; 4],
+    /// Shallow colour, absorption depth.
+    pub shallow: [f32; 4],
+    /// Deep colour.
+    pub deep: [f32; 4],
+    /// Sky colour, specular power.
+    pub sky: [f32; 4],
+    /// Foam depth, foam speed, specular strength, min depth.
+    pub foam: [f32; 4],
+    /// Grid corner, cell size.
+    pub origin: [f32; 4],
+    /// cols, rows, stride, 0.
+    pub grid: [u32; 4],
+}
+
+/// The sea pass (see the module docs for how a frame runs it).
+pub struct SeaPass {
+    /// Look and placement; read by the next [`Pass::prepare`].
+    pub settings: SeaSettings,
+    pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    uniforms: wgpu::Buffer,
+    /// One bind group per water depth buffer, and the grid size.
+    water: Option<([wgpu::BindGroup; 2], u32, u32, f32)>,
+    current: usize,
+}
+
+impl SeaPass {
+    /// Creates the pipeline (HDR colour target, depth test without depth write, alpha blending).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`].
+    pub fn new(ctx: &GpuContext) -> Result<Self> {
+        let device = &ctx.device;
+        let (layout, pipeline) = ctx.scoped(
+            || "creating the sea pipeline".to_owned(),
+            || {
+                let storage = |binding| wgpu::BindGroupLayoutEntry {
+                    binding,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                };
+                let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("sea"),
+                    entries: &[
+                        wgpu::BindGroupLayoutEntry {
+                            binding: 0,
+                            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                            ty: wgpu::BindingType::Buffer {
+                                ty: wgpu::BufferBindingType::Uniform,
+                                has_dynamic_offset: false,
+                                min_binding_size: None,
+                            },
+                            count: None,
+                        },
+                        storage(1),
+                        storage(2),
+                        storage(3),
+                    ],
+                });
+                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("sea.wgsl"),
+                    source: wgpu::ShaderSource::Wgsl(include_str!("sea.wgsl").into()),
+                });
+                let pipeline_layout =
+                    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                        label: Some("sea"),
+                        bind_group_layouts: &[Some(&layout)],
+                        immediate_size: 0,
+                    });
+                let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("sea"),
+                    layout: Some(&pipeline_layout),
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs_main"),
+                        compilation_options: Default::default(),
+                        buffers: &[],
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        topology: wgpu::PrimitiveTopology::TriangleList,
+                        front_face: wgpu::FrontFace::Ccw,
+                        // Waves can fold a triangle over; the sea has no back to hide.
+                        cull_mode: None,
+                        ..Default::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: DEPTH_FORMAT,
+                        depth_write_enabled: Some(false),
+                        depth_compare: Some(wgpu::CompareFunction::Less),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some("fs_main"),
+                        compilation_options: Default::default(),
+                        targets: &[Some(wgpu::ColorTargetState {
+                            format: HDR_FORMAT,
+                            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+                            write_mask: wgpu::ColorWrites::ALL,
+                        })],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                });
+                (layout, pipeline)
+            },
+        )?;
+        let uniforms = ctx.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("sea uniforms"),
+            size: std::mem::size_of::<SeaUniforms>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })?;
+        Ok(Self {
+            settings: SeaSettings::default(),
+            pipeline,
+            layout,
+            uniforms,
+            water: None,
+            current: 0,
+        })
+    }
+
+    /// Binds a water simulation's buffers (both depth buffers, so swapping costs nothing).
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a grid smaller than 2x2; [`RenderError::Gpu`].
+    pub fn bind_water(&mut self, ctx: &GpuContext, water: &WaterCompute) -> Result<()> {
+        let p = water.params();
+        if p.cols < 2 || p.rows < 2 {
+            return Err(RenderError::InvalidInput(format!(
+                "sea: a {}x{} water grid has no quads to draw (need at least 2x2)",
+                p.cols, p.rows
+            )));
+        }
+        let group = |i: usize| {
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("sea water"),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: self.uniforms.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: water.terrain_buffer().as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: water.depth_buffers()[i].as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: water.velocity_buffer().as_entire_binding(),
+                    },
+                ],
+            })
+        };
+        let groups = ctx.scoped(
+            || "creating the sea bind groups".to_owned(),
+            || [group(0), group(1)],
+        )?;
+        self.water = Some((groups, p.cols as u32, p.rows as u32, p.cell_size));
+        self.current = water.current_index();
+        Ok(())
+    }
+
+    /// Which depth buffer to draw: pass [`WaterCompute::current_index`] after stepping.
+    pub fn set_current(&mut self, index: usize) {
+        self.current = index & 1;
+    }
+
+    fn quad_counts(&self) -> Option<(u32, u32)> {
+        let (_, cols, rows, _) = self.water.as_ref()?;
+        let s = self.settings.stride.max(1);
+        Some(((cols - 1) / s, (rows - 1) / s))
+    }
+
+    /// Vertices the draw issues (6 per quad); 0 before [`Self::bind_water`].
+    pub fn vertex_count(&self) -> u32 {
+        self.quad_counts().map_or(0, |(x, z)| x * z * 6)
+    }
+
+    /// The uniforms for a camera, sun and ambient light.
+    pub fn uniforms(&self, view_proj: Mat4, camera: Vec3, sun: &crate::Sun) -> SeaUniforms {
+        let s = &self.settings;
+        let (cols, rows, cell) = self
+            .water
+            .as_ref()
+            .map_or((0, 0, 1.0), |(_, c, r, cell)| (*c, *r, *cell));
+        let v4 = |v: Vec3, w: f32| Vec4::from((v, w)).to_array();
+        SeaUniforms {
+            view_proj: view_proj.to_cols_array_2d(),
+            camera_pos: v4(camera, 1.0),
+            sun_dir: v4(sun.direction.normalize_or(Vec3::NEG_Y), 0.0),
+            sun_color: v4(sun.color * sun.intensity, 0.0),
+            ambient: v4(sun.ambient, 0.0),
+            shallow: v4(s.shallow_color, s.absorption_depth.max(1e-3)),
+            deep: v4(s.deep_color, 0.0),
+            sky: v4(s.sky_color, s.specular_power),
+            foam: [
+                s.foam_depth.max(1e-4),
+                s.foam_speed.max(1e-4),
+                s.specular_strength,
+                s.min_depth,
+            ],
+            origin: v4(s.origin, cell),
+            grid: [cols, rows, s.stride.max(1), 0],
+        }
+    }
+}
+
+impl Pass for SeaPass {
+    fn name(&self) -> &'static str {
+        "sea"
+    }
+
+    fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        let camera = &inputs.frame.camera;
+        let u = self.uniforms(camera.view_proj(), camera.position, &inputs.frame.sun);
+        ctx.queue
+            .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        let Some((groups, ..)) = &self.water else {
+            return;
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("sea"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &inputs.targets.hdr_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &inputs.targets.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &groups[self.current], &[]);
+        pass.draw(0..self.vertex_count(), 0..1);
+    }
+}

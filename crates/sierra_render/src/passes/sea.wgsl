@@ -1,0 +1,110 @@
+// The sea: a grid displaced by the simulated water (compute/water.wgsl buffers, read directly
+// in the vertex shader: no CPU round trip), normals from height differences, shallow/deep
+// colour from depth (Beer-Lambert-like absorption), Schlick Fresnel towards the sky colour,
+// Blinn-Phong sun highlight, foam where the water is thin or fast. Linear HDR out, blended.
+
+struct SeaUniforms {
+    view_proj: mat4x4<f32>,
+    camera_pos: vec4<f32>,
+    // xyz: direction the sunlight travels (world).
+    sun_dir: vec4<f32>,
+    // rgb: sun colour * intensity.
+    sun_color: vec4<f32>,
+    ambient: vec4<f32>,
+    // rgb shallow colour, a: absorption depth scale (m).
+    shallow: vec4<f32>,
+    // rgb deep colour.
+    deep: vec4<f32>,
+    // rgb sky colour reflected at grazing angles, a: specular power.
+    sky: vec4<f32>,
+    // x: foam depth (m), y: foam speed (m/s), z: specular strength, w: min visible depth (m).
+    foam: vec4<f32>,
+    // xyz: world position of the grid's corner (cell (0,0) starts here), w: cell size (m).
+    origin: vec4<f32>,
+    // x cols, y rows, z vertex stride (cells), w unused.
+    grid: vec4<u32>,
+};
+
+@group(0) @binding(0) var<uniform> u: SeaUniforms;
+@group(0) @binding(1) var<storage, read> terrain: array<f32>;
+@group(0) @binding(2) var<storage, read> water_depth: array<f32>;
+@group(0) @binding(3) var<storage, read> velocity: array<vec2<f32>>;
+
+struct VsOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) depth: f32,
+    @location(3) speed: f32,
+};
+
+fn surface(x: u32, y: u32) -> f32 {
+    let i = y * u.grid.x + x;
+    return terrain[i] + water_depth[i];
+}
+
+@vertex
+fn vs_main(@builtin(vertex_index) vi: u32) -> VsOut {
+    let cols = u.grid.x;
+    let rows = u.grid.y;
+    let s = u.grid.z;
+    let quads_x = (cols - 1u) / s;
+    let quad = vi / 6u;
+    // Two counter-clockwise triangles per quad seen from +Y.
+    var corners = array<vec2<u32>, 6>(
+        vec2<u32>(0u, 0u), vec2<u32>(0u, 1u), vec2<u32>(1u, 0u),
+        vec2<u32>(1u, 0u), vec2<u32>(0u, 1u), vec2<u32>(1u, 1u),
+    );
+    let c = (vec2<u32>(quad % quads_x, quad / quads_x) + corners[vi % 6u]) * s;
+    let x = min(c.x, cols - 1u);
+    let y = min(c.y, rows - 1u);
+    let i = y * cols + x;
+    let d = water_depth[i];
+    let cell = u.origin.w;
+
+    let xl = select(0u, x - s, x >= s);
+    let xr = min(x + s, cols - 1u);
+    let yt = select(0u, y - s, y >= s);
+    let yb = min(y + s, rows - 1u);
+    let dhdx = (surface(xr, y) - surface(xl, y)) / (max(f32(xr - xl), 1.0) * cell);
+    let dhdz = (surface(x, yb) - surface(x, yt)) / (max(f32(yb - yt), 1.0) * cell);
+
+    var h = terrain[i] + d;
+    if d < u.foam.w {
+        // Dry: sink below the ground so the terrain hides it; the fragment discards too.
+        h = terrain[i] - 0.05;
+    }
+    let world = u.origin.xyz + vec3<f32>((f32(x) + 0.5) * cell, h, (f32(y) + 0.5) * cell);
+    var out: VsOut;
+    out.clip = u.view_proj * vec4<f32>(world, 1.0);
+    out.world = world;
+    out.normal = vec3<f32>(-dhdx, 1.0, -dhdz);
+    out.depth = d;
+    out.speed = length(velocity[i]);
+    return out;
+}
+
+@fragment
+fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
+    if in.depth < u.foam.w {
+        discard;
+    }
+    let n = normalize(in.normal);
+    let v = normalize(u.camera_pos.xyz - in.world);
+    let l = -normalize(u.sun_dir.xyz);
+    let n_dot_l = max(dot(n, l), 0.0);
+    let absorbed = 1.0 - exp(-in.depth / u.shallow.a);
+    let body = mix(u.shallow.rgb, u.deep.rgb, absorbed) * (u.ambient.rgb + 0.6 * n_dot_l * u.sun_color.rgb);
+    let fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, v), 0.0), 5.0);
+    let h = normalize(l + v);
+    let specular = u.foam.z * pow(max(dot(n, h), 0.0), u.sky.a) * u.sun_color.rgb * step(0.0, dot(n, l));
+    var color = mix(body, u.sky.rgb, fresnel) + specular;
+    let foam = clamp(
+        (1.0 - smoothstep(0.0, u.foam.x, in.depth)) + smoothstep(u.foam.y, 2.0 * u.foam.y, in.speed),
+        0.0,
+        1.0,
+    );
+    color = mix(color, vec3<f32>(0.9, 0.95, 1.0) * (u.ambient.rgb + n_dot_l * u.sun_color.rgb), foam);
+    let alpha = max(mix(0.45, 0.95, absorbed), foam);
+    return vec4<f32>(color, alpha);
+}

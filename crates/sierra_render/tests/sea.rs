@@ -1,0 +1,243 @@
+//! The sea pass over F's island: the simulated water (GPU compute) drawn by `sea.wgsl` after
+//! the forward pass. Checks that water covers the sea and not the land, and that the surface
+//! moves as the simulation steps (drops spreading rings). Frames are written as PNGs to
+//! `$CARGO_TARGET_TMPDIR/sea_frame_N.png` to look at.
+
+use glam::{Mat4, Vec2, Vec3, Vec4};
+use sierra_render::compute::water::WaterCompute;
+use sierra_render::passes::forward::ForwardPass;
+use sierra_render::passes::sea::{SeaPass, SeaUniforms};
+use sierra_render::passes::{Pass, PassInputs};
+use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use sierra_render::{
+    readback, Camera, DrawItem, FrameData, GpuContext, GpuMesh, Material, MeshData, MeshHandle, Sun,
+};
+use sierra_terrain::island::{Island, TerrainParams};
+use sierra_terrain::noise::grid::Threads;
+use sierra_terrain::water::{InitialState, WaterParams};
+
+const W: u32 = 256;
+const H: u32 = 176;
+
+fn f16_to_f32(bits: u16) -> f32 {
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exponent = i32::from((bits >> 10) & 0x1f);
+    let mantissa = f32::from(bits & 0x3ff);
+    match exponent {
+        0 => sign * mantissa * 2f32.powi(-24),
+        31 => sign * f32::INFINITY,
+        e => sign * (1.0 + mantissa / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+/// HDR targets that can be read back (the renderer's own lack `COPY_SRC`).
+fn targets(ctx: &GpuContext) -> RenderTargets {
+    let tex = |label, format| {
+        ctx.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: W,
+                height: H,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        })
+        .unwrap()
+    };
+    let hdr = tex("test hdr", HDR_FORMAT);
+    let depth = tex("test depth", DEPTH_FORMAT);
+    RenderTargets {
+        width: W,
+        height: H,
+        hdr_view: hdr.create_view(&Default::default()),
+        hdr,
+        depth_view: depth.create_view(&Default::default()),
+        depth,
+    }
+}
+
+fn island_mesh(island: &Island) -> MeshData {
+    let m = island.mesh();
+    MeshData {
+        positions: m.positions.iter().map(|p| p.to_array()).collect(),
+        normals: m.normals.iter().map(|n| n.to_array()).collect(),
+        colors: m.colors.iter().map(|c| c.to_array()).collect(),
+        indices: m.indices.clone(),
+        ..Default::default()
+    }
+}
+
+/// Linear HDR → Reinhard → sRGB-ish 8 bit.
+fn to_rgb8(hdr: &[u8]) -> Vec<[f32; 3]> {
+    hdr.chunks_exact(8)
+        .map(|t| {
+            let c = |k: usize| f16_to_f32(u16::from_le_bytes([t[2 * k], t[2 * k + 1]]));
+            [c(0), c(1), c(2)].map(|v| (v / (1.0 + v)).powf(1.0 / 2.2))
+        })
+        .collect()
+}
+
+fn save(path: &std::path::Path, rgb: &[[f32; 3]]) {
+    let bytes = rgb
+        .iter()
+        .flat_map(|p| p.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8))
+        .collect();
+    image::RgbImage::from_raw(W, H, bytes)
+        .unwrap()
+        .save(path)
+        .unwrap();
+}
+
+#[test]
+fn sea_over_the_island_moves_and_stays_off_the_land() {
+    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
+    let tp = TerrainParams {
+        resolution: 129,
+        chunk_cells: 32,
+        ..TerrainParams::default()
+    };
+    let island = Island::generate_cpu(&tp, Threads::All).unwrap();
+    let mesh = GpuMesh::upload(&ctx, &island_mesh(&island), "island").unwrap();
+
+    // The water grid: 128² cells of 4 m over the 512 m island, still sea at sea level.
+    let (n, cell) = (128usize, tp.size / 128.0);
+    let origin = Vec3::new(-tp.size * 0.5, 0.0, -tp.size * 0.5);
+    let p = WaterParams::new(n, n, cell);
+    let terrain: Vec<f32> = (0..n * n)
+        .map(|i| {
+            let x = origin.x + ((i % n) as f32 + 0.5) * cell;
+            let z = origin.z + ((i / n) as f32 + 0.5) * cell;
+            island.height_at(x, z).unwrap()
+        })
+        .collect();
+    let depth = InitialState::Still {
+        level: tp.sea_level,
+    }
+    .depth(&p, &terrain)
+    .unwrap();
+    let mut water = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+    // Drops in the sea in front of the camera: rings spreading towards the beach.
+    for (x, z) in [(-150.0, 170.0), (120.0, 200.0)] {
+        water
+            .add_drop(
+                &ctx,
+                Vec2::new(x, z) - Vec2::new(origin.x, origin.z),
+                24.0,
+                3.0,
+            )
+            .unwrap();
+    }
+
+    let targets = targets(&ctx);
+    let mut forward = ForwardPass::new(&ctx).unwrap();
+    let mut sea = SeaPass::new(&ctx).unwrap();
+    sea.settings.origin = origin;
+    sea.bind_water(&ctx, &water).unwrap();
+    let eye = Vec3::new(0.0, 170.0, 380.0);
+    let frame = FrameData {
+        camera: Camera::look_at(
+            eye,
+            Vec3::new(0.0, 0.0, 40.0),
+            Vec3::Y,
+            0.9,
+            W as f32 / H as f32,
+            1.0,
+            2000.0,
+        ),
+        sun: Sun {
+            direction: Vec3::new(0.25, -0.45, 1.0),
+            color: Vec3::new(1.0, 0.95, 0.85),
+            intensity: 2.0,
+            ambient: Vec3::splat(0.15),
+        },
+        point_lights: vec![],
+        draws: vec![DrawItem {
+            mesh: MeshHandle(0),
+            model: Mat4::IDENTITY,
+            material: Material::default(),
+        }],
+        clear_color: Vec4::new(0.5, 0.65, 0.9, 1.0),
+    };
+    let dummy_output = targets.hdr_view.clone();
+    let meshes = [mesh];
+    let inputs = PassInputs {
+        frame: &frame,
+        meshes: &meshes,
+        targets: &targets,
+        output: &dummy_output,
+    };
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let mut frames = Vec::new();
+    for k in 0..3 {
+        if k > 0 {
+            water.step(&ctx, 0.25, 24).unwrap();
+        }
+        sea.set_current(water.current_index());
+        forward.prepare(&ctx, &inputs).unwrap();
+        sea.prepare(&ctx, &inputs).unwrap();
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        forward.record(&mut encoder, &inputs, None);
+        sea.record(&mut encoder, &inputs, None);
+        ctx.queue.submit([encoder.finish()]);
+        ctx.take_uncaptured_errors("sea test frame").unwrap();
+        let rgb = to_rgb8(&readback::read_texture(&ctx, &targets.hdr).unwrap());
+        save(&dir.join(format!("sea_frame_{k}.png")), &rgb);
+        frames.push(rgb);
+    }
+
+    // Where the camera sees sea and land: project world points.
+    let vp = frame.camera.view_proj();
+    let pixel = |world: Vec3| {
+        let c = vp * world.extend(1.0);
+        let ndc = c.truncate() / c.w;
+        let x = ((ndc.x * 0.5 + 0.5) * W as f32) as usize;
+        let y = ((0.5 - ndc.y * 0.5) * H as f32) as usize;
+        y * W as usize + x
+    };
+    let sea_point = Vec3::new(0.0, 0.0, 230.0);
+    assert!(
+        island.height_at(0.0, 230.0).unwrap() < -1.0,
+        "open sea there"
+    );
+    let s = frames[0][pixel(sea_point)];
+    assert!(s[2] > s[0] + 0.05, "sea pixel is blue-green, got {s:?}");
+    let (peak_x, peak_z) = (0.0, 0.0);
+    let peak_h = island.height_at(peak_x, peak_z).unwrap();
+    assert!(peak_h > 5.0, "the island centre is land ({peak_h} m)");
+    let land = frames[0][pixel(Vec3::new(peak_x, peak_h, peak_z))];
+    assert!(
+        land[0] + 0.02 >= land[2],
+        "land is not covered by water, got {land:?}"
+    );
+
+    // The sea moves: later frames differ from the first where the rings are.
+    let diff = |a: &[[f32; 3]], b: &[[f32; 3]]| {
+        a.iter()
+            .zip(b)
+            .filter(|(p, q)| (0..3).any(|c| (p[c] - q[c]).abs() > 0.02))
+            .count()
+    };
+    let changed = diff(&frames[0], &frames[2]);
+    assert!(changed > 200, "only {changed} pixels changed");
+    assert!(diff(&frames[1], &frames[2]) > 100);
+    // And the uniform block matches the shader.
+    let module = naga::front::wgsl::parse_str(include_str!("../src/passes/sea.wgsl")).unwrap();
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).unwrap();
+    let (h, _) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("SeaUniforms"))
+        .unwrap();
+    assert_eq!(
+        layouter[h].size as usize,
+        std::mem::size_of::<SeaUniforms>()
+    );
+}
