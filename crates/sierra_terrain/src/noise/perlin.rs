@@ -142,7 +142,18 @@ impl NoiseFloat for f64 {
     const ONE: Self = 1.0;
     #[inline(always)]
     fn floor(self) -> Self {
-        f64::floor(self)
+        // Without SSE4.1 in the baseline target, `f64::floor` is a libm call; truncation and a
+        // correction is exact for |x| < 2^52, and larger floats are already integers.
+        if self.abs() < 4_503_599_627_370_496.0 {
+            let t = self as i64 as f64;
+            if t > self {
+                t - 1.0
+            } else {
+                t
+            }
+        } else {
+            self
+        }
     }
     #[inline(always)]
     fn from_f64(v: f64) -> Self {
@@ -163,7 +174,17 @@ impl NoiseFloat for f32 {
     const ONE: Self = 1.0;
     #[inline(always)]
     fn floor(self) -> Self {
-        f32::floor(self)
+        // As for f64: exact for |x| < 2^23, larger floats are integers.
+        if self.abs() < 8_388_608.0 {
+            let t = self as i32 as f32;
+            if t > self {
+                t - 1.0
+            } else {
+                t
+            }
+        } else {
+            self
+        }
     }
     #[inline(always)]
     fn from_f64(v: f64) -> Self {
@@ -194,20 +215,30 @@ pub fn lerp<T: NoiseFloat>(t: T, a: T, b: T) -> T {
     a + t * (b - a)
 }
 
+/// Which offset component (0 = x, 1 = y, 2 = z) the reference's `grad` takes as `u`, per `h`.
+const GRAD_U: [usize; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1];
+/// … and as `v`: `h < 4 ? y : h == 12 || h == 14 ? x : z`.
+const GRAD_V: [usize; 16] = [1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 0, 2, 0, 2];
+/// Sign of `u`: bit 0 of `h`.
+const SIGN_U: [f64; 16] = [
+    1., -1., 1., -1., 1., -1., 1., -1., 1., -1., 1., -1., 1., -1., 1., -1.,
+];
+/// Sign of `v`: bit 1 of `h`.
+const SIGN_V: [f64; 16] = [
+    1., 1., -1., -1., 1., 1., -1., -1., 1., 1., -1., -1., 1., 1., -1., -1.,
+];
+
 /// Dot product of the offset `(x, y, z)` with the gradient selected by `hash & 15` (the 12
 /// cube-edge directions, 4 of them repeated), exactly as the reference's `grad`.
+///
+/// Written with look-up tables instead of the reference's branches (which mispredict on random
+/// hashes); multiplying by ±1 is exact and flips the sign like negation, so the value is
+/// bit-identical to the reference.
 #[inline(always)]
 pub fn grad<T: NoiseFloat>(hash: usize, x: T, y: T, z: T) -> T {
     let h = hash & 15;
-    let u = if h < 8 { x } else { y };
-    let v = if h < 4 {
-        y
-    } else if h == 12 || h == 14 {
-        x
-    } else {
-        z
-    };
-    (if h & 1 == 0 { u } else { -u }) + (if h & 2 == 0 { v } else { -v })
+    let c = [x, y, z];
+    c[GRAD_U[h]] * T::from_f64(SIGN_U[h]) + c[GRAD_V[h]] * T::from_f64(SIGN_V[h])
 }
 
 /// Improved Perlin noise at `(x, y, z)`, in [-1, 1].
@@ -336,6 +367,47 @@ mod tests {
                 perlin2(&p, x as f32, y as f32),
                 perlin3(&p, x as f32, y as f32, 0.0)
             );
+        }
+    }
+
+    #[test]
+    fn grad_tables_equal_the_reference_branches() {
+        for h in 0..16usize {
+            let (x, y, z) = (0.3f64, -0.7, 0.11);
+            let u = if h < 8 { x } else { y };
+            let v = if h < 4 {
+                y
+            } else if h == 12 || h == 14 {
+                x
+            } else {
+                z
+            };
+            let r = (if h & 1 == 0 { u } else { -u }) + (if h & 2 == 0 { v } else { -v });
+            assert_eq!(grad(h, x, y, z).to_bits(), r.to_bits(), "h = {h}");
+        }
+    }
+
+    #[test]
+    fn floor_is_exact() {
+        for v in [
+            -3.5f64,
+            -3.0,
+            -0.0,
+            0.0,
+            -1e-300,
+            2.9999999999999996,
+            4.5e15,
+            -4.5e15,
+            1e300,
+            -1e300,
+        ] {
+            assert_eq!(NoiseFloat::floor(v), v.floor(), "{v}");
+            assert_eq!(NoiseFloat::floor(v as f32), (v as f32).floor(), "{v}");
+        }
+        for i in -1000..1000 {
+            let v = i as f64 * 0.37;
+            assert_eq!(NoiseFloat::floor(v), v.floor());
+            assert_eq!(NoiseFloat::floor(v as f32), (v as f32).floor());
         }
     }
 
