@@ -1,0 +1,59 @@
+//! `sierra bench …`: performance figures as a readable table, or one JSON object with `--json`
+//! (units in the key names). One module per benchmark; add a variant and an arm below.
+
+pub mod anim;
+pub mod noise;
+pub mod terrain;
+pub mod water;
+
+use clap::{Args, Subcommand};
+
+/// `sierra bench` arguments.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Which benchmark.
+    #[command(subcommand)]
+    pub which: Bench,
+}
+
+/// Every benchmark.
+#[derive(Debug, Subcommand)]
+pub enum Bench {
+    /// Noise: ns per perlin3 sample (scalar, SIMD grid) and per fBm octave, one thread; the
+    /// 1024x1024 six-octave heightmap on one and all threads.
+    Noise(noise::NoiseBenchArgs),
+    /// Island generation per size: CPU one thread, CPU all threads, GPU; vertices, triangles.
+    Terrain(terrain::TerrainBenchArgs),
+    /// Animation job: N characters × 68 joints crossfading two clips; µs per character, ns per
+    /// joint on one thread, 2-thread speed-up, per-stage times.
+    Anim(anim::AnimBenchArgs),
+    /// Water columns (virtual pipes): ns per cell per step, CPU 1 and 2 threads and GPU, 256²..2048².
+    Water(water::WaterBenchArgs),
+}
+
+/// Runs a benchmark.
+///
+/// # Errors
+/// Whatever the benchmark reports.
+pub fn run(args: BenchArgs) -> anyhow::Result<()> {
+    match args.which {
+        Bench::Noise(a) => noise::run(a),
+        Bench::Terrain(a) => terrain::run(a),
+        Bench::Anim(a) => anim::run(a),
+        Bench::Water(a) => water::run(a),
+    }
+}
+
+/// Median wall time in milliseconds of `runs` calls of `f` (after one warm-up call).
+pub fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut t: Vec<f64> = (0..runs.max(1))
+        .map(|_| {
+            let start = std::time::Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
