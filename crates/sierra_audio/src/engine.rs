@@ -3,10 +3,11 @@ use std::fmt;
 use std::path::Path;
 
 use kira::sound::static_sound::StaticSoundHandle;
-use kira::{AudioManager, AudioManagerSettings, Decibels, DefaultBackend, Panning, Tween};
+use kira::{AudioManager, Decibels, DefaultBackend, Panning, Tween};
 
 use crate::clip::Clip;
 use crate::component::AudioLoop;
+use crate::device;
 use crate::error::Error;
 use crate::source::SoundSource;
 use crate::spatial::Listener;
@@ -81,14 +82,9 @@ impl AudioEngine {
         let (manager, status) = if options.mute {
             (None, AudioStatus::Muted)
         } else {
-            match AudioManager::<DefaultBackend>::new(AudioManagerSettings::default()) {
+            match device::open_default() {
                 Ok(manager) => (Some(manager), AudioStatus::Playing),
-                Err(e) => (
-                    None,
-                    AudioStatus::Silent {
-                        reason: e.to_string(),
-                    },
-                ),
+                Err(reason) => (None, AudioStatus::Silent { reason }),
             }
         };
         if let AudioStatus::Silent { .. } = status {

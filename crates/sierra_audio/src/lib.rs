@@ -28,6 +28,7 @@
 
 mod clip;
 mod component;
+mod device;
 mod engine;
 mod error;
 mod mixer;
