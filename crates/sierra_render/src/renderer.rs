@@ -1,6 +1,6 @@
 //! [`Renderer`]: runs the passes of a frame in order.
 //!
-//! Order: forward (scene → HDR target) → sky (behind the scene) → bloom (added onto the HDR
+//! Order: shadow (sun depth map) → forward (scene → HDR target) → sky (behind the scene) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
 //! field and one entry in [`Renderer::passes`].
@@ -12,6 +12,7 @@ use crate::gpu_timer::GpuTimer;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::passes::forward::ForwardPass;
 use crate::passes::bloom::BloomPass;
+use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
 use crate::passes::tonemap::{TonemapPass, Tonemapper};
 use crate::passes::{Pass, PassInputs};
@@ -35,6 +36,8 @@ pub struct FrameStats {
 pub struct Renderer {
     targets: RenderTargets,
     meshes: Vec<GpuMesh>,
+    /// Sun shadow map (drawn first; the forward pass samples it).
+    pub shadow: ShadowPass,
     /// Scene → HDR target.
     pub forward: ForwardPass,
     /// Procedural sky behind the scene (off until `sky.settings.enabled`).
@@ -46,6 +49,9 @@ pub struct Renderer {
     timer: Option<GpuTimer>,
     gpu_timing: bool,
 }
+
+/// Side of the sun's shadow map in texels.
+const SHADOW_MAP_RESOLUTION: u32 = 2048;
 
 /// Most passes a frame can time.
 const MAX_TIMED_PASSES: u32 = 16;
@@ -62,10 +68,12 @@ impl Renderer {
         output_format: wgpu::TextureFormat,
     ) -> Result<Self> {
         let targets = RenderTargets::new(ctx, width, height)?;
+        let shadow = ShadowPass::new(ctx, SHADOW_MAP_RESOLUTION)?;
         let mut renderer = Self {
             targets,
             meshes: Vec::new(),
-            forward: ForwardPass::new(ctx)?,
+            forward: ForwardPass::with_shadows(ctx, &shadow)?,
+            shadow,
             sky: SkyPass::new(ctx)?,
             bloom: BloomPass::new(ctx)?,
             tonemap: TonemapPass::new(ctx, output_format)?,
@@ -77,21 +85,28 @@ impl Renderer {
         renderer.tonemap.settings.tonemapper = Tonemapper::None;
         let Self {
             targets,
+            shadow,
             forward,
             sky,
             bloom,
             tonemap,
             ..
         } = &mut renderer;
-        for pass in [forward as &mut dyn Pass, sky, bloom, tonemap] {
+        for pass in [shadow as &mut dyn Pass, forward, sky, bloom, tonemap] {
             pass.resize(ctx, targets)?;
         }
         Ok(renderer)
     }
 
     /// The passes in execution order.
-    fn passes(&mut self) -> [&mut dyn Pass; 4] {
-        [&mut self.forward, &mut self.sky, &mut self.bloom, &mut self.tonemap]
+    fn passes(&mut self) -> [&mut dyn Pass; 5] {
+        [
+            &mut self.shadow,
+            &mut self.forward,
+            &mut self.sky,
+            &mut self.bloom,
+            &mut self.tonemap,
+        ]
     }
 
     /// Current size in pixels.
@@ -142,13 +157,14 @@ impl Renderer {
         self.targets = RenderTargets::new(ctx, width, height)?;
         let Self {
             targets,
+            shadow,
             forward,
             sky,
             bloom,
             tonemap,
             ..
         } = self;
-        for pass in [forward as &mut dyn Pass, sky, bloom, tonemap] {
+        for pass in [shadow as &mut dyn Pass, forward, sky, bloom, tonemap] {
             pass.resize(ctx, targets)?;
         }
         Ok(())
@@ -201,6 +217,7 @@ impl Renderer {
             targets,
             meshes,
             forward,
+            shadow,
             sky,
             bloom,
             tonemap,
@@ -212,7 +229,7 @@ impl Renderer {
             targets,
             output,
         };
-        let mut passes: [&mut dyn Pass; 4] = [forward, sky, bloom, tonemap];
+        let mut passes: [&mut dyn Pass; 5] = [shadow, forward, sky, bloom, tonemap];
         for pass in passes.iter_mut() {
             pass.prepare(ctx, &inputs)?;
         }

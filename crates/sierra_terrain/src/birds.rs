@@ -3,6 +3,7 @@
 //! picking a new one when they arrive. Deterministic by seed.
 
 use glam::{Mat4, Quat, Vec3, Vec4};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{finite, size, Error};
@@ -10,8 +11,8 @@ use crate::mesh::Mesh;
 use crate::rng;
 
 /// Parameters of the `Birds` level component.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct BirdsParams {
     /// Number of birds (`1..=10000`; the thesis has 10).
     pub count: i64,

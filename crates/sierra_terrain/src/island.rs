@@ -16,6 +16,7 @@
 //! ```
 
 use glam::{Vec2, Vec3, Vec4};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{finite, size, Error};
@@ -25,7 +26,7 @@ use crate::noise::grid::{fbm2_grid, GridSpec, Threads};
 use crate::noise::{Fbm, FbmKind, FbmParams, Permutation};
 
 /// Where the island's fBm grids are computed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Backend {
     /// Compute shader (`sierra_render::compute::noise`); heights are read back once.
@@ -36,8 +37,8 @@ pub enum Backend {
 }
 
 /// Parameters of the `Terrain` level component (all fields optional in JSON).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct TerrainParams {
     /// Side of the square terrain, metres.
     pub size: f32,
@@ -415,6 +416,20 @@ mod tests {
             let n = island.height_field().normal_at(pt.x, pt.z).unwrap();
             assert_eq!(island.classify(pt.y, n), Surface::DrySand);
         }
+    }
+
+    #[test]
+    fn level_json_uses_camel_case_and_rejects_unknown_fields() {
+        let p: TerrainParams = serde_json::from_str(
+            r#"{"heightScale": 50, "resolution": 257, "mountains": {"octaves": 5.5}, "backend": "cpu"}"#,
+        )
+        .unwrap();
+        assert_eq!(p.height_scale, 50.0);
+        assert_eq!(p.mountains.octaves, 5.5);
+        assert_eq!(p.mountains.lacunarity, 2.0);
+        assert_eq!(p.backend, Backend::Cpu);
+        let e = serde_json::from_str::<TerrainParams>(r#"{"heigth": 1}"#).unwrap_err();
+        assert!(e.to_string().contains("heigth"), "{e}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! sand band.
 
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{finite, size, Error};
@@ -11,8 +12,8 @@ use crate::mesh::Mesh;
 use crate::rng;
 
 /// Parameters of the `PalmTrees` level component.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct PalmParams {
     /// Number of palms (`0..=2000`).
     pub count: i64,

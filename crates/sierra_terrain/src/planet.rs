@@ -4,6 +4,7 @@
 //! another fBm.
 
 use glam::{Quat, Vec2, Vec3, Vec4};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{finite, size, Error};
@@ -11,8 +12,8 @@ use crate::mesh::Mesh;
 use crate::noise::{Fbm, FbmParams, Permutation};
 
 /// Parameters of the `Planet` level component.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct PlanetParams {
     /// Centre in the world (metres) — far away in the sky.
     pub position: [f32; 3],

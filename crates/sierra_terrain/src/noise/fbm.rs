@@ -24,6 +24,7 @@
 //!
 //! Ridged (`Σ amp·(1 − |n|)²`) and billowed (`Σ amp·|n|`) variants use the same loop.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::perlin::{perlin2, perlin3, NoiseFloat, Permutation};
@@ -31,7 +32,7 @@ use super::MAX_OCTAVES;
 use crate::error::{finite, Error};
 
 /// Which per-octave signal the fBm sums.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FbmKind {
     /// `noise` itself (the thesis's fBm), range about [−Σamp, Σamp].
@@ -44,8 +45,8 @@ pub enum FbmKind {
 }
 
 /// fBm parameters as written in level files and on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct FbmParams {
     /// Number of octaves, in (0, 32]; fractional values weight the last octave (see module docs).
     pub octaves: f64,
