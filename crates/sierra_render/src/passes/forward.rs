@@ -11,6 +11,7 @@ use crate::error::{RenderError, Result};
 use crate::frame::{FrameData, MAX_POINT_LIGHTS};
 use crate::mesh::Vertex;
 use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+use super::shadow::ShadowPass;
 
 /// WGSL source of the pass.
 pub const SHADER: &str = include_str!("forward.wgsl");
@@ -152,14 +153,26 @@ pub struct ForwardPass {
     object_capacity: u64,
     /// CPU copy of this frame's object uniforms; reused so frames do not allocate.
     staging: Vec<u8>,
+    /// Group 2: the sun's shadow map ([`ShadowPass::shadow_bind_group`]).
+    shadow_group: wgpu::BindGroup,
 }
 
 impl ForwardPass {
-    /// Creates the pipeline and buffers.
+    /// Creates the pass without shadows (the sun reaches every surface facing it).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext) -> Result<Self> {
+        // A 1×1 map whose uniform says "disabled": the same shader runs without shadows.
+        let no_shadows = ShadowPass::new(ctx, 1)?;
+        Self::with_shadows(ctx, &no_shadows)
+    }
+
+    /// Creates the pass lit by the sun through `shadow`'s shadow map.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when pipeline or buffer creation fails.
+    pub fn with_shadows(ctx: &GpuContext, shadow: &ShadowPass) -> Result<Self> {
         let device = &ctx.device;
         let uniform_entry = |binding, dynamic| wgpu::BindGroupLayoutEntry {
             binding,
@@ -190,7 +203,11 @@ impl ForwardPass {
                 });
                 let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                     label: Some("forward"),
-                    bind_group_layouts: &[Some(&frame_layout), Some(&object_layout)],
+                    bind_group_layouts: &[
+                        Some(&frame_layout),
+                        Some(&object_layout),
+                        Some(shadow.shadow_layout()),
+                    ],
                     immediate_size: 0,
                 });
                 let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -278,6 +295,7 @@ impl ForwardPass {
             object_stride,
             object_capacity,
             staging: Vec::new(),
+            shadow_group: shadow.shadow_bind_group().clone(),
         })
     }
 }
@@ -415,6 +433,7 @@ impl Pass for ForwardPass {
         });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        pass.set_bind_group(2, &self.shadow_group, &[]);
         for (i, draw) in inputs.frame.draws.iter().enumerate() {
             // prepare() checked every handle.
             let Some(mesh) = inputs.meshes.get(draw.mesh.0 as usize) else {

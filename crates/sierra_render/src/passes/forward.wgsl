@@ -55,6 +55,16 @@ struct ObjectUniform {
 @group(0) @binding(1) var<uniform> lights: LightsUniform;
 @group(1) @binding(0) var<uniform> object: ObjectUniform;
 
+// Sun shadow map (`passes/shadow.rs`): depth from the sun, compared with LessEqual.
+struct ShadowUniform {
+    light_view_proj: mat4x4<f32>,
+    // x: 1 when on; y: texel size in uv; z: normal offset in metres; w: PCF radius in texels.
+    params: vec4<f32>,
+}
+@group(2) @binding(0) var shadow_map: texture_depth_2d;
+@group(2) @binding(1) var shadow_sampler: sampler_comparison;
+@group(2) @binding(2) var<uniform> shadow: ShadowUniform;
+
 struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
@@ -96,6 +106,32 @@ fn blinn_phong(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, light: vec3<f32>, albed
     return light * (albedo * n_dot_l + specular);
 }
 
+// Fraction of the sun reaching `world_position` (1 = lit), by percentage-closer filtering:
+// (2r+1)^2 bilinear comparison taps, one texel apart. The lookup point is pushed along the
+// surface normal (normal-offset shadows) so lit slopes do not shadow themselves (acne).
+fn sun_shadow(world_position: vec3<f32>, normal: vec3<f32>) -> f32 {
+    if shadow.params.x < 0.5 {
+        return 1.0;
+    }
+    let offset_position = world_position + normal * shadow.params.z;
+    let clip = shadow.light_view_proj * vec4<f32>(offset_position, 1.0);
+    let ndc = clip.xyz / clip.w;
+    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0 {
+        return 1.0;
+    }
+    let radius = i32(shadow.params.w);
+    var lit = 0.0;
+    for (var y = -radius; y <= radius; y++) {
+        for (var x = -radius; x <= radius; x++) {
+            let tap = uv + vec2<f32>(f32(x), f32(y)) * shadow.params.y;
+            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, tap, ndc.z);
+        }
+    }
+    let taps = f32((2 * radius + 1) * (2 * radius + 1));
+    return lit / taps;
+}
+
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let n = normalize(in.normal);
@@ -103,7 +139,7 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let albedo = object.base_color.rgb * in.color.rgb;
 
     var color = lights.ambient * albedo;
-    color += blinn_phong(n, v, lights.to_sun, lights.sun_color, albedo);
+    color += blinn_phong(n, v, lights.to_sun, lights.sun_color, albedo) * sun_shadow(in.world_position, n);
     let count = min(lights.point_light_count, MAX_POINT_LIGHTS);
     for (var i = 0u; i < count; i++) {
         let light = lights.point_lights[i];

@@ -1,0 +1,491 @@
+//! Sun shadow map: the scene drawn from the sun into a depth texture, then sampled by the forward
+//! pass with percentage-closer filtering (seed 002 "Shadow", with the smoothed edges it asks for).
+//!
+//! - **Fit to the view**: the orthographic sun frustum encloses a bounding sphere of the camera
+//!   frustum cut at `max_distance`, extended towards the sun by `caster_margin` metres so casters
+//!   outside the view still cast; its centre is snapped to whole shadow-map texels so the shadow
+//!   does not shimmer as the camera moves ([`fit_sun_view_proj`]).
+//! - **Bias**: the caster pipeline uses a constant + slope-scaled depth bias
+//!   (`DepthBiasState`), and the receiver offsets its lookup along the surface normal by a
+//!   fraction of a texel (normal-offset shadows, Holbein 2011), so lit slopes show no acne while
+//!   the small constant keeps contact shadows attached (no peter-panning).
+//! - **PCF**: the forward pass takes (2r+1)² hardware-filtered comparison samples
+//!   (`sampler_comparison` with linear filtering is itself a 2×2 bilinear PCF), giving an edge
+//!   that ramps over about 2r+2 texels.
+//!
+//! [`ShadowPass::shadow_layout`] and [`ShadowPass::shadow_bind_group`] are what the forward pass
+//! binds as its group 2 (`forward.wgsl`: `shadow_map`, `shadow_sampler`, `shadow`).
+
+use glam::camera::rh::{proj::directx, view};
+use glam::{Mat4, Vec3, Vec4};
+use wgpu::util::DeviceExt;
+
+use super::{Pass, PassInputs};
+use crate::camera::Camera;
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::mesh::Vertex;
+
+/// Depth format of the shadow map.
+pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// Shadow controls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShadowSettings {
+    /// Whether the sun casts shadows.
+    pub enabled: bool,
+    /// Shadows are drawn up to this distance from the camera (metres).
+    pub max_distance: f32,
+    /// Extra depth of the sun frustum towards the sun, for casters outside the view (metres).
+    pub caster_margin: f32,
+    /// Constant depth bias of the caster pass (depth-format units).
+    pub depth_bias: i32,
+    /// Slope-scaled depth bias of the caster pass.
+    pub slope_bias: f32,
+    /// Receiver offset along its normal, in shadow-map texels.
+    pub normal_offset_texels: f32,
+    /// PCF kernel radius r in texels: (2r+1)² comparison samples.
+    pub pcf_radius: u32,
+}
+
+impl Default for ShadowSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_distance: 40.0,
+            caster_margin: 50.0,
+            depth_bias: 2,
+            slope_bias: 2.0,
+            normal_offset_texels: 1.5,
+            pcf_radius: 1,
+        }
+    }
+}
+
+/// Mirror of `ShadowUniform` in `shadow.wgsl` / `forward.wgsl` (80 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct ShadowUniform {
+    /// World → sun clip space.
+    pub light_view_proj: Mat4,
+    /// x: enabled (0/1), y: texel size in uv, z: normal offset (metres), w: PCF radius (texels).
+    pub params: Vec4,
+}
+
+/// The orthographic world → sun clip matrix covering `camera`'s view up to `max_distance`.
+///
+/// `to_sun` points from the scene towards the sun (need not be unit length, must be non-zero);
+/// `resolution` is the shadow map's side in texels (for texel snapping); depth 0 is the sun side.
+pub fn fit_sun_view_proj(
+    camera: &Camera,
+    to_sun: Vec3,
+    max_distance: f32,
+    caster_margin: f32,
+    resolution: u32,
+) -> Mat4 {
+    let inv_view_proj = camera.view_proj().inverse();
+    // Frustum corners in world space; the far ones pulled in to `max_distance` from the eye.
+    let mut corners = [Vec3::ZERO; 8];
+    for (i, corner) in corners.iter_mut().enumerate() {
+        let ndc = Vec3::new(
+            if i & 1 == 0 { -1.0 } else { 1.0 },
+            if i & 2 == 0 { -1.0 } else { 1.0 },
+            if i & 4 == 0 { 0.0 } else { 1.0 },
+        );
+        let world = inv_view_proj.project_point3(ndc);
+        let ray = world - camera.position;
+        *corner = if ray.length() > max_distance {
+            camera.position + ray.normalize() * max_distance
+        } else {
+            world
+        };
+    }
+    let centre = corners.iter().sum::<Vec3>() / 8.0;
+    let radius = corners
+        .iter()
+        .map(|c| c.distance(centre))
+        .fold(0.0f32, f32::max)
+        .max(1e-3)
+        .ceil();
+    let to_sun = to_sun.normalize_or(Vec3::Y);
+    let up = if to_sun.y.abs() > 0.99 {
+        Vec3::Z
+    } else {
+        Vec3::Y
+    };
+    // Rotation only: snap the centre to whole texels in the sun's view plane.
+    let rotation = view::look_to_mat4(Vec3::ZERO, -to_sun, up);
+    let texel = 2.0 * radius / resolution.max(1) as f32;
+    let mut snapped = rotation.transform_point3(centre);
+    snapped.x = (snapped.x / texel).floor() * texel;
+    snapped.y = (snapped.y / texel).floor() * texel;
+    let centre = rotation.inverse().transform_point3(snapped);
+    let eye = centre + to_sun * (radius + caster_margin);
+    let view = view::look_to_mat4(eye, -to_sun, up);
+    let proj = directx::orthographic(
+        -radius,
+        radius,
+        -radius,
+        radius,
+        0.0,
+        2.0 * radius + caster_margin,
+    );
+    proj * view
+}
+
+/// The shadow pass: owns the shadow map, its caster pipeline and the receivers' bind group.
+pub struct ShadowPass {
+    resolution: u32,
+    _map: wgpu::Texture,
+    map_view: wgpu::TextureView,
+    pipeline: wgpu::RenderPipeline,
+    uniform: wgpu::Buffer,
+    caster_group: wgpu::BindGroup,
+    model_layout: wgpu::BindGroupLayout,
+    model_buffer: wgpu::Buffer,
+    model_group: wgpu::BindGroup,
+    model_stride: u64,
+    model_capacity: u64,
+    staging: Vec<u8>,
+    shadow_layout: wgpu::BindGroupLayout,
+    shadow_group: wgpu::BindGroup,
+    /// Settings applied at the next `prepare`.
+    pub settings: ShadowSettings,
+}
+
+impl ShadowPass {
+    /// Creates a `resolution` × `resolution` shadow map (2048 suits the demo; tests use less).
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`]/[`RenderError::LimitExceeded`] for a bad resolution,
+    /// [`RenderError::Gpu`] when creation fails.
+    pub fn new(ctx: &GpuContext, resolution: u32) -> Result<Self> {
+        let settings = ShadowSettings::default();
+        let map = ctx.create_texture(&wgpu::TextureDescriptor {
+            label: Some("shadow map"),
+            size: wgpu::Extent3d {
+                width: resolution,
+                height: resolution,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: SHADOW_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })?;
+        let map_view = map.create_view(&wgpu::TextureViewDescriptor::default());
+        let device = &ctx.device;
+        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
+        let model_stride = (size_of::<Mat4>() as u64).div_ceil(align) * align;
+        let model_capacity = 64;
+        ctx.scoped(
+            || "creating the shadow pass".to_owned(),
+            || {
+                let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("shadow uniform"),
+                    contents: bytemuck::bytes_of(&ShadowUniform {
+                        light_view_proj: Mat4::IDENTITY,
+                        params: Vec4::ZERO,
+                    }),
+                    usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                });
+                let uniform_entry =
+                    |binding, visibility, dynamic, size: u64| wgpu::BindGroupLayoutEntry {
+                        binding,
+                        visibility,
+                        ty: wgpu::BindingType::Buffer {
+                            ty: wgpu::BufferBindingType::Uniform,
+                            has_dynamic_offset: dynamic,
+                            min_binding_size: wgpu::BufferSize::new(size),
+                        },
+                        count: None,
+                    };
+                let uniform_size = size_of::<ShadowUniform>() as u64;
+                let caster_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("shadow caster"),
+                        entries: &[uniform_entry(
+                            0,
+                            wgpu::ShaderStages::VERTEX,
+                            false,
+                            uniform_size,
+                        )],
+                    });
+                let model_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("shadow model"),
+                        entries: &[uniform_entry(0, wgpu::ShaderStages::VERTEX, true, 64)],
+                    });
+                let shadow_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("shadow receiver"),
+                        entries: &[
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 0,
+                                visibility: wgpu::ShaderStages::FRAGMENT,
+                                ty: wgpu::BindingType::Texture {
+                                    sample_type: wgpu::TextureSampleType::Depth,
+                                    view_dimension: wgpu::TextureViewDimension::D2,
+                                    multisampled: false,
+                                },
+                                count: None,
+                            },
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 1,
+                                visibility: wgpu::ShaderStages::FRAGMENT,
+                                ty: wgpu::BindingType::Sampler(
+                                    wgpu::SamplerBindingType::Comparison,
+                                ),
+                                count: None,
+                            },
+                            uniform_entry(2, wgpu::ShaderStages::FRAGMENT, false, uniform_size),
+                        ],
+                    });
+                let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+                    label: Some("shadow comparison"),
+                    mag_filter: wgpu::FilterMode::Linear,
+                    min_filter: wgpu::FilterMode::Linear,
+                    compare: Some(wgpu::CompareFunction::LessEqual),
+                    ..Default::default()
+                });
+                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("shadow.wgsl"),
+                    source: wgpu::ShaderSource::Wgsl(include_str!("shadow.wgsl").into()),
+                });
+                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("shadow caster"),
+                    bind_group_layouts: &[Some(&caster_layout), Some(&model_layout)],
+                    immediate_size: 0,
+                });
+                let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("shadow caster"),
+                    layout: Some(&layout),
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs_shadow"),
+                        compilation_options: Default::default(),
+                        buffers: &[Some(Vertex::layout())],
+                    },
+                    // Both faces cast: single-sided planes and open meshes must shadow too.
+                    primitive: wgpu::PrimitiveState {
+                        cull_mode: None,
+                        ..Default::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: SHADOW_FORMAT,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::Less),
+                        stencil: Default::default(),
+                        bias: wgpu::DepthBiasState {
+                            constant: settings.depth_bias,
+                            slope_scale: settings.slope_bias,
+                            clamp: 0.0,
+                        },
+                    }),
+                    multisample: Default::default(),
+                    fragment: None,
+                    multiview_mask: None,
+                    cache: None,
+                });
+                let caster_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("shadow caster"),
+                    layout: &caster_layout,
+                    entries: &[wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: uniform.as_entire_binding(),
+                    }],
+                });
+                let shadow_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("shadow receiver"),
+                    layout: &shadow_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: wgpu::BindingResource::TextureView(&map_view),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: wgpu::BindingResource::Sampler(&sampler),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: uniform.as_entire_binding(),
+                        },
+                    ],
+                });
+                let (model_buffer, model_group) =
+                    model_buffer(device, &model_layout, model_stride, model_capacity);
+                Self {
+                    resolution,
+                    _map: map,
+                    map_view,
+                    pipeline,
+                    uniform,
+                    caster_group,
+                    model_layout,
+                    model_buffer,
+                    model_group,
+                    model_stride,
+                    model_capacity,
+                    staging: Vec::new(),
+                    shadow_layout,
+                    shadow_group,
+                    settings,
+                }
+            },
+        )
+    }
+
+    /// Layout of the receivers' bind group (shadow map, comparison sampler, [`ShadowUniform`]).
+    pub fn shadow_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.shadow_layout
+    }
+
+    /// The receivers' bind group (valid for the pass's life).
+    pub fn shadow_bind_group(&self) -> &wgpu::BindGroup {
+        &self.shadow_group
+    }
+
+    /// Side of the shadow map in texels.
+    pub fn resolution(&self) -> u32 {
+        self.resolution
+    }
+}
+
+fn model_buffer(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    stride: u64,
+    capacity: u64,
+) -> (wgpu::Buffer, wgpu::BindGroup) {
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("shadow models"),
+        size: stride * capacity,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("shadow models"),
+        layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &buffer,
+                offset: 0,
+                size: wgpu::BufferSize::new(64),
+            }),
+        }],
+    });
+    (buffer, group)
+}
+
+impl Pass for ShadowPass {
+    fn name(&self) -> &'static str {
+        "shadow"
+    }
+
+    fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        let frame = inputs.frame;
+        let s = &self.settings;
+        let to_sun = -frame.sun.direction;
+        let enabled = s.enabled && to_sun != Vec3::ZERO && frame.sun.intensity > 0.0;
+        let light_view_proj = fit_sun_view_proj(
+            &frame.camera,
+            to_sun,
+            s.max_distance,
+            s.caster_margin,
+            self.resolution,
+        );
+        // World size of one texel: the ortho box spans 2 / x-scale metres.
+        let texel_world = 2.0 / light_view_proj.x_axis.truncate().length() / self.resolution as f32;
+        let uniform = ShadowUniform {
+            light_view_proj,
+            params: Vec4::new(
+                f32::from(u8::from(enabled)),
+                1.0 / self.resolution as f32,
+                s.normal_offset_texels * texel_world,
+                s.pcf_radius.min(4) as f32,
+            ),
+        };
+        ctx.queue
+            .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+
+        let draw_count = frame.draws.len() as u64;
+        if draw_count > self.model_capacity {
+            let capacity = draw_count.next_power_of_two();
+            let (buffer, group) = ctx.scoped(
+                || format!("growing the shadow model buffer to {capacity}"),
+                || model_buffer(&ctx.device, &self.model_layout, self.model_stride, capacity),
+            )?;
+            self.model_buffer = buffer;
+            self.model_group = group;
+            self.model_capacity = capacity;
+        }
+        self.staging.clear();
+        self.staging
+            .resize((self.model_stride * draw_count) as usize, 0);
+        for (slot, draw) in self
+            .staging
+            .chunks_exact_mut(self.model_stride as usize)
+            .zip(&frame.draws)
+        {
+            slot[..64].copy_from_slice(bytemuck::bytes_of(&draw.model));
+        }
+        if !self.staging.is_empty() {
+            ctx.queue.write_buffer(&self.model_buffer, 0, &self.staging);
+        }
+        if let Some(i) = frame
+            .draws
+            .iter()
+            .position(|d| d.mesh.0 as usize >= inputs.meshes.len())
+        {
+            return Err(RenderError::InvalidInput(format!(
+                "draw {i} uses mesh handle {} but only {} meshes are uploaded",
+                frame.draws[i].mesh.0,
+                inputs.meshes.len()
+            )));
+        }
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        // The map is cleared even when disabled, so the receivers never read stale depth.
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("shadow"),
+            color_attachments: &[],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.map_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        if !self.settings.enabled {
+            return;
+        }
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.caster_group, &[]);
+        for (i, draw) in inputs.frame.draws.iter().enumerate() {
+            let Some(mesh) = inputs.meshes.get(draw.mesh.0 as usize) else {
+                continue;
+            };
+            let offset = (i as u64 * self.model_stride) as u32;
+            pass.set_bind_group(1, &self.model_group, &[offset]);
+            pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
+            pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+        }
+    }
+}
