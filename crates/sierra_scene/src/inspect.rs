@@ -3,6 +3,7 @@
 use serde_json::{json, Value};
 
 use crate::graph::{decompose, NodeId};
+use crate::level::MeshRef;
 use crate::scene::{NodeMesh, Scene};
 
 /// The scene's node tree:
@@ -11,13 +12,35 @@ use crate::scene::{NodeMesh, Scene};
 /// "children": [...]}]}` with roots in parent-first order and children nested.
 pub fn scene_tree_json(scene: &Scene) -> Value {
     let nodes: Vec<Value> = scene.graph.roots().map(|r| node_json(scene, r)).collect();
-    json!({
+    let mut tree = json!({
         "camera": scene.camera,
         "sun": scene.sun,
         "clearColor": scene.clear_color.to_array(),
         "nodeCount": scene.graph.len(),
         "nodes": nodes,
-    })
+    });
+    shortest_f32(&mut tree);
+    tree
+}
+
+/// Rewrites every number as the shortest decimal that round-trips its `f32` value
+/// (`0.1`, not `0.10000000149011612`): the engine's data is `f32`.
+fn shortest_f32(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(short) = n
+                .as_f64()
+                .and_then(|x| format!("{}", x as f32).parse::<f64>().ok())
+            {
+                if let Some(num) = serde_json::Number::from_f64(short) {
+                    *n = num;
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(shortest_f32),
+        Value::Object(map) => map.values_mut().for_each(shortest_f32),
+        _ => {}
+    }
 }
 
 fn node_json(scene: &Scene, id: NodeId) -> Value {
@@ -26,7 +49,7 @@ fn node_json(scene: &Scene, id: NodeId) -> Value {
     let content = scene.content.get(id);
     let mesh = content.and_then(|c| c.mesh.as_ref()).map(|m| match m {
         NodeMesh::Primitive { primitive, .. } => {
-            serde_json::to_value(primitive).unwrap_or(Value::Null)
+            serde_json::to_value(MeshRef::Primitive(*primitive)).unwrap_or(Value::Null)
         }
         NodeMesh::Gltf { asset, mesh } => {
             json!({ "file": asset.path.display().to_string(), "mesh": mesh })
@@ -51,4 +74,45 @@ fn node_json(scene: &Scene, id: NodeId) -> Value {
         "components": components,
         "children": children,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_lists_world_positions_and_components() {
+        let level = crate::level::Level::from_json_str(
+            r#"{"objects": [
+                {"name": "Child", "parent": "Base", "position": [0, 1, 0], "mesh": "grid:4"},
+                {"name": "Base", "position": [0.1, 0, 2], "rotation": [0, 0, 90],
+                 "components": [{"type": "Spinner", "degreesPerSecond": 10}]}
+            ]}"#,
+            "inline.json",
+            ".",
+        )
+        .unwrap();
+        let mut assets = crate::assets::AssetCache::for_level(&level);
+        let scene = Scene::from_level(&level, &mut assets).unwrap();
+        let tree = scene_tree_json(&scene);
+        assert_eq!(tree["nodeCount"], 2);
+        let base = &tree["nodes"][0];
+        assert_eq!(base["name"], "Base");
+        assert_eq!(base["worldPosition"], json!([0.1, 0.0, 2.0]));
+        assert_eq!(base["components"][0]["type"], "Spinner");
+        let child = &base["children"][0];
+        assert_eq!(child["path"], "Base/Child");
+        assert_eq!(child["mesh"], "grid:4");
+        // Rotated 90° about Z: local +Y becomes world -X.
+        let p: Vec<f64> = child["worldPosition"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert!(
+            (p[0] - (0.1 - 1.0)).abs() < 1e-6 && p[1].abs() < 1e-6 && (p[2] - 2.0).abs() < 1e-6,
+            "{p:?}"
+        );
+    }
 }

@@ -6,6 +6,7 @@
 
 pub mod demo;
 pub mod export_obj;
+pub mod inspect;
 pub mod noise;
 pub mod render;
 
@@ -33,6 +34,8 @@ pub enum Command {
     Noise(noise::NoiseArgs),
     /// Write a generated mesh (island, planet, clouds, palm, palms, birds) as OBJ + MTL at several LODs.
     ExportObj(export_obj::ExportObjArgs),
+    /// Print a level's node tree (name, world position, mesh, components) as JSON.
+    Inspect(inspect::InspectArgs),
 }
 
 /// Runs the parsed command line.
@@ -45,6 +48,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Demo(args) => demo::run(args),
         Command::Noise(args) => noise::run(args),
         Command::ExportObj(args) => export_obj::run(args),
+        Command::Inspect(args) => inspect::run(args),
     }
 }
 

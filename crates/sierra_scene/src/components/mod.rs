@@ -17,17 +17,25 @@
 //! In JSON a component is an object with a `"type"` field naming the type and the
 //! struct's fields beside it: `{"type": "Spinner", "degreesPerSecond": 45}`.
 
+mod birds;
 mod collision_box;
 mod follow_camera;
+mod palm_trees;
+mod planet;
 mod player_control;
 mod point_light;
 mod spinner;
+mod terrain;
 
+pub use birds::Birds;
 pub use collision_box::CollisionBox;
 pub use follow_camera::FollowCamera;
+pub use palm_trees::PalmTrees;
+pub use planet::Planet;
 pub use player_control::PlayerControl;
 pub use point_light::PointLight;
 pub use spinner::{update_spinners, Spinner};
+pub use terrain::Terrain;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -83,6 +91,10 @@ component_registry! {
     Spinner => Spinner,
     FollowCamera => FollowCamera,
     PlayerControl => PlayerControl,
+    Terrain => Terrain,
+    Planet => Planet,
+    Birds => Birds,
+    PalmTrees => PalmTrees,
 }
 
 fn unknown_type_message(name: &str) -> String {
