@@ -59,8 +59,8 @@ pub struct SolveReport {
 /// `positions`: `[n]` joints, root first; `lengths`: `[n - 1]` bone lengths (metres); `target`
 /// and `pole` in the same space as `positions`. The root stays put. An unreachable target gives
 /// a straight chain pointing at it. `pole`, when given, rotates each inner joint about the line
-/// through its neighbours towards the pole before every backward pass, so the chain bends
-/// towards the pole's side.
+/// through its neighbours towards the pole after every forward pass (this moves neither the end
+/// effector nor any bone length), so the chain bends towards the pole's side.
 ///
 /// Errors: [`IkError::ChainTooShort`], [`IkError::BufferSize`], [`IkError::NotFinite`].
 pub fn solve_positions(
@@ -84,11 +84,11 @@ pub fn solve_positions(
         if iterations == 0 {
             bend_if_collinear(positions, target, pole, reach);
         }
+        backward_pass(positions, lengths, target);
+        forward_pass(positions, lengths, root);
         if let Some(pole) = pole {
             pole_step(positions, pole);
         }
-        backward_pass(positions, lengths, target);
-        forward_pass(positions, lengths, root);
         iterations += 1;
     }
     Ok(report(positions, target, iterations, true, settings))
@@ -98,10 +98,12 @@ pub fn solve_positions(
 /// `pose.local` and the matching positions into `pose.positions`.
 ///
 /// `limits`: `[n - 1]` (one per bone start joint) or empty for none. `target`, `pole` in model
-/// space. Each iteration: pole step (if any), the paper's backward pass on positions, then a
-/// forward pass that aims each joint in turn and clamps it into its limit (the constraint is
-/// enforced in the forward pass, relative to the parent frame, as in the paper's §5), so the
-/// result never exceeds the limits and bone lengths are exact by construction.
+/// space. Each iteration: the paper's backward pass on positions, then a forward pass that aims
+/// each joint in turn and clamps it into its limit (the constraint is enforced relative to the
+/// parent frame, as in the paper's §5), then the pole step (if any) and another aim. The result
+/// never exceeds the limits, and bone lengths are exact by construction. If FABRIK stalls on a
+/// limited chain, damped least-squares steps finish the solve, and a solve that ends short of
+/// the target is retried from the rest pose and from an aimed pose, keeping the closest.
 /// Unreachable targets give the straightest chain towards the target that the limits allow.
 ///
 /// Errors: [`IkError::LimitCountMismatch`], [`IkError::NotFinite`], [`IkError::ChainTooShort`].
@@ -206,12 +208,13 @@ fn attempt(
             if iterations == 0 {
                 bend_if_collinear(&mut pose.positions, target, pole, reach);
             }
-            if let Some(pole) = pole {
-                pole_step(&mut pose.positions, pole);
-            }
             backward_pass(&mut pose.positions, &pose.lengths, target);
             pose.positions[0] = root;
             aim_chain(pose, limits);
+            if let Some(pole) = pole {
+                pole_step(&mut pose.positions, pole);
+                aim_chain(pose, limits);
+            }
         }
         iterations += 1;
         let d = pose.effector().distance(target);

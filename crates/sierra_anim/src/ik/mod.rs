@@ -9,6 +9,7 @@
 //! - [`ccd`]: Cyclic Coordinate Descent, the baseline of the paper's Table 1.
 //! - [`chain`]: [`IkChain`] (validated skeleton joints + limits) and the solve step that edits a
 //!   skeleton pose's local rotations — what the character job's post-sampling hook calls.
+//! - [`hook`]: [`IkHook`], the character job's post-sampling hook running [`IkTask`]s.
 //! - [`attachment`]: nodes fixed to joints (a sword in a hand).
 //! - [`continuity`]: per-frame rotation change, for "no popping" checks of scripted runs.
 //!
@@ -25,6 +26,7 @@ pub mod constraints;
 pub mod continuity;
 mod error;
 pub mod fabrik;
+pub mod hook;
 pub mod pose;
 mod refine;
 pub mod rotations;
@@ -37,6 +39,7 @@ pub use constraints::{ConstraintDef, ConstraintType, JointLimit};
 pub use continuity::{max_rotation_change, rotation_change, RotationChangeTracker};
 pub use error::IkError;
 pub use fabrik::{solve_positions, FabrikSettings, SolveReport};
+pub use hook::{IkHook, IkTask};
 pub use pose::ChainPose;
 pub use rotations::{aim_chain, shortest_arc};
 pub use two_bone::{solve_two_bone, TwoBoneSolution};
