@@ -206,3 +206,35 @@ fn positioned_loop_is_panned_and_attenuated_by_the_listener() {
     assert!((r / er - 2.0 / 16.0).abs() < 1e-3, "{}", r / er);
     assert_eq!(l, 0.0);
 }
+
+#[test]
+fn audio_loop_plays_a_user_ogg_vorbis_file() {
+    // Fixture described in tests/data/README.md: left 440 Hz × 0.5, right 660 Hz × 0.25, 1 s.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let clip = SoundSource::parse("tone_440l_660r.ogg")
+        .unwrap()
+        .load(&root)
+        .unwrap();
+    assert_eq!(clip.sample_rate, 44_100);
+    assert!(
+        (clip.duration_seconds() - 1.0).abs() < 0.01,
+        "{}",
+        clip.duration_seconds()
+    );
+    // Away from the ends (the encoder's edges), the decoded tones have the encoded pitch and level.
+    let middle = &clip.frames[4410..39690];
+    let seconds = middle.len() as f32 / 44_100.0;
+    let crossings = |ch: fn(&Frame) -> f32| {
+        middle
+            .windows(2)
+            .filter(|p| (ch(&p[0]) >= 0.0) != (ch(&p[1]) >= 0.0))
+            .count() as f32
+    };
+    assert!((crossings(|f| f.left) / seconds / 2.0 - 440.0).abs() < 3.0);
+    assert!((crossings(|f| f.right) / seconds / 2.0 - 660.0).abs() < 3.0);
+    let channel_rms = |ch: fn(&Frame) -> f32| {
+        (middle.iter().map(|f| ch(f).powi(2)).sum::<f32>() / middle.len() as f32).sqrt()
+    };
+    assert!((channel_rms(|f| f.left) - 0.5 / 2f32.sqrt()).abs() < 0.01);
+    assert!((channel_rms(|f| f.right) - 0.25 / 2f32.sqrt()).abs() < 0.01);
+}

@@ -11,6 +11,14 @@ pub enum Error {
         /// The I/O failure.
         source: std::io::Error,
     },
+    /// A finished trace file could not be read back or is not a JSON array of trace events.
+    #[error("cannot read trace file {path}: {message}")]
+    TraceRead {
+        /// The trace file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
     /// The statistics file could not be written.
     #[error("cannot write statistics file {path}: {source}")]
     StatsFile {

@@ -8,7 +8,9 @@
 //!   times in milliseconds ([`ScopeStats`], written as `stats.json`);
 //! - optionally the `tracing-chrome` layer, which writes every span enter/exit of every thread
 //!   (main thread, rayon workers, …) as Chrome trace events (`trace.json`) that open in
-//!   `chrome://tracing` and <https://ui.perfetto.dev>.
+//!   `chrome://tracing` and <https://ui.perfetto.dev>. Thread tracks carry the thread names
+//!   (name rayon workers with `ThreadPoolBuilder::thread_name`); [`append_track`] adds a GPU
+//!   track (pass timings from timestamp queries) to the finished file.
 //!
 //! This is seed document 000's `PROFILE_SCOPE(name)` profiler ("collects stats once per frame, and
 //! works out the average and max", "every start and stop also writes an event … in Chrome's trace
@@ -46,6 +48,7 @@ mod error;
 mod layer;
 mod profiler;
 mod stats;
+mod track;
 
 pub use accumulator::StatsAccumulator;
 pub use clock::{Clock, ManualClock, MonotonicClock};
@@ -53,6 +56,7 @@ pub use error::Error;
 pub use layer::StatsLayer;
 pub use profiler::{Profiler, ProfilerConfig, TraceGuard};
 pub use stats::{ScopeStat, ScopeStats};
+pub use track::{append_track, TrackSpan};
 
 #[doc(hidden)]
 pub use tracing as __tracing;

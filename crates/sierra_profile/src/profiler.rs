@@ -1,6 +1,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use tracing::Dispatch;
 use tracing_chrome::{ChromeLayerBuilder, FlushGuard};
@@ -38,12 +39,20 @@ impl Default for ProfilerConfig {
 pub struct TraceGuard {
     flush: Option<FlushGuard>,
     path: Option<PathBuf>,
+    origin: Instant,
 }
 
 impl TraceGuard {
     /// The trace file being written, if any.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// The instant trace timestamps count from (`ts` 0), within a few microseconds: taken just
+    /// before the trace layer starts its own clock. Use it to place GPU timings on the trace
+    /// ([`append_track`](crate::append_track)).
+    pub fn origin(&self) -> Instant {
+        self.origin
     }
 
     /// Asks the trace writer thread to flush what it has so far (the file stays open and is not
@@ -89,6 +98,7 @@ impl Profiler {
     pub fn build(config: ProfilerConfig) -> Result<(Profiler, Dispatch, TraceGuard), Error> {
         let accumulator = Arc::new(Mutex::new(StatsAccumulator::new(config.window_frames)));
         let stats_layer = StatsLayer::new(accumulator.clone(), config.clock);
+        let origin = Instant::now();
         let (chrome_layer, flush) = match &config.trace_path {
             Some(path) => {
                 let file = File::create(path).map_err(|source| Error::TraceFile {
@@ -109,6 +119,7 @@ impl Profiler {
         let guard = TraceGuard {
             flush,
             path: config.trace_path,
+            origin,
         };
         Ok((Profiler { accumulator }, Dispatch::new(subscriber), guard))
     }

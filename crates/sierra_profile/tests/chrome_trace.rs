@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
-use sierra_profile::{profile_scope, Profiler};
+use sierra_profile::{append_track, profile_scope, Profiler, TrackSpan};
 
 #[test]
 fn trace_json_shows_every_worker_thread() {
@@ -37,7 +37,23 @@ fn trace_json_shows_every_worker_thread() {
         }
         profiler.end_frame();
     }
+    let origin = guard.origin();
     drop(guard);
+    // GPU pass timings (as from timestamp queries) placed on the trace's time base.
+    let gpu_start_us = (std::time::Instant::now() - origin).as_secs_f64() * 1e6;
+    let gpu = [
+        TrackSpan {
+            name: "shadow".into(),
+            start_us: gpu_start_us,
+            duration_us: 120.0,
+        },
+        TrackSpan {
+            name: "forward".into(),
+            start_us: gpu_start_us + 130.0,
+            duration_us: 800.0,
+        },
+    ];
+    append_track(&trace_path, "GPU", &gpu).unwrap();
 
     let text = std::fs::read_to_string(&trace_path).unwrap();
     let events: Vec<serde_json::Value> =
@@ -46,8 +62,20 @@ fn trace_json_shows_every_worker_thread() {
     let mut depth: BTreeMap<u64, i64> = BTreeMap::new();
     let mut span_threads: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
     let mut last_ts: BTreeMap<u64, f64> = BTreeMap::new();
+    let mut gpu_pid = None;
+    let mut gpu_spans = Vec::new();
     for e in &events {
         let ph = e["ph"].as_str().expect("every event has a phase");
+        if e["pid"] != 1 {
+            // The appended GPU process track.
+            match ph {
+                "M" if e["name"] == "process_name" => gpu_pid = Some(e["pid"].clone()),
+                "M" => {}
+                "X" => gpu_spans.push((e["name"].as_str().unwrap().to_owned(), e["dur"].as_f64())),
+                other => panic!("unexpected phase {other} on the GPU track"),
+            }
+            continue;
+        }
         let tid = e["tid"].as_u64().expect("every event has a thread id");
         assert!(e["pid"].is_u64());
         match ph {
@@ -83,6 +111,15 @@ fn trace_json_shows_every_worker_thread() {
     assert!(
         names.contains("sierra-worker-0") && names.contains("sierra-worker-1"),
         "{names:?}"
+    );
+
+    assert!(gpu_pid.is_some(), "GPU track is named");
+    assert_eq!(
+        gpu_spans,
+        [
+            ("shadow".to_owned(), Some(120.0)),
+            ("forward".to_owned(), Some(800.0))
+        ]
     );
 
     let stats = profiler.stats();

@@ -100,4 +100,9 @@ fn unwritable_paths_are_errors_naming_the_file() {
     let bad_stats = dir.path().join("no_such_dir").join("stats.json");
     let err = profiler.write_stats(&bad_stats).unwrap_err();
     assert!(err.to_string().contains("stats.json"), "{err}");
+
+    let not_a_trace = dir.path().join("notes.txt");
+    std::fs::write(&not_a_trace, "not json").unwrap();
+    let err = sierra_profile::append_track(&not_a_trace, "GPU", &[]).unwrap_err();
+    assert!(err.to_string().contains("notes.txt"), "{err}");
 }
