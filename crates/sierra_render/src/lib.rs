@@ -19,12 +19,15 @@ pub mod context;
 pub mod error;
 pub mod frame;
 pub mod gpu_timer;
+pub mod material;
 pub mod mesh;
 pub mod passes;
 pub mod primitives;
 pub mod readback;
 pub mod renderer;
+pub mod tangents;
 pub mod targets;
+pub mod texture;
 
 pub use wgpu;
 

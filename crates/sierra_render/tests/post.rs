@@ -72,7 +72,10 @@ fn none_passes_linear_values_clamped() {
     let out = tonemap_row(&RAMP, Tonemapper::None);
     for (value, pixel) in RAMP.iter().zip(&out) {
         // ±1: the HDR texture stores binary16, the output rounds to 8 bits.
-        assert!(pixel[0].abs_diff(srgb_byte(*value)) <= 1, "none({value}) = {pixel:?}");
+        assert!(
+            pixel[0].abs_diff(srgb_byte(*value)) <= 1,
+            "none({value}) = {pixel:?}"
+        );
     }
 }
 

@@ -5,13 +5,15 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 
+use super::shadow::ShadowPass;
 use super::{Pass, PassInputs};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
+use crate::frame::MeshHandle;
 use crate::frame::{FrameData, MAX_POINT_LIGHTS};
+use crate::material::{GpuMaterial, MaterialBinder, MaterialVariant, SurfaceMaterial};
 use crate::mesh::Vertex;
 use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
-use super::shadow::ShadowPass;
 
 /// WGSL source of the pass.
 pub const SHADER: &str = include_str!("forward.wgsl");
@@ -140,7 +142,16 @@ impl ObjectUniform {
 
 /// The forward pass (see the module docs).
 pub struct ForwardPass {
-    pipeline: wgpu::RenderPipeline,
+    /// One pipeline per [`MaterialVariant`], indexed by [`variant_index`].
+    pipelines: [wgpu::RenderPipeline; 4],
+    /// Group 3 bind groups of the materials.
+    materials: MaterialBinder,
+    /// Material of meshes without one (Phong, no textures, opaque, single-sided).
+    default_material: GpuMaterial,
+    /// Material per mesh handle (`None`: the default).
+    mesh_materials: Vec<Option<GpuMaterial>>,
+    /// This frame's draw indices: opaque ones in order, then blended ones back to front.
+    draw_order: Vec<(f32, u32)>,
     camera_buffer: wgpu::Buffer,
     lights_buffer: wgpu::Buffer,
     frame_bind_group: wgpu::BindGroup,
@@ -184,7 +195,8 @@ impl ForwardPass {
             },
             count: None,
         };
-        let (frame_layout, object_layout, pipeline) = ctx.scoped(
+        let materials = MaterialBinder::new(ctx)?;
+        let (frame_layout, object_layout, pipelines) = ctx.scoped(
             || "creating the forward pipeline".to_owned(),
             || {
                 let frame_layout =
@@ -207,46 +219,51 @@ impl ForwardPass {
                         Some(&frame_layout),
                         Some(&object_layout),
                         Some(shadow.shadow_layout()),
+                        Some(materials.layout()),
                     ],
                     immediate_size: 0,
                 });
-                let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("forward"),
-                    layout: Some(&layout),
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs_main"),
-                        compilation_options: Default::default(),
-                        buffers: &[Some(Vertex::layout())],
-                    },
-                    primitive: wgpu::PrimitiveState {
-                        topology: wgpu::PrimitiveTopology::TriangleList,
-                        front_face: wgpu::FrontFace::Ccw,
-                        cull_mode: Some(wgpu::Face::Back),
-                        ..Default::default()
-                    },
-                    depth_stencil: Some(wgpu::DepthStencilState {
-                        format: DEPTH_FORMAT,
-                        depth_write_enabled: Some(true),
-                        depth_compare: Some(wgpu::CompareFunction::Less),
-                        stencil: Default::default(),
-                        bias: Default::default(),
-                    }),
-                    multisample: Default::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &module,
-                        entry_point: Some("fs_main"),
-                        compilation_options: Default::default(),
-                        targets: &[Some(wgpu::ColorTargetState {
-                            format: HDR_FORMAT,
-                            blend: None,
-                            write_mask: wgpu::ColorWrites::ALL,
-                        })],
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                });
-                (frame_layout, object_layout, pipeline)
+                let make = |variant: MaterialVariant| {
+                    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                        label: Some("forward"),
+                        layout: Some(&layout),
+                        vertex: wgpu::VertexState {
+                            module: &module,
+                            entry_point: Some("vs_main"),
+                            compilation_options: Default::default(),
+                            buffers: &[Some(Vertex::layout())],
+                        },
+                        primitive: wgpu::PrimitiveState {
+                            topology: wgpu::PrimitiveTopology::TriangleList,
+                            front_face: wgpu::FrontFace::Ccw,
+                            cull_mode: (!variant.double_sided).then_some(wgpu::Face::Back),
+                            ..Default::default()
+                        },
+                        depth_stencil: Some(wgpu::DepthStencilState {
+                            format: DEPTH_FORMAT,
+                            // Blended surfaces test depth but do not hide what lies behind them.
+                            depth_write_enabled: Some(!variant.blend),
+                            depth_compare: Some(wgpu::CompareFunction::Less),
+                            stencil: Default::default(),
+                            bias: Default::default(),
+                        }),
+                        multisample: Default::default(),
+                        fragment: Some(wgpu::FragmentState {
+                            module: &module,
+                            entry_point: Some("fs_main"),
+                            compilation_options: Default::default(),
+                            targets: &[Some(wgpu::ColorTargetState {
+                                format: HDR_FORMAT,
+                                blend: variant.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                                write_mask: wgpu::ColorWrites::ALL,
+                            })],
+                        }),
+                        multiview_mask: None,
+                        cache: None,
+                    })
+                };
+                let pipelines = VARIANTS.map(make);
+                (frame_layout, object_layout, pipelines)
             },
         )?;
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
@@ -284,8 +301,13 @@ impl ForwardPass {
         let object_capacity = 64;
         let (object_buffer, object_bind_group) =
             create_object_buffer(ctx, &object_layout, object_stride, object_capacity)?;
+        let default_material = materials.bind(ctx, &SurfaceMaterial::default())?;
         Ok(Self {
-            pipeline,
+            pipelines,
+            materials,
+            default_material,
+            mesh_materials: Vec::new(),
+            draw_order: Vec::new(),
             camera_buffer,
             lights_buffer,
             frame_bind_group,
@@ -338,6 +360,59 @@ fn create_object_buffer(
         },
     )?;
     Ok((buffer, bind_group))
+}
+
+/// Pipeline variants in [`variant_index`] order.
+const VARIANTS: [MaterialVariant; 4] = [
+    MaterialVariant {
+        blend: false,
+        double_sided: false,
+    },
+    MaterialVariant {
+        blend: false,
+        double_sided: true,
+    },
+    MaterialVariant {
+        blend: true,
+        double_sided: false,
+    },
+    MaterialVariant {
+        blend: true,
+        double_sided: true,
+    },
+];
+
+fn variant_index(variant: MaterialVariant) -> usize {
+    usize::from(variant.double_sided) + 2 * usize::from(variant.blend)
+}
+
+impl ForwardPass {
+    /// Gives the mesh `mesh` a surface material (textures, shading model, alpha mode, sides);
+    /// every draw of that mesh uses it. Meshes without one are Phong, untextured, opaque.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn set_material(
+        &mut self,
+        ctx: &GpuContext,
+        mesh: MeshHandle,
+        material: &SurfaceMaterial,
+    ) -> Result<()> {
+        let gpu = self.materials.bind(ctx, material)?;
+        let index = mesh.0 as usize;
+        if self.mesh_materials.len() <= index {
+            self.mesh_materials.resize(index + 1, None);
+        }
+        self.mesh_materials[index] = Some(gpu);
+        Ok(())
+    }
+
+    fn material(&self, mesh: MeshHandle) -> &GpuMaterial {
+        self.mesh_materials
+            .get(mesh.0 as usize)
+            .and_then(Option::as_ref)
+            .unwrap_or(&self.default_material)
+    }
 }
 
 impl Pass for ForwardPass {
@@ -393,6 +468,27 @@ impl Pass for ForwardPass {
             ctx.queue
                 .write_buffer(&self.object_buffer, 0, &self.staging);
         }
+        // Opaque draws in submission order, then blended ones far to near (painter's order by
+        // the view depth of each draw's origin).
+        self.draw_order.clear();
+        for (i, draw) in frame.draws.iter().enumerate() {
+            if !self.material(draw.mesh).variant.blend {
+                self.draw_order.push((f32::NEG_INFINITY, i as u32));
+            }
+        }
+        let opaque = self.draw_order.len();
+        for (i, draw) in frame.draws.iter().enumerate() {
+            if self.material(draw.mesh).variant.blend {
+                let view_z = frame
+                    .camera
+                    .view
+                    .transform_point3(draw.model.w_axis.truncate())
+                    .z;
+                // Right-handed view space looks down -z: more negative is farther.
+                self.draw_order.push((view_z, i as u32));
+            }
+        }
+        self.draw_order[opaque..].sort_by(|a, b| a.0.total_cmp(&b.0));
         Ok(())
     }
 
@@ -431,14 +527,24 @@ impl Pass for ForwardPass {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
-        for (i, draw) in inputs.frame.draws.iter().enumerate() {
+        for &(_, i) in &self.draw_order {
+            let i = i as usize;
             // prepare() checked every handle.
-            let Some(mesh) = inputs.meshes.get(draw.mesh.0 as usize) else {
+            let (Some(draw), Some(mesh)) = (
+                inputs.frame.draws.get(i),
+                inputs
+                    .frame
+                    .draws
+                    .get(i)
+                    .and_then(|d| inputs.meshes.get(d.mesh.0 as usize)),
+            ) else {
                 continue;
             };
+            let material = self.material(draw.mesh);
+            pass.set_pipeline(&self.pipelines[variant_index(material.variant)]);
+            pass.set_bind_group(3, &material.bind_group, &[]);
             let offset = (i as u64 * self.object_stride) as u32;
             pass.set_bind_group(1, &self.object_bind_group, &[offset]);
             pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));

@@ -1,11 +1,12 @@
-// Forward pass: draws opaque meshes into the HDR target with Blinn-Phong shading.
+// Forward pass: draws meshes into the HDR target, lit by the sun (through its shadow map) and
+// point lights, with Blinn-Phong (Phong materials) or Cook-Torrance GGX (metallic-roughness).
 //
-// Shading model (fixed; render tests compute it analytically), all linear RGB:
-//   albedo = material.base_color.rgb * vertex.color.rgb
+// Phong shading model (fixed; render tests compute it analytically), all linear RGB:
+//   albedo = material.base_color.rgb * vertex.color.rgb * base colour texture
 //   colour = ambient * albedo
 //          + sum over lights [ light * (albedo * max(N.L, 0) + specular * max(N.H, 0)^power * [N.L > 0]) * attenuation ]
-//          + emissive
-// where L points from the surface towards the light, V towards the camera,
+//          + emissive * emissive texture
+// (the sun's term times its shadow factor, ambient times occlusion) where L points from the surface towards the light, V towards the camera,
 // H = normalize(L + V). The sun has attenuation 1; a point light has
 // 1 - smoothstep(inner_radius, outer_radius, distance) (document 000). The
 // specular term is gated by N.L > 0 so surfaces facing away from a light get no highlight.
@@ -65,6 +66,29 @@ struct ShadowUniform {
 @group(2) @binding(1) var shadow_sampler: sampler_comparison;
 @group(2) @binding(2) var<uniform> shadow: ShadowUniform;
 
+// Surface material (`material.rs`). Flags: 1 metallic-roughness (else Phong), 2 normal map,
+// 4 alpha mask, 8 double-sided.
+struct MaterialUniform {
+    flags: u32,
+    alpha_cutoff: f32,
+    metallic: f32,
+    roughness: f32,
+    normal_scale: f32,
+    occlusion_strength: f32,
+    _pad: vec2<f32>,
+}
+@group(3) @binding(0) var<uniform> material: MaterialUniform;
+@group(3) @binding(1) var material_sampler: sampler;
+@group(3) @binding(2) var base_color_texture: texture_2d<f32>;
+// G: roughness, B: metalness (glTF).
+@group(3) @binding(3) var metallic_roughness_texture: texture_2d<f32>;
+@group(3) @binding(4) var normal_texture: texture_2d<f32>;
+// R: ambient occlusion.
+@group(3) @binding(5) var occlusion_texture: texture_2d<f32>;
+@group(3) @binding(6) var emissive_texture: texture_2d<f32>;
+
+const PI: f32 = 3.14159265;
+
 struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
@@ -90,7 +114,10 @@ fn vs_main(in: VertexIn) -> VertexOut {
     out.world_position = world.xyz;
     out.normal = (object.normal_matrix * vec4<f32>(in.normal, 0.0)).xyz;
     out.uv = in.uv;
-    out.tangent = vec4<f32>((object.model * vec4<f32>(in.tangent.xyz, 0.0)).xyz, in.tangent.w);
+    // A mirroring model matrix (negative determinant) flips the bitangent's handedness too.
+    let linear = mat3x3<f32>(object.model[0].xyz, object.model[1].xyz, object.model[2].xyz);
+    let mirror = select(1.0, -1.0, determinant(linear) < 0.0);
+    out.tangent = vec4<f32>(linear * in.tangent.xyz, in.tangent.w * mirror);
     out.color = in.color;
     return out;
 }
@@ -132,14 +159,83 @@ fn sun_shadow(world_position: vec3<f32>, normal: vec3<f32>) -> f32 {
     return lit / taps;
 }
 
-@fragment
-fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    let n = normalize(in.normal);
-    let v = normalize(camera.position.xyz - in.world_position);
-    let albedo = object.base_color.rgb * in.color.rgb;
+// Cook-Torrance microfacet BRDF times N.L for one light (glTF 2.0 Appendix B): GGX normal
+// distribution, Smith-Schlick visibility (k = (r+1)^2/8, Karis 2013), Schlick Fresnel, Lambert
+// diffuse. Multiplied by PI so a light of radiance 1 on a white Lambertian surface facing it gives
+// 1, as in the Phong branch: both models read the same light values.
+fn cook_torrance(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, light: vec3<f32>, albedo: vec3<f32>,
+                 metallic: f32, roughness: f32) -> vec3<f32> {
+    let n_dot_l = dot(n, l);
+    if (n_dot_l <= 0.0) {
+        return vec3<f32>(0.0);
+    }
+    let h = normalize(l + v);
+    let n_dot_v = max(dot(n, v), 1e-4);
+    let n_dot_h = max(dot(n, h), 0.0);
+    let v_dot_h = max(dot(v, h), 0.0);
+    let alpha = max(roughness * roughness, 1e-3);
+    let alpha2 = alpha * alpha;
+    let d_denom = n_dot_h * n_dot_h * (alpha2 - 1.0) + 1.0;
+    let distribution = alpha2 / (PI * d_denom * d_denom);
+    let k = (roughness + 1.0) * (roughness + 1.0) / 8.0;
+    let visibility = 1.0 / ((n_dot_v * (1.0 - k) + k) * (n_dot_l * (1.0 - k) + k) * 4.0);
+    let f0 = mix(vec3<f32>(0.04), albedo, metallic);
+    let fresnel = f0 + (1.0 - f0) * pow(1.0 - v_dot_h, 5.0);
+    let specular = distribution * visibility * fresnel;
+    let diffuse = (1.0 - fresnel) * (1.0 - metallic) * albedo / PI;
+    return (diffuse + specular) * PI * light * n_dot_l;
+}
 
-    var color = lights.ambient * albedo;
-    color += blinn_phong(n, v, lights.to_sun, lights.sun_color, albedo) * sun_shadow(in.world_position, n);
+// Light from one source with the material's model.
+fn shade(pbr: bool, n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, light: vec3<f32>, albedo: vec3<f32>,
+         metallic: f32, roughness: f32) -> vec3<f32> {
+    if pbr {
+        return cook_torrance(n, v, l, light, albedo, metallic, roughness);
+    }
+    return blinn_phong(n, v, l, light, albedo);
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @location(0) vec4<f32> {
+    // Sample every texture first: implicit-derivative sampling needs uniform control flow.
+    let base_sample = textureSample(base_color_texture, material_sampler, in.uv);
+    let mr_sample = textureSample(metallic_roughness_texture, material_sampler, in.uv);
+    let normal_sample = textureSample(normal_texture, material_sampler, in.uv).xyz;
+    let occlusion_sample = textureSample(occlusion_texture, material_sampler, in.uv).r;
+    let emissive_sample = textureSample(emissive_texture, material_sampler, in.uv).rgb;
+
+    let base = object.base_color * in.color * base_sample;
+    if (material.flags & 4u) != 0u && base.a < material.alpha_cutoff {
+        discard;
+    }
+    var n = normalize(in.normal);
+    // Double-sided: the back face is lit as seen, with the flipped normal (glTF §3.9.5).
+    let back = (material.flags & 8u) != 0u && !front_facing;
+    if back {
+        n = -n;
+    }
+    if (material.flags & 2u) != 0u {
+        // TBN (seed 000 "Normal mapping"): Gram-Schmidt tangent, bitangent = cross(N, T) * w so
+        // mirrored UVs (w = -1) bend the normal the right way.
+        let t = normalize(in.tangent.xyz - n * dot(n, in.tangent.xyz));
+        let b = cross(n, t) * in.tangent.w;
+        let m = (normal_sample * 2.0 - 1.0) * vec3<f32>(material.normal_scale, material.normal_scale, 1.0);
+        n = normalize(t * m.x + b * m.y + n * m.z);
+    }
+    let v = normalize(camera.position.xyz - in.world_position);
+    let albedo = base.rgb;
+    let pbr = (material.flags & 1u) != 0u;
+    let metallic = material.metallic * mr_sample.b;
+    let roughness = material.roughness * mr_sample.g;
+    let occlusion = mix(1.0, occlusion_sample, material.occlusion_strength);
+
+    var ambient = lights.ambient * albedo;
+    if pbr {
+        ambient = lights.ambient * mix(albedo * (1.0 - metallic), albedo, metallic);
+    }
+    var color = ambient * occlusion;
+    let sun = shade(pbr, n, v, lights.to_sun, lights.sun_color, albedo, metallic, roughness);
+    color += sun * sun_shadow(in.world_position, normalize(in.normal) * select(1.0, -1.0, back));
     let count = min(lights.point_light_count, MAX_POINT_LIGHTS);
     for (var i = 0u; i < count; i++) {
         let light = lights.point_lights[i];
@@ -147,8 +243,8 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
         let distance = length(to_light);
         let attenuation = 1.0 - smoothstep(light.inner_radius, light.outer_radius, distance);
         let l = to_light / max(distance, 1e-6);
-        color += blinn_phong(n, v, l, light.color, albedo) * attenuation;
+        color += shade(pbr, n, v, l, light.color, albedo, metallic, roughness) * attenuation;
     }
-    color += object.emissive.rgb;
-    return vec4<f32>(color, object.base_color.a * in.color.a);
+    color += object.emissive.rgb * emissive_sample;
+    return vec4<f32>(color, base.a);
 }

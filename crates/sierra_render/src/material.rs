@@ -1,0 +1,302 @@
+//! Surface materials: the textures and shading model of a mesh, bound as the forward pass's
+//! group 3 (`forward.wgsl`: `MaterialUniform`, `material_sampler`, five textures).
+//!
+//! Two shading models share the same lights (see `forward.wgsl`):
+//! - [`ShadingModel::Phong`]: seed 000's material (diffuse colour and texture, specular colour
+//!   and power from the draw's [`crate::Material`], normal map, emissive);
+//! - [`ShadingModel::MetallicRoughness`]: glTF 2.0's metallic-roughness material with the
+//!   Cook-Torrance microfacet BRDF (GGX distribution, Smith-Schlick geometry, Schlick Fresnel;
+//!   glTF 2.0 spec Appendix B).
+//!
+//! Per-draw factors (base colour, emissive, Phong specular) stay in the draw's
+//! [`crate::Material`]; what a [`SurfaceMaterial`] adds is per mesh, like a glTF primitive's material.
+
+use crate::context::GpuContext;
+use crate::error::Result;
+use crate::texture::{material_sampler, ColorSpace, Texture2d};
+
+/// Which BRDF lights the surface.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum ShadingModel {
+    /// Blinn-Phong with the draw's specular colour and power (seed 000).
+    #[default]
+    Phong,
+    /// glTF metallic-roughness, Cook-Torrance GGX.
+    MetallicRoughness {
+        /// Metalness factor in [0, 1] (multiplies the texture's blue channel).
+        metallic: f32,
+        /// Perceptual roughness factor in [0, 1] (multiplies the texture's green channel).
+        roughness: f32,
+    },
+}
+
+/// glTF `alphaMode` (spec §3.9.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum AlphaMode {
+    /// Alpha ignored.
+    #[default]
+    Opaque,
+    /// Fragments with alpha below the cutoff are discarded (glTF default cutoff 0.5).
+    Mask(f32),
+    /// Alpha-blended "over", drawn after the opaque draws, sorted back to front.
+    Blend,
+}
+
+/// A mesh's material: textures (any may be absent) and fixed parameters.
+#[derive(Clone, Debug, Default)]
+pub struct SurfaceMaterial {
+    /// Shading model.
+    pub model: ShadingModel,
+    /// Base colour / diffuse texture (sRGB), multiplied by the draw's base colour.
+    pub base_color: Option<Texture2d>,
+    /// glTF metallic-roughness texture (linear; G roughness, B metalness).
+    pub metallic_roughness: Option<Texture2d>,
+    /// Tangent-space normal map (linear; RGB = XYZ * 0.5 + 0.5, +Y "up" in the texture as glTF).
+    pub normal: Option<Texture2d>,
+    /// Scale of the normal map's X and Y (glTF `normalTexture.scale`).
+    pub normal_scale: f32,
+    /// Ambient occlusion texture (linear; R channel).
+    pub occlusion: Option<Texture2d>,
+    /// Strength of the occlusion (glTF `occlusionTexture.strength`).
+    pub occlusion_strength: f32,
+    /// Emissive texture (sRGB), multiplied by the draw's emissive colour.
+    pub emissive: Option<Texture2d>,
+    /// Alpha mode.
+    pub alpha_mode: AlphaMode,
+    /// Both faces drawn; back faces lit with the flipped normal (glTF `doubleSided`).
+    pub double_sided: bool,
+}
+
+/// Mirror of `MaterialUniform` in `forward.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct MaterialUniform {
+    /// Bit flags: [`MaterialUniform::PBR`], [`MaterialUniform::NORMAL_MAP`],
+    /// [`MaterialUniform::ALPHA_MASK`], [`MaterialUniform::DOUBLE_SIDED`].
+    pub flags: u32,
+    /// Alpha cutoff of MASK materials.
+    pub alpha_cutoff: f32,
+    /// Metalness factor.
+    pub metallic: f32,
+    /// Roughness factor.
+    pub roughness: f32,
+    /// Normal map XY scale.
+    pub normal_scale: f32,
+    /// Occlusion strength.
+    pub occlusion_strength: f32,
+    /// Padding.
+    pub pad: [f32; 2],
+}
+
+impl MaterialUniform {
+    /// Metallic-roughness BRDF instead of Blinn-Phong.
+    pub const PBR: u32 = 1;
+    /// A normal map is bound.
+    pub const NORMAL_MAP: u32 = 2;
+    /// Alpha test against `alpha_cutoff`.
+    pub const ALPHA_MASK: u32 = 4;
+    /// Back faces flip their normal.
+    pub const DOUBLE_SIDED: u32 = 8;
+
+    /// The uniform for `material`.
+    pub fn new(material: &SurfaceMaterial) -> Self {
+        let mut flags = 0;
+        let (metallic, roughness) = match material.model {
+            ShadingModel::Phong => (0.0, 1.0),
+            ShadingModel::MetallicRoughness {
+                metallic,
+                roughness,
+            } => {
+                flags |= Self::PBR;
+                (metallic.clamp(0.0, 1.0), roughness.clamp(0.0, 1.0))
+            }
+        };
+        if material.normal.is_some() {
+            flags |= Self::NORMAL_MAP;
+        }
+        let alpha_cutoff = match material.alpha_mode {
+            AlphaMode::Mask(cutoff) => {
+                flags |= Self::ALPHA_MASK;
+                cutoff
+            }
+            _ => 0.0,
+        };
+        if material.double_sided {
+            flags |= Self::DOUBLE_SIDED;
+        }
+        Self {
+            flags,
+            alpha_cutoff,
+            metallic,
+            roughness,
+            normal_scale: material.normal_scale,
+            occlusion_strength: if material.occlusion.is_some() {
+                material.occlusion_strength.clamp(0.0, 1.0)
+            } else {
+                0.0
+            },
+            pad: [0.0; 2],
+        }
+    }
+}
+
+/// Pipeline variant a material needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MaterialVariant {
+    /// Alpha-blended (drawn after opaque draws, sorted, no depth writes).
+    pub blend: bool,
+    /// No back-face culling.
+    pub double_sided: bool,
+}
+
+/// A material's GPU side: its bind group and the pipeline variant it needs.
+#[derive(Clone, Debug)]
+pub struct GpuMaterial {
+    /// Group 3 of the forward pipeline.
+    pub bind_group: wgpu::BindGroup,
+    /// Pipeline variant.
+    pub variant: MaterialVariant,
+}
+
+/// Creates group-3 bind groups: owns the layout, the sampler and the 1×1 default textures.
+pub struct MaterialBinder {
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    white_srgb: Texture2d,
+    white_linear: Texture2d,
+    flat_normal: Texture2d,
+}
+
+impl MaterialBinder {
+    /// Creates the layout, sampler and default textures.
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`].
+    pub fn new(ctx: &GpuContext) -> Result<Self> {
+        let texture_entry = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let (layout, sampler) = ctx.scoped(
+            || "creating the material layout".to_owned(),
+            || {
+                let layout =
+                    ctx.device
+                        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                            label: Some("material"),
+                            entries: &[
+                                wgpu::BindGroupLayoutEntry {
+                                    binding: 0,
+                                    visibility: wgpu::ShaderStages::FRAGMENT,
+                                    ty: wgpu::BindingType::Buffer {
+                                        ty: wgpu::BufferBindingType::Uniform,
+                                        has_dynamic_offset: false,
+                                        min_binding_size: wgpu::BufferSize::new(size_of::<
+                                            MaterialUniform,
+                                        >(
+                                        )
+                                            as u64),
+                                    },
+                                    count: None,
+                                },
+                                wgpu::BindGroupLayoutEntry {
+                                    binding: 1,
+                                    visibility: wgpu::ShaderStages::FRAGMENT,
+                                    ty: wgpu::BindingType::Sampler(
+                                        wgpu::SamplerBindingType::Filtering,
+                                    ),
+                                    count: None,
+                                },
+                                texture_entry(2),
+                                texture_entry(3),
+                                texture_entry(4),
+                                texture_entry(5),
+                                texture_entry(6),
+                            ],
+                        });
+                (layout, material_sampler(&ctx.device))
+            },
+        )?;
+        Ok(Self {
+            layout,
+            sampler,
+            white_srgb: Texture2d::solid(ctx, "white", [255; 4], ColorSpace::Srgb)?,
+            white_linear: Texture2d::solid(ctx, "white linear", [255; 4], ColorSpace::Linear)?,
+            flat_normal: Texture2d::solid(
+                ctx,
+                "flat normal",
+                [128, 128, 255, 255],
+                ColorSpace::Linear,
+            )?,
+        })
+    }
+
+    /// The group-3 layout.
+    pub fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    /// Uploads `material`'s uniform and binds its textures (defaults for absent ones).
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`].
+    pub fn bind(&self, ctx: &GpuContext, material: &SurfaceMaterial) -> Result<GpuMaterial> {
+        use wgpu::util::DeviceExt;
+        let view = |t: &Option<Texture2d>, default: &Texture2d| {
+            t.as_ref().map_or(&default.view, |t| &t.view).clone()
+        };
+        let views = [
+            view(&material.base_color, &self.white_srgb),
+            view(&material.metallic_roughness, &self.white_linear),
+            view(&material.normal, &self.flat_normal),
+            view(&material.occlusion, &self.white_linear),
+            view(&material.emissive, &self.white_srgb),
+        ];
+        let bind_group = ctx.scoped(
+            || "binding a material".to_owned(),
+            || {
+                let uniform = ctx
+                    .device
+                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some("material"),
+                        contents: bytemuck::bytes_of(&MaterialUniform::new(material)),
+                        usage: wgpu::BufferUsages::UNIFORM,
+                    });
+                let mut entries = vec![
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: uniform.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Sampler(&self.sampler),
+                    },
+                ];
+                for (i, view) in views.iter().enumerate() {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: 2 + i as u32,
+                        resource: wgpu::BindingResource::TextureView(view),
+                    });
+                }
+                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("material"),
+                    layout: &self.layout,
+                    entries: &entries,
+                })
+            },
+        )?;
+        Ok(GpuMaterial {
+            bind_group,
+            variant: MaterialVariant {
+                blend: material.alpha_mode == AlphaMode::Blend,
+                double_sided: material.double_sided,
+            },
+        })
+    }
+}
