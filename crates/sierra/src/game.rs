@@ -1,182 +1,116 @@
 //! The game state a level turns into, and one fixed tick of it.
 //!
-//! For now the state is the level's object transforms (parent-first order,
-//! world matrices propagated each tick) and the only system is `Spinner`.
-//! Gameplay systems (player, follow camera, birds, paths) add themselves to [`Game::tick`].
+//! The state is `sierra_scene`'s [`Scene`] (flat parent-first graph with dirty
+//! flags). A tick runs the systems in order — so far only `Spinner`
+//! ([`sierra_scene::components::update_spinners`]) — then propagates transforms.
+//! Gameplay systems (player, follow camera, birds, camera paths) add themselves to [`Game::tick`].
+
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
-use glam::{Mat4, Quat, Vec3};
-use sierra_scene::{Component, Level};
+use sierra_scene::Scene;
 
 use crate::game_loop::FixedTimestep;
 
-/// Local transform of one object (translation metres, rotation, scale).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LocalTransform {
-    /// Translation relative to the parent, metres.
-    pub position: Vec3,
-    /// Rotation relative to the parent.
-    pub rotation: Quat,
-    /// Scale relative to the parent.
-    pub scale: Vec3,
-}
-
-impl LocalTransform {
-    /// `T * R * S` as a column-major matrix.
-    pub fn matrix(&self) -> Mat4 {
-        Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.position)
-    }
-}
-
 /// A running level.
 pub struct Game {
-    /// The level as loaded (static data: meshes, materials, components).
-    pub level: Level,
-    /// Local transforms, indexed like `level.objects`.
-    pub locals: Vec<LocalTransform>,
-    /// World matrices, indexed like `level.objects`; valid after [`Game::new`] and each tick.
-    pub world: Vec<Mat4>,
-    parents: Vec<Option<usize>>,
-    /// Object indices with every parent before its children.
-    order: Vec<usize>,
+    /// Nodes, their contents, camera, sun and clear colour.
+    pub scene: Scene,
+    /// The level file (for messages).
+    pub file: PathBuf,
     /// The fixed-step clock.
     pub clock: FixedTimestep,
 }
 
 impl Game {
-    /// Starts `level` at tick 0 with a `tick_hz` clock.
+    /// Loads a level file and starts it at tick 0 with a `tick_hz` clock.
+    ///
+    /// # Errors
+    /// Level errors (file, line:column, JSON path; missing assets) and a camera that
+    /// cannot be projected (see [`Game::new`]).
+    pub fn load(path: &Path, tick_hz: f64) -> Result<Self> {
+        let scene = Scene::load(path)?;
+        Self::new(scene, path.to_path_buf(), tick_hz)
+    }
+
+    /// Starts `scene` (loaded from `file`) at tick 0.
     ///
     /// # Errors
     /// A camera that cannot be projected (field of view outside (0°, 180°), `near` ≤ 0,
-    /// `far` ≤ `near`), named with the level file and JSON path.
-    pub fn new(level: Level, tick_hz: f64) -> Result<Self> {
-        validate_camera(&level)?;
-        let locals: Vec<LocalTransform> = level
-            .objects
-            .iter()
-            .map(|o| LocalTransform {
-                position: o.position,
-                rotation: o.rotation,
-                scale: o.scale,
-            })
-            .collect();
-        let parents: Vec<Option<usize>> = level
-            .objects
-            .iter()
-            .map(|o| o.parent.as_deref().and_then(|p| level.object_index(p)))
-            .collect();
-        let order = parent_first_order(&parents);
-        let mut game = Self {
-            world: vec![Mat4::IDENTITY; locals.len()],
-            level,
-            locals,
-            parents,
-            order,
+    /// `far` ≤ `near`, target at the eye), named with the level file and JSON path.
+    pub fn new(scene: Scene, file: PathBuf, tick_hz: f64) -> Result<Self> {
+        validate_camera(&scene, &file)?;
+        Ok(Self {
+            scene,
+            file,
             clock: FixedTimestep::new(tick_hz),
-        };
-        game.propagate();
-        Ok(game)
+        })
     }
 
     /// Runs one fixed tick: systems, then transform propagation.
     pub fn tick(&mut self) {
-        let dt = self.clock.dt() as f32;
-        for (object, local) in self.level.objects.iter().zip(&mut self.locals) {
-            for component in &object.components {
-                if let Component::Spinner(spinner) = component {
-                    local.rotation = spinner.spin(local.rotation, dt);
-                }
-            }
-        }
+        sierra_scene::components::update_spinners(&mut self.scene, self.clock.dt() as f32);
         self.clock.advance();
-        self.propagate();
-    }
-
-    fn propagate(&mut self) {
-        for &i in &self.order {
-            let local = self.locals[i].matrix();
-            self.world[i] = match self.parents[i] {
-                Some(p) => self.world[p] * local,
-                None => local,
-            };
-        }
+        self.scene.graph.propagate();
     }
 }
 
-/// Indices ordered so that each parent precedes its children (the level loader rejects cycles).
-fn parent_first_order(parents: &[Option<usize>]) -> Vec<usize> {
-    let mut placed = vec![false; parents.len()];
-    let mut order = Vec::with_capacity(parents.len());
-    for start in 0..parents.len() {
-        let mut chain = Vec::new();
-        let mut i = Some(start);
-        while let Some(node) = i {
-            if placed[node] || chain.contains(&node) {
-                break;
-            }
-            chain.push(node);
-            i = parents[node];
-        }
-        for &node in chain.iter().rev() {
-            placed[node] = true;
-            order.push(node);
-        }
-    }
-    order
-}
-
-fn validate_camera(level: &Level) -> Result<()> {
-    let c = &level.camera;
-    let file = level.file.display();
+fn validate_camera(scene: &Scene, file: &Path) -> Result<()> {
+    let c = &scene.camera;
+    let at = |field: &str| format!("{}: at `camera.{field}`", file.display());
     if !(c.fov_y_degrees > 0.0 && c.fov_y_degrees < 180.0) {
         bail!(
-            "{file}: at `camera.fovYDegrees`: {} is outside (0, 180) degrees",
+            "{}: {} is outside (0, 180) degrees",
+            at("fovYDegrees"),
             c.fov_y_degrees
         );
     }
-    if !(c.near > 0.0) {
-        bail!("{file}: at `camera.near`: {} must be > 0 metres", c.near);
+    if !(c.near > 0.0 && c.near.is_finite()) {
+        bail!("{}: {} must be > 0 metres", at("near"), c.near);
     }
-    if !(c.far > c.near) || !c.far.is_finite() {
+    if !(c.far > c.near && c.far.is_finite()) {
         bail!(
-            "{file}: at `camera.far`: {} must be finite and > near ({})",
+            "{}: {} must be finite and > near ({})",
+            at("far"),
             c.far,
             c.near
         );
     }
-    if (c.target - c.position).length_squared() < 1e-12 {
-        bail!("{file}: at `camera.target`: equals camera.position, so there is no view direction");
+    let forward = c.target - c.position;
+    if forward.length_squared() < 1e-12 || !forward.is_finite() {
+        bail!(
+            "{}: equals camera.position, so there is no view direction",
+            at("target")
+        );
+    }
+    if forward.normalize().cross(glam::Vec3::Y).length_squared() < 1e-12 {
+        bail!(
+            "{}: the view is vertical, so up (+Y) is undefined; offset the target slightly",
+            at("target")
+        )
     }
     Ok(())
 }
 
+/// Loads a level from JSON text (unit tests).
+#[cfg(test)]
+pub(crate) fn game_from_json(json: &str, tick_hz: f64) -> Result<Game> {
+    let level = sierra_scene::Level::from_json_str(json, "inline.json", ".")?;
+    let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
+    let scene = Scene::from_level(&level, &mut assets)?;
+    Game::new(scene, PathBuf::from("inline.json"), tick_hz)
+}
+
 #[cfg(test)]
 mod tests {
+    use glam::Vec3;
+
     use super::*;
-
-    fn level(json: &str) -> Level {
-        Level::from_json_str(json, "test.json", ".").unwrap()
-    }
-
-    #[test]
-    fn children_follow_parents_listed_after_them() {
-        let game = Game::new(
-            level(
-                r#"{"objects": [
-                {"name": "child", "parent": "root", "position": [0, 1, 0]},
-                {"name": "root", "position": [5, 0, 0], "scale": 2}]}"#,
-            ),
-            60.0,
-        )
-        .unwrap();
-        let p = game.world[0].transform_point3(Vec3::ZERO);
-        assert!((p - Vec3::new(5.0, 2.0, 0.0)).length() < 1e-6, "{p}");
-    }
 
     #[test]
     fn spinner_turns_by_rate_times_ticks() {
-        let mut game = Game::new(
-            level(r#"{"objects": [{"name": "s", "components": [{"type": "Spinner", "degreesPerSecond": 90}]}]}"#),
+        let mut game = game_from_json(
+            r#"{"objects": [{"name": "s", "mesh": "cube", "components": [{"type": "Spinner", "degreesPerSecond": 90}]}]}"#,
             60.0,
         )
         .unwrap();
@@ -184,16 +118,36 @@ mod tests {
             game.tick();
         }
         assert_eq!(game.clock.tick(), 60);
-        let x = game.world[0].transform_vector3(Vec3::X);
+        let node = game.scene.objects[0];
+        let x = game
+            .scene
+            .graph
+            .world(node)
+            .unwrap()
+            .transform_vector3(Vec3::X);
         // 90°/s for 1 s about +Y turns +X into -Z.
         assert!((x - Vec3::NEG_Z).length() < 1e-4, "{x}");
     }
 
     #[test]
-    fn unprojectable_camera_is_an_error_with_its_json_path() {
-        let err = Game::new(level(r#"{"camera": {"fovYDegrees": 0}}"#), 60.0)
-            .err()
-            .unwrap();
-        assert!(err.to_string().contains("camera.fovYDegrees"), "{err}");
+    fn unprojectable_cameras_are_errors_with_their_json_path() {
+        for (camera, path) in [
+            (r#"{"fovYDegrees": 0}"#, "camera.fovYDegrees"),
+            (r#"{"near": 0}"#, "camera.near"),
+            (r#"{"near": 2, "far": 1}"#, "camera.far"),
+            (
+                r#"{"position": [0, 0, 0], "target": [0, 0, 0]}"#,
+                "camera.target",
+            ),
+            (
+                r#"{"position": [0, 5, 0], "target": [0, 0, 0]}"#,
+                "camera.target",
+            ),
+        ] {
+            let err = game_from_json(&format!(r#"{{"camera": {camera}}}"#), 60.0)
+                .err()
+                .unwrap();
+            assert!(err.to_string().contains(path), "{camera}: {err}");
+        }
     }
 }

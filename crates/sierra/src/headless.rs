@@ -5,12 +5,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use sierra_render::{GpuContext, HeadlessRenderer};
-use sierra_scene::Level;
 
 use crate::game::Game;
-use crate::game_loop::DEFAULT_TICK_HZ;
 use crate::output::{self, FrameRecord, RunStats};
-use crate::scene_to_frame::{build_frame, empty_frame, upload_level_meshes};
+use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes};
 
 /// What to render.
 #[derive(Clone, Debug)]
@@ -56,18 +54,17 @@ impl RunSummary {
     }
 }
 
-/// Renders `level` headless: one tick per frame, every frame written as PNG.
+/// Renders `game` headless: one tick per frame, every frame written as PNG.
 ///
 /// # Errors
 /// Unwritable output folder, no GPU adapter, GPU errors, I/O errors; each with context.
-pub fn run_headless(level: Level, options: &HeadlessOptions) -> Result<RunSummary> {
+pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSummary> {
     output::prepare_out_dir(&options.out)?;
-    let level_name = level.file.display().to_string();
-    let mut game = Game::new(level, DEFAULT_TICK_HZ)?;
+    let level_name = game.file.display().to_string();
     let ctx = GpuContext::headless()?;
     let mut headless = HeadlessRenderer::new(&ctx, options.width, options.height)
         .with_context(|| format!("creating a {}x{} renderer", options.width, options.height))?;
-    let meshes = upload_level_meshes(&ctx, &mut headless.renderer, &game.level)?;
+    let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)?;
     let aspect = options.width as f32 / options.height as f32;
     let mut frame = empty_frame();
     let sheet_indices = output::contact_sheet_indices(options.frames);

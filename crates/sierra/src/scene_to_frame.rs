@@ -1,24 +1,25 @@
-//! Turns the game state into the renderer's [`FrameData`]: one [`DrawItem`] per
-//! object with a mesh, one [`PointLight`] per `PointLight` component, the level's
-//! camera and sun. The renderer never sees the level or the scene graph.
+//! Turns the game's scene into the renderer's [`FrameData`]: one [`DrawItem`] per
+//! node with a primitive mesh (at its world matrix), one [`PointLight`] per
+//! `PointLight` component (at its node's world position), the level's camera and
+//! sun. The renderer never sees the scene graph.
 
 use std::collections::HashMap;
 
 use anyhow::{Context, Result};
-use glam::Vec4;
+use glam::{Mat4, Vec3, Vec4};
 use sierra_render::{
     primitives, Camera, DrawItem, FrameData, GpuContext, Material, MeshData, MeshHandle,
     PointLight, Renderer, Sun,
 };
-use sierra_scene::{Component, Level, MeshRef, Primitive};
+use sierra_scene::scene::NodeMesh;
+use sierra_scene::{Component, Primitive};
 
 use crate::game::Game;
 
-/// The renderer's mesh for each level object (`None`: nothing to draw).
+/// Renderer meshes of the primitives a scene uses.
 #[derive(Clone, Debug, Default)]
-pub struct LevelMeshes {
-    /// Indexed like `level.objects`.
-    pub per_object: Vec<Option<MeshHandle>>,
+pub struct SceneMeshes {
+    primitives: HashMap<Primitive, MeshHandle>,
 }
 
 /// The mesh data of a level primitive (sizes as `sierra_scene::Primitive` documents).
@@ -31,87 +32,90 @@ pub fn primitive_mesh(primitive: Primitive) -> MeshData {
     }
 }
 
-/// Uploads each distinct primitive the level uses once.
+/// Uploads each distinct primitive the scene uses, once.
 ///
-/// glTF meshes are not drawn yet (the glTF importer adds them); such objects get `None` and a warning.
+/// glTF meshes are not drawn by this path yet (the skinned/glTF renderer adds them); a warning says so.
 ///
 /// # Errors
-/// GPU errors while uploading, naming the object.
-pub fn upload_level_meshes(
+/// GPU errors while uploading.
+pub fn upload_scene_meshes(
     ctx: &GpuContext,
     renderer: &mut Renderer,
-    level: &Level,
-) -> Result<LevelMeshes> {
-    let mut uploaded: HashMap<Primitive, MeshHandle> = HashMap::new();
-    let mut per_object = Vec::with_capacity(level.objects.len());
-    for (i, object) in level.objects.iter().enumerate() {
-        let handle = match &object.mesh {
-            None => None,
-            Some(MeshRef::Primitive(p)) => Some(match uploaded.get(p) {
-                Some(&h) => h,
-                None => {
-                    let h = renderer
-                        .upload_mesh(ctx, &primitive_mesh(*p), &format!("{p:?}"))
-                        .with_context(|| {
-                            format!("{}: at `objects[{i}].mesh`", level.file.display())
-                        })?;
-                    uploaded.insert(*p, h);
-                    h
-                }
-            }),
-            Some(MeshRef::Gltf(path)) => {
-                log::warn!(
-                    "objects[{i}] `{}`: glTF mesh {} is not drawn yet",
-                    object.name,
-                    path.display()
-                );
-                None
+    game: &Game,
+) -> Result<SceneMeshes> {
+    let mut meshes = SceneMeshes::default();
+    let mut gltf_nodes = 0;
+    for (_, content) in game.scene.content.iter() {
+        match &content.mesh {
+            Some(NodeMesh::Primitive { primitive, .. })
+                if !meshes.primitives.contains_key(primitive) =>
+            {
+                let handle = renderer
+                    .upload_mesh(ctx, &primitive_mesh(*primitive), &format!("{primitive:?}"))
+                    .with_context(|| format!("uploading the {primitive:?} primitive"))?;
+                meshes.primitives.insert(*primitive, handle);
             }
-        };
-        per_object.push(handle);
+            Some(NodeMesh::Gltf { .. }) => gltf_nodes += 1,
+            _ => {}
+        }
     }
-    Ok(LevelMeshes { per_object })
+    if gltf_nodes > 0 {
+        log::warn!(
+            "{}: {gltf_nodes} glTF mesh nodes are not drawn by the primitive path",
+            game.file.display()
+        );
+    }
+    Ok(meshes)
 }
 
-/// Writes the frame for the game's current tick into `frame`, reusing its vectors.
-/// `aspect` is the output's width / height.
-pub fn build_frame(game: &Game, meshes: &LevelMeshes, aspect: f32, frame: &mut FrameData) {
-    let level = &game.level;
-    let c = &level.camera;
+/// Writes the frame for the game's current tick into `frame`, reusing its vectors
+/// (no allocation once they have grown). `aspect` is the output's width / height.
+pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut FrameData) {
+    let scene = &game.scene;
+    let c = &scene.camera;
     frame.camera = Camera::look_at(
         c.position,
         c.target,
-        glam::Vec3::Y,
+        Vec3::Y,
         c.fov_y_degrees.to_radians(),
         aspect,
         c.near,
         c.far,
     );
     frame.sun = Sun {
-        direction: level.sun.direction,
-        color: level.sun.color,
-        intensity: level.sun.intensity,
-        ambient: level.sun.ambient,
+        direction: scene.sun.direction,
+        color: scene.sun.color,
+        intensity: scene.sun.intensity,
+        ambient: scene.sun.ambient,
     };
-    frame.clear_color = level.clear_color.extend(1.0);
+    frame.clear_color = scene.clear_color.extend(1.0);
     frame.draws.clear();
     frame.point_lights.clear();
-    for (i, object) in level.objects.iter().enumerate() {
-        let world = game.world[i];
-        if let Some(mesh) = meshes.per_object.get(i).copied().flatten() {
-            let m = &object.material;
-            frame.draws.push(DrawItem {
-                mesh,
-                model: world,
-                material: Material {
-                    base_color: m.base_color.extend(1.0),
-                    specular_color: m.specular_color,
-                    specular_power: m.specular_power,
-                    emissive: m.emissive,
-                },
-            });
+    for &node in scene.graph.parent_first_order() {
+        let (Some(content), Some(world)) = (scene.content.get(node), scene.graph.world(node))
+        else {
+            continue;
+        };
+        let world = Mat4::from(world);
+        if let Some(NodeMesh::Primitive {
+            primitive,
+            material,
+        }) = &content.mesh
+        {
+            if let Some(&mesh) = meshes.primitives.get(primitive) {
+                frame.draws.push(DrawItem {
+                    mesh,
+                    model: world,
+                    material: Material {
+                        base_color: material.base_color.extend(1.0),
+                        specular_color: material.specular_color,
+                        specular_power: material.specular_power,
+                        emissive: material.emissive,
+                    },
+                });
+            }
         }
-        for component in &object.components {
+        for component in &content.components {
             if let Component::PointLight(light) = component {
                 frame.point_lights.push(PointLight {
                     position: world.w_axis.truncate(),
@@ -128,18 +132,44 @@ pub fn build_frame(game: &Game, meshes: &LevelMeshes, aspect: f32, frame: &mut F
 /// An empty frame to fill with [`build_frame`].
 pub fn empty_frame() -> FrameData {
     FrameData {
-        camera: Camera::look_at(
-            glam::Vec3::Z,
-            glam::Vec3::ZERO,
-            glam::Vec3::Y,
-            1.0,
-            1.0,
-            0.1,
-            10.0,
-        ),
+        camera: Camera::look_at(Vec3::Z, Vec3::ZERO, Vec3::Y, 1.0, 1.0, 0.1, 10.0),
         sun: Sun::default(),
         point_lights: Vec::new(),
         draws: Vec::new(),
         clear_color: Vec4::W,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::game_from_json;
+
+    #[test]
+    fn children_are_drawn_at_parent_times_local_and_lights_follow_their_node() {
+        let game = game_from_json(
+            r#"{"objects": [
+              {"name": "child", "parent": "root", "position": [0, 1, 0], "mesh": "sphere",
+               "material": {"baseColor": [0.1, 0.2, 0.3]},
+               "components": [{"type": "PointLight", "lightColor": [1, 0, 0], "innerRadius": 1, "outerRadius": 2}]},
+              {"name": "root", "position": [5, 0, 0], "scale": 2, "mesh": "cube"}]}"#,
+            60.0,
+        )
+        .unwrap();
+        let mut meshes = SceneMeshes::default();
+        meshes.primitives.insert(Primitive::Cube, MeshHandle(0));
+        meshes.primitives.insert(Primitive::Sphere, MeshHandle(1));
+        let mut frame = empty_frame();
+        build_frame(&game, &meshes, 1.5, &mut frame);
+        assert_eq!(frame.draws.len(), 2);
+        // Parent first, whatever the file order.
+        assert_eq!(frame.draws[0].mesh, MeshHandle(0));
+        let child = frame.draws[1];
+        assert_eq!(child.mesh, MeshHandle(1));
+        assert_eq!(child.material.base_color, Vec4::new(0.1, 0.2, 0.3, 1.0));
+        let p = child.model.transform_point3(Vec3::ZERO);
+        assert!((p - Vec3::new(5.0, 2.0, 0.0)).length() < 1e-6, "{p}");
+        assert_eq!(frame.point_lights.len(), 1);
+        assert!((frame.point_lights[0].position - Vec3::new(5.0, 2.0, 0.0)).length() < 1e-6);
     }
 }

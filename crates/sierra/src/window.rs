@@ -10,7 +10,6 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 use sierra_render::{wgpu, FrameData, GpuContext, Renderer};
-use sierra_scene::Level;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, WindowEvent};
@@ -19,8 +18,7 @@ use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
 use crate::game::Game;
-use crate::game_loop::DEFAULT_TICK_HZ;
-use crate::scene_to_frame::{build_frame, empty_frame, upload_level_meshes, LevelMeshes};
+use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes, SceneMeshes};
 
 /// How to run the window.
 #[derive(Clone, Debug)]
@@ -55,18 +53,18 @@ const FRAMES_SMALL: u64 = 5;
 /// Frames `--test-resize` waits for the window system before giving up.
 const RESIZE_PATIENCE: u64 = 600;
 
-/// Opens a window on `level` and runs until Esc, close, or `options.frames`.
+/// Opens a window on `game` and runs until Esc, close, or `options.frames`.
 ///
 /// # Errors
 /// GPU or surface errors, and (with `test_resize`) a window system that never applied the resize.
-pub fn run_window(level: Level, options: WindowOptions) -> Result<WindowOutcome> {
+pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
     let event_loop = match EventLoop::new() {
         Ok(event_loop) => event_loop,
         Err(e) => return Ok(WindowOutcome::NoDisplay(e.to_string())),
     };
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
-        level: Some(level),
+        game: Some(game),
         options,
         running: None,
         error: None,
@@ -104,14 +102,14 @@ struct Running {
     config: wgpu::SurfaceConfiguration,
     renderer: Renderer,
     game: Game,
-    meshes: LevelMeshes,
+    meshes: SceneMeshes,
     frame: FrameData,
     last_time: Instant,
     minimised: bool,
 }
 
 struct App {
-    level: Option<Level>,
+    game: Option<Game>,
     options: WindowOptions,
     running: Option<Running>,
     error: Option<anyhow::Error>,
@@ -126,8 +124,8 @@ impl App {
     }
 
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
-        let level = self
-            .level
+        let game = self
+            .game
             .take()
             .ok_or_else(|| anyhow!("window resumed twice"))?;
         let attributes = Window::default_attributes()
@@ -148,8 +146,7 @@ impl App {
         let mut renderer = Renderer::new(&ctx, width, height, config.format)?;
         // Reading timestamps back would stall every frame; the profiler times windowed runs.
         renderer.set_gpu_timing(false);
-        let game = Game::new(level, DEFAULT_TICK_HZ)?;
-        let meshes = upload_level_meshes(&ctx, &mut renderer, &game.level)?;
+        let meshes = upload_scene_meshes(&ctx, &mut renderer, &game)?;
         println!(
             "window: {width}x{height} {:?} on {}",
             config.format,

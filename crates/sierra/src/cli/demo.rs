@@ -4,9 +4,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
-use sierra_scene::Level;
 
 use super::Size;
+use crate::game::Game;
+use crate::game_loop::DEFAULT_TICK_HZ;
 use crate::headless::{run_headless, HeadlessOptions};
 use crate::window::{run_window, WindowOptions, WindowOutcome};
 
@@ -44,7 +45,7 @@ pub struct DemoArgs {
 /// # Errors
 /// Level, output, GPU and window errors.
 pub fn run(args: DemoArgs) -> Result<()> {
-    let level = sierra_scene::load_level(args.level.as_deref().unwrap_or(Path::new(DEMO_LEVEL)))?;
+    let level = args.level.as_deref().unwrap_or(Path::new(DEMO_LEVEL));
     let has_display = ["DISPLAY", "WAYLAND_DISPLAY"]
         .iter()
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
@@ -55,7 +56,7 @@ pub fn run(args: DemoArgs) -> Result<()> {
             frames: args.frames.map(u64::from),
             test_resize: args.test_resize,
         };
-        match run_window(level.clone(), options)? {
+        match run_window(Game::load(level, DEFAULT_TICK_HZ)?, options)? {
             WindowOutcome::Ran { frames, adapter } => {
                 println!("window closed after {frames} frames [{adapter}]");
                 return Ok(());
@@ -68,9 +69,9 @@ pub fn run(args: DemoArgs) -> Result<()> {
     run_headless_demo(level, &args)
 }
 
-fn run_headless_demo(level: Level, args: &DemoArgs) -> Result<()> {
+fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
     let summary = run_headless(
-        level,
+        Game::load(level, DEFAULT_TICK_HZ)?,
         &HeadlessOptions {
             frames: args.frames.unwrap_or(DEFAULT_HEADLESS_FRAMES) as usize,
             width: args.size.width,

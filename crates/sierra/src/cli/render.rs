@@ -6,6 +6,8 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Size;
+use crate::game::Game;
+use crate::game_loop::DEFAULT_TICK_HZ;
 use crate::headless::{run_headless, HeadlessOptions};
 
 /// Arguments of `sierra render`.
@@ -29,9 +31,9 @@ pub struct RenderArgs {
 /// # Errors
 /// Level errors (file, line:column, JSON path), an unwritable `--out`, GPU errors.
 pub fn run(args: RenderArgs) -> Result<()> {
-    let level = sierra_scene::load_level(&args.level)?;
+    let game = Game::load(&args.level, DEFAULT_TICK_HZ)?;
     let summary = run_headless(
-        level,
+        game,
         &HeadlessOptions {
             frames: args.frames as usize,
             width: args.size.width,
