@@ -191,7 +191,8 @@ impl Renderer {
                 stats.triangles += u64::from(mesh.triangle_count());
             }
         }
-        let timer = self.timer.take().filter(|_| self.gpu_timing);
+        // Taken out for the borrow below and put back afterwards; left in place when timing is off.
+        let timer = if self.gpu_timing { self.timer.take() } else { None };
         let result = self.encode_and_submit(ctx, frame, output, timer.as_ref());
         let names = self.passes().map(|p| p.name());
         if let (Ok(()), Some(timer)) = (&result, &timer) {
