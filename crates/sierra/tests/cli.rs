@@ -103,6 +103,35 @@ fn render_writes_frames_contact_sheet_and_stats() {
 }
 
 #[test]
+fn two_render_runs_give_the_same_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(dir.path(), "level.json", SMALL_LEVEL);
+    let render = |name: &str| {
+        let out = dir.path().join(name);
+        let run = sierra(&[
+            "render",
+            &level,
+            "--frames",
+            "4",
+            "--size",
+            "48x32",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        image::open(out.join("frame_0003.png")).unwrap().to_rgba8()
+    };
+    let (a, b) = (render("a"), render("b"));
+    let max_diff = a
+        .as_raw()
+        .iter()
+        .zip(b.as_raw())
+        .map(|(x, y)| x.abs_diff(*y))
+        .max();
+    assert!(max_diff <= Some(1), "frames differ by {max_diff:?}");
+}
+
+#[test]
 fn headless_demo_writes_into_out_with_a_one_line_summary() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo");
