@@ -414,3 +414,30 @@ fn validation_errors_are_results_not_panics() {
         .unwrap_err();
     assert!(err.to_string().contains("COPY_SRC"), "{err}");
 }
+
+#[test]
+fn errors_outside_scopes_are_recorded_instead_of_panicking() {
+    let ctx = context();
+    let buffer = ctx
+        .create_buffer(&wgpu::BufferDescriptor {
+            label: Some("no copy usage"),
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM,
+            mapped_at_creation: false,
+        })
+        .unwrap();
+    assert!(ctx.take_uncaptured_errors("before").is_ok());
+    // No error scope here: wgpu's default handler would panic; ours records the error.
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(&buffer, 0, &buffer, 0, 16);
+    ctx.queue.submit([encoder.finish()]);
+    let err = ctx
+        .take_uncaptured_errors("copying without COPY_SRC")
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("copying without COPY_SRC"),
+        "{err}"
+    );
+    // Taking them empties the record.
+    assert!(ctx.take_uncaptured_errors("after").is_ok());
+}
