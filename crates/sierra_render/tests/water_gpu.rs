@@ -2,7 +2,7 @@
 //! (sierra_terrain::water): same state in, same state out after 100 steps.
 
 use glam::Vec2;
-use sierra_render::compute::water::{WaterCompute, WaterUniforms};
+use sierra_render::compute::water::{WaterCompute, WaterKernels, WaterUniforms};
 use sierra_render::{GpuContext, RenderError};
 use sierra_terrain::water::{Boundary, InitialState, WaterParams, WaterSim};
 
@@ -40,11 +40,12 @@ fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
         .fold(0.0, f32::max)
 }
 
-fn compare_after_100_steps(boundary: Boundary, rain: f32) {
+fn compare_after_100_steps(boundary: Boundary, rain: f32, kernels: WaterKernels) {
     let ctx = context();
     let (p, terrain, depth) = scene(boundary);
     let mut cpu = WaterSim::new(p, terrain.clone(), depth.clone()).unwrap();
     let mut gpu = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+    gpu.set_kernels(kernels);
     cpu.set_rain(rain).unwrap();
     gpu.set_rain(rain).unwrap();
     let dt = 0.8 * cpu.max_stable_dt();
@@ -97,12 +98,30 @@ fn compare_after_100_steps(boundary: Boundary, rain: f32) {
 
 #[test]
 fn gpu_matches_cpu_after_100_steps_closed() {
-    compare_after_100_steps(Boundary::Closed, 0.0);
+    compare_after_100_steps(Boundary::Closed, 0.0, WaterKernels::Staged);
+}
+
+#[test]
+fn gpu_direct_kernels_match_cpu_after_100_steps() {
+    compare_after_100_steps(Boundary::Closed, 0.0, WaterKernels::Direct);
+}
+
+#[test]
+fn staged_and_direct_kernels_agree_exactly() {
+    let ctx = context();
+    let (p, terrain, depth) = scene(Boundary::Open);
+    let run = |kernels| {
+        let mut gpu = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+        gpu.set_kernels(kernels);
+        gpu.step(&ctx, 0.05, 50).unwrap();
+        gpu.read_depth(&ctx).unwrap()
+    };
+    assert_eq!(run(WaterKernels::Staged), run(WaterKernels::Direct));
 }
 
 #[test]
 fn gpu_matches_cpu_after_100_steps_open_with_rain() {
-    compare_after_100_steps(Boundary::Open, 0.01);
+    compare_after_100_steps(Boundary::Open, 0.01, WaterKernels::Staged);
 }
 
 #[test]

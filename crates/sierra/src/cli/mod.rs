@@ -9,6 +9,7 @@ pub mod export_obj;
 pub mod inspect;
 pub mod noise;
 pub mod render;
+pub mod water;
 
 use std::str::FromStr;
 
@@ -30,6 +31,8 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Run the built-in demo: a window when a display exists, else headless into out/demo.
     Demo(demo::DemoArgs),
+    /// Run the water-columns simulation (CPU or GPU): volume, max height, time per step, height images.
+    Water(water::WaterArgs),
     /// Evaluate Perlin noise or fBm (CPU f64/f32 or GPU) at points read from stdin.
     Noise(noise::NoiseArgs),
     /// Write a generated mesh (island, planet, clouds, palm, palms, birds) as OBJ + MTL at several LODs.
@@ -46,6 +49,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Render(args) => render::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::Water(args) => water::run(args),
         Command::Noise(args) => noise::run(args),
         Command::ExportObj(args) => export_obj::run(args),
         Command::Inspect(args) => inspect::run(args),

@@ -25,6 +25,19 @@ use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::readback;
 
+/// Which pair of kernels a step runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WaterKernels {
+    /// The thesis's design: 16x16 workgroups stage an 18x18 tile (heights, then fluxes) in
+    /// workgroup memory behind a barrier.
+    #[default]
+    Staged,
+    /// The same arithmetic reading neighbours straight from storage buffers (no workgroup
+    /// memory, no barrier). Same results to the last bit; faster where barriers are expensive
+    /// (software rasterisers such as llvmpipe run each invocation as a coroutine around them).
+    Direct,
+}
+
 /// Workgroup side: 16x16 invocations, 18x18 staged tile.
 pub const WORKGROUP_SIDE: u32 = 16;
 
@@ -105,9 +118,9 @@ pub struct WaterCompute {
     drop_uniforms: wgpu::Buffer,
     /// `bind_groups[i]` reads depth `i` and writes depth `1 - i`.
     bind_groups: [wgpu::BindGroup; 2],
-    flux_pipeline: wgpu::ComputePipeline,
-    depth_pipeline: wgpu::ComputePipeline,
-    drop_pipeline: wgpu::ComputePipeline,
+    /// flux_main, depth_main, drop_main, flux_direct, depth_direct.
+    pipelines: [wgpu::ComputePipeline; 5],
+    kernels: WaterKernels,
     current: usize,
     uploaded: Option<WaterUniforms>,
     rain: f32,
@@ -171,7 +184,6 @@ impl WaterCompute {
             || "creating the water compute pipelines".to_owned(),
             || create_pipelines(&ctx.device),
         )?;
-        let [flux_pipeline, depth_pipeline, drop_pipeline] = pipelines;
         let bind_group = |i: usize| {
             ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("water step"),
@@ -200,9 +212,8 @@ impl WaterCompute {
             uniforms,
             drop_uniforms,
             bind_groups,
-            flux_pipeline,
-            depth_pipeline,
-            drop_pipeline,
+            pipelines,
+            kernels: WaterKernels::Staged,
             current: 0,
             uploaded: None,
             rain: 0.0,
@@ -222,6 +233,16 @@ impl WaterCompute {
     /// The parameters.
     pub fn params(&self) -> &WaterParams {
         &self.params
+    }
+
+    /// Chooses the kernels of the next steps (default [`WaterKernels::Staged`]).
+    pub fn set_kernels(&mut self, kernels: WaterKernels) {
+        self.kernels = kernels;
+    }
+
+    /// The kernels steps run.
+    pub fn kernels(&self) -> WaterKernels {
+        self.kernels
     }
 
     /// Steps taken.
@@ -279,15 +300,19 @@ impl WaterCompute {
             self.uploaded = Some(u);
         }
         let groups = self.groups();
+        let (flux_pipeline, depth_pipeline) = match self.kernels {
+            WaterKernels::Staged => (&self.pipelines[0], &self.pipelines[1]),
+            WaterKernels::Direct => (&self.pipelines[3], &self.pipelines[4]),
+        };
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("water steps"),
             timestamp_writes: None,
         });
         for _ in 0..steps {
             pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-            pass.set_pipeline(&self.flux_pipeline);
+            pass.set_pipeline(flux_pipeline);
             pass.dispatch_workgroups(groups.0, groups.1, 1);
-            pass.set_pipeline(&self.depth_pipeline);
+            pass.set_pipeline(depth_pipeline);
             pass.dispatch_workgroups(groups.0, groups.1, 1);
             self.current = 1 - self.current;
         }
@@ -366,7 +391,7 @@ impl WaterCompute {
                 timestamp_writes: None,
             });
             pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-            pass.set_pipeline(&self.drop_pipeline);
+            pass.set_pipeline(&self.pipelines[2]);
             let groups = self.groups();
             pass.dispatch_workgroups(groups.0, groups.1, 1);
         }
@@ -453,7 +478,7 @@ fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
         .collect())
 }
 
-fn create_pipelines(device: &wgpu::Device) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3]) {
+fn create_pipelines(device: &wgpu::Device) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5]) {
     let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("water.wgsl"),
         source: wgpu::ShaderSource::Wgsl(include_str!("water.wgsl").into()),
@@ -509,6 +534,8 @@ fn create_pipelines(device: &wgpu::Device) -> (wgpu::BindGroupLayout, [wgpu::Com
         pipeline("flux_main"),
         pipeline("depth_main"),
         pipeline("drop_main"),
+        pipeline("flux_direct"),
+        pipeline("depth_direct"),
     ];
     (layout, pipelines)
 }

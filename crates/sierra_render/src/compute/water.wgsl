@@ -150,15 +150,21 @@ fn depth_main(
     let from_right = tile_f[t + 1u].x;
     let from_top = tile_f[t - TILE].w;
     let from_bottom = tile_f[t + TILE].z;
+    write_depth(i, own, vec4<f32>(from_left, from_right, from_top, from_bottom));
+}
+
+// Mei eq. 4-5 and §3.2 for cell `i` from its own new flux and the inflow from its left,
+// right, top and bottom neighbours (in the CPU reference's summation order).
+fn write_depth(i: u32, own: vec4<f32>, inflow4: vec4<f32>) {
     let outflow = ((own.x + own.y) + own.z) + own.w;
-    let inflow = ((from_left + from_right) + from_top) + from_bottom;
+    let inflow = ((inflow4.x + inflow4.y) + inflow4.z) + inflow4.w;
     let d = depth_in[i];
     let d_new = max(0.0, d + (inflow - outflow) * u.dt_over_area + u.rain_dt);
     depth_out[i] = d_new;
 
     // Mei §3.2: the water that passed through the cell per second, over its cross-section.
-    let wx = 0.5 * (from_left - own.x + own.y - from_right);
-    let wz = 0.5 * (from_top - own.z + own.w - from_bottom);
+    let wx = 0.5 * (inflow4.x - own.x + own.y - inflow4.y);
+    let wz = 0.5 * (inflow4.z - own.z + own.w - inflow4.w);
     let d_avg = 0.5 * (d + d_new);
     var v = vec2<f32>(0.0);
     if d_avg >= 1e-4 {
@@ -179,4 +185,68 @@ fn drop_main(@builtin(global_invocation_id) id: vec3<u32>) {
         let i = id.y * u.cols + id.x;
         depth_in[i] = depth_in[i] + drop.amplitude * 0.5 * (1.0 + cos(3.14159265 * r));
     }
+}
+
+// ---- The same two kernels reading neighbours straight from storage (no workgroup memory,
+// no barrier). Selected with `WaterKernels::Direct`: on GPUs with good caches it can match the
+// staged tiles, and software rasterisers (llvmpipe) run barrier-free shaders far faster.
+
+fn height_at(c: vec2<i32>, fallback: f32) -> f32 {
+    if inside(c) {
+        let i = index_of(c);
+        return terrain[i] + depth_in[i];
+    }
+    return fallback;
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn flux_direct(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec2<i32>(id.xy);
+    if !inside(cell) {
+        return;
+    }
+    let i = index_of(cell);
+    let d = depth_in[i];
+    let ground = terrain[i];
+    let h = ground + d;
+    // Off-grid neighbours read as the open-edge value (our ground); closed edges are zeroed below.
+    let hl = height_at(cell - vec2<i32>(1, 0), ground);
+    let hr = height_at(cell + vec2<i32>(1, 0), ground);
+    let ht = height_at(cell - vec2<i32>(0, 1), ground);
+    let hb = height_at(cell + vec2<i32>(0, 1), ground);
+    let at_l = cell.x == 0;
+    let at_r = u32(cell.x) == u.cols - 1u;
+    let at_t = cell.y == 0;
+    let at_b = u32(cell.y) == u.rows - 1u;
+    let old = flux[i];
+    var f = max(vec4<f32>(0.0), old * u.damp + u.gravity_coef * (vec4<f32>(h) - vec4<f32>(hl, hr, ht, hb)));
+    if u.boundary != 1u {
+        f = select(f, vec4<f32>(0.0), vec4<bool>(at_l, at_r, at_t, at_b));
+    }
+    let out_volume = (((f.x + f.y) + f.z) + f.w) * u.dt;
+    let held = d * u.cell_area;
+    let k = select(1.0, held / out_volume, out_volume > held);
+    flux[i] = f * k;
+}
+
+fn flux_at(c: vec2<i32>) -> vec4<f32> {
+    if inside(c) {
+        return flux[index_of(c)];
+    }
+    return vec4<f32>(0.0);
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn depth_direct(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec2<i32>(id.xy);
+    if !inside(cell) {
+        return;
+    }
+    let i = index_of(cell);
+    let own = flux[i];
+    let from_left = flux_at(cell - vec2<i32>(1, 0)).y;
+    let from_right = flux_at(cell + vec2<i32>(1, 0)).x;
+    let from_top = flux_at(cell - vec2<i32>(0, 1)).w;
+    let from_bottom = flux_at(cell + vec2<i32>(0, 1)).z;
+    write_depth(i, own, vec4<f32>(from_left, from_right, from_top, from_bottom));
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use sierra_render::compute::water::WaterCompute;
+use sierra_render::compute::water::{WaterCompute, WaterKernels};
 use sierra_render::GpuContext;
 use sierra_terrain::water::WaterSim;
 
@@ -38,8 +38,11 @@ pub struct WaterBenchRow {
     pub cpu_1_thread_ns_per_cell_step: f64,
     /// CPU, two threads.
     pub cpu_2_threads_ns_per_cell_step: f64,
-    /// GPU (submission to completion), `None` when skipped or unavailable.
-    pub gpu_ns_per_cell_step: Option<f64>,
+    /// GPU with the thesis's staged 18x18 tiles (submission to completion), `None` when
+    /// skipped or unavailable.
+    pub gpu_staged_ns_per_cell_step: Option<f64>,
+    /// GPU with direct neighbour loads (no workgroup memory).
+    pub gpu_direct_ns_per_cell_step: Option<f64>,
 }
 
 /// The reference the issue gives: a plain C single-thread version at 1024², ns/cell/step.
@@ -62,7 +65,7 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
         let cells = params.cell_count() as f64;
         // About 50 M cell updates per measurement, 5..=200 steps.
         let steps = ((5e7 / cells) as u32).clamp(5, 200);
-        let mut cpu = |threads| -> Result<f64> {
+        let cpu = |threads| -> Result<f64> {
             let pool = pool(Some(threads))?;
             let mut sim = WaterSim::new(params, terrain.clone(), depth.clone())?;
             let dt = 0.9 * sim.max_stable_dt();
@@ -77,25 +80,29 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
         };
         let one = cpu(1)?;
         let two = cpu(2)?;
-        let gpu_ns = match &ctx {
-            Some(ctx) => {
-                let mut sim = WaterCompute::new(ctx, params, &terrain, &depth)?;
-                let dt = 0.9 * sim.max_stable_dt();
-                sim.step(ctx, dt, 1)?; // warm-up: shader compilation
-                sim.wait(&ctx)?;
-                let t = Instant::now();
-                sim.step(ctx, dt, steps)?;
-                sim.wait(&ctx)?;
-                Some(t.elapsed().as_secs_f64() * 1e9 / (cells * f64::from(steps)))
-            }
-            None => None,
+        let gpu = |kernels: WaterKernels| -> Result<Option<f64>> {
+            let Some(ctx) = &ctx else { return Ok(None) };
+            let mut sim = WaterCompute::new(ctx, params, &terrain, &depth)?;
+            sim.set_kernels(kernels);
+            let dt = 0.9 * sim.max_stable_dt();
+            sim.step(ctx, dt, 1)?; // warm-up: shader compilation
+            sim.wait(ctx)?;
+            let t = Instant::now();
+            sim.step(ctx, dt, steps)?;
+            sim.wait(ctx)?;
+            Ok(Some(
+                t.elapsed().as_secs_f64() * 1e9 / (cells * f64::from(steps)),
+            ))
         };
+        let staged = gpu(WaterKernels::Staged)?;
+        let direct = gpu(WaterKernels::Direct)?;
         rows.push(WaterBenchRow {
             size,
             steps,
             cpu_1_thread_ns_per_cell_step: one,
             cpu_2_threads_ns_per_cell_step: two,
-            gpu_ns_per_cell_step: gpu_ns,
+            gpu_staged_ns_per_cell_step: staged,
+            gpu_direct_ns_per_cell_step: direct,
         });
     }
     Ok((rows, adapter))
@@ -120,20 +127,19 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
         "water columns (virtual pipes), ns per cell per step; plain C 1 thread at 1024²: 8-9 ns"
     );
     println!(
-        "{:>6} {:>6} {:>10} {:>10} {:>10}",
-        "size", "steps", "cpu 1t", "cpu 2t", "gpu"
+        "{:>6} {:>6} {:>10} {:>10} {:>11} {:>11}",
+        "size", "steps", "cpu 1t", "cpu 2t", "gpu staged", "gpu direct"
     );
+    let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
     for r in &rows {
-        let gpu = r
-            .gpu_ns_per_cell_step
-            .map_or("-".to_owned(), |v| format!("{v:.2}"));
         println!(
-            "{:>6} {:>6} {:>10.2} {:>10.2} {:>10}",
+            "{:>6} {:>6} {:>10.2} {:>10.2} {:>11} {:>11}",
             format!("{}²", r.size),
             r.steps,
             r.cpu_1_thread_ns_per_cell_step,
             r.cpu_2_threads_ns_per_cell_step,
-            gpu
+            cell(r.gpu_staged_ns_per_cell_step),
+            cell(r.gpu_direct_ns_per_cell_step),
         );
     }
     if let Some(a) = adapter {
