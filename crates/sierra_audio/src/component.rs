@@ -10,8 +10,9 @@ use crate::spatial::{gain_and_pan, Listener};
 /// A sound that starts with the level and loops until the level ends.
 ///
 /// JSON: `{"type": "AudioLoop", "source": "builtin:surf", "volume": 0.8, "position": [0, 0, -30]}`.
-/// Without `position` the sound is ambient (same gain in both ears); with it, gain and pan follow
-/// the listener ([`gain_and_pan`](crate::gain_and_pan)).
+/// Without `position` the sound is ambient (same gain in both ears); with it, gain falls with the
+/// distance to the listener beyond `refDistance` and pan follows the listener's right axis
+/// (`sierra_audio::gain_and_pan`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AudioLoop {

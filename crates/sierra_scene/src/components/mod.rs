@@ -17,6 +17,7 @@
 //! In JSON a component is an object with a `"type"` field naming the type and the
 //! struct's fields beside it: `{"type": "Spinner", "degreesPerSecond": 45}`.
 
+mod audio_loop;
 mod birds;
 mod collision_box;
 mod follow_camera;
@@ -27,6 +28,7 @@ mod point_light;
 mod spinner;
 mod terrain;
 
+pub use audio_loop::AudioLoop;
 pub use birds::Birds;
 pub use collision_box::CollisionBox;
 pub use follow_camera::FollowCamera;
@@ -95,6 +97,7 @@ component_registry! {
     Planet => Planet,
     Birds => Birds,
     PalmTrees => PalmTrees,
+    AudioLoop => AudioLoop,
 }
 
 fn unknown_type_message(name: &str) -> String {
