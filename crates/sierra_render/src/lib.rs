@@ -4,12 +4,12 @@
 //!   wgpu validation errors become [`RenderError`]s, never panics.
 //! - [`FrameData`]: the plain per-frame description the renderer consumes
 //!   (camera, sun, point lights, draws, clear colour). It knows nothing of the scene graph.
-//! - [`Renderer`]: runs the passes in order (`passes/forward.rs` → `passes/output.rs`),
-//!   rendering into an `Rgba16Float` HDR target first.
+//! - [`Renderer`]: runs the passes in order (`passes/shadow.rs` → `forward.rs` → `sky.rs`
+//!   → `bloom.rs` → `tonemap.rs`), rendering into an `Rgba16Float` HDR target first.
 //! - [`MeshData`] + [`primitives`]: meshes on the CPU; [`readback`]: GPU → CPU copies.
 //!
 //! Conventions: right-handed, Y up, metres, radians, column-major matrices,
-//! linear colour until the output pass.
+//! linear colour until the tonemap pass.
 
 #![warn(missing_docs)]
 

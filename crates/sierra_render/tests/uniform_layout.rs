@@ -3,7 +3,7 @@
 
 use std::mem::{offset_of, size_of};
 
-use sierra_render::passes::{forward, output};
+use sierra_render::passes::forward;
 
 /// `(member name, Rust offset)` pairs of a struct.
 macro_rules! members {
@@ -86,16 +86,24 @@ fn forward_uniforms_match_wgsl() {
 }
 
 #[test]
-fn output_uniform_matches_wgsl() {
+fn tonemap_params_match_wgsl() {
+    use sierra_render::passes::{fullscreen::FULLSCREEN_WGSL, tonemap::TonemapParams};
+    // The pass prepends the shared full-screen triangle, as `TonemapPass::new` does.
     check(
-        output::SHADER,
-        "OutputUniform",
-        members!(output::OutputUniform {
-            tonemap,
-            encode_srgb,
-            exposure,
-            _pad0
-        }),
+        &format!(
+            "{FULLSCREEN_WGSL}{}",
+            include_str!("../src/passes/tonemap.wgsl")
+        ),
+        "TonemapParams",
+        (
+            size_of::<TonemapParams>(),
+            vec![
+                ("tonemapper", offset_of!(TonemapParams, tonemapper)),
+                ("exposure", offset_of!(TonemapParams, exposure)),
+                ("encode_srgb", offset_of!(TonemapParams, encode_srgb)),
+                ("_pad", offset_of!(TonemapParams, pad)),
+            ],
+        ),
     );
 }
 

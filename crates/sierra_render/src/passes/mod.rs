@@ -1,11 +1,10 @@
 //! Render passes. A frame runs them in order (see [`crate::Renderer`]):
-//! forward HDR → output. Each pass owns its pipelines and bind groups and
+//! shadow → forward HDR → sky → bloom → tonemap. Each pass owns its pipelines and bind groups and
 //! implements [`Pass`]: `prepare` uploads this frame's data, `record` encodes its commands.
 
 pub mod bloom;
 pub mod forward;
 pub mod fullscreen;
-pub mod output;
 pub mod sea;
 pub mod shadow;
 pub mod sky;
