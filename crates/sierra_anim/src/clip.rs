@@ -176,6 +176,8 @@ pub struct Clip {
     duration: f32,
     pub(crate) translations: TrackSet<Vec3A>,
     pub(crate) rotations: TrackSet<Quat>,
+    /// Parallel to `rotations.values`: slerp constants from key `k` to `k + 1` of LINEAR tracks.
+    pub(crate) slerp: Vec<crate::slerp::SlerpSegment>,
     pub(crate) scales: TrackSet<Vec3A>,
     pub(crate) morph_tracks: Vec<MorphTrack>,
 }
@@ -362,6 +364,18 @@ impl Clip {
                 values: m.values.clone(),
             });
         }
+        let mut slerp = vec![crate::slerp::SlerpSegment::default(); rotations.values.len()];
+        for h in &rotations.headers {
+            if h.interpolation == Interpolation::Linear {
+                let v = h.values as usize;
+                for k in 0..(h.keys as usize).saturating_sub(1) {
+                    slerp[v + k] = crate::slerp::SlerpSegment::new(
+                        rotations.values[v + k],
+                        rotations.values[v + k + 1],
+                    );
+                }
+            }
+        }
         if let Some(d) = raw.duration.filter(|d| d.is_finite()) {
             duration = duration.max(d);
         }
@@ -371,6 +385,7 @@ impl Clip {
             duration,
             translations,
             rotations,
+            slerp,
             scales,
             morph_tracks,
         })

@@ -3,6 +3,8 @@
 use glam::Mat4;
 use rayon::prelude::*;
 
+use crate::blending::blend2;
+use crate::sampling::JointSampler;
 use crate::{
     blend_poses, local_to_model, local_to_model_from, sample_clip, skinning_palette, AnimError,
     BlendLayer, Clip, Playback, SamplingContext, Skeleton, Skin, Transform,
@@ -153,6 +155,8 @@ impl<H: PoseHook> CharacterJob<'_, H> {
                 &mut pose.contexts[0],
                 &mut pose.local,
             )?;
+        } else if let [a, b] = self.layers {
+            sample_and_blend2(a, b, self.skeleton, pose)?;
         } else {
             for ((layer, ctx), out) in self
                 .layers
@@ -212,6 +216,41 @@ impl<H: PoseHook> CharacterJob<'_, H> {
         }
         Ok(())
     }
+}
+
+/// The crossfade fast path: samples both clips joint by joint and blends in
+/// the same pass, without writing the two intermediate poses (same result as
+/// [`sample_clip`] ×2 + [`blend_poses`]).
+fn sample_and_blend2(
+    a: &ClipLayer,
+    b: &ClipLayer,
+    skeleton: &Skeleton,
+    pose: &mut CharacterPose,
+) -> Result<(), AnimError> {
+    let n = skeleton.joint_count();
+    for clip in [a.clip, b.clip] {
+        if clip.joint_count() != n {
+            return Err(AnimError::BufferSize {
+                what: "clip joints",
+                expected: n,
+                actual: clip.joint_count(),
+            });
+        }
+    }
+    let (wa, wb) = (a.weight.max(0.0), b.weight.max(0.0));
+    let total = wa + wb;
+    if !(total > 1e-6) || !total.is_finite() {
+        pose.local.copy_from_slice(skeleton.rest_pose());
+        return Ok(());
+    }
+    let (wa, wb) = (wa / total, wb / total);
+    let (ca, rest) = pose.contexts.split_at_mut(1);
+    let mut sa = JointSampler::new(a.clip, a.time, a.playback, &mut ca[0]);
+    let mut sb = JointSampler::new(b.clip, b.time, b.playback, &mut rest[0]);
+    for (j, out) in pose.local.iter_mut().enumerate() {
+        *out = blend2(&sa.joint(j), &sb.joint(j), wa, wb);
+    }
+    Ok(())
 }
 
 /// Runs `job(character_index, pose)` for every pose in parallel on rayon's

@@ -31,6 +31,7 @@ mod local_to_model;
 mod palette;
 mod sampling;
 mod skeleton;
+mod slerp;
 pub mod synthetic;
 mod transform;
 

@@ -1,6 +1,6 @@
 //! Forward kinematics: local transforms to model-space matrices.
 
-use glam::Mat4;
+use glam::{Affine3A, Mat4};
 
 use crate::{AnimError, Skeleton, Transform, NO_PARENT};
 
@@ -52,13 +52,20 @@ pub fn local_to_model_from(
 ) -> Result<(), AnimError> {
     check(skeleton, local, model)?;
     let parents = skeleton.parents();
+    // Model matrices of a skeleton are affine (bottom row 0 0 0 1): multiply the
+    // 3×4 parts only (12 SIMD multiply-adds instead of 16), storing full Mat4s.
     for j in from..parents.len() {
-        let l = local[j].to_matrix();
+        let t = &local[j];
+        let l = Affine3A::from_scale_rotation_translation(
+            t.scale.into(),
+            t.rotation,
+            t.translation.into(),
+        );
         let p = parents[j];
         model[j] = if p == NO_PARENT {
-            root * l
+            root * Mat4::from(l)
         } else {
-            model[p as usize] * l
+            Mat4::from(Affine3A::from_mat4(model[p as usize]) * l)
         };
     }
     Ok(())

@@ -134,6 +134,10 @@ fn sample_vec3(
     wrap: Option<(f32, f32)>,
     cursor: &mut u32,
 ) -> Vec3A {
+    if h.keys == 1 {
+        return set.values
+            [h.values as usize + (h.interpolation == Interpolation::CubicSpline) as usize];
+    }
     let times = &set.times[h.times as usize..(h.times + h.keys) as usize];
     let values = &set.values[h.values as usize..];
     let cubic = h.interpolation == Interpolation::CubicSpline;
@@ -169,11 +173,17 @@ fn sample_vec3(
 #[inline(always)]
 fn sample_quat(
     set: &TrackSet<Quat>,
+    slerp: &[crate::slerp::SlerpSegment],
     h: TrackHeader,
     t: f32,
     wrap: Option<(f32, f32)>,
     cursor: &mut u32,
 ) -> Quat {
+    // One key (un-animated joints): constant, whatever the time or wrap.
+    if h.keys == 1 {
+        return set.values
+            [h.values as usize + (h.interpolation == Interpolation::CubicSpline) as usize];
+    }
     let times = &set.times[h.times as usize..(h.times + h.keys) as usize];
     let values = &set.values[h.values as usize..];
     let cubic = h.interpolation == Interpolation::CubicSpline;
@@ -195,8 +205,10 @@ fn sample_quat(
     }
     match h.interpolation {
         Interpolation::Step => values[k],
-        // glam's slerp negates the end key when the dot product is negative (shortest arc).
-        Interpolation::Linear => values[k].slerp(values[k + 1], u),
+        // Shortest-arc slerp with constants precomputed per key pair (see `slerp.rs`).
+        Interpolation::Linear => {
+            slerp[h.values as usize + k].interpolate(values[k], values[k + 1], u)
+        }
         Interpolation::CubicSpline => {
             let w = hermite_weights(u, times[k + 1] - times[k]);
             let v = glam::Vec4::from(values[3 * k + 1]) * w[0]
@@ -228,22 +240,72 @@ pub fn sample_clip(
             actual: output.len(),
         });
     }
-    context.bind(clip);
-    let (t, wrap) = playback.local_time(time, clip.duration());
-    let cursors = &mut context.cursors[..3 * n];
-    let (ct, rest) = cursors.split_at_mut(n);
-    let (cr, cs) = rest.split_at_mut(n);
-    let th = &clip.translations.headers[..n];
-    let rh = &clip.rotations.headers[..n];
-    let sh = &clip.scales.headers[..n];
-    for j in 0..n {
-        output[j] = Transform {
-            translation: sample_vec3(&clip.translations, th[j], t, wrap, &mut ct[j]),
-            rotation: sample_quat(&clip.rotations, rh[j], t, wrap, &mut cr[j]),
-            scale: sample_vec3(&clip.scales, sh[j], t, wrap, &mut cs[j]),
-        };
+    let mut sampler = JointSampler::new(clip, time, playback, context);
+    for (j, out) in output.iter_mut().enumerate() {
+        *out = sampler.joint(j);
     }
     Ok(())
+}
+
+/// Samples one clip joint by joint (used by [`sample_clip`] and by the fused
+/// sample-and-blend path of [`crate::CharacterJob`]). Joints must be `< clip.joint_count()`.
+pub(crate) struct JointSampler<'a> {
+    clip: &'a Clip,
+    t: f32,
+    wrap: Option<(f32, f32)>,
+    cursors: &'a mut [u32],
+    n: usize,
+}
+
+impl<'a> JointSampler<'a> {
+    #[inline(always)]
+    pub(crate) fn new(
+        clip: &'a Clip,
+        time: f32,
+        playback: Playback,
+        context: &'a mut SamplingContext,
+    ) -> Self {
+        context.bind(clip);
+        let n = clip.joint_count();
+        let (t, wrap) = playback.local_time(time, clip.duration());
+        Self {
+            clip,
+            t,
+            wrap,
+            cursors: &mut context.cursors[..3 * n],
+            n,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn joint(&mut self, j: usize) -> Transform {
+        let c = self.clip;
+        let n = self.n;
+        Transform {
+            translation: sample_vec3(
+                &c.translations,
+                c.translations.headers[j],
+                self.t,
+                self.wrap,
+                &mut self.cursors[j],
+            ),
+            rotation: sample_quat(
+                &c.rotations,
+                &c.slerp,
+                c.rotations.headers[j],
+                self.t,
+                self.wrap,
+                &mut self.cursors[n + j],
+            ),
+            scale: sample_vec3(
+                &c.scales,
+                c.scales.headers[j],
+                self.t,
+                self.wrap,
+                &mut self.cursors[2 * n + j],
+            ),
+        }
+    }
 }
 
 /// Samples morph track `track` of `clip` at `time` into `weights`

@@ -4,10 +4,12 @@
 //! and a `run(args) -> anyhow::Result<()>`, then add one variant to [`Command`]
 //! and one arm to [`run`].
 
+pub mod bench;
 pub mod demo;
 pub mod export_obj;
 pub mod inspect;
 pub mod noise;
+pub mod pose;
 pub mod render;
 pub mod water;
 
@@ -37,6 +39,10 @@ pub enum Command {
     Noise(noise::NoiseArgs),
     /// Write a generated mesh (island, planet, clouds, palm, palms, birds) as OBJ + MTL at several LODs.
     ExportObj(export_obj::ExportObjArgs),
+    /// Benchmarks: `bench noise`, `bench terrain` (table, or JSON with --json).
+    Bench(bench::BenchArgs),
+    /// Print one skin's joints posed by a glTF clip at a time as JSON (`--list`: skins and clips).
+    Pose(pose::PoseArgs),
     /// Print a level's node tree (name, world position, mesh, components) as JSON.
     Inspect(inspect::InspectArgs),
 }
@@ -52,6 +58,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Water(args) => water::run(args),
         Command::Noise(args) => noise::run(args),
         Command::ExportObj(args) => export_obj::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Pose(args) => pose::run(args),
         Command::Inspect(args) => inspect::run(args),
     }
 }
