@@ -1,6 +1,7 @@
 //! The `Water` level component: the parameters a level file gives the sea.
 
 use glam::Vec2;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::{Result, WaterError};
@@ -14,7 +15,7 @@ use super::params::{Boundary, WaterParams};
 ///   "drops": { "period": 2.0, "radius": 3.0, "amplitude": 0.5, "seed": 7 } }
 /// ```
 /// The grid lies in the node's local XZ plane from `(0, 0)` to `gridSize * cellSize` metres.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WaterComponent {
     /// Cells along X and Z.
@@ -44,7 +45,7 @@ pub struct WaterComponent {
 }
 
 /// The sinc bump of [`InitialState::Bump`].
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BumpSpec {
     /// Centre in cells (column, row).
@@ -56,7 +57,7 @@ pub struct BumpSpec {
 }
 
 /// Drops every `period` seconds at pseudo-random cells (deterministic from `seed`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DropSchedule {
     /// Seconds between drops, > 0.

@@ -8,7 +8,17 @@ pub const MAX_GRID_SIDE: usize = 16_384;
 pub const MAX_GRID_CELLS: usize = 4096 * 4096;
 
 /// What happens at the edge of the grid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Boundary {
     /// Reflective wall: no flux crosses the edge, waves bounce back, volume is conserved.
