@@ -74,40 +74,55 @@ fn envelopes(t: f64) -> (f64, f64, f64) {
 pub fn surf(sample_rate: u32) -> Clip {
     let sr = f64::from(sample_rate);
     let len = (SURF_LOOP_SECONDS * sr).round() as usize;
+    // Envelopes and the body filter change slowly: evaluate them every 32 samples (0.7 ms at
+    // 44.1 kHz, far below their fastest 80 ms time constant) and interpolate in between.
+    const BLOCK: usize = 32;
+    let blocks = len.div_ceil(BLOCK);
+    // One entry past the end: the envelopes are periodic, so it equals entry 0 up to the
+    // sub-sample rounding of the loop length.
+    let env_blocks: Vec<(f64, f64, f64)> = (0..=blocks)
+        .map(|b| envelopes((b * BLOCK) as f64 / sr))
+        .collect();
+    let env = |i: usize| {
+        let (b, frac) = (i / BLOCK, (i % BLOCK) as f64 / BLOCK as f64);
+        let (a, c) = (env_blocks[b], env_blocks[b + 1]);
+        (
+            a.0 + (c.0 - a.0) * frac,
+            a.1 + (c.1 - a.1) * frac,
+            a.2 + (c.2 - a.2) * frac,
+        )
+    };
+    let rumble_lp = Biquad::low_pass(sr, 180.0, 0.7);
+    let fizz_hp = Biquad::high_pass(sr, 2500.0, 0.7);
+    let body_filters: Vec<Biquad> = env_blocks[..blocks]
+        .iter()
+        .map(|&(_, bright, _)| Biquad::low_pass(sr, (350.0 + 2800.0 * bright).min(6000.0), 0.8))
+        .collect();
+
     let mut rng = SplitMix64::new(0x5EA_5EA);
     // A shared noise plus one per channel: partly correlated channels give a wide but centred sea.
     let common = rng.white_noise(len);
-    let own = [rng.white_noise(len), rng.white_noise(len)];
-    let env: Vec<(f64, f64, f64)> = (0..len).map(|i| envelopes(i as f64 / sr)).collect();
-
-    let rumble_lp = Biquad::low_pass(sr, 180.0, 0.7);
-    let fizz_hp = Biquad::high_pass(sr, 2500.0, 0.7);
-    // The body cutoff moves with brightness; coefficients change every 32 samples (0.7 ms),
-    // far below the envelopes' time scale.
-    const BLOCK: usize = 32;
-    let body_filters: Vec<Biquad> = (0..len.div_ceil(BLOCK))
-        .map(|b| {
-            let bright = env[b * BLOCK].1;
-            Biquad::low_pass(sr, (350.0 + 2800.0 * bright).min(6000.0), 0.8)
-        })
-        .collect();
-
     let mut channels = [Vec::new(), Vec::new()];
-    for (channel, own) in channels.iter_mut().zip(&own) {
-        let noise: Vec<f64> = common
-            .iter()
-            .zip(own)
-            .map(|(c, o)| 0.75 * c + 0.66 * o)
-            .collect();
-        let rumble = filter_circular(&noise, |_| rumble_lp);
+    for channel in &mut channels {
+        let mut noise = rng.white_noise(len);
+        for (n, c) in noise.iter_mut().zip(&common) {
+            *n = 0.75 * c + 0.66 * *n;
+        }
+        // Bands are added one at a time to keep the peak memory at a few loop-length buffers.
+        let mut out = filter_circular(&noise, |_| rumble_lp);
+        for (i, o) in out.iter_mut().enumerate() {
+            *o *= 2.5 * (0.5 + 1.2 * env(i).0);
+        }
         let body = filter_circular(&noise, |i| body_filters[i / BLOCK]);
+        for (i, (o, b)) in out.iter_mut().zip(&body).enumerate() {
+            *o += b * env(i).0;
+        }
+        drop(body);
         let fizz = filter_circular(&noise, |_| fizz_hp);
-        *channel = (0..len)
-            .map(|i| {
-                let (loud, _, foam) = env[i];
-                2.5 * rumble[i] * (0.5 + 1.2 * loud) + body[i] * loud + 0.25 * fizz[i] * foam
-            })
-            .collect();
+        for (i, (o, f)) in out.iter_mut().zip(&fizz).enumerate() {
+            *o += 0.25 * f * env(i).2;
+        }
+        *channel = out;
     }
     Clip::new(sample_rate, normalise(&channels, 0.12, 0.55))
 }
