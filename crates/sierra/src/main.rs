@@ -11,8 +11,22 @@ fn main() -> ExitCode {
     match sierra::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", chain_message(&error));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes joined by ": ", skipping causes whose text the
+/// message already holds (many error types print their source in their own message).
+fn chain_message(error: &anyhow::Error) -> String {
+    let mut message = error.to_string();
+    for cause in error.chain().skip(1) {
+        let text = cause.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+    }
+    message
 }
