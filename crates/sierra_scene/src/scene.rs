@@ -224,6 +224,25 @@ impl Scene {
         self.graph.find_path(path)
     }
 
+    /// Removes `node` and its subtree from the graph and drops their contents; returns
+    /// how many nodes were removed (0 for a stale id).
+    pub fn remove_node(&mut self, node: NodeId) -> usize {
+        let mut subtree = vec![node];
+        let mut i = 0;
+        while i < subtree.len() {
+            subtree.extend_from_slice(self.graph.children(subtree[i]));
+            i += 1;
+        }
+        let Ok(removed) = self.graph.remove(node) else {
+            return 0;
+        };
+        for id in subtree {
+            self.content.remove(id);
+        }
+        self.objects.retain(|&id| self.graph.contains(id));
+        removed
+    }
+
     /// Components of `node`.
     pub fn components(&self, node: NodeId) -> &[Component] {
         self.content

@@ -95,7 +95,8 @@ fn rotated_box_corner_does_not_hit_air() {
         "{hit:?}"
     );
     assert!(
-        (hit.normal.y).abs() < 1e-6 && (hit.normal.x + 0.7071).abs() < 1e-3,
+        (hit.normal.y).abs() < 1e-6
+            && (hit.normal.x + std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-5,
         "{hit:?}"
     );
 }

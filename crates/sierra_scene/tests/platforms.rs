@@ -36,6 +36,29 @@ fn three_spinning_platforms_and_an_attached_child() {
 }
 
 #[test]
+fn removing_a_platform_removes_its_child_and_contents() {
+    let mut scene = load_scene();
+    let platform = scene.object("PlatformRight").unwrap();
+    let beacon = scene.object("Beacon").unwrap();
+    assert_eq!(scene.remove_node(platform), 2);
+    assert!(scene.object("Beacon").is_none() && scene.content.get(beacon).is_none());
+    assert!(!scene.graph.contains(beacon));
+    // A new node may reuse the slot, but the old id stays stale (generational ids).
+    let fresh = scene
+        .graph
+        .add("New", sierra_scene::Transform::IDENTITY, None)
+        .unwrap();
+    assert_ne!(fresh, platform);
+    assert!(scene.graph.world(platform).is_none());
+    let spinners = scene
+        .all_components()
+        .filter(|(_, c)| matches!(c, Component::Spinner(_)))
+        .count();
+    assert_eq!(spinners, 2);
+    assert_eq!(CollisionWorld::from_scene(&scene).boxes().len(), 2);
+}
+
+#[test]
 fn child_follows_its_spinning_parent_over_60_ticks() {
     let mut scene = load_scene();
     let beacon = scene.object("Beacon").unwrap();

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use glam::{Quat, Vec3};
+use glam::Vec3;
 use serde::Deserialize;
 
 use super::Asset;
@@ -198,11 +198,7 @@ pub fn import_gltf(bytes: &[u8], path: &Path) -> Result<GltfScene, Error> {
         nodes.push(GltfNode {
             name: n.name.clone(),
             children: n.children.clone(),
-            local: Transform::new(
-                Vec3::from(t.translation),
-                Quat::from(t.rotation),
-                Vec3::from(t.scale),
-            ),
+            local: Transform::new(Vec3::from(t.translation), t.rotation, Vec3::from(t.scale)),
             mesh: n.mesh,
             collider: extras.collider,
             constraint: extras.constraint,
