@@ -1,9 +1,10 @@
 //! Noise and fBm on regular grids, `f32`, with SIMD lanes over x and runtime CPU dispatch.
 //!
 //! A grid row shares its y (and z) lattice coordinate, fraction and fade across all samples, so
-//! those are computed once per row; the 8 lanes of a block are consecutive x samples. Each block
-//! runs in two stages: scalar permutation look-ups (the hashes of the 8 cube corners per lane),
-//! then a branch-free arithmetic stage over `[f32; 8]` arrays that the compiler vectorises. The
+//! those, and the corner hashes of every lattice cell the row crosses, are computed once per row
+//! (per octave); the 8 lanes of a block are consecutive x samples. Each block looks up its
+//! lanes' cell hashes, then runs a branch-free arithmetic stage over `[f32; 8]` arrays that the
+//! compiler vectorises. The
 //! same code is compiled twice: for the baseline target and, chosen at run time with
 //! `is_x86_feature_detected!`, with AVX2 enabled (8-wide registers). FMA is deliberately not
 //! enabled so the results stay bit-identical to the scalar [`perlin3`](super::perlin3) and
@@ -133,36 +134,76 @@ fn lerp(t: f32, a: f32, b: f32) -> f32 {
     a + t * (b - a)
 }
 
-/// 8 lanes of `perlin3(x[l], y, z)`; `Z3 = false` evaluates only the `z = 0` face (perlin2).
+/// Corner hashes of every lattice cell a row touches. With y and z fixed along a row, the 8
+/// corner hashes (`p[p[p[X]+Y]+Z]` and neighbours) depend on the cell's X alone, so they are
+/// computed once per cell instead of once per sample: `[X & 255] -> [AA, BA, AB, BB, AA+1,
+/// BA+1, AB+1, BB+1]` hashes.
+struct CellHashes {
+    hashes: [[u32; 8]; 256],
+}
+
+impl CellHashes {
+    fn new() -> Self {
+        Self {
+            hashes: [[0; 8]; 256],
+        }
+    }
+
+    /// Fills the cells between the floors of `x_first` and `x_last` (all 256 when the span is
+    /// that wide or not finite).
+    #[inline(always)]
+    fn fill<const Z3: bool>(&mut self, p: &[u8; 512], y: Axis, z: Axis, x_first: f32, x_last: f32) {
+        let (lo, hi) = (x_first.min(x_last).floor(), x_first.max(x_last).floor());
+        let (start, count) = if lo.is_finite() && hi.is_finite() && hi - lo < 255.0 {
+            (lo as i64, (hi - lo) as usize + 1)
+        } else {
+            (0, 256)
+        };
+        for k in 0..count {
+            let xi = ((start + k as i64) & 255) as usize;
+            let a = p[xi] as usize + y.cell;
+            let b = p[xi + 1] as usize + y.cell;
+            let aa = p[a & 511] as usize + z.cell;
+            let ab = p[(a + 1) & 511] as usize + z.cell;
+            let ba = p[b & 511] as usize + z.cell;
+            let bb = p[(b + 1) & 511] as usize + z.cell;
+            let h = &mut self.hashes[xi];
+            h[0] = u32::from(p[aa & 511]);
+            h[1] = u32::from(p[ba & 511]);
+            h[2] = u32::from(p[ab & 511]);
+            h[3] = u32::from(p[bb & 511]);
+            if Z3 {
+                h[4] = u32::from(p[(aa + 1) & 511]);
+                h[5] = u32::from(p[(ba + 1) & 511]);
+                h[6] = u32::from(p[(ab + 1) & 511]);
+                h[7] = u32::from(p[(bb + 1) & 511]);
+            }
+        }
+    }
+}
+
+/// 8 lanes of `perlin3(x[l], y, z)` from a row's cell hashes; `Z3 = false` evaluates only the
+/// `z = 0` face (perlin2).
 #[inline(always)]
 fn perlin_block<const Z3: bool>(
-    p: &[u8; 512],
+    cells: &CellHashes,
     x: &[f32; LANES],
     y: Axis,
     z: Axis,
     out: &mut [f32; LANES],
 ) {
     let mut xf = [0f32; LANES];
-    let mut h = [[0u32; LANES]; 8];
+    let mut xi = [0usize; LANES];
     for l in 0..LANES {
         let fx = x[l].floor();
         xf[l] = x[l] - fx;
-        let xi = ((fx as i32) & 255) as usize;
-        let a = p[xi] as usize + y.cell;
-        let b = p[xi + 1] as usize + y.cell;
-        let aa = p[a & 511] as usize + z.cell;
-        let ab = p[(a + 1) & 511] as usize + z.cell;
-        let ba = p[b & 511] as usize + z.cell;
-        let bb = p[(b + 1) & 511] as usize + z.cell;
-        h[0][l] = u32::from(p[aa & 511]);
-        h[1][l] = u32::from(p[ba & 511]);
-        h[2][l] = u32::from(p[ab & 511]);
-        h[3][l] = u32::from(p[bb & 511]);
-        if Z3 {
-            h[4][l] = u32::from(p[(aa + 1) & 511]);
-            h[5][l] = u32::from(p[(ba + 1) & 511]);
-            h[6][l] = u32::from(p[(ab + 1) & 511]);
-            h[7][l] = u32::from(p[(bb + 1) & 511]);
+        xi[l] = ((fx as i32) & 255) as usize;
+    }
+    let mut h = [[0u32; LANES]; 8];
+    for l in 0..LANES {
+        let cell = &cells.hashes[xi[l]];
+        for c in 0..if Z3 { 8 } else { 4 } {
+            h[c][l] = cell[c];
         }
     }
     let (yf, yf1, v) = (y.frac, y.frac1, y.fade);
@@ -217,13 +258,16 @@ fn noise_row_impl<const Z3: bool>(
     out: &mut [f32],
 ) {
     let (ya, za) = (Axis::new(y), Axis::new(if Z3 { z } else { 0.0 }));
+    let mut cells = CellHashes::new();
+    let last = out.len().div_ceil(LANES) * LANES;
+    cells.fill::<Z3>(p, ya, za, x0 * scale, (x0 + last as f32 * dx) * scale);
     let mut xs = [0f32; LANES];
     let mut block = [0f32; LANES];
     for (c, chunk) in out.chunks_mut(LANES).enumerate() {
         for (l, x) in xs.iter_mut().enumerate() {
             *x = (x0 + (c * LANES + l) as f32 * dx) * scale;
         }
-        perlin_block::<Z3>(p, &xs, ya, za, &mut block);
+        perlin_block::<Z3>(&cells, &xs, ya, za, &mut block);
         chunk.copy_from_slice(&block[..chunk.len()]);
     }
 }
@@ -246,6 +290,8 @@ fn fbm_row_impl<const Z3: bool>(
     out.fill(0.0);
     let mut xs = [0f32; LANES];
     let mut block = [0f32; LANES];
+    let mut cells = CellHashes::new();
+    let last = out.len().div_ceil(LANES) * LANES;
     let (mut freq, mut amp) = (1.0f32, 1.0f32);
     let octaves = fbm.full_octaves() + u32::from(fbm.fraction() > 0.0);
     for octave in 0..octaves {
@@ -254,11 +300,12 @@ fn fbm_row_impl<const Z3: bool>(
             Axis::new(y * freq),
             Axis::new(if Z3 { z * freq } else { 0.0 }),
         );
+        cells.fill::<Z3>(p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
         for (c, chunk) in out.chunks_mut(LANES).enumerate() {
             for (l, x) in xs.iter_mut().enumerate() {
                 *x = (x0 + (c * LANES + l) as f32 * dx) * freq;
             }
-            perlin_block::<Z3>(p, &xs, ya, za, &mut block);
+            perlin_block::<Z3>(&cells, &xs, ya, za, &mut block);
             for (s, &n) in chunk.iter_mut().zip(&block) {
                 let term = signal(kind, n) * amp;
                 *s = match weight {
