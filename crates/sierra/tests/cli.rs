@@ -188,6 +188,31 @@ fn demo_without_a_reachable_display_falls_back_to_headless() {
 }
 
 #[test]
+fn no_matching_adapter_says_what_to_install() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(dir.path(), "level.json", SMALL_LEVEL);
+    let run = Command::new(env!("CARGO_BIN_EXE_sierra"))
+        .args([
+            "render",
+            &level,
+            "--out",
+            dir.path().join("o").to_str().unwrap(),
+        ])
+        .env("WGPU_ADAPTER_NAME", "no-such-gpu-anywhere")
+        .output()
+        .unwrap();
+    let stderr = text(&run.stderr);
+    assert!(
+        !run.status.success() && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("no-such-gpu-anywhere") && stderr.contains("mesa-vulkan-drivers"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn missing_level_file_names_the_file() {
     let stderr = fails(&["render", "no/such/level.json", "--out", "unused"]);
     assert!(
