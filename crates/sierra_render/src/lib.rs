@@ -18,6 +18,7 @@ pub mod compute;
 pub mod context;
 pub mod error;
 pub mod frame;
+pub mod gltf_model;
 pub mod gpu_timer;
 pub mod material;
 pub mod mesh;

@@ -62,7 +62,10 @@ impl Geometry for MikkGeometry<'_> {
     }
 
     fn tex_coord(&self, face: usize, vert: usize) -> [f32; 2] {
-        self.mesh.uvs[self.vertex(face, vert)]
+        // glTF's v grows down the image while its normal maps store +Y "up" (spec §3.9.3);
+        // MikkTSpace's bitangent follows +v, so it is given v flipped, as Blender's exporter does.
+        let [u, v] = self.mesh.uvs[self.vertex(face, vert)];
+        [u, 1.0 - v]
     }
 
     fn set_tangent(&mut self, tangent_space: Option<TangentSpace>, face: usize, vert: usize) {
@@ -78,7 +81,7 @@ mod tests {
     use super::*;
 
     /// A quad in the XY plane, normal +Z, with u along +X and v along -Y (glTF: v grows down
-    /// the image, so a texture's "up" is +Y): tangent +X, bitangent sign +1.
+    /// the image, so the texture's "up" is +Y): tangent +X, bitangent sign +1.
     fn quad(flip_u: bool) -> MeshData {
         let u = |x: f32| if flip_u { 1.0 - x } else { x };
         MeshData {
@@ -103,7 +106,9 @@ mod tests {
         for t in &mesh.tangents {
             assert!((t[0] - 1.0).abs() < 1e-5 && t[1].abs() < 1e-5, "{t:?}");
         }
+        // Bitangent = cross(N, T) * w must point up the image (+Y here): w = +1.
         let w = mesh.tangents[0][3];
+        assert_eq!(w, 1.0);
         let mut mirrored = quad(true);
         generate_tangents_if_missing(&mut mirrored);
         for t in &mirrored.tangents {

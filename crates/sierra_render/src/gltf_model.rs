@@ -1,0 +1,288 @@
+//! Uploading an imported glTF asset (`sierra_gltf`) for drawing: one mesh per primitive with its
+//! surface material (metallic-roughness, textures decoded to sRGB/linear as glTF 2.0 §3.9
+//! prescribes), placed by its node's world matrix in the default scene.
+//!
+//! Skinned meshes are placed in their bind pose by their node (the skinning pass, when present,
+//! replaces that); flat normals are computed when a primitive has none (glTF 2.0 §3.7.2.1), and
+//! tangents with MikkTSpace when a normal-mapped primitive has none.
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Vec3};
+use sierra_gltf::{GltfAsset, ImportedMaterial, ImportedPrimitive};
+
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::frame::{DrawItem, Material, MeshHandle};
+use crate::material::{AlphaMode, ShadingModel, SurfaceMaterial};
+use crate::mesh::MeshData;
+use crate::renderer::Renderer;
+use crate::tangents::generate_tangents_if_missing;
+use crate::texture::{ColorSpace, Texture2d};
+
+/// An uploaded glTF asset: what to draw, and its world-space bounds.
+#[derive(Clone, Debug)]
+pub struct GltfModel {
+    /// One draw per primitive instance (node × primitive), with the node's world matrix as model.
+    pub draws: Vec<DrawItem>,
+    /// Minimum corner of the drawn vertices' world-space bounds (metres).
+    pub bounds_min: Vec3,
+    /// Maximum corner.
+    pub bounds_max: Vec3,
+}
+
+impl GltfModel {
+    /// The draws placed under `transform` (e.g. a scene node's world matrix).
+    pub fn draws_at(&self, transform: Mat4) -> impl Iterator<Item = DrawItem> + '_ {
+        self.draws.iter().map(move |d| DrawItem {
+            model: transform * d.model,
+            ..*d
+        })
+    }
+}
+
+/// Engine mesh data of one primitive: flat normals when absent, MikkTSpace tangents when absent.
+pub fn primitive_mesh(primitive: &ImportedPrimitive) -> MeshData {
+    let vec3s = |v: &[Vec3]| v.iter().map(|p| p.to_array()).collect::<Vec<_>>();
+    let mut indices = primitive.indices.clone();
+    if indices.is_empty() {
+        indices = (0..primitive.positions.len() as u32).collect();
+    }
+    let mut mesh = MeshData {
+        positions: vec3s(&primitive.positions),
+        normals: vec3s(&primitive.normals),
+        uvs: primitive.uvs.iter().map(|uv| uv.to_array()).collect(),
+        tangents: primitive.tangents.iter().map(|t| t.to_array()).collect(),
+        colors: primitive.colors.iter().map(|c| c.to_array()).collect(),
+        indices,
+    };
+    if mesh.normals.len() != mesh.positions.len() {
+        mesh = flat_shaded(&mesh);
+    }
+    generate_tangents_if_missing(&mut mesh);
+    mesh
+}
+
+/// Un-indexes `mesh` and gives each triangle its face normal.
+fn flat_shaded(mesh: &MeshData) -> MeshData {
+    let mut out = MeshData {
+        positions: Vec::with_capacity(mesh.indices.len()),
+        normals: Vec::with_capacity(mesh.indices.len()),
+        uvs: Vec::new(),
+        tangents: Vec::new(),
+        colors: Vec::new(),
+        indices: (0..mesh.indices.len() as u32).collect(),
+    };
+    for tri in mesh.indices.chunks_exact(3) {
+        let p = [0, 1, 2].map(|k| {
+            Vec3::from(
+                mesh.positions
+                    .get(tri[k] as usize)
+                    .copied()
+                    .unwrap_or_default(),
+            )
+        });
+        let normal = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or(Vec3::Y);
+        for &i in tri {
+            let i = i as usize;
+            out.positions
+                .push(mesh.positions.get(i).copied().unwrap_or_default());
+            out.normals.push(normal.to_array());
+            if let Some(uv) = mesh.uvs.get(i) {
+                out.uvs.push(*uv);
+            }
+            if let Some(c) = mesh.colors.get(i) {
+                out.colors.push(*c);
+            }
+        }
+    }
+    out.indices.truncate(out.positions.len());
+    if out.uvs.len() != out.positions.len() {
+        out.uvs.clear();
+    }
+    if out.colors.len() != out.positions.len() {
+        out.colors.clear();
+    }
+    out
+}
+
+/// World matrix of every node (identity for nodes outside the default scene's trees).
+pub fn node_world_matrices(asset: &GltfAsset) -> Vec<Mat4> {
+    let mut world = vec![Mat4::IDENTITY; asset.nodes.len()];
+    let mut stack: Vec<(usize, Mat4)> = asset
+        .scene_roots
+        .iter()
+        .map(|&r| (r, Mat4::IDENTITY))
+        .collect();
+    while let Some((node, parent)) = stack.pop() {
+        let Some(n) = asset.nodes.get(node) else {
+            continue;
+        };
+        let m = parent * n.transform.to_matrix();
+        world[node] = m;
+        stack.extend(n.children.iter().map(|&c| (c, m)));
+    }
+    world
+}
+
+/// Uploads every mesh primitive of `asset` drawn by its default scene, with materials.
+///
+/// # Errors
+/// [`RenderError::InvalidInput`] for out-of-range mesh, material or image indices or bad
+/// vertex data; GPU errors from uploads.
+pub fn upload_gltf(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    asset: &GltfAsset,
+) -> Result<GltfModel> {
+    let file = asset.path.display();
+    let world = node_world_matrices(asset);
+    let mut textures: HashMap<(usize, bool), Texture2d> = HashMap::new();
+    let mut uploaded: HashMap<(usize, usize), (MeshHandle, Material)> = HashMap::new();
+    let mut model = GltfModel {
+        draws: Vec::new(),
+        bounds_min: Vec3::splat(f32::INFINITY),
+        bounds_max: Vec3::splat(f32::NEG_INFINITY),
+    };
+    let mut in_scene = vec![false; asset.nodes.len()];
+    let mut stack = asset.scene_roots.clone();
+    while let Some(n) = stack.pop() {
+        if let Some(node) = asset.nodes.get(n) {
+            if !std::mem::replace(&mut in_scene[n], true) {
+                stack.extend(&node.children);
+            }
+        }
+    }
+    for (node_index, node) in asset.nodes.iter().enumerate() {
+        let Some(mesh_index) = node.mesh.filter(|_| in_scene[node_index]) else {
+            continue;
+        };
+        let mesh = asset.meshes.get(mesh_index).ok_or_else(|| {
+            RenderError::InvalidInput(format!(
+                "{file}: node {node_index} uses missing mesh {mesh_index}"
+            ))
+        })?;
+        for (prim_index, primitive) in mesh.primitives.iter().enumerate() {
+            let key = (mesh_index, prim_index);
+            let (handle, material) = match uploaded.get(&key) {
+                Some(found) => *found,
+                None => {
+                    let data = primitive_mesh(primitive);
+                    data.validate().map_err(|e| {
+                        RenderError::InvalidInput(format!(
+                            "{file}: mesh {mesh_index} primitive {prim_index}: {e}"
+                        ))
+                    })?;
+                    let label = format!("{} mesh {mesh_index}.{prim_index}", file);
+                    let handle = renderer.upload_mesh(ctx, &data, &label)?;
+                    let imported = match primitive.material {
+                        Some(m) => Some(asset.materials.get(m).ok_or_else(|| {
+                            RenderError::InvalidInput(format!(
+                                "{file}: mesh {mesh_index} primitive {prim_index} uses missing material {m}"
+                            ))
+                        })?),
+                        None => None,
+                    };
+                    let (surface, material) =
+                        surface_material(ctx, asset, imported, &mut textures)?;
+                    renderer.forward.set_material(ctx, handle, &surface)?;
+                    uploaded.insert(key, (handle, material));
+                    (handle, material)
+                }
+            };
+            let m = world[node_index];
+            for p in &primitive.positions {
+                let w = m.transform_point3(*p);
+                model.bounds_min = model.bounds_min.min(w);
+                model.bounds_max = model.bounds_max.max(w);
+            }
+            model.draws.push(DrawItem {
+                mesh: handle,
+                model: m,
+                material,
+            });
+        }
+    }
+    Ok(model)
+}
+
+/// glTF's default material (spec §3.9.6) when a primitive has none: white, metallic 1, roughness 1.
+fn surface_material(
+    ctx: &GpuContext,
+    asset: &GltfAsset,
+    imported: Option<&ImportedMaterial>,
+    textures: &mut HashMap<(usize, bool), Texture2d>,
+) -> Result<(SurfaceMaterial, Material)> {
+    let Some(m) = imported else {
+        let surface = SurfaceMaterial {
+            model: ShadingModel::MetallicRoughness {
+                metallic: 1.0,
+                roughness: 1.0,
+            },
+            normal_scale: 1.0,
+            occlusion_strength: 1.0,
+            ..SurfaceMaterial::default()
+        };
+        let material = Material {
+            base_color: glam::Vec4::ONE,
+            specular_color: Vec3::ZERO,
+            specular_power: 1.0,
+            emissive: Vec3::ZERO,
+        };
+        return Ok((surface, material));
+    };
+    let mut texture =
+        |reference: &Option<sierra_gltf::TextureRef>, srgb: bool| -> Result<Option<Texture2d>> {
+            let Some(r) = reference else {
+                return Ok(None);
+            };
+            if let Some(t) = textures.get(&(r.image, srgb)) {
+                return Ok(Some(t.clone()));
+            }
+            // Images are absent when the import skipped them: draw untextured rather than fail.
+            let Some(image) = asset.images.get(r.image) else {
+                return Ok(None);
+            };
+            let space = if srgb {
+                ColorSpace::Srgb
+            } else {
+                ColorSpace::Linear
+            };
+            let t = Texture2d::from_rgba8(
+                ctx,
+                &image.name,
+                image.width,
+                image.height,
+                &image.rgba8,
+                space,
+            )?;
+            textures.insert((r.image, srgb), t.clone());
+            Ok(Some(t))
+        };
+    let surface = SurfaceMaterial {
+        model: ShadingModel::MetallicRoughness {
+            metallic: m.metallic_factor,
+            roughness: m.roughness_factor,
+        },
+        base_color: texture(&m.base_color_texture, true)?,
+        metallic_roughness: texture(&m.metallic_roughness_texture, false)?,
+        normal: texture(&m.normal_texture, false)?,
+        normal_scale: m.normal_scale,
+        occlusion: texture(&m.occlusion_texture, false)?,
+        occlusion_strength: m.occlusion_strength,
+        emissive: texture(&m.emissive_texture, true)?,
+        alpha_mode: match m.alpha_mode {
+            sierra_gltf::AlphaMode::Opaque => AlphaMode::Opaque,
+            sierra_gltf::AlphaMode::Mask { cutoff } => AlphaMode::Mask(cutoff),
+            sierra_gltf::AlphaMode::Blend => AlphaMode::Blend,
+        },
+        double_sided: m.double_sided,
+    };
+    let material = Material {
+        base_color: m.base_color_factor,
+        specular_color: Vec3::ZERO,
+        specular_power: 1.0,
+        emissive: m.emissive_factor,
+    };
+    Ok((surface, material))
+}
