@@ -517,6 +517,30 @@ mod tests {
     }
 
     #[test]
+    fn rows_crossing_many_cells_and_running_backwards_equal_scalar() {
+        let perm = Permutation::from_seed(5);
+        let fbm = Fbm::new(FbmParams {
+            octaves: 3.0,
+            lacunarity: 2.7,
+            gain: 0.5,
+        })
+        .unwrap();
+        for (x0, dx) in [(300.0f32, -1.37f32), (-1000.0, 3.1), (0.2, 1e-4)] {
+            let mut row = vec![0f32; 333];
+            perlin3_row(&perm, x0, dx, -7.25, 3.5, &mut row);
+            for (i, &v) in row.iter().enumerate() {
+                let x = x0 + i as f32 * dx;
+                assert_eq!(v.to_bits(), perlin3(&perm, x, -7.25f32, 3.5).to_bits());
+            }
+            fbm2_row(&perm, &fbm, x0, dx, 11.5, &mut row);
+            for (i, &v) in row.iter().enumerate() {
+                let x = x0 + i as f32 * dx;
+                assert_eq!(v.to_bits(), fbm.fbm2(&perm, x, 11.5f32).to_bits());
+            }
+        }
+    }
+
+    #[test]
     fn bad_grids_are_errors() {
         assert!(matches!(
             GridSpec::new(-4, 4, [0.0; 2], [1.0; 2]),
