@@ -1,6 +1,7 @@
 //! [`Renderer`]: runs the passes of a frame in order.
 //!
-//! Order: shadow (sun depth map) → forward (scene → HDR target) → sky (behind the scene) → bloom (added onto the HDR
+//! Order: shadow (sun depth map) → forward (scene → HDR target) → sky (behind the scene) →
+//! sea (simulated water, blended) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
 //! field and one entry in [`Renderer::passes`].
@@ -10,8 +11,9 @@ use crate::error::{RenderError, Result};
 use crate::frame::{FrameData, MeshHandle};
 use crate::gpu_timer::GpuTimer;
 use crate::mesh::{GpuMesh, MeshData};
-use crate::passes::forward::ForwardPass;
 use crate::passes::bloom::BloomPass;
+use crate::passes::forward::ForwardPass;
+use crate::passes::sea::SeaPass;
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
 use crate::passes::tonemap::{TonemapPass, Tonemapper};
@@ -42,6 +44,8 @@ pub struct Renderer {
     pub forward: ForwardPass,
     /// Procedural sky behind the scene (off until `sky.settings.enabled`).
     pub sky: SkyPass,
+    /// The simulated sea, blended over the scene (draws nothing until `sea.bind_water`).
+    pub sea: SeaPass,
     /// Bloom added onto the HDR target (off until `bloom.settings.enabled`).
     pub bloom: BloomPass,
     /// HDR target → final image (tonemap, sRGB); `Tonemapper::None` by default.
@@ -75,6 +79,7 @@ impl Renderer {
             forward: ForwardPass::with_shadows(ctx, &shadow)?,
             shadow,
             sky: SkyPass::new(ctx)?,
+            sea: SeaPass::new(ctx)?,
             bloom: BloomPass::new(ctx)?,
             tonemap: TonemapPass::new(ctx, output_format)?,
             timer: GpuTimer::new(ctx, MAX_TIMED_PASSES)?,
@@ -88,22 +93,24 @@ impl Renderer {
             shadow,
             forward,
             sky,
+            sea,
             bloom,
             tonemap,
             ..
         } = &mut renderer;
-        for pass in [shadow as &mut dyn Pass, forward, sky, bloom, tonemap] {
+        for pass in [shadow as &mut dyn Pass, forward, sky, sea, bloom, tonemap] {
             pass.resize(ctx, targets)?;
         }
         Ok(renderer)
     }
 
     /// The passes in execution order.
-    fn passes(&mut self) -> [&mut dyn Pass; 5] {
+    fn passes(&mut self) -> [&mut dyn Pass; 6] {
         [
             &mut self.shadow,
             &mut self.forward,
             &mut self.sky,
+            &mut self.sea,
             &mut self.bloom,
             &mut self.tonemap,
         ]
@@ -160,11 +167,12 @@ impl Renderer {
             shadow,
             forward,
             sky,
+            sea,
             bloom,
             tonemap,
             ..
         } = self;
-        for pass in [shadow as &mut dyn Pass, forward, sky, bloom, tonemap] {
+        for pass in [shadow as &mut dyn Pass, forward, sky, sea, bloom, tonemap] {
             pass.resize(ctx, targets)?;
         }
         Ok(())
@@ -192,7 +200,11 @@ impl Renderer {
             }
         }
         // Taken out for the borrow below and put back afterwards; left in place when timing is off.
-        let timer = if self.gpu_timing { self.timer.take() } else { None };
+        let timer = if self.gpu_timing {
+            self.timer.take()
+        } else {
+            None
+        };
         let result = self.encode_and_submit(ctx, frame, output, timer.as_ref());
         let names = self.passes().map(|p| p.name());
         if let (Ok(()), Some(timer)) = (&result, &timer) {
@@ -220,6 +232,7 @@ impl Renderer {
             forward,
             shadow,
             sky,
+            sea,
             bloom,
             tonemap,
             ..
@@ -230,7 +243,7 @@ impl Renderer {
             targets,
             output,
         };
-        let mut passes: [&mut dyn Pass; 5] = [shadow, forward, sky, bloom, tonemap];
+        let mut passes: [&mut dyn Pass; 6] = [shadow, forward, sky, sea, bloom, tonemap];
         for pass in passes.iter_mut() {
             pass.prepare(ctx, &inputs)?;
         }

@@ -7,10 +7,12 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 use sierra_render::compute::water::WaterCompute;
 use sierra_render::passes::forward::ForwardPass;
 use sierra_render::passes::sea::{SeaPass, SeaUniforms};
+use sierra_render::passes::tonemap::Tonemapper;
 use sierra_render::passes::{Pass, PassInputs};
 use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 use sierra_render::{
-    readback, Camera, DrawItem, FrameData, GpuContext, GpuMesh, Material, MeshData, MeshHandle, Sun,
+    readback, Camera, DrawItem, FrameData, GpuContext, GpuMesh, HeadlessRenderer, Material,
+    MeshData, MeshHandle, Sun,
 };
 use sierra_terrain::island::{Island, TerrainParams};
 use sierra_terrain::noise::grid::Threads;
@@ -240,4 +242,105 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
         layouter[h].size as usize,
         std::mem::size_of::<SeaUniforms>()
     );
+}
+
+/// The sea through the whole renderer (shadow → forward → sky → sea → bloom → tonemap), as the
+/// demo runs it: the island plus the simulated sea, 2 frames with a drop spreading.
+/// Writes `$CARGO_TARGET_TMPDIR/sea_renderer_N.png`.
+#[test]
+fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
+    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
+    let tp = TerrainParams {
+        resolution: 65,
+        chunk_cells: 32,
+        ..TerrainParams::default()
+    };
+    let island = Island::generate_cpu(&tp, Threads::All).unwrap();
+    let (n, cell) = (96usize, tp.size / 96.0);
+    let origin = Vec3::new(-tp.size * 0.5, 0.0, -tp.size * 0.5);
+    let p = WaterParams::new(n, n, cell);
+    let terrain: Vec<f32> = (0..n * n)
+        .map(|i| {
+            let x = origin.x + ((i % n) as f32 + 0.5) * cell;
+            let z = origin.z + ((i / n) as f32 + 0.5) * cell;
+            island.height_at(x, z).unwrap()
+        })
+        .collect();
+    let depth = InitialState::Still { level: 0.0 }
+        .depth(&p, &terrain)
+        .unwrap();
+    let mut water = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+    water
+        .add_drop(
+            &ctx,
+            Vec2::new(-120.0, 180.0) - Vec2::new(origin.x, origin.z),
+            30.0,
+            3.0,
+        )
+        .unwrap();
+
+    let mut headless = HeadlessRenderer::new(&ctx, W, H).unwrap();
+    let r = &mut headless.renderer;
+    let mesh = r
+        .upload_mesh(&ctx, &island_mesh(&island), "island")
+        .unwrap();
+    r.tonemap.settings.tonemapper = Tonemapper::Aces;
+    r.sea.settings.origin = origin;
+    r.sea.bind_water(&ctx, &water).unwrap();
+    let frame = FrameData {
+        camera: Camera::look_at(
+            Vec3::new(0.0, 170.0, 380.0),
+            Vec3::new(0.0, 0.0, 40.0),
+            Vec3::Y,
+            0.9,
+            W as f32 / H as f32,
+            1.0,
+            2000.0,
+        ),
+        sun: Sun {
+            direction: Vec3::new(0.25, -0.45, 1.0),
+            color: Vec3::new(1.0, 0.95, 0.85),
+            intensity: 2.0,
+            ambient: Vec3::splat(0.2),
+        },
+        point_lights: vec![],
+        draws: vec![DrawItem {
+            mesh,
+            model: Mat4::IDENTITY,
+            material: Material::default(),
+        }],
+        clear_color: Vec4::new(0.5, 0.65, 0.9, 1.0),
+    };
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let mut images = Vec::new();
+    for k in 0..2 {
+        if k > 0 {
+            water.step(&ctx, 0.25, 24).unwrap();
+        }
+        headless.renderer.sea.set_current(water.current_index());
+        let (image, stats) = headless.render(&ctx, &frame).unwrap();
+        if !stats.pass_gpu_ms.is_empty() {
+            assert!(stats.pass_gpu_ms.iter().any(|(name, _)| *name == "sea"));
+        }
+        image
+            .save(dir.join(format!("sea_renderer_{k}.png")))
+            .unwrap();
+        images.push(image);
+    }
+    // Open sea in front of the island is blue-green; the frames differ where the ring spreads.
+    let vp = frame.camera.view_proj();
+    let c = vp * Vec3::new(0.0, 0.0, 230.0).extend(1.0);
+    let ndc = c.truncate() / c.w;
+    let (x, y) = (
+        ((ndc.x * 0.5 + 0.5) * W as f32) as u32,
+        ((0.5 - ndc.y * 0.5) * H as f32) as u32,
+    );
+    let px = images[0].get_pixel(x, y).0;
+    assert!(px[2] > px[0] + 10, "sea pixel {px:?}");
+    let changed = images[0]
+        .pixels()
+        .zip(images[1].pixels())
+        .filter(|(a, b)| (0..3).any(|c| a.0[c].abs_diff(b.0[c]) > 4))
+        .count();
+    assert!(changed > 100, "only {changed} pixels changed");
 }

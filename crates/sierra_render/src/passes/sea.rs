@@ -327,8 +327,22 @@ impl Pass for SeaPass {
         inputs: &PassInputs<'_>,
         timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) {
-        let Some((groups, ..)) = &self.water else {
-            return;
+        let groups = match &self.water {
+            Some((groups, ..)) => groups,
+            // Unbound: draw nothing, but still open a pass when asked to time it so the
+            // renderer's per-pass timestamps stay in order.
+            None if timestamps.is_none() => return,
+            None => {
+                encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("sea (no water bound)"),
+                    timestamp_writes: timestamps.map(|t| wgpu::ComputePassTimestampWrites {
+                        query_set: t.query_set,
+                        beginning_of_pass_write_index: t.beginning_of_pass_write_index,
+                        end_of_pass_write_index: t.end_of_pass_write_index,
+                    }),
+                });
+                return;
+            }
         };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("sea"),
