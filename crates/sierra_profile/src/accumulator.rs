@@ -11,8 +11,8 @@ struct ScopeHistory {
     open_frame_ns: u64,
     /// Whether the scope ran in the open frame (a 0 ns span still counts as a run).
     ran_this_frame: bool,
-    /// Closed frames' times, nanoseconds; `len() <= window`, allocated once.
-    ring_ns: Vec<u64>,
+    /// Closed frames as (frame index, time in nanoseconds); `len() <= window`, allocated once.
+    ring: Vec<(u64, u64)>,
     /// Next slot to overwrite once the ring is full.
     next: usize,
 }
@@ -54,7 +54,7 @@ impl StatsAccumulator {
                     name,
                     open_frame_ns: 0,
                     ran_this_frame: false,
-                    ring_ns: Vec::with_capacity(self.window),
+                    ring: Vec::with_capacity(self.window),
                     next: 0,
                 });
                 self.index.insert(name, self.scopes.len() - 1);
@@ -70,15 +70,17 @@ impl StatsAccumulator {
     /// Closes the open frame: every scope that ran in it stores its total; the next frame starts
     /// empty. Scopes that did not run get no sample for this frame.
     pub fn end_frame(&mut self) {
+        let frame = self.frames;
         self.frames += 1;
         for scope in &mut self.scopes {
             if !scope.ran_this_frame {
                 continue;
             }
-            if scope.ring_ns.len() < self.window {
-                scope.ring_ns.push(scope.open_frame_ns);
+            let sample = (frame, scope.open_frame_ns);
+            if scope.ring.len() < self.window {
+                scope.ring.push(sample);
             } else {
-                scope.ring_ns[scope.next] = scope.open_frame_ns;
+                scope.ring[scope.next] = sample;
                 scope.next = (scope.next + 1) % self.window;
             }
             scope.open_frame_ns = 0;
@@ -94,14 +96,32 @@ impl StatsAccumulator {
     /// Time of scope `name` in the last closed frame it ran in, milliseconds (for a live overlay).
     pub fn last_frame_ms(&self, name: &str) -> Option<f64> {
         let scope = &self.scopes[*self.index.get(name)?];
-        let last = if scope.ring_ns.len() < self.window {
-            scope.ring_ns.last()
+        let last = if scope.ring.len() < self.window {
+            scope.ring.last()
         } else {
-            scope
-                .ring_ns
-                .get((scope.next + self.window - 1) % self.window)
+            scope.ring.get((scope.next + self.window - 1) % self.window)
         };
-        last.map(|&ns| ns as f64 * 1e-6)
+        last.map(|&(_, ns)| ns as f64 * 1e-6)
+    }
+
+    /// The per-frame times of scope `name` in the window, oldest first, as
+    /// `(frame index counted from 0, milliseconds)`; frames in which it did not run are absent.
+    /// For plots of frame time per stage. Allocates.
+    pub fn history_ms(&self, name: &str) -> Option<Vec<(u64, f64)>> {
+        let scope = &self.scopes[*self.index.get(name)?];
+        let (newer, older) = scope.ring.split_at(scope.next);
+        Some(
+            older
+                .iter()
+                .chain(newer)
+                .map(|&(frame, ns)| (frame, ns as f64 * 1e-6))
+                .collect(),
+        )
+    }
+
+    /// Names of the scopes seen so far, in order of first appearance.
+    pub fn scope_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.scopes.iter().map(|s| s.name)
     }
 
     /// Average, maximum and 95th percentile per scope over the closed frames in the window.
@@ -115,7 +135,7 @@ impl StatsAccumulator {
         };
         for scope in &self.scopes {
             samples.clear();
-            samples.extend(scope.ring_ns.iter().map(|&ns| ns as f64 * 1e-6));
+            samples.extend(scope.ring.iter().map(|&(_, ns)| ns as f64 * 1e-6));
             if let Some(stat) = ScopeStat::from_samples(&samples, &mut scratch) {
                 out.scopes.insert(scope.name.to_owned(), stat);
             }
@@ -176,6 +196,8 @@ mod tests {
         assert_eq!(water.frames, 2);
         assert!((water.avg_ms - 3.0).abs() < 1e-9);
         assert_eq!(acc.stats().frames, 3);
+        assert_eq!(acc.history_ms("water").unwrap(), [(0, 2.0), (2, 4.0)]);
+        assert_eq!(acc.scope_names().collect::<Vec<_>>(), ["water"]);
     }
 
     #[test]
@@ -194,5 +216,7 @@ mod tests {
         assert!((s.avg_ms - 2.5).abs() < 1e-9);
         assert_eq!(acc.last_frame_ms("s"), Some(4.0));
         assert_eq!(acc.last_frame_ms("missing"), None);
+        let history = acc.history_ms("s").unwrap();
+        assert_eq!(history, [(1, 1.0), (2, 2.0), (3, 3.0), (4, 4.0)]);
     }
 }

@@ -23,14 +23,16 @@
 //! # fn main() -> Result<(), sierra_profile::Error> {
 //! let (profiler, trace_guard) = Profiler::start(Some(std::path::Path::new("out/trace.json")))?;
 //! for _frame in 0..3 {
-//!     profile_scope!("frame");
 //!     {
-//!         profile_scope!("animation");
-//!         // … jobs on rayon workers open their own scopes, they show as separate trace threads
-//!     }
-//!     {
-//!         profile_scope!("render");
-//!     }
+//!         profile_scope!("frame");
+//!         {
+//!             profile_scope!("animation");
+//!             // … jobs on rayon workers open their own scopes; each worker is a trace thread
+//!         }
+//!         {
+//!             profile_scope!("render");
+//!         }
+//!     } // scopes close before the frame ends, so they count in this frame
 //!     profiler.end_frame();
 //! }
 //! profiler.write_stats(std::path::Path::new("out/stats.json"))?;
@@ -38,8 +40,8 @@
 //! # Ok(())
 //! # }
 //! ```
-//! Note that `profiler.end_frame()` above runs while the `frame` scope is still open, so that
-//! frame's time counts in the next frame; close the frame scope first (a block) when that matters.
+//! Scope names are `&'static str` (tracing span names); a scope run several times in a frame, or
+//! on several threads, adds up.
 #![warn(missing_docs)]
 
 mod accumulator;

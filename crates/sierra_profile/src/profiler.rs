@@ -140,6 +140,17 @@ impl Profiler {
         self.lock().last_frame_ms(name)
     }
 
+    /// Per-frame times of scope `name`, oldest first, as `(frame index, milliseconds)`
+    /// ([`StatsAccumulator::history_ms`]); for frame-time plots.
+    pub fn history_ms(&self, name: &str) -> Option<Vec<(u64, f64)>> {
+        self.lock().history_ms(name)
+    }
+
+    /// Names of the scopes seen so far, in order of first appearance.
+    pub fn scope_names(&self) -> Vec<&'static str> {
+        self.lock().scope_names().collect()
+    }
+
     /// Average, maximum and 95th percentile per scope, milliseconds.
     pub fn stats(&self) -> ScopeStats {
         self.lock().stats()
