@@ -1,0 +1,66 @@
+//! `sierra inspect`: the node tree of the platforms level as JSON; bad levels exit non-zero
+//! with the file and JSON path in the message.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn sierra() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sierra"))
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn inspect_prints_the_node_tree() {
+    let out = sierra()
+        .arg("inspect")
+        .arg(repo().join("assets/levels/platforms.json"))
+        .arg("--ticks")
+        .arg("60")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(tree["nodeCount"], 5);
+    let roots = tree["nodes"].as_array().unwrap();
+    let right = roots.iter().find(|n| n["name"] == "PlatformRight").unwrap();
+    assert_eq!(right["components"][0]["type"], "Spinner");
+    let beacon = &right["children"][0];
+    assert_eq!(beacon["path"], "PlatformRight/Beacon");
+    // After 60 ticks at 90°/s the beacon (0.875 m along the platform's tilted +X) has
+    // swung a quarter turn about the platform's Y axis: x ≈ 4, z ≈ -0.86.
+    let p: Vec<f64> = beacon["worldPosition"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert!((p[0] - 4.0).abs() < 0.2 && p[2] < -0.5, "{p:?}");
+}
+
+#[test]
+fn inspect_bad_level_is_an_error_naming_file_and_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("bad.json");
+    std::fs::write(
+        &level,
+        r#"{"objects": [{"name": "A", "components": [{"type": "Lamp"}]}]}"#,
+    )
+    .unwrap();
+    let out = sierra().arg("inspect").arg(&level).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.json")
+            && err.contains("objects[0].components[0]")
+            && err.contains("PointLight"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
