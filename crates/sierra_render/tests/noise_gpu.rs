@@ -117,3 +117,26 @@ fn fbm_without_parameters_is_an_error() {
         .evaluate_points(&ctx, &perm, NoiseFunction::Perlin3, None, &[])
         .is_err());
 }
+
+#[test]
+fn island_generated_on_the_gpu_matches_the_cpu() {
+    use sierra_render::compute::noise::generate_island_gpu;
+    use sierra_terrain::{Island, TerrainParams};
+    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
+    let compute = NoiseCompute::new(&ctx).unwrap();
+    let params = TerrainParams {
+        resolution: 65,
+        ..TerrainParams::default()
+    };
+    let gpu = generate_island_gpu(&ctx, &compute, &params).unwrap();
+    let cpu = Island::generate_cpu(&params, Threads::One).unwrap();
+    let d = max_diff(gpu.height_field().heights(), cpu.height_field().heights());
+    assert!(d < 1e-3, "max height difference {d} m");
+    // Heights were read back once; gameplay queries run on the CPU copy.
+    assert!(gpu.height_at(0.0, 0.0).is_some());
+    let bad = TerrainParams {
+        resolution: -3,
+        ..TerrainParams::default()
+    };
+    assert!(generate_island_gpu(&ctx, &compute, &bad).is_err());
+}
