@@ -1,11 +1,14 @@
 # Sierra: the two commands (see README.md). Both install missing system packages first.
 CARGO ?= cargo
 export WGPU_BACKEND ?= vulkan
+# A private runtime dir keeps Mesa/winit from warning about an invalid XDG_RUNTIME_DIR.
+export XDG_RUNTIME_DIR ?= /tmp/sierra-runtime-$(shell id -u)
 
 .PHONY: setup demo test bench soak
 
 setup:
 	@bash scripts/setup.sh
+	@mkdir -p -m 700 $(XDG_RUNTIME_DIR)
 
 ## Render the demo island (a window when a display exists, else PNG frames + trace + stats in out/demo).
 demo: setup
