@@ -1,4 +1,4 @@
-//! Level components: one module per component type, listed once in [`component_registry!`].
+//! Level components: one module per component type, listed once in the `component_registry!` invocation below.
 //!
 //! # Adding a component type
 //! 1. Write `components/my_thing.rs` with a plain data struct deriving
