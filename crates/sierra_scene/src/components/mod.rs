@@ -17,27 +17,37 @@
 //! In JSON a component is an object with a `"type"` field naming the type and the
 //! struct's fields beside it: `{"type": "Spinner", "degreesPerSecond": 45}`.
 
+mod attachment;
 mod audio_loop;
 mod birds;
+mod character;
 mod collision_box;
+mod crowd;
 mod follow_camera;
+mod ik_target;
 mod palm_trees;
 mod planet;
 mod player_control;
 mod point_light;
 mod spinner;
 mod terrain;
+mod water;
 
+pub use attachment::{Attachment, AttachmentOffset};
 pub use audio_loop::AudioLoop;
 pub use birds::Birds;
+pub use character::Character;
 pub use collision_box::CollisionBox;
+pub use crowd::{Crowd, CrowdLayout};
 pub use follow_camera::FollowCamera;
+pub use ik_target::{IkSolverKind, IkTarget, LimitDef, LimitType};
 pub use palm_trees::PalmTrees;
 pub use planet::Planet;
 pub use player_control::PlayerControl;
 pub use point_light::PointLight;
 pub use spinner::{update_spinners, Spinner};
 pub use terrain::Terrain;
+pub use water::Water;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -98,6 +108,11 @@ component_registry! {
     Birds => Birds,
     PalmTrees => PalmTrees,
     AudioLoop => AudioLoop,
+    Character => Character,
+    Crowd => Crowd,
+    IkTarget => IkTarget,
+    Attachment => Attachment,
+    Water => Water,
 }
 
 fn unknown_type_message(name: &str) -> String {
