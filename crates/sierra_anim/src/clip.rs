@@ -1,5 +1,6 @@
 //! Raw (editable) and runtime (built) animation clips.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::{Quat, Vec3, Vec3A};
@@ -124,19 +125,28 @@ impl<T: Copy> TrackSet<T> {
         }
     }
 
+    /// Appends one joint's track. Identical key-time arrays are stored once
+    /// (`seen` maps their bits to an offset), so tracks keyed at the same times
+    /// share them and sampling locates the key interval once for all of them.
     fn push(
         &mut self,
+        seen: &mut HashMap<Vec<u32>, u32>,
         interpolation: Interpolation,
         times: &[f32],
         values: impl Iterator<Item = T>,
     ) {
+        let bits: Vec<u32> = times.iter().map(|t| t.to_bits()).collect();
+        let next = self.times.len() as u32;
+        let offset = *seen.entry(bits).or_insert(next);
+        if offset == next {
+            self.times.extend_from_slice(times);
+        }
         let header = TrackHeader {
-            times: self.times.len() as u32,
+            times: offset,
             values: self.values.len() as u32,
             keys: times.len() as u32,
             interpolation,
         };
-        self.times.extend_from_slice(times);
         self.values.extend(values);
         self.headers.push(header);
     }
@@ -273,6 +283,7 @@ impl Clip {
             by_joint[t.joint] = Some(t);
         }
         let mut duration = 0.0f32;
+        let (mut seen_t, mut seen_r, mut seen_s) = (HashMap::new(), HashMap::new(), HashMap::new());
         let mut translations = TrackSet::with_joints(n);
         let mut rotations = TrackSet::with_joints(n);
         let mut scales = TrackSet::with_joints(n);
@@ -286,6 +297,7 @@ impl Clip {
             }
             if t.translation.is_empty() {
                 translations.push(
+                    &mut seen_t,
                     Interpolation::Step,
                     &[0.0],
                     std::iter::once(rest.translation),
@@ -293,18 +305,25 @@ impl Clip {
             } else {
                 let tr = &t.translation;
                 translations.push(
+                    &mut seen_t,
                     tr.interpolation,
                     &tr.times,
                     tr.values.iter().map(|&v| Vec3A::from(v)),
                 );
             }
             if t.rotation.is_empty() {
-                rotations.push(Interpolation::Step, &[0.0], std::iter::once(rest.rotation));
+                rotations.push(
+                    &mut seen_r,
+                    Interpolation::Step,
+                    &[0.0],
+                    std::iter::once(rest.rotation),
+                );
             } else {
                 let r = &t.rotation;
                 // Cubic tangents are derivatives, not rotations: normalise values only.
                 let cubic = r.interpolation == Interpolation::CubicSpline;
                 rotations.push(
+                    &mut seen_r,
                     r.interpolation,
                     &r.times,
                     r.values.iter().enumerate().map(|(i, &q)| {
@@ -317,10 +336,16 @@ impl Clip {
                 );
             }
             if t.scale.is_empty() {
-                scales.push(Interpolation::Step, &[0.0], std::iter::once(rest.scale));
+                scales.push(
+                    &mut seen_s,
+                    Interpolation::Step,
+                    &[0.0],
+                    std::iter::once(rest.scale),
+                );
             } else {
                 let s = &t.scale;
                 scales.push(
+                    &mut seen_s,
                     s.interpolation,
                     &s.times,
                     s.values.iter().map(|&v| Vec3A::from(v)),

@@ -114,6 +114,48 @@ fn locate(times: &[f32], t: f32, cursor: &mut u32) -> (usize, f32) {
     (k, (t - t0) / (t1 - t0))
 }
 
+/// The key interval found for the last track sampled in this pass: tracks that
+/// share their key times (deduplicated by the clip builder) reuse it, so a clip
+/// whose channels share one input array (most exported clips) searches once per pass.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Memo {
+    times: u32,
+    keys: u32,
+    k: u32,
+    u: f32,
+}
+
+impl Memo {
+    pub(crate) const NONE: Self = Self {
+        times: u32::MAX,
+        keys: 0,
+        k: 0,
+        u: 0.0,
+    };
+}
+
+#[inline(always)]
+fn locate_memo(
+    times: &[f32],
+    h: TrackHeader,
+    t: f32,
+    cursor: &mut u32,
+    memo: &mut Memo,
+) -> (usize, f32) {
+    if memo.times == h.times && memo.keys == h.keys {
+        *cursor = memo.k;
+        return (memo.k as usize, memo.u);
+    }
+    let (k, u) = locate(times, t, cursor);
+    *memo = Memo {
+        times: h.times,
+        keys: h.keys,
+        k: k as u32,
+        u,
+    };
+    (k, u)
+}
+
 #[inline(always)]
 fn hermite_weights(u: f32, dt: f32) -> [f32; 4] {
     let u2 = u * u;
@@ -133,6 +175,7 @@ fn sample_vec3(
     t: f32,
     wrap: Option<(f32, f32)>,
     cursor: &mut u32,
+    memo: &mut Memo,
 ) -> Vec3A {
     if h.keys == 1 {
         return set.values
@@ -153,7 +196,7 @@ fn sample_vec3(
             };
         }
     }
-    let (k, u) = locate(times, t, cursor);
+    let (k, u) = locate_memo(times, h, t, cursor, memo);
     if u == 0.0 {
         return value(k);
     }
@@ -178,6 +221,7 @@ fn sample_quat(
     t: f32,
     wrap: Option<(f32, f32)>,
     cursor: &mut u32,
+    memo: &mut Memo,
 ) -> Quat {
     // One key (un-animated joints): constant, whatever the time or wrap.
     if h.keys == 1 {
@@ -199,7 +243,7 @@ fn sample_quat(
             };
         }
     }
-    let (k, u) = locate(times, t, cursor);
+    let (k, u) = locate_memo(times, h, t, cursor, memo);
     if u == 0.0 {
         return value(k);
     }
@@ -255,6 +299,7 @@ pub(crate) struct JointSampler<'a> {
     wrap: Option<(f32, f32)>,
     cursors: &'a mut [u32],
     n: usize,
+    memo: [Memo; 3],
 }
 
 impl<'a> JointSampler<'a> {
@@ -274,6 +319,7 @@ impl<'a> JointSampler<'a> {
             wrap,
             cursors: &mut context.cursors[..3 * n],
             n,
+            memo: [Memo::NONE; 3],
         }
     }
 
@@ -288,6 +334,7 @@ impl<'a> JointSampler<'a> {
                 self.t,
                 self.wrap,
                 &mut self.cursors[j],
+                &mut self.memo[0],
             ),
             rotation: sample_quat(
                 &c.rotations,
@@ -296,6 +343,7 @@ impl<'a> JointSampler<'a> {
                 self.t,
                 self.wrap,
                 &mut self.cursors[n + j],
+                &mut self.memo[1],
             ),
             scale: sample_vec3(
                 &c.scales,
@@ -303,6 +351,7 @@ impl<'a> JointSampler<'a> {
                 self.t,
                 self.wrap,
                 &mut self.cursors[2 * n + j],
+                &mut self.memo[2],
             ),
         }
     }

@@ -451,3 +451,76 @@ fn parallel_jobs_equal_sequential() {
         assert_eq!(p.palette, s.palette);
     }
 }
+
+#[test]
+fn fused_crossfade_equals_sampling_twice_then_blending() {
+    let crowd = sierra_anim::synthetic::Crowd::new(1, 30);
+    let skel = &crowd.skeleton;
+    let n = skel.joint_count();
+    let mut pose = CharacterPose::new(skel, n, 2);
+    for (k, (wa, wb)) in [(0.3f32, 0.7f32), (1.0, 0.0), (0.0, 1.0), (0.5, 0.5)]
+        .into_iter()
+        .enumerate()
+    {
+        let (ta, tb) = (0.13 * k as f32, 0.41 + 0.2 * k as f32);
+        let layers = [
+            ClipLayer {
+                clip: &crowd.clips[0],
+                time: ta,
+                playback: Playback::Loop,
+                weight: wa,
+            },
+            ClipLayer {
+                clip: &crowd.clips[1],
+                time: tb,
+                playback: Playback::Loop,
+                weight: wb,
+            },
+        ];
+        CharacterJob {
+            skeleton: skel,
+            skin: Some(&crowd.skin),
+            layers: &layers,
+            root: Mat4::IDENTITY,
+            hook: &NoHook,
+            character: 0,
+        }
+        .run(&mut pose)
+        .unwrap();
+        let mut a = vec![Transform::IDENTITY; n];
+        let mut b = vec![Transform::IDENTITY; n];
+        sample_clip(
+            &crowd.clips[0],
+            ta,
+            Playback::Loop,
+            &mut SamplingContext::new(n),
+            &mut a,
+        )
+        .unwrap();
+        sample_clip(
+            &crowd.clips[1],
+            tb,
+            Playback::Loop,
+            &mut SamplingContext::new(n),
+            &mut b,
+        )
+        .unwrap();
+        let mut blended = vec![Transform::IDENTITY; n];
+        blend_poses(
+            &[
+                BlendLayer {
+                    pose: &a,
+                    weight: wa,
+                },
+                BlendLayer {
+                    pose: &b,
+                    weight: wb,
+                },
+            ],
+            skel.rest_pose(),
+            &mut blended,
+        )
+        .unwrap();
+        assert_eq!(pose.local, blended, "weights {wa} {wb}");
+    }
+}
