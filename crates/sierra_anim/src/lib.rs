@@ -14,6 +14,22 @@
 //!    optional [`PoseHook`] for IK → local-to-model → palette), run in parallel
 //!    over characters with [`run_characters_parallel`].
 //!
+//! ## Data layouts
+//! - Local pose: `[joint_count]` [`Transform`] (translation, unit quaternion,
+//!   scale; matrix `T·R·S`), indexed by runtime joint index (parents-first,
+//!   depth-first: [`Skeleton::parents`]`[j] < j`, subtree of `j` contiguous).
+//! - Model space ([`local_to_model`]): `[joint_count]` column-major `Mat4`,
+//!   `model[j] = model[parent] · local[j]`, roots multiplied by a `root` matrix.
+//! - Skinning palette ([`skinning_palette`]): `[skin.joint_count()]` column-major
+//!   `Mat4` = `model[skin.joints[i]] · inverse_bind[i]`, in the order of the glTF
+//!   skin's `joints` array (what `JOINTS_0` indexes). [`joint_matrices`] adds the
+//!   glTF `inverse(mesh node global)` factor.
+//! - Baked animation ([`bake_skinning_matrices`]): `[clip][frame][joint]` 3×4
+//!   affine skinning matrices, three RGBA32F texels per matrix holding its rows
+//!   (see [`BakedAnimation`]).
+//! - Morph weights ([`sample_morph_weights`]): `[weight_count]` floats per
+//!   [`MorphTrack`] (one per animated mesh instance).
+//!
 //! Conventions: right-handed, Y up, metres, seconds, radians, column-major
 //! matrices, as glTF 2.0. glam types everywhere; no files and no GPU here (the
 //! glTF importer lives in `sierra_gltf`).
