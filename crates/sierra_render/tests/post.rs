@@ -189,3 +189,43 @@ fn sky_fills_the_background_with_the_sun_disc_on_the_sun_direction() {
         "top {top:?} horizon {horizon:?}"
     );
 }
+
+#[test]
+fn every_pass_reports_gpu_time_where_timestamps_exist() {
+    let ctx = context();
+    let mut headless = HeadlessRenderer::new(&ctx, 32, 32).unwrap_or_else(|e| panic!("{e}"));
+    headless.renderer.sky.settings.enabled = true;
+    headless.renderer.bloom.settings.enabled = true;
+    headless.renderer.tonemap.settings.tonemapper = Tonemapper::Aces;
+    let frame = support::frame(Camera::look_at(
+        Vec3::Z,
+        Vec3::ZERO,
+        Vec3::Y,
+        1.0,
+        1.0,
+        0.1,
+        10.0,
+    ));
+    let (_, stats) = headless
+        .render(&ctx, &frame)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = stats.pass_gpu_ms.iter().map(|(name, _)| *name).collect();
+    if ctx.has_timestamps() {
+        // In frame order (other passes, e.g. the sea, may sit between).
+        let order: Vec<usize> = ["shadow", "forward", "sky", "bloom", "tonemap"]
+            .iter()
+            .map(|pass| names.iter().position(|n| n == pass).unwrap_or(usize::MAX))
+            .collect();
+        assert!(
+            order.windows(2).all(|w| w[0] < w[1]) && order[4] != usize::MAX,
+            "{names:?}"
+        );
+        assert!(stats
+            .pass_gpu_ms
+            .iter()
+            .all(|(_, ms)| ms.is_finite() && *ms >= 0.0));
+        assert!(stats.gpu_ms.is_some());
+    } else {
+        assert!(names.is_empty() && stats.gpu_ms.is_none());
+    }
+}
