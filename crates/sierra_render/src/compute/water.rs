@@ -16,6 +16,11 @@
 //!
 //! Supported on the GPU: closed/open edges, damping, uniform rain, drops. Point sources and
 //! sinks are CPU-only.
+//!
+//! Speed: on Mesa llvmpipe (the CI's software Vulkan) a step costs about 250-400 ns per cell
+//! with either kernel pair (`sierra bench water`; 91 % of the time is in the JIT-compiled
+//! shaders, so staging is not the cost there), against about 6.5 ns on one CPU core. On a real
+//! GPU each dispatch is one memory-bound pass (about 20 bytes read and 20 written per cell).
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
