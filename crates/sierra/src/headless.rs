@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use sierra_profile::{profile_scope, Profiler, TrackSpan};
 use sierra_render::{GpuContext, HeadlessRenderer};
 
 use crate::game::Game;
@@ -21,6 +22,10 @@ pub struct HeadlessOptions {
     pub height: u32,
     /// Output folder.
     pub out: PathBuf,
+    /// Profile the run: per-stage CPU statistics in `stats.json` and a Chrome trace
+    /// (`trace.json`, CPU threads plus a GPU track). Installs the process-wide `tracing`
+    /// subscriber, so only one profiled run per process.
+    pub profile: bool,
 }
 
 /// What a run wrote.
@@ -38,15 +43,18 @@ pub struct RunSummary {
     pub adapter: String,
     /// Mean CPU milliseconds per frame.
     pub mean_cpu_ms: f64,
+    /// Whether `trace.json` was written.
+    pub traced: bool,
 }
 
 impl RunSummary {
     /// One line for the terminal.
     pub fn line(&self) -> String {
         format!(
-            "wrote {} frames (frame_0000.png..frame_{:04}.png), contact_sheet.png and stats.json to {} [{}, {:.1} ms/frame]",
+            "wrote {} frames (frame_0000.png..frame_{:04}.png), contact_sheet.png, stats.json{} to {} [{}, {:.1} ms/frame]",
             self.frames,
             self.frames.saturating_sub(1),
+            if self.traced { " and trace.json" } else { "" },
             self.out.display(),
             self.adapter,
             self.mean_cpu_ms
@@ -60,6 +68,13 @@ impl RunSummary {
 /// Unwritable output folder, no GPU adapter, GPU errors, I/O errors; each with context.
 pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSummary> {
     output::prepare_out_dir(&options.out)?;
+    let trace_path = options.out.join("trace.json");
+    let profiling = if options.profile {
+        Some(Profiler::start(Some(&trace_path)).context("starting the profiler")?)
+    } else {
+        None
+    };
+    let mut gpu_track = Vec::new();
     let level_name = game.file.display().to_string();
     let ctx = GpuContext::headless()?;
     let mut headless = HeadlessRenderer::new(&ctx, options.width, options.height)
@@ -72,13 +87,32 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
     let mut records = Vec::with_capacity(options.frames);
     for index in 0..options.frames {
         let start = Instant::now();
-        game.tick();
-        build_frame(&game, &meshes, aspect, &mut frame);
-        let (image, stats) = headless
-            .render(&ctx, &frame)
-            .with_context(|| format!("rendering frame {index}"))?;
+        let (image, stats) = {
+            profile_scope!("frame");
+            {
+                profile_scope!("gameplay");
+                game.tick();
+            }
+            {
+                profile_scope!("build_frame");
+                build_frame(&game, &meshes, aspect, &mut frame);
+            }
+            profile_scope!("render");
+            headless
+                .render(&ctx, &frame)
+                .with_context(|| format!("rendering frame {index}"))?
+        };
         let cpu_ms = start.elapsed().as_secs_f64() * 1e3;
-        output::write_png(&image, &output::frame_path(&options.out, index))?;
+        if let Some((_, guard)) = &profiling {
+            push_gpu_spans(&mut gpu_track, start - guard.origin(), &stats.pass_gpu_ms);
+        }
+        {
+            profile_scope!("write_png");
+            output::write_png(&image, &output::frame_path(&options.out, index))?;
+        }
+        if let Some((profiler, _)) = &profiling {
+            profiler.end_frame();
+        }
         records.push(FrameRecord {
             frame: index,
             tick: game.clock.tick(),
@@ -107,8 +141,14 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
         height: options.height,
         tick_hz: 1.0 / game.clock.dt(),
         frames: records,
+        cpu_scopes: profiling.as_ref().map(|(profiler, _)| profiler.stats()),
     };
     output::write_stats(&stats, &stats_path)?;
+    if let Some((_, guard)) = profiling {
+        drop(guard); // closes trace.json before the GPU track is appended
+        sierra_profile::append_track(&trace_path, "GPU", &gpu_track)
+            .context("adding the GPU track to trace.json")?;
+    }
     Ok(RunSummary {
         frames: options.frames,
         out: options.out.clone(),
@@ -116,5 +156,26 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
         stats: stats_path,
         adapter: stats.adapter,
         mean_cpu_ms,
+        traced: options.profile,
     })
+}
+
+/// Lays one frame's GPU pass timings on the trace's GPU track. Timestamp queries give
+/// durations, not a clock shared with the CPU, so passes are placed back to back from the
+/// moment the frame started on the CPU.
+fn push_gpu_spans(
+    track: &mut Vec<TrackSpan>,
+    frame_start: std::time::Duration,
+    passes: &[(&'static str, f64)],
+) {
+    let mut start_us = frame_start.as_secs_f64() * 1e6;
+    for (name, ms) in passes {
+        let duration_us = ms * 1e3;
+        track.push(TrackSpan {
+            name: (*name).to_owned(),
+            start_us,
+            duration_us,
+        });
+        start_us += duration_us;
+    }
 }

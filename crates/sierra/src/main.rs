@@ -8,6 +8,13 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     // clap prints usage errors itself and exits with status 2.
     let cli = sierra::cli::Cli::parse();
+    // Named workers show up as labelled threads in trace.json.
+    if let Err(error) = rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("rayon-worker-{i}"))
+        .build_global()
+    {
+        log::warn!("could not configure the job threads: {error}");
+    }
     match sierra::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

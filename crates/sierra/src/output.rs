@@ -125,6 +125,9 @@ pub struct RunStats {
     pub tick_hz: f64,
     /// Per-frame records.
     pub frames: Vec<FrameRecord>,
+    /// CPU time per frame stage (profiler scopes: average, maximum, p95 in milliseconds);
+    /// `null` when the run was not profiled.
+    pub cpu_scopes: Option<sierra_profile::ScopeStats>,
 }
 
 /// Writes `stats` as pretty JSON.

@@ -77,6 +77,7 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
             width: args.size.width,
             height: args.size.height,
             out: args.out.clone(),
+            profile: true,
         },
     )?;
     println!("{}", summary.line());

@@ -24,6 +24,9 @@ pub struct RenderArgs {
     /// Output folder (created if missing).
     #[arg(long, default_value = "out/render")]
     pub out: PathBuf,
+    /// Scripted input track (JSON: timed key presses by tick) replayed instead of a keyboard.
+    #[arg(long)]
+    pub input: Option<PathBuf>,
 }
 
 /// Runs `sierra render`.
@@ -31,7 +34,10 @@ pub struct RenderArgs {
 /// # Errors
 /// Level errors (file, line:column, JSON path), an unwritable `--out`, GPU errors.
 pub fn run(args: RenderArgs) -> Result<()> {
-    let game = Game::load(&args.level, DEFAULT_TICK_HZ)?;
+    let mut game = Game::load(&args.level, DEFAULT_TICK_HZ)?;
+    if let Some(track) = &args.input {
+        game.gameplay.track = Some(crate::gameplay::input::InputTrack::load(track)?);
+    }
     let summary = run_headless(
         game,
         &HeadlessOptions {
@@ -39,6 +45,7 @@ pub fn run(args: RenderArgs) -> Result<()> {
             width: args.size.width,
             height: args.size.height,
             out: args.out,
+            profile: true,
         },
     )?;
     println!("{}", summary.line());
