@@ -14,7 +14,9 @@
 mod accessor;
 mod animation;
 mod asset;
+pub mod builtin;
 mod error;
+pub mod export;
 mod import;
 mod material;
 mod mesh;
