@@ -191,6 +191,10 @@ pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
         r.one_thread_ms_per_frame, r.one_thread_us_per_character, r.one_thread_ns_per_joint
     );
     println!(
+        "  1 thread, fastest frame: {:.3} µs/character",
+        r.one_thread_best_us_per_character
+    );
+    println!(
         "  2 threads: {:8.3} ms/frame  speed-up {:.2}×",
         r.two_threads_ms_per_frame, r.two_thread_speedup
     );
@@ -199,5 +203,8 @@ pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
         "  reference: ozz-animation 0.16, same job, one core: {:.1} µs/character",
         r.ozz_reference_us_per_character
     );
+    if let Some(load) = r.load_average_1min {
+        println!("  load average (1 min) while measuring: {load:.2} (a busy machine inflates every figure)");
+    }
     Ok(())
 }
