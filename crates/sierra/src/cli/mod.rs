@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod demo;
+pub mod export_mannequin;
 pub mod export_obj;
 pub mod inspect;
 pub mod noise;
@@ -45,6 +46,8 @@ pub enum Command {
     Pose(pose::PoseArgs),
     /// Print a level's node tree (name, world position, mesh, components) as JSON.
     Inspect(inspect::InspectArgs),
+    /// Write the built-in mannequin (skinned, six clips) as a glTF 2.0 binary.
+    ExportMannequin(export_mannequin::ExportMannequinArgs),
 }
 
 /// Runs the parsed command line.
@@ -61,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Pose(args) => pose::run(args),
         Command::Inspect(args) => inspect::run(args),
+        Command::ExportMannequin(args) => export_mannequin::run(args),
     }
 }
 
