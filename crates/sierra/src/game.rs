@@ -11,6 +11,7 @@ use anyhow::{bail, Result};
 use sierra_scene::Scene;
 
 use crate::game_loop::FixedTimestep;
+use crate::gameplay::Gameplay;
 
 /// A running level.
 pub struct Game {
@@ -20,6 +21,8 @@ pub struct Game {
     pub file: PathBuf,
     /// The fixed-step clock.
     pub clock: FixedTimestep,
+    /// Characters, player, IK, attachments, follow camera, input ([`crate::gameplay`]).
+    pub gameplay: Gameplay,
 }
 
 impl Game {
@@ -38,10 +41,12 @@ impl Game {
     /// # Errors
     /// A camera that cannot be projected (field of view outside (0°, 180°), `near` ≤ 0,
     /// `far` ≤ `near`, target at the eye), named with the level file and JSON path.
-    pub fn new(scene: Scene, file: PathBuf, tick_hz: f64) -> Result<Self> {
+    pub fn new(mut scene: Scene, file: PathBuf, tick_hz: f64) -> Result<Self> {
         validate_camera(&scene, &file)?;
+        let gameplay = Gameplay::new(&mut scene, &file)?;
         Ok(Self {
             scene,
+            gameplay,
             file,
             clock: FixedTimestep::new(tick_hz),
         })
@@ -50,6 +55,12 @@ impl Game {
     /// Runs one fixed tick: systems, then transform propagation.
     pub fn tick(&mut self) {
         sierra_scene::components::update_spinners(&mut self.scene, self.clock.dt() as f32);
+        if let Err(e) =
+            self.gameplay
+                .tick(&mut self.scene, self.clock.tick(), self.clock.dt() as f32)
+        {
+            log::error!("{e}");
+        }
         self.clock.advance();
         self.scene.graph.propagate();
     }

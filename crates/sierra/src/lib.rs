@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod game;
 pub mod game_loop;
+pub mod gameplay;
 pub mod headless;
 pub mod output;
 pub mod scene_to_frame;

@@ -59,6 +59,12 @@ pub fn upload_scene_meshes(
             _ => {}
         }
     }
+    if !game.gameplay.characters.is_empty() && !meshes.primitives.contains_key(&Primitive::Cube) {
+        let handle = renderer
+            .upload_mesh(ctx, &primitive_mesh(Primitive::Cube), "Cube")
+            .context("uploading the cube primitive for character bones")?;
+        meshes.primitives.insert(Primitive::Cube, handle);
+    }
     if gltf_nodes > 0 {
         log::warn!(
             "{}: {gltf_nodes} glTF mesh nodes are not drawn by the primitive path",
@@ -126,6 +132,9 @@ pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut F
                 });
             }
         }
+    }
+    if let Some(&cube) = meshes.primitives.get(&Primitive::Cube) {
+        crate::gameplay::character::push_bone_draws(&game.gameplay, cube, &mut frame.draws);
     }
 }
 

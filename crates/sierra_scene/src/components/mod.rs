@@ -23,6 +23,7 @@ mod birds;
 mod character;
 mod collision_box;
 mod crowd;
+mod figure_eight;
 mod follow_camera;
 mod ik_target;
 mod palm_trees;
@@ -39,6 +40,7 @@ pub use birds::Birds;
 pub use character::Character;
 pub use collision_box::CollisionBox;
 pub use crowd::{Crowd, CrowdLayout};
+pub use figure_eight::FigureEight;
 pub use follow_camera::FollowCamera;
 pub use ik_target::{IkSolverKind, IkTarget, LimitDef, LimitType};
 pub use palm_trees::PalmTrees;
@@ -112,6 +114,7 @@ component_registry! {
     Crowd => Crowd,
     IkTarget => IkTarget,
     Attachment => Attachment,
+    FigureEight => FigureEight,
     Water => Water,
 }
 

@@ -1,0 +1,298 @@
+//! Per-character animation state: the model (skeleton, skin, clips), the clip playing and the
+//! crossfade from the previous one, and the buffers its animation job writes.
+//!
+//! Each tick [`animate_characters`] runs one [`CharacterJob`] per character in parallel (rayon,
+//! [`run_characters_parallel`]): sample + crossfade → IK hook → local-to-model → skinning palette.
+//! The job's root is the character node's world matrix, so model matrices are world space and
+//! IK goals are world positions. Joint world matrices are then written into the scene graph
+//! (one driven node per joint under the character node), where attachments and the renderer find them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use glam::{Affine3A, Mat4};
+use sierra_anim::{
+    run_characters_parallel, CharacterJob, CharacterPose, Clip, ClipLayer, Crossfade, Playback,
+    PoseHook, Skeleton, Skin,
+};
+use sierra_gltf::GltfAsset;
+use sierra_scene::{NodeId, Scene, Transform};
+
+use super::GameplayError;
+
+/// Crossfade length when a character changes clip, seconds.
+pub const DEFAULT_FADE_SECONDS: f32 = 0.15;
+
+/// A skinned model ready to animate: skin 0 of a glTF asset and every clip built for its skeleton.
+#[derive(Debug)]
+pub struct CharacterModel {
+    /// The import (meshes, materials for the renderer).
+    pub asset: GltfAsset,
+    /// Runtime skeleton of skin 0 (parents first).
+    pub skeleton: Skeleton,
+    /// Skin 0 (joint indices, inverse bind matrices).
+    pub skin: Skin,
+    /// Every clip of the file, built for `skeleton`, in file order.
+    pub clips: Vec<Clip>,
+}
+
+impl CharacterModel {
+    /// Loads `model` (`"builtin:mannequin"` or a path relative to `folder`).
+    ///
+    /// Errors: [`GameplayError::Model`] (import error), [`GameplayError::NoSkin`].
+    /// `file`/`json_path` name the level place for messages.
+    pub fn load(
+        model: &str,
+        folder: &Path,
+        file: &Path,
+        json_path: &str,
+    ) -> Result<Self, GameplayError> {
+        let at = || (file.to_owned(), json_path.to_owned());
+        let asset = if model == "builtin:mannequin" {
+            sierra_gltf::builtin::mannequin::load()
+        } else {
+            GltfAsset::load(folder.join(model))
+        }
+        .map_err(|source| GameplayError::Model {
+            file: at().0,
+            json_path: at().1,
+            source,
+        })?;
+        let Some(imported) = asset.skins.first() else {
+            return Err(GameplayError::NoSkin {
+                file: at().0,
+                json_path: at().1,
+                model: model.to_owned(),
+            });
+        };
+        let skeleton = imported.skeleton.clone();
+        let skin = imported.skin.clone();
+        let clips = (0..asset.clips.len())
+            .map(|c| asset.skin_clip(0, c))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|source| GameplayError::Model {
+                file: at().0,
+                json_path: at().1,
+                source,
+            })?;
+        Ok(Self {
+            asset,
+            skeleton,
+            skin,
+            clips,
+        })
+    }
+
+    /// Index of the clip called `name`.
+    pub fn clip_index(&self, name: &str) -> Option<usize> {
+        self.clips.iter().position(|c| c.name() == name)
+    }
+
+    /// Comma-separated clip names (for error messages).
+    pub fn clip_names(&self) -> String {
+        let names: Vec<&str> = self.clips.iter().map(Clip::name).collect();
+        names.join(", ")
+    }
+}
+
+/// One clip playing: index into the model's clips, its time (seconds) and playback.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Playing {
+    /// Clip index.
+    pub clip: usize,
+    /// Playback time, seconds.
+    pub time: f32,
+    /// Loop or once.
+    pub playback: Playback,
+}
+
+/// A character in the running level.
+#[derive(Debug)]
+pub struct Character {
+    /// The object node carrying the `Character` component (the skeleton's parent).
+    pub node: NodeId,
+    /// Level object index (for messages and lookups by name).
+    pub object: usize,
+    /// The shared model.
+    pub model: Arc<CharacterModel>,
+    /// Clip fading in (or playing alone once the fade finished).
+    pub current: Playing,
+    /// Clip fading out.
+    pub previous: Option<Playing>,
+    /// The fade from `previous` to `current`.
+    pub fade: Crossfade,
+    /// Playback rate multiplier.
+    pub speed: f32,
+    /// One scene node per skeleton joint (driven: world written each tick), skeleton order.
+    pub joint_nodes: Vec<NodeId>,
+}
+
+impl Character {
+    /// Starts clip `clip` (a model clip index) with a crossfade of `fade` seconds from what plays now.
+    pub fn play(&mut self, clip: usize, playback: Playback, fade: f32) {
+        self.previous = Some(self.current);
+        self.current = Playing {
+            clip,
+            time: 0.0,
+            playback,
+        };
+        self.fade = Crossfade::new(fade);
+    }
+
+    /// Whether a one-shot current clip has reached its end.
+    pub fn finished(&self) -> bool {
+        self.current.playback == Playback::Once
+            && self.current.time >= self.model.clips[self.current.clip].duration()
+    }
+
+    /// Advances clip times and the fade by `dt` seconds.
+    pub fn advance(&mut self, dt: f32) {
+        let dt = dt * self.speed;
+        self.current.time += dt;
+        if let Some(p) = &mut self.previous {
+            p.time += dt;
+        }
+        self.fade.advance(dt);
+        if self.fade.is_finished() {
+            self.previous = None;
+        }
+    }
+}
+
+/// Builds the job inputs of `character` (≤ 2 layers) into `layers`.
+fn layers_of(character: &Character) -> ([ClipLayer<'_>; 2], usize) {
+    let clips = &character.model.clips;
+    let layer = |p: &Playing, weight: f32| ClipLayer {
+        clip: &clips[p.clip],
+        time: p.time,
+        playback: p.playback,
+        weight,
+    };
+    let (wa, wb) = character.fade.weights();
+    match &character.previous {
+        Some(prev) => ([layer(prev, wa), layer(&character.current, wb)], 2),
+        None => {
+            let l = layer(&character.current, 1.0);
+            ([l, l], 1)
+        }
+    }
+}
+
+/// Runs every character's animation job in parallel (rayon), with `hook` (IK) after sampling,
+/// then writes joint world matrices into the scene graph. `poses[i]` belongs to `characters[i]`.
+///
+/// Errors: [`GameplayError::Anim`] naming the character's level file.
+pub fn animate_characters<H: PoseHook>(
+    characters: &[Character],
+    poses: &mut [CharacterPose],
+    hook: &H,
+    scene: &mut Scene,
+    file: &Path,
+) -> Result<(), GameplayError> {
+    let roots: Vec<Mat4> = characters
+        .iter()
+        .map(|c| Mat4::from(scene.graph.world(c.node).unwrap_or(Affine3A::IDENTITY)))
+        .collect();
+    run_characters_parallel(poses, |i, pose| {
+        let c = &characters[i];
+        let (layers, n) = layers_of(c);
+        CharacterJob {
+            skeleton: &c.model.skeleton,
+            skin: Some(&c.model.skin),
+            layers: &layers[..n],
+            root: roots[i],
+            hook,
+            character: i,
+        }
+        .run(pose)
+    })
+    .map_err(|source| GameplayError::Anim {
+        file: file.to_owned(),
+        source,
+    })?;
+    for (c, pose) in characters.iter().zip(poses.iter()) {
+        for (&node, m) in c.joint_nodes.iter().zip(&pose.model) {
+            scene.graph.set_world(node, Affine3A::from_mat4(*m));
+        }
+    }
+    Ok(())
+}
+
+/// Creates the joint nodes of a character under `node` (names as the skeleton's).
+///
+/// Errors: [`GameplayError::Scene`] for a stale node.
+pub fn add_joint_nodes(
+    scene: &mut Scene,
+    node: NodeId,
+    skeleton: &Skeleton,
+    file: &Path,
+) -> Result<Vec<NodeId>, GameplayError> {
+    let mut ids = Vec::with_capacity(skeleton.joint_count());
+    for (j, name) in skeleton.names().iter().enumerate() {
+        let parent = skeleton.parent(j).map_or(node, |p| ids[p]);
+        let id = scene
+            .graph
+            .add(name.clone(), Transform::IDENTITY, Some(parent))
+            .map_err(|source| GameplayError::Scene {
+                file: file.to_owned(),
+                source,
+            })?;
+        scene.content.insert(id, Default::default());
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// Default path of a level's character models: the level's folder.
+pub fn level_folder(file: &Path) -> PathBuf {
+    file.parent().map(Path::to_owned).unwrap_or_default()
+}
+
+/// Material of the bone boxes drawn for characters.
+const BONE_MATERIAL: sierra_render::Material = sierra_render::Material {
+    base_color: glam::Vec4::new(0.85, 0.75, 0.62, 1.0),
+    specular_color: glam::Vec3::splat(0.25),
+    specular_power: 24.0,
+    emissive: glam::Vec3::ZERO,
+};
+
+/// Bone thickness of the drawn skeleton, metres.
+const BONE_WIDTH: f32 = 0.07;
+
+/// Appends one box per bone (parent joint → joint, [`BONE_WIDTH`] thick) of every character,
+/// at this tick's world-space joint matrices, drawn with the unit `cube` mesh.
+///
+/// This shows the animated, IK-adjusted skeleton on the primitive path; skinned meshes are
+/// drawn by the GPU skinning pass from the same palettes (`Gameplay::poses[i].palette`).
+pub fn push_bone_draws(
+    gameplay: &super::Gameplay,
+    cube: sierra_render::MeshHandle,
+    draws: &mut Vec<sierra_render::DrawItem>,
+) {
+    for (c, pose) in gameplay.characters.iter().zip(&gameplay.poses) {
+        let skeleton = &c.model.skeleton;
+        for j in 0..skeleton.joint_count() {
+            let Some(p) = skeleton.parent(j) else {
+                continue;
+            };
+            let a = pose.model[p].w_axis.truncate();
+            let b = pose.model[j].w_axis.truncate();
+            let d = b - a;
+            let len = d.length();
+            if len < 1e-4 {
+                continue;
+            }
+            // Box Y along the bone, X/Z from the parent joint's frame so it turns with it.
+            let rotation = glam::Quat::from_rotation_arc(glam::Vec3::Y, d / len);
+            draws.push(sierra_render::DrawItem {
+                mesh: cube,
+                model: Mat4::from_scale_rotation_translation(
+                    glam::Vec3::new(BONE_WIDTH, len, BONE_WIDTH),
+                    rotation,
+                    (a + b) * 0.5,
+                ),
+                material: BONE_MATERIAL,
+            });
+        }
+    }
+}

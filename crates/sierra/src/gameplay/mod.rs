@@ -1,0 +1,380 @@
+//! Gameplay systems run each fixed tick on the [`Scene`]: characters (animation jobs in
+//! parallel), the player controller, IK targets, attachments, the follow camera, and the
+//! input they read (keyboard or a scripted track).
+//!
+//! Tick order (seed 000 / ARCHITECTURE "One frame"): figure-eight paths → propagate →
+//! player (input, ground ray casts, state machine) → clip times → propagate → IK goals from
+//! this tick's target positions → animation jobs (sample, crossfade, IK hook, palette) →
+//! joint nodes and attachments written into the graph → follow camera.
+
+pub mod attach;
+pub mod character;
+pub mod follow_camera;
+pub mod ik_target;
+pub mod input;
+pub mod player;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use glam::{Mat4, Vec3};
+use sierra_anim::ik::{Attachment as JointAttachment, IkError, IkHook};
+use sierra_anim::{AnimError, CharacterPose, Playback};
+use sierra_scene::collision::CollisionWorld;
+use sierra_scene::components::FigureEight;
+use sierra_scene::{Component, NodeId, Scene};
+
+use attach::Attached;
+use character::{Character, CharacterModel, Playing};
+use follow_camera::FollowCam;
+use ik_target::IkBinding;
+use input::{InputTrack, KeyState};
+use player::{Player, PlayerClips};
+
+/// Errors building or running gameplay; each names the level file and JSON path.
+#[derive(Debug, thiserror::Error)]
+pub enum GameplayError {
+    /// The character model could not be imported.
+    #[error("{}: at `{json_path}`: {source}", file.display())]
+    Model {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path of the `model` field.
+        json_path: String,
+        /// Import error (names the model file).
+        source: sierra_gltf::Error,
+    },
+    /// The model has no skin, so it cannot be a character.
+    #[error("{}: at `{json_path}`: model `{model}` has no skin (a Character needs a skinned glTF model)", file.display())]
+    NoSkin {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path of the `model` field.
+        json_path: String,
+        /// The model as written.
+        model: String,
+    },
+    /// A clip name the model does not have.
+    #[error("{}: at `{json_path}`: model `{model}` has no clip `{clip}` (clips: {available})", file.display())]
+    UnknownClip {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path of the clip name.
+        json_path: String,
+        /// Model.
+        model: String,
+        /// Missing name.
+        clip: String,
+        /// Comma-separated clip names.
+        available: String,
+    },
+    /// A reference to an object that has no `Character`.
+    #[error("{}: at `{json_path}`: no object named `{name}` carries a Character component", file.display())]
+    NotACharacter {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path of the reference.
+        json_path: String,
+        /// The name.
+        name: String,
+    },
+    /// An unknown object name.
+    #[error("{}: at `{json_path}`: no object is named `{name}`", file.display())]
+    UnknownObject {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path.
+        json_path: String,
+        /// The name.
+        name: String,
+    },
+    /// A joint name not in the character's skeleton.
+    #[error("{}: at `{json_path}`: no joint named `{joint}` in the character's skeleton", file.display())]
+    UnknownJoint {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path.
+        json_path: String,
+        /// The name.
+        joint: String,
+    },
+    /// An IK chain or limit error.
+    #[error("{}: at `{json_path}`: {source}", file.display())]
+    Ik {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path of the offending field.
+        json_path: String,
+        /// What is wrong.
+        source: IkError,
+    },
+    /// A limit on a joint that is not a bone start of the chain.
+    #[error("{}: at `{json_path}`: joint `{joint}` is not in the chain (or is its end effector, which has no bone to limit)", file.display())]
+    LimitOutsideChain {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path.
+        json_path: String,
+        /// The joint.
+        joint: String,
+    },
+    /// An animation job failed.
+    #[error("{}: animation: {source}", file.display())]
+    Anim {
+        /// Level file.
+        file: PathBuf,
+        /// What failed.
+        source: AnimError,
+    },
+    /// A scene graph edit failed.
+    #[error("{}: scene: {source}", file.display())]
+    Scene {
+        /// Level file.
+        file: PathBuf,
+        /// What failed.
+        source: sierra_scene::Error,
+    },
+}
+
+/// A node moving on a figure-eight path around its start position.
+#[derive(Debug, Clone)]
+struct PathMover {
+    node: NodeId,
+    start: Vec3,
+    path: FigureEight,
+}
+
+/// All gameplay state of a running level.
+#[derive(Debug, Default)]
+pub struct Gameplay {
+    /// Characters, in level order.
+    pub characters: Vec<Character>,
+    /// Per-character job outputs (`poses[i]` ↔ `characters[i]`): local pose, world-space
+    /// model matrices `[joint_count]`, skinning palette `[skin joint_count]`.
+    pub poses: Vec<CharacterPose>,
+    /// The player, if a level object has `PlayerControl`.
+    pub player: Option<Player>,
+    /// The follow camera, if any.
+    pub camera: Option<FollowCam>,
+    /// IK tasks of every character (the jobs' post-sampling hook).
+    pub ik: IkHook,
+    /// Target node of each IK task.
+    pub ik_targets: Vec<IkBinding>,
+    /// Attached nodes.
+    pub attached: Vec<Attached>,
+    /// Collision boxes (refreshed each tick).
+    pub collision: CollisionWorld,
+    /// Scripted input; when `None`, [`Gameplay::keys`] (the window's keyboard) is used.
+    pub track: Option<InputTrack>,
+    /// Live keyboard state.
+    pub keys: KeyState,
+    movers: Vec<PathMover>,
+    file: PathBuf,
+}
+
+impl Gameplay {
+    /// Finds the gameplay components of `scene` (loaded from `file`) and prepares them:
+    /// loads character models (once per model), creates joint nodes, validates clip names,
+    /// IK chains and limits, attachment joints and references.
+    ///
+    /// Errors: [`GameplayError`] naming `file` and the JSON path.
+    pub fn new(scene: &mut Scene, file: &Path) -> Result<Self, GameplayError> {
+        let folder = character::level_folder(file);
+        let mut gameplay = Gameplay {
+            collision: CollisionWorld::from_scene(scene),
+            file: file.to_owned(),
+            ..Default::default()
+        };
+        let mut models: HashMap<String, Arc<CharacterModel>> = HashMap::new();
+        let mut character_of_node: HashMap<NodeId, usize> = HashMap::new();
+        let objects = scene.objects.clone();
+        // Characters first: the other components refer to them.
+        for (i, &node) in objects.iter().enumerate() {
+            let components = scene.components(node).to_vec();
+            for (j, component) in components.iter().enumerate() {
+                let Component::Character(c) = component else {
+                    continue;
+                };
+                let at = format!("objects[{i}].components[{j}]");
+                let model = match models.get(&c.model) {
+                    Some(m) => m.clone(),
+                    None => {
+                        let m = Arc::new(CharacterModel::load(
+                            &c.model,
+                            &folder,
+                            file,
+                            &format!("{at}.model"),
+                        )?);
+                        models.insert(c.model.clone(), m.clone());
+                        m
+                    }
+                };
+                let clip = model
+                    .clip_index(&c.clip)
+                    .ok_or_else(|| GameplayError::UnknownClip {
+                        file: file.to_owned(),
+                        json_path: format!("{at}.clip"),
+                        model: c.model.clone(),
+                        clip: c.clip.clone(),
+                        available: model.clip_names(),
+                    })?;
+                let joint_nodes = character::add_joint_nodes(scene, node, &model.skeleton, file)?;
+                gameplay.poses.push(CharacterPose::new(
+                    &model.skeleton,
+                    model.skin.joint_count(),
+                    2,
+                ));
+                character_of_node.insert(node, gameplay.characters.len());
+                let current = Playing {
+                    clip,
+                    time: 0.0,
+                    playback: Playback::Loop,
+                };
+                gameplay.characters.push(Character {
+                    node,
+                    object: i,
+                    model,
+                    current,
+                    previous: None,
+                    fade: sierra_anim::Crossfade::new(0.0),
+                    speed: c.speed,
+                    joint_nodes,
+                });
+            }
+        }
+        let find_character = |name: &str, json_path: String| {
+            scene
+                .object(name)
+                .and_then(|n| character_of_node.get(&n).copied())
+                .ok_or_else(|| GameplayError::NotACharacter {
+                    file: file.to_owned(),
+                    json_path,
+                    name: name.to_owned(),
+                })
+        };
+        let mut tasks = Vec::new();
+        for (i, &node) in objects.iter().enumerate() {
+            for (j, component) in scene.components(node).iter().enumerate() {
+                let at = format!("objects[{i}].components[{j}]");
+                match component {
+                    Component::PlayerControl(p) => {
+                        let character = character_of_node.get(&node).copied();
+                        let clips = character.map_or_else(PlayerClips::default, |c| {
+                            let m = &gameplay.characters[c].model;
+                            PlayerClips {
+                                idle: m.clip_index("idle"),
+                                walk: m.clip_index("walk"),
+                                jump_start: m.clip_index("jump_start"),
+                                in_air: m.clip_index("in_air"),
+                                land: m.clip_index("land"),
+                            }
+                        });
+                        gameplay.player =
+                            Some(Player::new(node, character, p.speed, p.jump_speed, clips));
+                    }
+                    Component::FollowCamera(f) => {
+                        let target = scene.object(&f.target).ok_or_else(|| {
+                            GameplayError::UnknownObject {
+                                file: file.to_owned(),
+                                json_path: format!("{at}.target"),
+                                name: f.target.clone(),
+                            }
+                        })?;
+                        gameplay.camera = Some(FollowCam {
+                            target,
+                            offset: f.offset,
+                            stiffness: f.stiffness,
+                        });
+                    }
+                    Component::IkTarget(t) => {
+                        let c = find_character(&t.character, format!("{at}.character"))?;
+                        let task = ik_target::build_task(t, &gameplay.characters[c], c, file, &at)?;
+                        gameplay.ik_targets.push(IkBinding {
+                            target: node,
+                            task: tasks.len(),
+                            pole: t.pole,
+                            character: c,
+                        });
+                        tasks.push(task);
+                    }
+                    Component::Attachment(a) => {
+                        let c = find_character(&a.character, format!("{at}.character"))?;
+                        let joint = gameplay.characters[c]
+                            .model
+                            .skeleton
+                            .find_joint(&a.joint)
+                            .ok_or_else(|| GameplayError::UnknownJoint {
+                                file: file.to_owned(),
+                                json_path: format!("{at}.joint"),
+                                joint: a.joint.clone(),
+                            })?;
+                        let scale = scene.graph.local(node).map_or(Vec3::ONE, |l| l.scale);
+                        gameplay.attached.push(Attached {
+                            node,
+                            character: c,
+                            attachment: JointAttachment {
+                                joint,
+                                offset: Mat4::from_rotation_translation(
+                                    a.offset.rotation(),
+                                    a.offset.translation,
+                                ),
+                            },
+                            scale,
+                        });
+                    }
+                    Component::FigureEight(f) => gameplay.movers.push(PathMover {
+                        node,
+                        start: scene
+                            .graph
+                            .local(node)
+                            .map_or(Vec3::ZERO, |l| l.translation),
+                        path: f.clone(),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+        gameplay.ik = IkHook::new(tasks);
+        Ok(gameplay)
+    }
+
+    /// Runs one tick `tick` of `dt` seconds (see the module docs for the order). Leaves
+    /// joint and attached nodes written; the caller propagates afterwards.
+    ///
+    /// Errors: [`GameplayError::Anim`] when an animation job fails.
+    pub fn tick(&mut self, scene: &mut Scene, tick: u64, dt: f32) -> Result<(), GameplayError> {
+        let time = tick as f32 * dt;
+        for m in &self.movers {
+            if let Some(mut local) = scene.graph.local(m.node) {
+                local.translation = m.start + m.path.offset(time);
+                scene.graph.set_local(m.node, local);
+            }
+        }
+        scene.graph.propagate();
+        self.collision.update(&scene.graph);
+        let keys = self.track.as_ref().map_or(self.keys, |t| t.state_at(tick));
+        if let Some(player) = &mut self.player {
+            let character = player.character.and_then(|c| self.characters.get_mut(c));
+            player.update(scene, &self.collision, &keys, character, tick, dt);
+        }
+        self.keys.end_tick();
+        for c in &mut self.characters {
+            c.advance(dt);
+        }
+        scene.graph.propagate();
+        ik_target::update_goals(&mut self.ik, &self.ik_targets, &self.characters, scene);
+        character::animate_characters(
+            &self.characters,
+            &mut self.poses,
+            &self.ik,
+            scene,
+            &self.file,
+        )?;
+        attach::update_attachments(&self.attached, &self.poses, scene);
+        if let Some(camera) = &self.camera {
+            camera.update(scene, dt);
+        }
+        Ok(())
+    }
+}
