@@ -147,6 +147,14 @@ impl Renderer {
         Ok(handle)
     }
 
+    /// Registers a mesh already on the GPU (e.g. a skinned instance's output
+    /// vertex buffer, written by [`crate::skinning::Skinning`]).
+    pub fn add_gpu_mesh(&mut self, mesh: GpuMesh) -> MeshHandle {
+        let handle = MeshHandle(self.meshes.len() as u32);
+        self.meshes.push(mesh);
+        handle
+    }
+
     /// An uploaded mesh.
     pub fn mesh(&self, handle: MeshHandle) -> Option<&GpuMesh> {
         self.meshes.get(handle.0 as usize)

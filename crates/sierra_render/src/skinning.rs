@@ -1,0 +1,505 @@
+//! GPU linear blend skinning (glTF 2.0 §3.7.3.3; seed 000's skinning shader,
+//! moved to a compute pass): [`Skinning::skin`] writes every skinned draw's
+//! posed vertices into that instance's own vertex buffer, then returns plain
+//! [`DrawItem`]s, so skinned meshes go through the forward pass with the same
+//! lighting, shadows and materials as static ones.
+//!
+//! Per frame: all characters' palettes are uploaded once into one storage
+//! buffer (`[total joints]` column-major `Mat4`, each = glTF joint matrix
+//! `global joint transform × inverse bind matrix`, in the model space of the
+//! draw's `model` matrix), and each draw indexes it with `palette_offset`.
+//! Up to 4 influences per vertex; positions, normals and tangents are skinned.
+//! Palettes have no joint limit beyond the device's storage buffer size
+//! (`max_storage_buffer_binding_size`, reported as [`RenderError::LimitExceeded`]).
+//!
+//! [`skin_on_cpu`] is the same computation on the CPU: the reference GPU tests compare against.
+
+use glam::{Mat4, Vec3, Vec4};
+
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::frame::{DrawItem, Material, MeshHandle};
+use crate::mesh::{GpuMesh, MeshData};
+use crate::renderer::Renderer;
+
+const SKINNING_WGSL: &str = include_str!("skinning.wgsl");
+const WORKGROUP: u32 = 64;
+
+/// A skinned mesh on the CPU: bind-pose geometry plus 4 influences per vertex.
+///
+/// `joints[v]` index the skin's palette (the glTF skin's `joints` array order),
+/// `weights[v]` sum to 1; both have `mesh.positions.len()` entries.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SkinnedMeshData {
+    /// Bind-pose mesh (normals required, as [`MeshData`]).
+    pub mesh: MeshData,
+    /// `[vertex]` four palette indices.
+    pub joints: Vec<[u32; 4]>,
+    /// `[vertex]` four weights.
+    pub weights: Vec<[f32; 4]>,
+    /// Palette length the mesh expects (the skin's joint count).
+    pub joint_count: u32,
+}
+
+impl SkinnedMeshData {
+    /// Checks the mesh, the influence lengths and that every joint index is `< joint_count`.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] naming the first problem.
+    pub fn validate(&self) -> Result<()> {
+        self.mesh.validate()?;
+        let n = self.mesh.positions.len();
+        if self.joints.len() != n || self.weights.len() != n {
+            return Err(RenderError::InvalidInput(format!(
+                "skinned mesh has {n} vertices but {} joint and {} weight sets (a mesh without a skin cannot be drawn skinned)",
+                self.joints.len(),
+                self.weights.len()
+            )));
+        }
+        if self.joint_count == 0 {
+            return Err(RenderError::InvalidInput(
+                "skinned mesh has a skin with 0 joints".into(),
+            ));
+        }
+        if let Some((v, j)) = self
+            .joints
+            .iter()
+            .enumerate()
+            .find(|(_, j)| j.iter().any(|&k| k >= self.joint_count))
+        {
+            return Err(RenderError::InvalidInput(format!(
+                "skinned mesh vertex {v} uses joints {j:?}, but the skin has {} joints",
+                self.joint_count
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// An uploaded skinned mesh instance (its own output vertex buffer: draw it at most once per frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SkinnedMeshHandle(pub u32);
+
+/// One skinned draw of a frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SkinnedDrawItem {
+    /// The skinned mesh instance.
+    pub mesh: SkinnedMeshHandle,
+    /// Model → world matrix (column-major) applied after skinning.
+    pub model: Mat4,
+    /// First palette entry of this draw in the frame's palette array.
+    pub palette_offset: u32,
+    /// Surface material.
+    pub material: Material,
+}
+
+struct Instance {
+    output: MeshHandle,
+    vertex_count: u32,
+    joint_count: u32,
+    params: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+}
+
+/// The skinning compute pass and its uploaded instances.
+pub struct Skinning {
+    pipeline: wgpu::ComputePipeline,
+    instance_layout: wgpu::BindGroupLayout,
+    palette_layout: wgpu::BindGroupLayout,
+    palette: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
+    instances: Vec<Instance>,
+    drawn: Vec<u32>,
+}
+
+fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+impl Skinning {
+    /// Compiles `skinning.wgsl`.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the shader or pipeline fails validation.
+    pub fn new(ctx: &GpuContext) -> Result<Self> {
+        ctx.scoped(
+            || "creating the skinning compute pipeline".to_owned(),
+            || {
+                let device = &ctx.device;
+                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("skinning.wgsl"),
+                    source: wgpu::ShaderSource::Wgsl(SKINNING_WGSL.into()),
+                });
+                let instance_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("skinning instance"),
+                        entries: &[
+                            storage_entry(0, true),
+                            storage_entry(1, true),
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 2,
+                                visibility: wgpu::ShaderStages::COMPUTE,
+                                ty: wgpu::BindingType::Buffer {
+                                    ty: wgpu::BufferBindingType::Uniform,
+                                    has_dynamic_offset: false,
+                                    min_binding_size: None,
+                                },
+                                count: None,
+                            },
+                            storage_entry(3, false),
+                        ],
+                    });
+                let palette_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("skinning palette"),
+                        entries: &[storage_entry(0, true)],
+                    });
+                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("skinning"),
+                    bind_group_layouts: &[Some(&instance_layout), Some(&palette_layout)],
+                    immediate_size: 0,
+                });
+                let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("skinning"),
+                    layout: Some(&layout),
+                    module: &module,
+                    entry_point: Some("skin"),
+                    compilation_options: Default::default(),
+                    cache: None,
+                });
+                Self {
+                    pipeline,
+                    instance_layout,
+                    palette_layout,
+                    palette: None,
+                    instances: Vec::new(),
+                    drawn: Vec::new(),
+                }
+            },
+        )
+    }
+
+    /// Uploads one skinned mesh instance: its bind pose and influences, and an
+    /// output mesh registered in `renderer` (initially the bind pose).
+    ///
+    /// # Errors
+    /// [`SkinnedMeshData::validate`]'s, [`RenderError::LimitExceeded`], [`RenderError::Gpu`].
+    pub fn upload(
+        &mut self,
+        ctx: &GpuContext,
+        renderer: &mut Renderer,
+        mesh: &SkinnedMeshData,
+        label: &str,
+    ) -> Result<SkinnedMeshHandle> {
+        mesh.validate()?;
+        let vertices = mesh.mesh.vertices();
+        let vertex_count = vertices.len() as u32;
+        let bytes: &[u8] = bytemuck::cast_slice(&vertices);
+        let bind = ctx.create_buffer_init(
+            &format!("{label} bind pose"),
+            bytes,
+            wgpu::BufferUsages::STORAGE,
+        )?;
+        let influences: Vec<[u32; 8]> = mesh
+            .joints
+            .iter()
+            .zip(&mesh.weights)
+            .map(|(j, w)| {
+                [
+                    j[0],
+                    j[1],
+                    j[2],
+                    j[3],
+                    w[0].to_bits(),
+                    w[1].to_bits(),
+                    w[2].to_bits(),
+                    w[3].to_bits(),
+                ]
+            })
+            .collect();
+        let influences = ctx.create_buffer_init(
+            &format!("{label} influences"),
+            bytemuck::cast_slice(&influences),
+            wgpu::BufferUsages::STORAGE,
+        )?;
+        let output = ctx.create_buffer_init(
+            &format!("{label} skinned vertices"),
+            bytes,
+            wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE,
+        )?;
+        let index_buffer = ctx.create_buffer_init(
+            &format!("{label} indices"),
+            bytemuck::cast_slice(&mesh.mesh.indices),
+            wgpu::BufferUsages::INDEX,
+        )?;
+        let params = ctx.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("skinning params"),
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })?;
+        let bind_group = ctx.scoped(
+            || format!("binding skinned mesh `{label}`"),
+            || {
+                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some(label),
+                    layout: &self.instance_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: bind.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: influences.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: params.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 3,
+                            resource: output.as_entire_binding(),
+                        },
+                    ],
+                })
+            },
+        )?;
+        let output = renderer.add_gpu_mesh(GpuMesh {
+            vertex_buffer: output,
+            index_buffer,
+            index_count: mesh.mesh.indices.len() as u32,
+            vertex_count,
+        });
+        self.instances.push(Instance {
+            output,
+            vertex_count,
+            joint_count: mesh.joint_count,
+            params,
+            bind_group,
+        });
+        Ok(SkinnedMeshHandle(self.instances.len() as u32 - 1))
+    }
+
+    /// The plain mesh a skinned instance's posed vertices are written to.
+    pub fn output_mesh(&self, handle: SkinnedMeshHandle) -> Option<MeshHandle> {
+        self.instances.get(handle.0 as usize).map(|i| i.output)
+    }
+
+    /// Uploads `palettes` (one write), skins every draw in one compute pass
+    /// (submitted before the caller renders), and appends one [`DrawItem`] per
+    /// draw to `out` for [`crate::FrameData::draws`].
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for an unknown handle, a palette range
+    /// outside `palettes`, or an instance drawn twice in one frame;
+    /// [`RenderError::LimitExceeded`] when the palettes exceed the storage buffer limit.
+    pub fn skin(
+        &mut self,
+        ctx: &GpuContext,
+        palettes: &[Mat4],
+        draws: &[SkinnedDrawItem],
+        out: &mut Vec<DrawItem>,
+    ) -> Result<()> {
+        if draws.is_empty() {
+            return Ok(());
+        }
+        self.drawn.clear();
+        for d in draws {
+            let Some(inst) = self.instances.get(d.mesh.0 as usize) else {
+                return Err(RenderError::InvalidInput(format!(
+                    "skinned mesh {} was never uploaded ({} exist)",
+                    d.mesh.0,
+                    self.instances.len()
+                )));
+            };
+            let end = u64::from(d.palette_offset) + u64::from(inst.joint_count);
+            if end > palettes.len() as u64 {
+                return Err(RenderError::InvalidInput(format!(
+                    "skinned draw of mesh {} needs palette entries {}..{end}, but the frame has {}",
+                    d.mesh.0,
+                    d.palette_offset,
+                    palettes.len()
+                )));
+            }
+            if self.drawn.contains(&d.mesh.0) {
+                return Err(RenderError::InvalidInput(format!(
+                    "skinned mesh {} drawn twice in one frame: upload one instance per character",
+                    d.mesh.0
+                )));
+            }
+            self.drawn.push(d.mesh.0);
+        }
+        let bytes: &[u8] = bytemuck::cast_slice(palettes);
+        let needed = bytes.len() as u64;
+        let limit = u64::from(ctx.device.limits().max_storage_buffer_binding_size);
+        if needed > limit {
+            return Err(RenderError::LimitExceeded {
+                what: format!("skinning palette ({} joints, bytes)", palettes.len()),
+                requested: needed,
+                limit,
+                limit_name: "max_storage_buffer_binding_size",
+            });
+        }
+        if self
+            .palette
+            .as_ref()
+            .is_none_or(|(_, _, cap)| *cap < needed)
+        {
+            let capacity = needed.next_power_of_two().min(limit).max(needed);
+            let buffer = ctx.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("skinning palettes"),
+                size: capacity,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })?;
+            let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("skinning palettes"),
+                layout: &self.palette_layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buffer.as_entire_binding(),
+                }],
+            });
+            self.palette = Some((buffer, group, capacity));
+        }
+        let Some((buffer, palette_group, _)) = &self.palette else {
+            return Ok(());
+        };
+        ctx.queue.write_buffer(buffer, 0, bytes);
+        for d in draws {
+            let inst = &self.instances[d.mesh.0 as usize];
+            let params = [d.palette_offset, inst.vertex_count, inst.joint_count, 0];
+            ctx.queue
+                .write_buffer(&inst.params, 0, bytemuck::cast_slice(&params));
+        }
+        ctx.scoped(
+            || "skinning compute pass".to_owned(),
+            || {
+                let mut encoder =
+                    ctx.device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("skinning"),
+                        });
+                {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("skinning"),
+                        timestamp_writes: None,
+                    });
+                    pass.set_pipeline(&self.pipeline);
+                    pass.set_bind_group(1, palette_group, &[]);
+                    for d in draws {
+                        let inst = &self.instances[d.mesh.0 as usize];
+                        pass.set_bind_group(0, &inst.bind_group, &[]);
+                        pass.dispatch_workgroups(inst.vertex_count.div_ceil(WORKGROUP), 1, 1);
+                    }
+                }
+                ctx.queue.submit([encoder.finish()]);
+            },
+        )?;
+        out.extend(draws.iter().map(|d| DrawItem {
+            mesh: self.instances[d.mesh.0 as usize].output,
+            model: d.model,
+            material: d.material,
+        }));
+        Ok(())
+    }
+}
+
+/// Skins `mesh` on the CPU with `palette` (`[joint_count]`, same convention as
+/// the GPU pass): the reference for tests, and for posed bounds.
+pub fn skin_on_cpu(mesh: &SkinnedMeshData, palette: &[Mat4]) -> MeshData {
+    let get = |j: u32| {
+        palette
+            .get(j.min(mesh.joint_count.saturating_sub(1)) as usize)
+            .copied()
+            .unwrap_or(Mat4::IDENTITY)
+    };
+    let mut out = mesh.mesh.clone();
+    for v in 0..mesh.mesh.positions.len() {
+        let (j, w) = (mesh.joints[v], mesh.weights[v]);
+        let m = get(j[0]) * w[0] + get(j[1]) * w[1] + get(j[2]) * w[2] + get(j[3]) * w[3];
+        out.positions[v] = m
+            .transform_point3(Vec3::from(mesh.mesh.positions[v]))
+            .to_array();
+        out.normals[v] = m
+            .transform_vector3(Vec3::from(mesh.mesh.normals[v]))
+            .normalize_or(Vec3::Y)
+            .to_array();
+        if let Some(t) = mesh.mesh.tangents.get(v) {
+            let t3 = m
+                .transform_vector3(Vec4::from(*t).truncate())
+                .normalize_or(Vec3::X);
+            out.tangents[v] = t3.extend(t[3]).to_array();
+        }
+    }
+    out
+}
+
+/// Smooth (area-weighted) vertex normals of an indexed triangle list, for meshes
+/// without NORMAL (Fox): keeps the indexing so skin influences stay per vertex.
+pub fn smooth_normals(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[f32; 3]> {
+    let mut normals = vec![Vec3::ZERO; positions.len()];
+    for tri in indices.chunks_exact(3) {
+        let idx = [tri[0] as usize, tri[1] as usize, tri[2] as usize];
+        if idx.iter().any(|&i| i >= positions.len()) {
+            continue;
+        }
+        let p = idx.map(|i| Vec3::from(positions[i]));
+        // The cross product's length is twice the area: larger faces weigh more.
+        let n = (p[1] - p[0]).cross(p[2] - p[0]);
+        for i in idx {
+            normals[i] += n;
+        }
+    }
+    normals
+        .into_iter()
+        .map(|n| n.normalize_or(Vec3::Y).to_array())
+        .collect()
+}
+
+/// A glTF primitive as a [`SkinnedMeshData`] for a skin of `joint_count`
+/// joints: smooth normals when the file has none (Fox), MikkTSpace tangents
+/// when absent (as [`crate::gltf_model::primitive_mesh`]).
+///
+/// # Errors
+/// [`RenderError::InvalidInput`] when the primitive has no skin influences
+/// (a mesh without a skin drawn skinned) or uses joints beyond `joint_count`.
+pub fn skinned_primitive_mesh(
+    primitive: &sierra_gltf::ImportedPrimitive,
+    joint_count: usize,
+) -> Result<SkinnedMeshData> {
+    if primitive.joints.is_empty() || primitive.weights.len() != primitive.joints.len() {
+        return Err(RenderError::InvalidInput(
+            "primitive has no JOINTS_0/WEIGHTS_0: it cannot be drawn skinned".into(),
+        ));
+    }
+    let mut source = primitive.clone();
+    if source.indices.is_empty() {
+        source.indices = (0..source.positions.len() as u32).collect();
+    }
+    if source.normals.len() != source.positions.len() {
+        let positions: Vec<[f32; 3]> = source.positions.iter().map(|p| p.to_array()).collect();
+        source.normals = smooth_normals(&positions, &source.indices)
+            .into_iter()
+            .map(Vec3::from)
+            .collect();
+    }
+    let mesh = crate::gltf_model::primitive_mesh(&source);
+    let data = SkinnedMeshData {
+        mesh,
+        joints: source.joints.iter().map(|j| j.map(u32::from)).collect(),
+        weights: source.weights.iter().map(|w| w.to_array()).collect(),
+        joint_count: u32::try_from(joint_count).unwrap_or(u32::MAX),
+    };
+    data.validate()?;
+    Ok(data)
+}
