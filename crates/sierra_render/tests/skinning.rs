@@ -480,3 +480,63 @@ fn baked_matrices_give_the_palette_paths_image() {
         "{differing} of {covered}"
     );
 }
+
+#[test]
+fn skinned_model_poses_like_sierra_pose_and_rejects_bad_input() {
+    use sierra_render::skinned_model::SkinnedModel;
+    let asset = mannequin::load().unwrap();
+    let ctx = context();
+    let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
+    let mut skinning = Skinning::new(&ctx).unwrap();
+    let mut model =
+        SkinnedModel::upload(&ctx, &mut headless.renderer, &mut skinning, &asset).unwrap();
+    let walk = model.clip("walk").unwrap();
+    let (mut palettes, mut draws) = (vec![Mat4::IDENTITY; 3], Vec::new());
+    let world = Mat4::from_translation(Vec3::new(2.0, 0.0, 1.0));
+    model
+        .pose(walk, 0.37, world, &mut palettes, &mut draws)
+        .unwrap();
+    assert_eq!(draws.len(), 1);
+    assert_eq!(draws[0].palette_offset, 3);
+    assert_eq!(draws[0].model, world);
+    let expected = palette(&asset, "walk", 0.37, 0);
+    for (a, b) in palettes[3..].iter().zip(&expected) {
+        assert!(a.abs_diff_eq(*b, 1e-5), "{a} {b}");
+    }
+    let err = model.clip("moonwalk").unwrap_err().to_string();
+    assert!(
+        err.contains("moonwalk") && err.contains("jump_start"),
+        "{err}"
+    );
+    // A model without a skin cannot be an animated character.
+    let mut unskinned = asset.clone();
+    for n in &mut unskinned.nodes {
+        n.skin = None;
+    }
+    let err = SkinnedModel::upload(&ctx, &mut headless.renderer, &mut skinning, &unskinned)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("builtin:mannequin has no skinned mesh"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rigged_simple_and_recursive_skeletons_match_the_cpu_reference() {
+    for (file, name) in [
+        ("gltf/RiggedSimple/RiggedSimple.glb", "rigged_simple"),
+        ("gltf/RecursiveSkeletons/RecursiveSkeletons.glb", "recursive_skeletons"),
+    ] {
+        let Some(p) = sierra_testkit::shared_asset(file) else {
+            continue;
+        };
+        let asset = GltfAsset::load(p).unwrap();
+        let clip = asset.clips[0].name.clone();
+        let d = asset.clips[0].duration;
+        for (lo, hi) in check_model(&asset, &clip, [0.0, d * 0.4, d * 0.8], name) {
+            eprintln!("{name}: posed bounds {lo} .. {hi}");
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! [`SkinnedModel`]: one animated character instance for the game loop — a
+//! glTF asset's skinned primitives uploaded for [`Skinning`], and the per-skin
+//! animation buffers (sampling context, local pose, model-space matrices,
+//! palette) allocated once, so posing a frame allocates nothing.
+//!
+//! Per frame: `model.pose(clip, time, world, &mut palettes, &mut skinned_draws)`
+//! for each character, then `skinning.skin(ctx, &palettes, &skinned_draws, &mut frame.draws)`.
+//! Joint matrices are glTF's (§3.7.3.3): the skeleton includes every ancestor
+//! of the joints, so model space is the glTF scene's world space and the skinned
+//! mesh node's own transform is not applied; `world` places the whole model.
+
+use glam::{Mat4, Vec4};
+use sierra_anim::{
+    local_to_model, sample_clip, skinning_palette, Clip, Playback, SamplingContext, Skeleton, Skin,
+    Transform,
+};
+use sierra_gltf::GltfAsset;
+
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::frame::Material;
+use crate::renderer::Renderer;
+use crate::skinning::{skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshHandle, Skinning};
+
+struct SkinState {
+    skeleton: Skeleton,
+    skin: Skin,
+    /// `[clip]` built for this skin's skeleton.
+    clips: Vec<Clip>,
+    context: SamplingContext,
+    local: Vec<Transform>,
+    model: Vec<Mat4>,
+    palette: Vec<Mat4>,
+}
+
+struct Part {
+    mesh: SkinnedMeshHandle,
+    skin: usize,
+    material: Material,
+}
+
+/// One animated instance of a skinned glTF model (upload one per character).
+pub struct SkinnedModel {
+    name: String,
+    clip_names: Vec<String>,
+    durations: Vec<f32>,
+    skins: Vec<SkinState>,
+    parts: Vec<Part>,
+    /// `[skin]` palette offset of the frame being posed.
+    skin_offsets: Vec<u32>,
+}
+
+fn invalid(e: impl std::fmt::Display) -> RenderError {
+    RenderError::InvalidInput(e.to_string())
+}
+
+impl SkinnedModel {
+    /// Uploads every skinned primitive of `asset` (one instance; the glTF
+    /// material's base colour factor becomes the draw's colour) and builds every clip for every skin.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] when the asset has no skinned mesh (naming the file),
+    /// or a clip cannot be built; upload errors as [`Skinning::upload`].
+    pub fn upload(
+        ctx: &GpuContext,
+        renderer: &mut Renderer,
+        skinning: &mut Skinning,
+        asset: &GltfAsset,
+    ) -> Result<Self> {
+        let name = asset.path.display().to_string();
+        let instances = asset.skin_instances();
+        if instances.is_empty() {
+            return Err(RenderError::InvalidInput(format!(
+                "{name} has no skinned mesh (no node with both mesh and skin): it cannot be drawn as an animated character"
+            )));
+        }
+        let mut skins = Vec::with_capacity(asset.skins.len());
+        for (s, imported) in asset.skins.iter().enumerate() {
+            let clips = (0..asset.clips.len())
+                .map(|c| asset.skin_clip(s, c).map_err(invalid))
+                .collect::<Result<Vec<_>>>()?;
+            let n = imported.skeleton.joint_count();
+            skins.push(SkinState {
+                skeleton: imported.skeleton.clone(),
+                skin: imported.skin.clone(),
+                clips,
+                context: SamplingContext::new(n),
+                local: vec![Transform::IDENTITY; n],
+                model: vec![Mat4::IDENTITY; n],
+                palette: vec![Mat4::IDENTITY; imported.joint_count()],
+            });
+        }
+        let mut parts = Vec::new();
+        for inst in instances {
+            let Some(mesh) = asset.meshes.get(inst.mesh) else {
+                return Err(RenderError::InvalidInput(format!(
+                    "{name}: node {} uses missing mesh {} (meshes not imported?)",
+                    inst.node, inst.mesh
+                )));
+            };
+            let joints = asset.skins[inst.skin].joint_count();
+            for (p, prim) in mesh.primitives.iter().enumerate() {
+                let data = skinned_primitive_mesh(prim, joints).map_err(|e| {
+                    RenderError::InvalidInput(format!(
+                        "{name}: mesh {} primitive {p}: {e}",
+                        inst.mesh
+                    ))
+                })?;
+                let handle =
+                    skinning.upload(ctx, renderer, &data, &format!("{name} node {}", inst.node))?;
+                let base = prim
+                    .material
+                    .and_then(|m| asset.materials.get(m))
+                    .map_or(Vec4::ONE, |m| m.base_color_factor);
+                parts.push(Part {
+                    mesh: handle,
+                    skin: inst.skin,
+                    material: Material {
+                        base_color: base,
+                        ..Material::default()
+                    },
+                });
+            }
+        }
+        Ok(Self {
+            name,
+            clip_names: asset.clips.iter().map(|c| c.name.clone()).collect(),
+            durations: asset.clips.iter().map(|c| c.duration).collect(),
+            skin_offsets: vec![0; skins.len()],
+            skins,
+            parts,
+        })
+    }
+
+    /// Clip names, in file order.
+    pub fn clip_names(&self) -> &[String] {
+        &self.clip_names
+    }
+
+    /// Index of clip `name`.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] naming the model, the clip and the clips that exist.
+    pub fn clip(&self, name: &str) -> Result<usize> {
+        self.clip_names
+            .iter()
+            .position(|c| c == name)
+            .ok_or_else(|| {
+                RenderError::InvalidInput(format!(
+                    "{}: no clip named `{name}` (clips: {})",
+                    self.name,
+                    self.clip_names.join(", ")
+                ))
+            })
+    }
+
+    /// Duration of clip `clip` in seconds (0 when out of range).
+    pub fn duration(&self, clip: usize) -> f32 {
+        self.durations.get(clip).copied().unwrap_or(0.0)
+    }
+
+    /// Poses every skin by `clip` at `time` seconds (looping), appends the
+    /// palettes to `palettes` and one draw per skinned primitive (placed by
+    /// `world`) to `draws`. Allocates nothing once `palettes`/`draws` have grown.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for an unknown clip index or a sampling error.
+    pub fn pose(
+        &mut self,
+        clip: usize,
+        time: f32,
+        world: Mat4,
+        palettes: &mut Vec<Mat4>,
+        draws: &mut Vec<SkinnedDrawItem>,
+    ) -> Result<()> {
+        if clip >= self.clip_names.len() {
+            return Err(RenderError::InvalidInput(format!(
+                "{}: clip index {clip} out of range ({} clips)",
+                self.name,
+                self.clip_names.len()
+            )));
+        }
+        for (st, offset) in self.skins.iter_mut().zip(&mut self.skin_offsets) {
+            sample_clip(
+                &st.clips[clip],
+                time,
+                Playback::Loop,
+                &mut st.context,
+                &mut st.local,
+            )
+            .map_err(invalid)?;
+            local_to_model(&st.skeleton, &st.local, Mat4::IDENTITY, &mut st.model)
+                .map_err(invalid)?;
+            skinning_palette(&st.skin, &st.model, &mut st.palette).map_err(invalid)?;
+            *offset = palettes.len() as u32;
+            palettes.extend_from_slice(&st.palette);
+        }
+        for part in &self.parts {
+            draws.push(SkinnedDrawItem {
+                mesh: part.mesh,
+                model: world,
+                palette_offset: self.skin_offsets[part.skin],
+                material: part.material,
+            });
+        }
+        Ok(())
+    }
+}
