@@ -39,6 +39,7 @@ fn mean_iterations(max_angle: f32) -> (f64, f64) {
     let settings = FabrikSettings {
         tolerance: 1e-3 * reach,
         max_iterations: 10_000,
+        ..Default::default()
     };
     let lengths = vec![1.0; JOINTS - 1];
     let (mut fabrik, mut ccd) = (0u64, 0u64);

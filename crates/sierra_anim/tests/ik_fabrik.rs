@@ -57,6 +57,7 @@ fn run_random(with_limits: bool, seed: u64) -> Stats {
     let settings = FabrikSettings {
         tolerance: 1e-3,
         max_iterations: 200,
+        ..Default::default()
     };
     let mut pose = ChainPose::default();
     let mut s = Stats {
@@ -143,6 +144,7 @@ fn positions_api_reaches_random_targets_and_keeps_lengths() {
     let settings = FabrikSettings {
         tolerance: 1e-3,
         max_iterations: 200,
+        ..Default::default()
     };
     for case in 0..CASES {
         let n = 3 + case % 8;
@@ -196,6 +198,7 @@ fn collinear_start_converges_without_nan() {
     let settings = FabrikSettings {
         tolerance: 1e-3,
         max_iterations: 200,
+        ..Default::default()
     };
     // Straight chain along +X; targets on the line (in front, behind the root), off it, at the root.
     let straight: Vec<Vec3> = (0..5).map(|i| Vec3::X * i as f32).collect();
@@ -377,5 +380,53 @@ fn weight_blends_animated_and_solved_rotations() {
         let expected = start[j].slerp(full[j], 0.5);
         assert!(half[j].dot(expected).abs() > 1.0 - 1e-6);
         assert!(none[j].dot(start[j]).abs() > 1.0 - 1e-6);
+    }
+}
+
+#[test]
+fn target_sweeping_through_the_opposite_direction_does_not_flip() {
+    // One bone along +X; the target circles the root in the XY plane, passing exactly behind the
+    // bone (−X) at frame 180, where the smallest rotation is not unique.
+    let chain = TestChain {
+        offsets: vec![Vec3::ZERO, Vec3::X],
+        rest: vec![Quat::IDENTITY; 2],
+        limits: vec![JointLimit::None],
+    };
+    for warm_start in [false, true] {
+        let mut pose = ChainPose::default();
+        pose.warm_start = warm_start;
+        let mut tracker = sierra_anim::ik::RotationChangeTracker::new();
+        let mut local = chain.rest.clone();
+        for frame in 0..=360 {
+            let a = (frame as f32).to_radians();
+            let target = Vec3::new(a.cos(), a.sin(), 0.0) * 0.5;
+            // Each frame starts from the animated (rest) pose, as in the character job.
+            let start = chain.rest.clone();
+            let (solved, _) = solve(
+                &chain,
+                &start,
+                IkGoal::at(target),
+                FabrikSettings::default(),
+                &mut pose,
+            );
+            assert!(solved.iter().all(|q| q.is_finite()));
+            let dir = chain.positions(&solved)[1].normalize();
+            assert!(dir.distance(target.normalize()) < 1e-3, "frame {frame}");
+            local.copy_from_slice(&solved);
+            tracker.push(&local);
+        }
+        let (_, frame, change) = tracker.worst().unwrap();
+        println!(
+            "warm start {warm_start}: worst per-frame change {:.2} deg at frame {frame}",
+            change.to_degrees()
+        );
+        if warm_start {
+            // 1 deg of target motion per frame: the joint turns by about as much, never flips.
+            assert!(
+                change < 2f32.to_radians(),
+                "flip of {} deg at frame {frame}",
+                change.to_degrees()
+            );
+        }
     }
 }

@@ -211,7 +211,11 @@ impl IkChain {
         match *solver {
             IkSolver::Fabrik(settings) => {
                 pose.load_from_model(&self.joints, model, &local_rotation, &rest_rotation)?;
-                fabrik::solve_chain(pose, &self.limits, goal.target, goal.pole, &settings)
+                pose.start_from_previous();
+                let report =
+                    fabrik::solve_chain(pose, &self.limits, goal.target, goal.pole, &settings)?;
+                pose.remember_solution();
+                Ok(report)
             }
             IkSolver::TwoBone { softness } => {
                 if self.joints.len() < 3 {

@@ -29,14 +29,20 @@ pub struct FabrikSettings {
     pub tolerance: f32,
     /// Stop after this many backward + forward iterations.
     pub max_iterations: u32,
+    /// Soft reach, metres (0 = off): targets farther from the chain root than
+    /// `reach - soft_reach` are pulled in along an exponential ([`super::two_bone`]'s soft IK),
+    /// so the chain straightens gradually instead of snapping straight near full extension,
+    /// where joint angles change fastest. Used by [`solve_chain`] and [`solve_positions`].
+    pub soft_reach: f32,
 }
 
 impl Default for FabrikSettings {
-    /// 1 mm, 32 iterations: enough for human limbs at interactive rates.
+    /// 1 mm, 32 iterations, no soft reach: enough for human limbs at interactive rates.
     fn default() -> Self {
         Self {
             tolerance: 1e-3,
             max_iterations: 32,
+            soft_reach: 0.0,
         }
     }
 }
@@ -73,25 +79,27 @@ pub fn solve_positions(
     check_inputs(positions.len(), lengths.len(), target, pole)?;
     let root = positions[0];
     let reach: f32 = lengths.iter().sum();
-    if root.distance(target) > reach {
+    let reachable = root.distance(target) <= reach;
+    if !reachable && settings.soft_reach <= 0.0 {
         straighten(positions, lengths, target);
         return Ok(report(positions, target, 0, false, settings));
     }
+    let goal = soften(root, target, reach, settings.soft_reach);
     let mut iterations = 0;
-    while positions[positions.len() - 1].distance(target) > settings.tolerance
+    while positions[positions.len() - 1].distance(goal) > settings.tolerance
         && iterations < settings.max_iterations
     {
         if iterations == 0 {
-            bend_if_collinear(positions, target, pole, reach);
+            bend_if_collinear(positions, goal, pole, reach);
         }
-        backward_pass(positions, lengths, target);
+        backward_pass(positions, lengths, goal);
         forward_pass(positions, lengths, root);
         if let Some(pole) = pole {
             pole_step(positions, pole);
         }
         iterations += 1;
     }
-    Ok(report(positions, target, iterations, true, settings))
+    Ok(report(positions, target, iterations, reachable, settings))
 }
 
 /// FABRIK on a [`ChainPose`] with joint limits; writes the solved local rotations into
@@ -124,22 +132,26 @@ pub fn solve_chain(
     }
     let root = pose.positions[0];
     let reach = pose.reach();
-    if root.distance(target) > reach {
+    let reachable = root.distance(target) <= reach;
+    if !reachable && settings.soft_reach <= 0.0 {
         straighten(&mut pose.positions, &pose.lengths, target);
         aim_chain(pose, limits);
         return Ok(report(&pose.positions, target, 0, false, settings));
     }
+    let real_target = target;
+    let target = soften(root, target, reach, settings.soft_reach);
     // The incoming pose may violate the limits (animation data, previous solves): fix it first so
     // the tolerance test below sees a legal pose.
     if !limits.is_empty() {
         aim_chain(pose, limits);
     }
     let first = attempt(pose, limits, target, pole, settings);
-    if first.converged || limits.is_empty() {
-        return Ok(first);
+    if first.converged || limits.is_empty() || pose.warm_start {
+        return Ok(versus(pose, real_target, first, reachable, settings));
     }
     // A limited chain can stall in a local minimum of its limits. Retry from the rest pose (legal
     // by definition) and from the chain aimed straight at the target; keep the closest result.
+    // Not when warm-starting frame after frame: switching between restarts' results would pop.
     let mut best = first;
     let mut iterations = first.iterations;
     pose.keep_best();
@@ -176,7 +188,38 @@ pub fn solve_chain(
         }
     }
     pose.restore_best();
-    Ok(SolveReport { iterations, ..best })
+    let best = SolveReport { iterations, ..best };
+    Ok(versus(pose, real_target, best, reachable, settings))
+}
+
+/// The report of a solve towards a softened goal, measured against the real target.
+fn versus(
+    pose: &ChainPose,
+    target: Vec3,
+    solved: SolveReport,
+    reachable: bool,
+    settings: &FabrikSettings,
+) -> SolveReport {
+    SolveReport {
+        reachable,
+        ..report(
+            &pose.positions,
+            target,
+            solved.iterations,
+            reachable,
+            settings,
+        )
+    }
+}
+
+/// The goal actually solved for: `target` pulled towards `root` by soft reach.
+fn soften(root: Vec3, target: Vec3, reach: f32, soft_reach: f32) -> Vec3 {
+    let to = target - root;
+    let d = to.length();
+    if soft_reach <= 0.0 || d < 1e-12 {
+        return target;
+    }
+    root + to * (super::two_bone::soft_distance(d, reach, soft_reach.min(reach)) / d)
 }
 
 #[derive(Clone, Copy)]
@@ -203,7 +246,7 @@ fn attempt(
     let mut distance = pose.effector().distance(target);
     while distance > settings.tolerance && iterations < settings.max_iterations {
         if refine {
-            super::refine::dls_step(pose, limits, target, 0.02 * reach);
+            super::refine::dls_step(pose, limits, target, 0.05 * reach);
         } else {
             if iterations == 0 {
                 bend_if_collinear(&mut pose.positions, target, pole, reach);
@@ -307,10 +350,12 @@ pub(crate) fn forward_pass(positions: &mut [Vec3], lengths: &[f32], root: Vec3) 
     }
 }
 
-/// Rotates every inner joint about the line through its two neighbours (which keeps both bone
-/// lengths and the end effector) so it lies on the pole's side of that line.
+/// Rotates the first inner joint (elbow, knee) about the line through its two neighbours (which
+/// keeps both bone lengths and the end effector) so it lies on the pole's side of that line. The
+/// joints after it (wrist, fingers) are left to the passes: turning them too makes them swing
+/// about nearly straight sections, where that direction is ill-defined.
 pub(crate) fn pole_step(positions: &mut [Vec3], pole: Vec3) {
-    for i in 1..positions.len() - 1 {
+    for i in 1..positions.len().min(3) - 1 {
         let (a, b) = (positions[i - 1], positions[i + 1]);
         let Some(axis) = (b - a).try_normalize() else {
             continue;

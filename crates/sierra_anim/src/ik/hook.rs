@@ -158,6 +158,7 @@ impl PoseHook for IkHook {
             }
             let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
             let Slot { pose, last } = &mut *slot;
+            pose.warm_start = true;
             let result =
                 task.chain
                     .solve_pose(&task.solver, &task.goal, skeleton, local, model, pose);

@@ -34,8 +34,14 @@ pub struct ChainPose {
     pub between: Vec<Quat>,
     /// Model rotation of the chain root's parent frame.
     pub root_parent: Quat,
+    /// Start each solve from the previous solve's rotations instead of the incoming (animated)
+    /// pose: frame-to-frame coherence for redundant chains, whose solution otherwise depends on
+    /// the start pose and can jump between frames. Default `false`; [`super::IkHook`] sets it.
+    pub warm_start: bool,
     /// Scratch: the best local rotations found so far by a solve with restarts.
     best_local: Vec<Quat>,
+    /// The last solve's local rotations (for `warm_start`).
+    previous_local: Vec<Quat>,
 }
 
 impl ChainPose {
@@ -157,6 +163,21 @@ impl ChainPose {
             self.positions[i + 1] = self.positions[i] + w * self.bone_dirs[i] * self.lengths[i];
             parent = w * self.between[i];
         }
+    }
+
+    /// With `warm_start`, replaces the loaded local rotations by the previous solve's (same chain
+    /// length only) and recomputes the positions; the root keeps its animated place.
+    pub(crate) fn start_from_previous(&mut self) {
+        if self.warm_start && self.previous_local.len() == self.local.len() {
+            self.local.copy_from_slice(&self.previous_local);
+            self.update_positions();
+        }
+    }
+
+    /// Stores the solved rotations for the next warm start.
+    pub(crate) fn remember_solution(&mut self) {
+        self.previous_local.clear();
+        self.previous_local.extend_from_slice(&self.local);
     }
 
     /// Remembers the current local rotations as the best so far (solver restarts).

@@ -80,7 +80,7 @@ pub fn solve_two_bone(
 
 /// Soft reach: distances beyond `reach - softness` approach `reach` exponentially instead of
 /// reaching it at once (continuous, with continuous slope).
-fn soft_distance(distance: f32, reach: f32, softness: f32) -> f32 {
+pub(crate) fn soft_distance(distance: f32, reach: f32, softness: f32) -> f32 {
     let start = reach - softness;
     if softness <= 0.0 || distance <= start {
         return distance;
