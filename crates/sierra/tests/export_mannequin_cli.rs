@@ -36,18 +36,31 @@ fn exported_mannequin_poses_equal_the_in_memory_ones() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(std::fs::read(&out).unwrap(), mannequin::glb());
     let asset = mannequin::load().unwrap();
-    for (clip, t) in [("walk", "0.3"), ("run", "0.5"), ("land", "0.2"), ("idle", "1.0")] {
+    for (clip, t) in [
+        ("walk", "0.3"),
+        ("run", "0.5"),
+        ("land", "0.2"),
+        ("idle", "1.0"),
+    ] {
         let o = sierra(&["pose", out.to_str().unwrap(), "--clip", clip, "--time", t]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        let expected = pose::pose(&asset, &ClipSelector::Name(clip.into()), t.parse().unwrap(), 0)
-            .unwrap()
-            .to_json();
+        let expected = pose::pose(
+            &asset,
+            &ClipSelector::Name(clip.into()),
+            t.parse().unwrap(),
+            0,
+        )
+        .unwrap()
+        .to_json();
         assert!(close(&printed, &expected), "{clip} at {t}");
     }
     // An unknown clip is a clear error listing the clips, not a panic.
     let o = sierra(&["pose", out.to_str().unwrap(), "--clip", "moonwalk"]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("moonwalk") && err.contains("walk"), "{err}");
+    assert!(
+        !o.status.success() && err.contains("moonwalk") && err.contains("walk"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,6 +12,7 @@ pub mod inspect;
 pub mod noise;
 pub mod pose;
 pub mod render;
+pub mod view;
 pub mod water;
 
 use std::str::FromStr;
@@ -48,6 +49,8 @@ pub enum Command {
     Inspect(inspect::InspectArgs),
     /// Write the built-in mannequin (skinned, six clips) as a glTF 2.0 binary.
     ExportMannequin(export_mannequin::ExportMannequinArgs),
+    /// Render any glTF model (or builtin:mannequin) animating, headless, framed by its bounds.
+    View(view::ViewArgs),
 }
 
 /// Runs the parsed command line.
@@ -65,6 +68,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Pose(args) => pose::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::ExportMannequin(args) => export_mannequin::run(args),
+        Command::View(args) => view::run(args),
     }
 }
 

@@ -1,0 +1,204 @@
+//! `sierra view MODEL.glb|builtin:mannequin [--clip NAME] [--frames N] [--out DIR] [--size WxH]`:
+//! renders any glTF model animating, headless, framed by its posed bounds:
+//! `DIR/frame_NNNN.png` (N frames evenly over the clip) and `DIR/contact_sheet.png`.
+//!
+//! Skinned meshes are posed on the CPU by `sierra_gltf::pose` (joint world ×
+//! inverse bind matrix; the skinned mesh node's own transform is not applied,
+//! glTF 2.0 §3.7.3.3) and skinned on the GPU ([`sierra_render::skinning`]).
+//! Models without skins are drawn statically with their materials.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use glam::{Mat4, Vec3, Vec4};
+use sierra_gltf::{builtin, pose, ClipSelector, GltfAsset};
+use sierra_render::gltf_model::upload_gltf;
+use sierra_render::skinning::{
+    skin_on_cpu, skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshData, Skinning,
+};
+use sierra_render::{Camera, FrameData, GpuContext, HeadlessRenderer, Material, Sun};
+
+use super::Size;
+use crate::output::{contact_sheet, frame_path, prepare_out_dir, write_png};
+
+/// `sierra view` arguments.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// The model: a `.gltf`/`.glb` path or `builtin:mannequin`.
+    pub model: String,
+    /// Clip name or index (default: the first clip).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Frames rendered, evenly spaced over the clip's duration.
+    #[arg(long, default_value_t = 8)]
+    pub frames: usize,
+    /// Output folder.
+    #[arg(long, default_value = "out/view")]
+    pub out: PathBuf,
+    /// Image size.
+    #[arg(long, default_value = "256x256")]
+    pub size: Size,
+}
+
+struct SkinnedPart {
+    mesh: SkinnedMeshData,
+    skin: usize,
+    material: Material,
+}
+
+fn material_of(asset: &GltfAsset, index: Option<usize>) -> Material {
+    let base = index
+        .and_then(|m| asset.materials.get(m))
+        .map_or(Vec4::ONE, |m| m.base_color_factor);
+    Material {
+        base_color: base,
+        ..Material::default()
+    }
+}
+
+/// `[skin joint]` joint matrices of skin `skin` posed by `clip` at `time`.
+fn palette(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> Result<Vec<Mat4>> {
+    let report = pose::pose(asset, clip, time, skin)?;
+    let ibm = &asset.skin(skin)?.skin.inverse_bind_matrices;
+    Ok(report
+        .joints
+        .iter()
+        .zip(ibm)
+        .map(|(j, m)| j.world * *m)
+        .collect())
+}
+
+/// Runs `sierra view`.
+///
+/// # Errors
+/// Import errors naming the file, an unknown clip (listing the clips), GPU errors, unwritable output.
+pub fn run(args: ViewArgs) -> Result<()> {
+    if args.frames == 0 {
+        bail!("--frames must be at least 1");
+    }
+    let asset =
+        builtin::load_model(&args.model).with_context(|| format!("loading {}", args.model))?;
+    let clip = match (&args.clip, asset.clips.is_empty()) {
+        (Some(c), _) => Some(ClipSelector::parse(c)),
+        (None, false) => Some(ClipSelector::Index(0)),
+        (None, true) => None,
+    };
+    let duration = match &clip {
+        Some(c) => asset.clips[asset.find_clip(c)?].duration,
+        None => 0.0,
+    };
+    prepare_out_dir(&args.out)?;
+    let ctx = GpuContext::headless()?;
+    println!("adapter: {}", ctx.adapter_summary());
+    let mut headless = HeadlessRenderer::new(&ctx, args.size.width, args.size.height)?;
+    let mut skinning = Skinning::new(&ctx)?;
+
+    let mut parts = Vec::new();
+    for inst in asset.skin_instances() {
+        let joints = asset.skin(inst.skin)?.joint_count();
+        for (p, prim) in asset.meshes[inst.mesh].primitives.iter().enumerate() {
+            let mesh = skinned_primitive_mesh(prim, joints)
+                .with_context(|| format!("{}: mesh {} primitive {p}", args.model, inst.mesh))?;
+            parts.push(SkinnedPart {
+                mesh,
+                skin: inst.skin,
+                material: material_of(&asset, prim.material),
+            });
+        }
+    }
+    let static_draws = if parts.is_empty() {
+        upload_gltf(&ctx, &mut headless.renderer, &asset)?.draws
+    } else {
+        Vec::new()
+    };
+    let mut handles = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        handles.push(skinning.upload(
+            &ctx,
+            &mut headless.renderer,
+            &part.mesh,
+            &format!("part {i}"),
+        )?);
+    }
+
+    let times: Vec<f32> = (0..args.frames)
+        .map(|f| duration * f as f32 / args.frames.max(2).saturating_sub(1) as f32)
+        .collect();
+    // Frame once, from the posed bounds of the first frame (rest bounds when static).
+    let mut lo = Vec3::MAX;
+    let mut hi = Vec3::MIN;
+    for part in &parts {
+        let p = match &clip {
+            Some(c) => palette(&asset, c, times[0], part.skin)?,
+            None => vec![Mat4::IDENTITY; part.mesh.joint_count as usize],
+        };
+        for v in skin_on_cpu(&part.mesh, &p).positions {
+            lo = lo.min(Vec3::from(v));
+            hi = hi.max(Vec3::from(v));
+        }
+    }
+    if parts.is_empty() {
+        let model = upload_gltf(&ctx, &mut headless.renderer, &asset)?;
+        (lo, hi) = (model.bounds_min, model.bounds_max);
+    }
+    if !lo.is_finite() || !hi.is_finite() {
+        bail!("{}: the model has no vertices to view", args.model);
+    }
+    let centre = (lo + hi) * 0.5;
+    let radius = ((hi - lo).length() * 0.5).max(1e-3);
+    let aspect = args.size.width as f32 / args.size.height as f32;
+    let camera = Camera::look_at(
+        centre + Vec3::new(0.35, 0.25, 1.0).normalize() * radius * 2.8,
+        centre,
+        Vec3::Y,
+        40f32.to_radians(),
+        aspect,
+        radius * 0.05,
+        radius * 20.0,
+    );
+    let mut frame = FrameData {
+        camera,
+        sun: Sun {
+            direction: Vec3::new(0.4, -0.8, -0.6).normalize(),
+            ambient: Vec3::splat(0.2),
+            ..Sun::default()
+        },
+        point_lights: Vec::new(),
+        draws: Vec::new(),
+        clear_color: Vec4::new(0.32, 0.42, 0.55, 1.0),
+    };
+    let mut palettes = Vec::new();
+    let mut draws = Vec::new();
+    let mut images = Vec::new();
+    for (f, &t) in times.iter().enumerate() {
+        palettes.clear();
+        draws.clear();
+        for (part, &handle) in parts.iter().zip(&handles) {
+            let offset = palettes.len() as u32;
+            match &clip {
+                Some(c) => palettes.extend(palette(&asset, c, t, part.skin)?),
+                None => palettes.extend(vec![Mat4::IDENTITY; part.mesh.joint_count as usize]),
+            }
+            draws.push(SkinnedDrawItem {
+                mesh: handle,
+                model: Mat4::IDENTITY,
+                palette_offset: offset,
+                material: part.material,
+            });
+        }
+        frame.draws.clone_from(&static_draws);
+        skinning.skin(&ctx, &palettes, &draws, &mut frame.draws)?;
+        let (image, _) = headless.render(&ctx, &frame)?;
+        write_png(&image, &frame_path(&args.out, f))?;
+        images.push(image);
+    }
+    write_png(&contact_sheet(&images), &args.out.join("contact_sheet.png"))?;
+    println!(
+        "wrote {} frames of {} to {}",
+        images.len(),
+        args.model,
+        args.out.display()
+    );
+    Ok(())
+}
