@@ -527,7 +527,10 @@ fn skinned_model_poses_like_sierra_pose_and_rejects_bad_input() {
 fn rigged_simple_and_recursive_skeletons_match_the_cpu_reference() {
     for (file, name) in [
         ("gltf/RiggedSimple/RiggedSimple.glb", "rigged_simple"),
-        ("gltf/RecursiveSkeletons/RecursiveSkeletons.glb", "recursive_skeletons"),
+        (
+            "gltf/RecursiveSkeletons/RecursiveSkeletons.glb",
+            "recursive_skeletons",
+        ),
     ] {
         let Some(p) = sierra_testkit::shared_asset(file) else {
             continue;
