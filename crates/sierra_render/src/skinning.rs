@@ -340,7 +340,7 @@ impl Skinning {
         }
         let bytes: &[u8] = bytemuck::cast_slice(palettes);
         let needed = bytes.len() as u64;
-        let limit = u64::from(ctx.device.limits().max_storage_buffer_binding_size);
+        let limit = ctx.device.limits().max_storage_buffer_binding_size;
         if needed > limit {
             return Err(RenderError::LimitExceeded {
                 what: format!("skinning palette ({} joints, bytes)", palettes.len()),
