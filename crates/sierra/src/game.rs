@@ -10,8 +10,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use sierra_scene::Scene;
 
+use crate::camera_path::CameraPath;
 use crate::game_loop::FixedTimestep;
 use crate::gameplay::Gameplay;
+use crate::world::World;
 
 /// A running level.
 pub struct Game {
@@ -23,6 +25,11 @@ pub struct Game {
     pub clock: FixedTimestep,
     /// Characters, player, IK, attachments, follow camera, input ([`crate::gameplay`]).
     pub gameplay: Gameplay,
+    /// Island, sea, planet, birds, palms ([`crate::world`]); its GPU half is uploaded by the
+    /// headless/window loop ([`World::upload`]).
+    pub world: World,
+    /// A scripted camera path that drives the level camera, if any.
+    pub camera_path: Option<CameraPath>,
 }
 
 impl Game {
@@ -44,9 +51,13 @@ impl Game {
     pub fn new(mut scene: Scene, file: PathBuf, tick_hz: f64) -> Result<Self> {
         validate_camera(&scene, &file)?;
         let gameplay = Gameplay::new(&mut scene, &file)?;
+        let world = World::from_scene(&scene)
+            .map_err(|e| e.context(format!("{}: landscape components", file.display())))?;
         Ok(Self {
             scene,
             gameplay,
+            world,
+            camera_path: None,
             file,
             clock: FixedTimestep::new(tick_hz),
         })
@@ -60,6 +71,17 @@ impl Game {
                 .tick(&mut self.scene, self.clock.tick(), self.clock.dt() as f32)
         {
             log::error!("{e}");
+        }
+        self.world.tick(self.clock.dt() as f32);
+        if let Some(path) = &self.camera_path {
+            let world = &self.world;
+            let (eye, target) = path.sample(
+                world.time as f32,
+                |x, z| world.ground_height(x, z),
+                world.sea_level().unwrap_or(0.0),
+            );
+            self.scene.camera.position = eye;
+            self.scene.camera.target = target;
         }
         self.clock.advance();
         self.scene.graph.propagate();

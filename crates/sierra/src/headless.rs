@@ -80,6 +80,9 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
     let mut headless = HeadlessRenderer::new(&ctx, options.width, options.height)
         .with_context(|| format!("creating a {}x{} renderer", options.width, options.height))?;
     let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)?;
+    game.world
+        .upload(&ctx, &mut headless.renderer)
+        .context("uploading the landscape")?;
     let aspect = options.width as f32 / options.height as f32;
     let mut frame = empty_frame();
     let sheet_indices = output::contact_sheet_indices(options.frames);
@@ -92,6 +95,9 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
             {
                 profile_scope!("gameplay");
                 game.tick();
+                game.world
+                    .step_gpu(&ctx, &mut headless.renderer, game.clock.dt() as f32)
+                    .with_context(|| format!("stepping the sea, frame {index}"))?;
             }
             {
                 profile_scope!("build_frame");

@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod camera_path;
 pub mod cli;
 pub mod game;
 pub mod game_loop;
@@ -11,3 +12,4 @@ pub mod headless;
 pub mod output;
 pub mod scene_to_frame;
 pub mod window;
+pub mod world;

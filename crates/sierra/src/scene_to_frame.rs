@@ -136,6 +136,7 @@ pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut F
     if let Some(&cube) = meshes.primitives.get(&Primitive::Cube) {
         crate::gameplay::character::push_bone_draws(&game.gameplay, cube, &mut frame.draws);
     }
+    game.world.push_draws(c.position, &mut frame.draws);
 }
 
 /// An empty frame to fill with [`build_frame`].

@@ -1,4 +1,6 @@
-//! `sierra demo [--headless] [--frames N] [--size WxH] [--out DIR]`: the built-in demo level.
+//! `sierra demo [--headless] [--frames N] [--size WxH] [--out DIR] [--camera-path aerial|walk]
+//! [--mute]`: the built-in demo level (the island), with its ambient sound. A headless run also
+//! writes a few seconds of the level's sound mix as `ambient.wav`.
 
 use std::path::{Path, PathBuf};
 
@@ -6,16 +8,26 @@ use anyhow::Result;
 use clap::Args;
 
 use super::Size;
+use crate::camera_path::{CameraPath, CameraPathKind};
 use crate::game::Game;
 use crate::game_loop::DEFAULT_TICK_HZ;
 use crate::headless::{run_headless, HeadlessOptions};
 use crate::window::{run_window, WindowOptions, WindowOutcome};
+use sierra_audio::{write_wav, AudioEngine, AudioLoop, AudioOptions, Listener, OfflineMixer};
+use sierra_scene::Component;
 
 /// The demo level shipped in the repository.
 pub const DEMO_LEVEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/levels/demo.json");
 
-/// Headless frame count when `--frames` is not given.
-pub const DEFAULT_HEADLESS_FRAMES: u32 = 120;
+/// Headless frame count when `--frames` is not given (at 960x540 on the software rasteriser
+/// this stays under two minutes).
+pub const DEFAULT_HEADLESS_FRAMES: u32 = 40;
+
+/// Seconds a windowed camera path takes.
+pub const WINDOW_PATH_SECONDS: f32 = 40.0;
+
+/// Seconds of the level's sound mix written as `ambient.wav` by a headless run.
+pub const AMBIENT_SECONDS: f64 = 4.0;
 
 /// Arguments of `sierra demo`.
 #[derive(Debug, Args)]
@@ -23,11 +35,11 @@ pub struct DemoArgs {
     /// Render headless even when a display exists.
     #[arg(long)]
     pub headless: bool,
-    /// Frames to render (headless default 120; a window runs until Esc when not given).
+    /// Frames to render (headless default 40; a window runs until Esc when not given).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub frames: Option<u32>,
     /// Image or window size in pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "960x540")]
+    #[arg(long, default_value = "640x360")]
     pub size: Size,
     /// Output folder of a headless run.
     #[arg(long, default_value = "out/demo")]
@@ -35,6 +47,19 @@ pub struct DemoArgs {
     /// Level to run instead of the built-in demo.
     #[arg(long)]
     pub level: Option<PathBuf>,
+    /// Scripted camera path (headless: run once over the frames; default aerial).
+    #[arg(long, value_enum)]
+    pub camera_path: Option<CameraPathKind>,
+    /// No sound (no sound device is opened).
+    #[arg(long)]
+    pub mute: bool,
+    /// Scripted key track for the window (see `sierra::key_track`): key events by game tick,
+    /// one tick per frame.
+    #[arg(long)]
+    pub input: Option<PathBuf>,
+    /// Folder for window screenshots (F12 or P).
+    #[arg(long, default_value = "out/screenshots")]
+    pub screenshot_dir: PathBuf,
     /// Window test: resize the window to 1x1 and back.
     #[arg(long, hide = true)]
     pub test_resize: bool,
@@ -46,6 +71,9 @@ pub struct DemoArgs {
 /// Level, output, GPU and window errors.
 pub fn run(args: DemoArgs) -> Result<()> {
     let level = args.level.as_deref().unwrap_or(Path::new(DEMO_LEVEL));
+    let game = Game::load(level, DEFAULT_TICK_HZ)?;
+    // Kept alive for the whole run: dropping the engine stops the sound.
+    let _audio = start_audio(&game, args.mute);
     let has_display = ["DISPLAY", "WAYLAND_DISPLAY"]
         .iter()
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
@@ -55,9 +83,22 @@ pub fn run(args: DemoArgs) -> Result<()> {
             height: args.size.height,
             frames: args.frames.map(u64::from),
             test_resize: args.test_resize,
+            key_track: args
+                .input
+                .as_deref()
+                .map(crate::key_track::KeyTrack::load)
+                .transpose()?,
+            screenshot_dir: args.screenshot_dir.clone(),
         };
-        match run_window(Game::load(level, DEFAULT_TICK_HZ)?, options)? {
-            WindowOutcome::Ran { frames, adapter } => {
+        let mut game = game;
+        game.camera_path = args.camera_path.map(|kind| CameraPath {
+            kind,
+            duration: WINDOW_PATH_SECONDS,
+        });
+        match run_window(game, options)? {
+            WindowOutcome::Ran {
+                frames, adapter, ..
+            } => {
                 println!("window closed after {frames} frames [{adapter}]");
                 return Ok(());
             }
@@ -69,11 +110,82 @@ pub fn run(args: DemoArgs) -> Result<()> {
     run_headless_demo(level, &args)
 }
 
+/// Starts the level's `AudioLoop`s (silently, saying so once, without a sound device).
+fn start_audio(game: &Game, mute: bool) -> AudioEngine {
+    let mut engine = AudioEngine::new(AudioOptions { mute });
+    let loops = level_loops(game);
+    if let Err(e) = engine.start_level(&loops, &asset_root(game), &listener(game)) {
+        log::warn!("{}: audio: {e}", game.file.display());
+    }
+    if !loops.is_empty() {
+        println!("{} ({} loops)", engine.status(), loops.len());
+    }
+    engine
+}
+
+fn level_loops(game: &Game) -> Vec<AudioLoop> {
+    game.scene
+        .content
+        .iter()
+        .flat_map(|(_, c)| c.components.iter())
+        .filter_map(|c| match c {
+            Component::AudioLoop(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn asset_root(game: &Game) -> PathBuf {
+    game.file
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+fn listener(game: &Game) -> Listener {
+    let c = &game.scene.camera;
+    let forward = (c.target - c.position).normalize_or(glam::Vec3::NEG_Z);
+    Listener {
+        position: c.position,
+        orientation: glam::Quat::from_rotation_arc(glam::Vec3::NEG_Z, forward),
+    }
+}
+
+/// Writes [`AMBIENT_SECONDS`] of the level's loops, mixed offline as heard from the level
+/// camera, to `path` (none written when the level has no loops).
+///
+/// # Errors
+/// Unloadable sound files, I/O errors.
+pub fn write_ambient_wav(game: &Game, path: &Path) -> Result<bool> {
+    let loops = level_loops(game);
+    if loops.is_empty() {
+        return Ok(false);
+    }
+    let mut mixer = OfflineMixer::from_loops(
+        &loops,
+        &asset_root(game),
+        &listener(game),
+        sierra_audio::BUILTIN_SAMPLE_RATE,
+    )?;
+    let frames = mixer.render_seconds(AMBIENT_SECONDS);
+    write_wav(path, mixer.sample_rate(), &frames)?;
+    Ok(true)
+}
+
 fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
+    let frames = args.frames.unwrap_or(DEFAULT_HEADLESS_FRAMES);
+    let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
+    game.camera_path = Some(CameraPath {
+        kind: args.camera_path.unwrap_or(CameraPathKind::Aerial),
+        duration: frames as f32 / DEFAULT_TICK_HZ as f32,
+    });
+    // Written even with --mute: it is a file, not playback.
+    crate::output::prepare_out_dir(&args.out)?;
+    let ambient_path = args.out.join("ambient.wav");
+    let ambient = write_ambient_wav(&game, &ambient_path)?.then_some(ambient_path);
     let summary = run_headless(
-        Game::load(level, DEFAULT_TICK_HZ)?,
+        game,
         &HeadlessOptions {
-            frames: args.frames.unwrap_or(DEFAULT_HEADLESS_FRAMES) as usize,
+            frames: frames as usize,
             width: args.size.width,
             height: args.size.height,
             out: args.out.clone(),
@@ -81,5 +193,11 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
         },
     )?;
     println!("{}", summary.line());
+    if let Some(path) = ambient {
+        println!(
+            "wrote {AMBIENT_SECONDS} s of the level's sound to {}",
+            path.display()
+        );
+    }
     Ok(())
 }

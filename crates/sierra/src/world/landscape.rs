@@ -1,0 +1,133 @@
+//! The `Terrain` component in the game: the island's heights (generated on the GPU by default,
+//! `sierra_render::compute::noise::generate_island_gpu`, or on the CPU with `"backend": "cpu"`),
+//! kept for ground-height queries, and its chunked level-of-detail meshes uploaded once
+//! (every chunk at every LOD), picked per frame by distance (seed 002, §2.3).
+
+use anyhow::{Context, Result};
+use glam::{Mat4, Vec2, Vec3, Vec4};
+use sierra_render::compute::noise::{generate_island_gpu, NoiseCompute};
+use sierra_render::{DrawItem, GpuContext, Material, MeshData, MeshHandle, Renderer};
+use sierra_terrain::chunks::{ChunkGrid, ChunkLod};
+use sierra_terrain::island::Backend;
+use sierra_terrain::noise::grid::Threads;
+use sierra_terrain::{Island, TerrainParams};
+
+/// Horizontal distance drawn at full detail, metres; LOD `k` beyond `LOD_DISTANCE · 2^(k−1)`.
+pub const LOD_DISTANCE: f32 = 90.0;
+
+/// The island of a level.
+pub struct Landscape {
+    /// The component's parameters.
+    pub params: TerrainParams,
+    /// Heights and surface classes; `None` until generated (GPU terrain: in
+    /// [`super::World::upload`]).
+    pub island: Option<Island>,
+}
+
+/// Uploaded chunk meshes: `handles[(cz · n + cx) · (max_lod + 1) + lod]`.
+pub struct LandscapeGpu {
+    grid: ChunkGrid,
+    handles: Vec<MeshHandle>,
+}
+
+impl Landscape {
+    /// Validates the parameters; CPU terrain is generated now (GPU terrain at upload).
+    ///
+    /// # Errors
+    /// Invalid parameters, CPU generation errors.
+    pub fn new(params: TerrainParams) -> Result<Self> {
+        params.validate().context("Terrain component")?;
+        let island = match params.backend {
+            Backend::Cpu => Some(
+                Island::generate_cpu(&params, Threads::All)
+                    .context("generating the island on the CPU")?,
+            ),
+            Backend::Gpu => None,
+        };
+        Ok(Self { params, island })
+    }
+
+    /// Ground height at world `(x, z)`, metres; `None` off the island or before generation.
+    pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
+        self.island.as_ref()?.height_at(x, z)
+    }
+
+    /// Generates GPU heights if needed and uploads every chunk at every LOD.
+    ///
+    /// # Errors
+    /// GPU errors.
+    pub fn upload(&mut self, ctx: &GpuContext, renderer: &mut Renderer) -> Result<LandscapeGpu> {
+        if self.island.is_none() {
+            let compute = NoiseCompute::new(ctx)?;
+            self.island = Some(
+                generate_island_gpu(ctx, &compute, &self.params)
+                    .context("generating the island on the GPU")?,
+            );
+        }
+        let island = self.island.as_ref().context("island heights")?;
+        let grid = ChunkGrid::new(island);
+        let n = grid.chunks_per_side;
+        let mut handles = Vec::with_capacity(n * n * (grid.max_lod as usize + 1));
+        for cz in 0..n {
+            for cx in 0..n {
+                for lod in 0..=grid.max_lod {
+                    let mesh = grid.mesh(island, ChunkLod { cx, cz, lod });
+                    handles.push(renderer.upload_mesh(ctx, &MeshData::from(&mesh), &mesh.name)?);
+                }
+            }
+        }
+        Ok(LandscapeGpu { grid, handles })
+    }
+
+    /// One draw per chunk at the LOD its distance from `eye` asks for (as
+    /// [`ChunkGrid::select`], without allocating).
+    pub fn push_draws(&self, gpu: &LandscapeGpu, eye: Vec3, draws: &mut Vec<DrawItem>) {
+        let grid = &gpu.grid;
+        let n = grid.chunks_per_side;
+        let side =
+            self.params.size / (self.params.resolution - 1).max(1) as f32 * grid.chunk_cells as f32;
+        let lods = grid.max_lod as usize + 1;
+        for cz in 0..n {
+            for cx in 0..n {
+                let center = grid.chunk_center(cx, cz);
+                let d = ((Vec2::new(eye.x, eye.z) - center).abs() - Vec2::splat(side * 0.5))
+                    .max(Vec2::ZERO)
+                    .length();
+                let mut lod = 0;
+                while lod < grid.max_lod && d > LOD_DISTANCE * (1u32 << lod) as f32 {
+                    lod += 1;
+                }
+                draws.push(DrawItem {
+                    mesh: gpu.handles[(cz * n + cx) * lods + lod as usize],
+                    model: Mat4::IDENTITY,
+                    material: Material {
+                        base_color: Vec4::ONE,
+                        specular_color: Vec3::splat(0.04),
+                        specular_power: 12.0,
+                        emissive: Vec3::ZERO,
+                    },
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_terrain_heights_are_ready_at_creation_and_match_the_island() {
+        let params = TerrainParams {
+            resolution: 129,
+            chunk_cells: 32,
+            backend: Backend::Cpu,
+            ..TerrainParams::default()
+        };
+        let landscape = Landscape::new(params.clone()).unwrap();
+        let island = Island::generate_cpu(&params, Threads::All).unwrap();
+        for (x, z) in [(0.0, 0.0), (60.0, 170.0), (-100.0, 30.0)] {
+            assert_eq!(landscape.height_at(x, z), island.height_at(x, z));
+        }
+    }
+}
