@@ -5,11 +5,14 @@
 
 pub mod camera_path;
 pub mod cli;
+pub mod fly_camera;
 pub mod game;
 pub mod game_loop;
 pub mod gameplay;
 pub mod headless;
+pub mod key_track;
 pub mod output;
+pub mod overlay;
 pub mod scene_to_frame;
 pub mod window;
 pub mod world;

@@ -1,23 +1,39 @@
 //! The windowed game loop (winit 0.30): fixed-step simulation, rendering into
-//! the window surface, Esc or closing the window exits.
+//! the window surface with the egui debug overlay ([`crate::overlay`]) on top; Esc or closing
+//! the window exits.
 //!
 //! Resizes reconfigure the surface and the renderer's targets; a minimised
 //! (0 × 0) window keeps simulating but skips rendering. A hidden option
 //! (`--test-resize`) scripts a resize to 1 × 1 and back so the window test can check both.
+//!
+//! Key bindings ([`WindowAction`]): camera fly W/A/S/D + Q/E (down/up) with the right mouse
+//! button held to look; the player walks with the arrow keys and jumps with Space
+//! ([`crate::gameplay::input::key_of`]; W/A/S/D too when the camera is not flying); C cycles the
+//! camera (fly → level/follow → aerial path → walk path); I/K raise/lower the sun, J/L turn it;
+//! F toggles wireframe; F12 or P writes a screenshot PNG; Enter pauses, N steps one tick while
+//! paused; F1 hides the overlay. A scripted key track (`--input TRACK.json`, [`crate::key_track`])
+//! delivers its key events through the same handler; its ticks count rendered frames and the
+//! game then runs exactly one tick per frame (unless paused), so a track replays identically on
+//! any machine.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
-use sierra_render::{wgpu, FrameData, GpuContext, Renderer};
+use sierra_render::{wgpu, Camera, FrameData, GpuContext, Renderer};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, WindowEvent};
+use winit::event::{DeviceEvent, DeviceId, ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{Key, NamedKey};
+use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
+use crate::camera_path::{CameraPath, CameraPathKind};
+use crate::fly_camera::{FlyCamera, FlyKeys};
 use crate::game::Game;
+use crate::key_track::KeyTrack;
+use crate::overlay::{Overlay, OverlayControls};
 use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes, SceneMeshes};
 
 /// How to run the window.
@@ -31,6 +47,10 @@ pub struct WindowOptions {
     pub frames: Option<u64>,
     /// Script a resize to 1 × 1 and back (window test).
     pub test_resize: bool,
+    /// Scripted key events (`--input`); with a track the game runs one tick per frame.
+    pub key_track: Option<KeyTrack>,
+    /// Folder screenshots (F12 / P) are written to, as `screenshot_NNNNN.png` (frame number).
+    pub screenshot_dir: PathBuf,
 }
 
 /// What a window run did.
@@ -44,7 +64,82 @@ pub enum WindowOutcome {
         frames: u64,
         /// Adapter description.
         adapter: String,
+        /// Screenshots written.
+        screenshots: Vec<PathBuf>,
     },
+}
+
+/// Which camera the window renders through (C cycles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CameraMode {
+    /// The free [`FlyCamera`].
+    Fly,
+    /// The level's camera (the player's follow camera when the level has one).
+    Follow,
+    /// The aerial fly-through ([`crate::camera_path`]).
+    Aerial,
+    /// The walk at eye height ([`crate::camera_path`]).
+    Walk,
+}
+
+impl CameraMode {
+    /// The next mode in the C cycle.
+    pub fn next(self) -> Self {
+        match self {
+            Self::Fly => Self::Follow,
+            Self::Follow => Self::Aerial,
+            Self::Aerial => Self::Walk,
+            Self::Walk => Self::Fly,
+        }
+    }
+}
+
+/// A window action bound to a key (besides fly and player movement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowAction {
+    /// Esc.
+    Quit,
+    /// F.
+    ToggleWireframe,
+    /// F12 or P.
+    Screenshot,
+    /// Enter.
+    TogglePause,
+    /// N.
+    Step,
+    /// C.
+    CycleCamera,
+    /// I / K: sun elevation up / down by [`SUN_STEP`].
+    SunElevation(i8),
+    /// J / L: sun azimuth left / right by [`SUN_STEP`].
+    SunAzimuth(i8),
+    /// F1.
+    ToggleOverlay,
+}
+
+/// Seconds a camera path chosen with C takes.
+pub const PATH_SECONDS: f32 = 40.0;
+
+/// Sun rotation per key press, radians.
+pub const SUN_STEP: f32 = 0.1;
+
+/// The action of a key press, if any.
+pub fn action_of(code: KeyCode) -> Option<WindowAction> {
+    use WindowAction as A;
+    Some(match code {
+        KeyCode::Escape => A::Quit,
+        KeyCode::KeyF => A::ToggleWireframe,
+        KeyCode::F12 | KeyCode::KeyP => A::Screenshot,
+        KeyCode::Enter => A::TogglePause,
+        KeyCode::KeyN => A::Step,
+        KeyCode::KeyC => A::CycleCamera,
+        KeyCode::KeyI => A::SunElevation(1),
+        KeyCode::KeyK => A::SunElevation(-1),
+        KeyCode::KeyJ => A::SunAzimuth(-1),
+        KeyCode::KeyL => A::SunAzimuth(1),
+        KeyCode::F1 => A::ToggleOverlay,
+        _ => return None,
+    })
 }
 
 /// Frames after which `--test-resize` shrinks the window, and how long it stays small.
@@ -56,7 +151,8 @@ const RESIZE_PATIENCE: u64 = 600;
 /// Opens a window on `game` and runs until Esc, close, or `options.frames`.
 ///
 /// # Errors
-/// GPU or surface errors, and (with `test_resize`) a window system that never applied the resize.
+/// GPU or surface errors, unwritable screenshots, and (with `test_resize`) a window system
+/// that never applied the resize.
 pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
     let event_loop = match EventLoop::new() {
         Ok(event_loop) => event_loop,
@@ -70,6 +166,8 @@ pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
         error: None,
         frames: 0,
         resize: ResizeScript::default(),
+        screenshots: Vec::new(),
+        track_tick: 0,
     };
     event_loop.run_app(&mut app).context("window event loop")?;
     if let Some(error) = app.error {
@@ -83,6 +181,7 @@ pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
     Ok(WindowOutcome::Ran {
         frames: app.frames,
         adapter,
+        screenshots: app.screenshots,
     })
 }
 
@@ -106,6 +205,13 @@ struct Running {
     frame: FrameData,
     last_time: Instant,
     minimised: bool,
+    overlay: Overlay,
+    controls: OverlayControls,
+    fly: FlyCamera,
+    fly_keys: FlyKeys,
+    camera_mode: CameraMode,
+    looking: bool,
+    screenshot_requested: bool,
 }
 
 struct App {
@@ -115,6 +221,8 @@ struct App {
     error: Option<anyhow::Error>,
     frames: u64,
     resize: ResizeScript,
+    screenshots: Vec<PathBuf>,
+    track_tick: u64,
 }
 
 impl App {
@@ -147,11 +255,34 @@ impl App {
         // Reading timestamps back would stall every frame; the profiler times windowed runs.
         renderer.set_gpu_timing(false);
         let meshes = upload_scene_meshes(&ctx, &mut renderer, &game)?;
+        let mut game = game;
+        game.world
+            .upload(&ctx, &mut renderer)
+            .context("uploading the landscape")?;
         println!(
             "window: {width}x{height} {:?} on {}",
             config.format,
             ctx.adapter_summary()
         );
+        let overlay = Overlay::new(&window, &ctx.device, config.format);
+        let mut controls = OverlayControls {
+            sun_azimuth: 0.0,
+            sun_elevation: 0.0,
+            bloom_threshold: renderer.bloom.settings.threshold,
+            bloom_intensity: renderer.bloom.settings.intensity,
+            wireframe: false,
+            paused: false,
+            step: false,
+            drop_requested: false,
+            selected_character: 0,
+        };
+        controls.set_to_sun(-game.scene.sun.direction);
+        let fly = FlyCamera::look_at(game.scene.camera.position, game.scene.camera.target);
+        let camera_mode = match game.camera_path.map(|p| p.kind) {
+            Some(CameraPathKind::Aerial) => CameraMode::Aerial,
+            Some(CameraPathKind::Walk) => CameraMode::Walk,
+            None => CameraMode::Follow,
+        };
         self.running = Some(Running {
             window,
             ctx,
@@ -163,6 +294,13 @@ impl App {
             frame: empty_frame(),
             last_time: Instant::now(),
             minimised: false,
+            overlay,
+            controls,
+            fly,
+            fly_keys: FlyKeys::default(),
+            camera_mode,
+            looking: false,
+            screenshot_requested: false,
         });
         Ok(())
     }
@@ -195,23 +333,52 @@ impl App {
         Ok(())
     }
 
-    /// Advances the simulation by the real time elapsed and renders one frame.
-    fn redraw(&mut self) -> Result<()> {
+    /// Advances the simulation (one tick per frame with a key track, else the real time
+    /// elapsed), renders one frame with the overlay, and writes a requested screenshot.
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
+        let frame_start = Instant::now();
         let Some(running) = &mut self.running else {
             return Ok(());
         };
         let now = Instant::now();
-        let ticks = running
-            .game
-            .clock
-            .ticks_due((now - running.last_time).as_secs_f64());
+        let elapsed = (now - running.last_time).as_secs_f64();
         running.last_time = now;
+        let ticks = if self.options.key_track.is_some() {
+            1
+        } else {
+            running.game.clock.ticks_due(elapsed)
+        };
+        if let Some(track) = &mut self.options.key_track {
+            // The track's clock counts redraws (one game tick each unless paused), so a track
+            // can pause, step and resume.
+            for event in track.take_due(self.track_tick).to_vec() {
+                handle_key(running, event.code, event.down, event_loop);
+            }
+            self.track_tick += 1;
+        }
         for _ in 0..ticks {
-            running.game.tick();
+            if !running.controls.paused || std::mem::take(&mut running.controls.step) {
+                running.game.tick();
+                let dt = running.game.clock.dt() as f32;
+                running
+                    .game
+                    .world
+                    .step_gpu(&running.ctx, &mut running.renderer, dt)
+                    .context("stepping the sea")?;
+            }
+        }
+        let dt = if self.options.key_track.is_some() {
+            running.game.clock.dt() as f32
+        } else {
+            elapsed as f32
+        };
+        if running.camera_mode == CameraMode::Fly {
+            running.fly.update(running.fly_keys, dt);
         }
         if running.minimised {
             return Ok(());
         }
+        apply_controls(running);
         let (width, height) = running.renderer.size();
         build_frame(
             &running.game,
@@ -219,6 +386,7 @@ impl App {
             width as f32 / height as f32,
             &mut running.frame,
         );
+        override_frame(running, width as f32 / height as f32);
         let texture = match running.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
@@ -255,8 +423,31 @@ impl App {
         running
             .renderer
             .render(&running.ctx, &running.frame, &view)?;
+        running.overlay.draw(
+            &running.window,
+            &running.ctx.device,
+            &running.ctx.queue,
+            &view,
+            &mut running.controls,
+            &mut running.game.gameplay,
+        );
+        running
+            .ctx
+            .take_uncaptured_errors("drawing the debug overlay")?;
+        if std::mem::take(&mut running.screenshot_requested) {
+            let path = self
+                .options
+                .screenshot_dir
+                .join(format!("screenshot_{:05}.png", self.frames));
+            write_screenshot(running, &path)?;
+            println!("screenshot: {}", path.display());
+            self.screenshots.push(path);
+        }
         running.window.pre_present_notify();
         running.ctx.queue.present(texture);
+        running
+            .overlay
+            .push_frame_ms(frame_start.elapsed().as_secs_f32() * 1e3);
         self.frames += 1;
         Ok(())
     }
@@ -297,6 +488,131 @@ impl App {
     }
 }
 
+/// One key going down or up, from the keyboard or a key track.
+fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &ActiveEventLoop) {
+    let flying = running.camera_mode == CameraMode::Fly;
+    let fly_key = match code {
+        KeyCode::KeyW => Some(&mut running.fly_keys.forward),
+        KeyCode::KeyS => Some(&mut running.fly_keys.back),
+        KeyCode::KeyA => Some(&mut running.fly_keys.left),
+        KeyCode::KeyD => Some(&mut running.fly_keys.right),
+        KeyCode::KeyE => Some(&mut running.fly_keys.up),
+        KeyCode::KeyQ => Some(&mut running.fly_keys.down),
+        _ => None,
+    };
+    if let Some(held) = fly_key {
+        // Released keys always clear, so switching camera mid-press leaves nothing stuck.
+        *held = down && flying;
+        if flying {
+            return;
+        }
+    }
+    if let Some(key) = crate::gameplay::input::key_of(code) {
+        running.game.gameplay.keys.set(key, down);
+        return;
+    }
+    if !down {
+        return;
+    }
+    let c = &mut running.controls;
+    match action_of(code) {
+        Some(WindowAction::Quit) => event_loop.exit(),
+        Some(WindowAction::ToggleWireframe) => {
+            c.wireframe = !c.wireframe;
+            println!("wireframe {}", if c.wireframe { "on" } else { "off" });
+        }
+        Some(WindowAction::Screenshot) => running.screenshot_requested = true,
+        Some(WindowAction::TogglePause) => c.paused = !c.paused,
+        Some(WindowAction::Step) => c.step = true,
+        Some(WindowAction::CycleCamera) => {
+            running.camera_mode = running.camera_mode.next();
+            let kind = match running.camera_mode {
+                CameraMode::Aerial => Some(CameraPathKind::Aerial),
+                CameraMode::Walk => Some(CameraPathKind::Walk),
+                CameraMode::Fly | CameraMode::Follow => None,
+            };
+            running.game.camera_path = kind.map(|kind| CameraPath {
+                kind,
+                duration: PATH_SECONDS,
+            });
+            if running.camera_mode == CameraMode::Fly {
+                // Start flying from wherever the previous camera was.
+                let cam = &running.game.scene.camera;
+                running.fly = FlyCamera::look_at(cam.position, cam.target);
+            }
+            println!("camera: {:?}", running.camera_mode);
+        }
+        Some(WindowAction::SunElevation(s)) => {
+            c.sun_elevation = (c.sun_elevation + f32::from(s) * SUN_STEP).clamp(-0.2, 1.55);
+        }
+        Some(WindowAction::SunAzimuth(s)) => c.sun_azimuth += f32::from(s) * SUN_STEP,
+        Some(WindowAction::ToggleOverlay) => running.overlay.visible = !running.overlay.visible,
+        None => {}
+    }
+}
+
+/// Pushes the overlay's settings into the renderer and the game.
+fn apply_controls(running: &mut Running) {
+    let c = &mut running.controls;
+    running.renderer.bloom.settings.threshold = c.bloom_threshold;
+    running.renderer.bloom.settings.intensity = c.bloom_intensity;
+    // Hook: `c.wireframe` has no effect until the forward pass grows a line-mode pipeline
+    // (the GpuContext already requests POLYGON_MODE_LINE).
+    if std::mem::take(&mut c.drop_requested) {
+        // Hook: a water drop on the sea once the level's sea (crate::world) runs in Game.
+        println!("water drop requested (no simulated sea in this level)");
+    }
+}
+
+/// Applies the window's camera mode and sun to the frame built from the level.
+fn override_frame(running: &mut Running, aspect: f32) {
+    running.frame.sun.direction = -running.controls.to_sun();
+    if running.camera_mode == CameraMode::Fly {
+        let c = &running.game.scene.camera;
+        running.frame.camera = Camera::look_at(
+            running.fly.position,
+            running.fly.target(),
+            glam::Vec3::Y,
+            c.fov_y_degrees.to_radians(),
+            aspect,
+            c.near,
+            c.far,
+        );
+    }
+}
+
+/// Renders the current frame again into an off-screen copy of the surface format and writes it
+/// as PNG (surface textures cannot be read back everywhere).
+fn write_screenshot(running: &mut Running, path: &std::path::Path) -> Result<()> {
+    let (width, height) = running.renderer.size();
+    let texture = running.ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("screenshot"),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: running.config.format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    running
+        .renderer
+        .render(&running.ctx, &running.frame, &view)?;
+    let image = sierra_render::readback::read_texture_rgba(&running.ctx, &texture)?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating the screenshot folder {}", dir.display()))?;
+    }
+    image
+        .save(path)
+        .with_context(|| format!("writing the screenshot {}", path.display()))
+}
+
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.running.is_none() && self.error.is_none() {
@@ -307,24 +623,52 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        if let Some(running) = self.running.as_mut() {
+            if running.overlay.on_window_event(&running.window, &event) {
+                return;
+            }
+        }
         let result = match event {
             WindowEvent::CloseRequested => {
                 event_loop.exit();
                 Ok(())
             }
-            WindowEvent::KeyboardInput { event, .. }
-                if event.state == ElementState::Pressed
-                    && event.logical_key == Key::Named(NamedKey::Escape) =>
-            {
-                event_loop.exit();
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let (Some(running), PhysicalKey::Code(code)) =
+                    (self.running.as_mut(), event.physical_key)
+                {
+                    if !event.repeat {
+                        let down = event.state == ElementState::Pressed;
+                        handle_key(running, code, down, event_loop);
+                    }
+                }
+                Ok(())
+            }
+            WindowEvent::MouseInput {
+                state,
+                button: MouseButton::Right,
+                ..
+            } => {
+                if let Some(running) = self.running.as_mut() {
+                    running.looking = state == ElementState::Pressed;
+                }
                 Ok(())
             }
             WindowEvent::Resized(size) => self.resized(size),
-            WindowEvent::RedrawRequested => self.redraw(),
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => Ok(()),
         };
         if let Err(e) = result {
             self.fail(event_loop, e);
+        }
+    }
+
+    fn device_event(&mut self, _: &ActiveEventLoop, _: DeviceId, event: DeviceEvent) {
+        if let (Some(running), DeviceEvent::MouseMotion { delta }) = (self.running.as_mut(), event)
+        {
+            if running.looking && running.camera_mode == CameraMode::Fly {
+                running.fly.look(delta.0 as f32, delta.1 as f32);
+            }
         }
     }
 
@@ -345,5 +689,42 @@ impl ApplicationHandler for App {
         if let Some(running) = &self.running {
             running.window.request_redraw();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camera_cycle_visits_every_mode_once() {
+        let mut mode = CameraMode::Fly;
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            seen.push(mode);
+            mode = mode.next();
+        }
+        assert_eq!(mode, CameraMode::Fly);
+        seen.sort_by_key(|m| *m as u8);
+        seen.dedup();
+        assert_eq!(seen.len(), 4);
+    }
+
+    #[test]
+    fn bound_keys_do_not_collide_with_movement() {
+        for code in [
+            KeyCode::KeyW,
+            KeyCode::KeyA,
+            KeyCode::KeyS,
+            KeyCode::KeyD,
+            KeyCode::KeyQ,
+            KeyCode::KeyE,
+            KeyCode::Space,
+            KeyCode::ArrowUp,
+        ] {
+            assert_eq!(action_of(code), None, "{code:?}");
+        }
+        assert_eq!(action_of(KeyCode::F12), Some(WindowAction::Screenshot));
+        assert_eq!(action_of(KeyCode::KeyP), Some(WindowAction::Screenshot));
     }
 }

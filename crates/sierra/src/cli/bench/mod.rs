@@ -3,6 +3,8 @@
 
 pub mod anim;
 pub mod noise;
+pub mod scene;
+pub mod soak;
 pub mod terrain;
 pub mod water;
 
@@ -29,6 +31,11 @@ pub enum Bench {
     Anim(anim::AnimBenchArgs),
     /// Water columns (virtual pipes): ns per cell per step, CPU 1 and 2 threads and GPU, 256²..2048².
     Water(water::WaterBenchArgs),
+    /// The demo level headless: start-up time, frame time per CPU stage and GPU pass (table or
+    /// JSON) and a plot of frame time per frame per stage (`bench_scene.png`).
+    Scene(scene::SceneBenchArgs),
+    /// Memory soak: N headless frames (default 2000 at 64x64); RSS at frame 200 vs the end within 5 %.
+    Soak(soak::SoakArgs),
 }
 
 /// Runs a benchmark.
@@ -41,6 +48,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         Bench::Terrain(a) => terrain::run(a),
         Bench::Anim(a) => anim::run(a),
         Bench::Water(a) => water::run(a),
+        Bench::Scene(a) => scene::run(a),
+        Bench::Soak(a) => soak::run(a),
     }
 }
 

@@ -1,0 +1,261 @@
+//! `sierra bench scene [--frames N] [--size WxH] [--json] [--plot PATH]`: the thesis's §2.4
+//! performance analysis (seed 002) for this engine: runs a level (the demo by default) headless
+//! for N frames and reports the start-up time, the frame time split by stage (CPU, from the
+//! `sierra_profile` scopes `gameplay`, `build_frame`, `render`) and by pass (GPU timestamp
+//! queries, where the adapter has them), as a table or JSON, and plots the frame time per
+//! frame per stage (`plotters`, bitmap backend) into a PNG.
+//!
+//! Terrain and water run on the level's configured backend (the demo's GPU compute path); a
+//! CPU-path comparison needs a backend switch on the loaded game and is reported as not run.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use plotters::prelude::*;
+use sierra_profile::{profile_scope, Profiler};
+use sierra_render::{FrameData, FrameStats, GpuContext, HeadlessRenderer};
+
+use crate::cli::demo::DEMO_LEVEL;
+use crate::cli::Size;
+use crate::game::Game;
+use crate::game_loop::DEFAULT_TICK_HZ;
+use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes, SceneMeshes};
+
+/// Arguments of `sierra bench scene`.
+#[derive(Debug, Args)]
+pub struct SceneBenchArgs {
+    /// Frames to run.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..))]
+    pub frames: u32,
+    /// Render size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "320x180")]
+    pub size: Size,
+    /// Level to run instead of the demo.
+    #[arg(long)]
+    pub level: Option<PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Plot image (frame time per frame per stage).
+    #[arg(long, default_value = "bench_scene.png")]
+    pub plot: PathBuf,
+}
+
+/// CPU stages timed per frame (profiler scope names), in frame order.
+pub const STAGES: [&str; 3] = ["gameplay", "build_frame", "render"];
+
+/// A level loaded and uploaded for headless frames without output files: the frame loop of
+/// [`crate::headless::run_headless`] minus the PNGs (shared by the scene bench and the soak run).
+pub struct SceneRunner {
+    /// GPU context.
+    pub ctx: GpuContext,
+    /// Renderer with its off-screen image.
+    pub headless: HeadlessRenderer,
+    /// The running level.
+    pub game: Game,
+    meshes: SceneMeshes,
+    frame: FrameData,
+    aspect: f32,
+}
+
+impl SceneRunner {
+    /// Loads `level`, creates a `width` × `height` renderer, uploads the meshes and the landscape.
+    ///
+    /// # Errors
+    /// Level, GPU and upload errors.
+    pub fn new(level: &Path, width: u32, height: u32) -> Result<Self> {
+        let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
+        let ctx = GpuContext::headless()?;
+        let mut headless = HeadlessRenderer::new(&ctx, width, height)
+            .with_context(|| format!("creating a {width}x{height} renderer"))?;
+        let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)?;
+        game.world
+            .upload(&ctx, &mut headless.renderer)
+            .context("uploading the landscape")?;
+        Ok(Self {
+            ctx,
+            headless,
+            game,
+            meshes,
+            frame: empty_frame(),
+            aspect: width as f32 / height as f32,
+        })
+    }
+
+    /// One tick, one frame rendered and read back, inside the profiler's stage scopes.
+    ///
+    /// # Errors
+    /// GPU errors.
+    pub fn frame(&mut self) -> Result<FrameStats> {
+        profile_scope!("frame");
+        {
+            profile_scope!("gameplay");
+            self.game.tick();
+            let dt = self.game.clock.dt() as f32;
+            self.game
+                .world
+                .step_gpu(&self.ctx, &mut self.headless.renderer, dt)
+                .context("stepping the sea")?;
+        }
+        {
+            profile_scope!("build_frame");
+            build_frame(&self.game, &self.meshes, self.aspect, &mut self.frame);
+        }
+        profile_scope!("render");
+        let (_, stats) = self.headless.render(&self.ctx, &self.frame)?;
+        Ok(stats)
+    }
+}
+
+/// Mean, p95 and max of `values` (all 0 when empty).
+fn summary(values: &mut [f64]) -> (f64, f64, f64) {
+    if values.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    values.sort_by(f64::total_cmp);
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let p95 = values[((values.len() - 1) as f64 * 0.95).round() as usize];
+    (mean, p95, values[values.len() - 1])
+}
+
+/// Runs `sierra bench scene`.
+///
+/// # Errors
+/// Level, GPU, profiler and plot errors.
+pub fn run(args: SceneBenchArgs) -> Result<()> {
+    let level = args.level.as_deref().unwrap_or(Path::new(DEMO_LEVEL));
+    let (profiler, _guard) = Profiler::start(None).context("starting the profiler")?;
+    let start = Instant::now();
+    let mut runner = SceneRunner::new(level, args.size.width, args.size.height)?;
+    let startup_s = start.elapsed().as_secs_f64();
+    let frames = args.frames as usize;
+    let mut frame_ms = Vec::with_capacity(frames);
+    let mut pass_ms: Vec<(&'static str, Vec<f64>)> = Vec::new();
+    for index in 0..frames {
+        let t = Instant::now();
+        let stats = runner.frame().with_context(|| format!("frame {index}"))?;
+        profiler.end_frame();
+        frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        for (name, ms) in stats.pass_gpu_ms {
+            match pass_ms.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, v)) => v.push(ms),
+                None => pass_ms.push((name, vec![ms])),
+            }
+        }
+    }
+    let stage_history: Vec<(&str, Vec<(u64, f64)>)> = STAGES
+        .iter()
+        .map(|&s| (s, profiler.history_ms(s).unwrap_or_default()))
+        .collect();
+    plot(&args.plot, &stage_history, &frame_ms)?;
+    let stage_rows: Vec<_> = stage_history
+        .iter()
+        .map(|(name, h)| {
+            let mut v: Vec<f64> = h.iter().map(|&(_, ms)| ms).collect();
+            (*name, summary(&mut v))
+        })
+        .collect();
+    let pass_rows: Vec<_> = pass_ms
+        .iter_mut()
+        .map(|(name, v)| (*name, summary(v)))
+        .collect();
+    let frame_row = summary(&mut frame_ms.clone());
+    let adapter = runner.ctx.adapter_summary();
+    if args.json {
+        let row = |(mean, p95, max): (f64, f64, f64)| serde_json::json!({"mean_ms": mean, "p95_ms": p95, "max_ms": max});
+        let out = serde_json::json!({
+            "level": level.display().to_string(),
+            "adapter": adapter,
+            "width": args.size.width,
+            "height": args.size.height,
+            "frames": frames,
+            "startup_s": startup_s,
+            "compute_path": "gpu",
+            "cpu_path": null,
+            "frame": row(frame_row),
+            "cpu_stages": stage_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
+            "gpu_passes": pass_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
+            "plot": args.plot.display().to_string(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "scene bench: {} at {}x{}, {frames} frames on {adapter}",
+        level.display(),
+        args.size.width,
+        args.size.height
+    );
+    println!("start-up (load, GPU init, uploads, terrain generation): {startup_s:.3} s");
+    println!(
+        "terrain/water path: GPU compute (CPU path: not run, no backend switch on the loaded game)"
+    );
+    println!(
+        "{:<22} {:>10} {:>10} {:>10}",
+        "", "mean ms", "p95 ms", "max ms"
+    );
+    let print = |label: String, (mean, p95, max): (f64, f64, f64)| {
+        println!("{label:<22} {mean:>10.3} {p95:>10.3} {max:>10.3}");
+    };
+    print("frame (wall)".into(), frame_row);
+    for (name, r) in &stage_rows {
+        print(format!("cpu  {name}"), *r);
+    }
+    if pass_rows.is_empty() {
+        println!("gpu  (no timestamp queries on this adapter)");
+    }
+    for (name, r) in &pass_rows {
+        print(format!("gpu  {name}"), *r);
+    }
+    println!(
+        "plot: {} (frame time per frame; black = whole frame, red = gameplay, blue = build_frame, green = render; grey lines every 10 ms)",
+        args.plot.display()
+    );
+    Ok(())
+}
+
+/// Frame time per frame, one line per CPU stage plus the whole frame, into a PNG.
+fn plot(path: &Path, stages: &[(&str, Vec<(u64, f64)>)], frame_ms: &[f64]) -> Result<()> {
+    let max_ms = frame_ms.iter().copied().fold(1.0, f64::max) * 1.1;
+    const SIZE: (u32, u32) = (800, 400);
+    // Drawn into memory and written with `image`: plotters' own file output needs its `image` feature.
+    let mut pixels = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
+    let mut draw = || -> std::result::Result<(), Box<dyn std::error::Error>> {
+        let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+        root.fill(&WHITE)?;
+        // No axis text: plotters' text needs its `ttf` feature (fontconfig). Grey lines mark
+        // every 10 ms instead; the table names the colours.
+        let mut chart = ChartBuilder::on(&root)
+            .margin(10)
+            .build_cartesian_2d(0..frame_ms.len().max(1), 0.0..max_ms)?;
+        let width = frame_ms.len().max(1);
+        for k in 1..=(max_ms / 10.0) as usize {
+            let y = k as f64 * 10.0;
+            chart.draw_series(LineSeries::new(
+                [(0, y), (width, y)],
+                &RGBColor(210, 210, 210),
+            ))?;
+        }
+        chart.draw_series(LineSeries::new(
+            frame_ms.iter().enumerate().map(|(i, &ms)| (i, ms)),
+            &BLACK,
+        ))?;
+        let colours = [RED, BLUE, GREEN, MAGENTA];
+        for ((_, history), colour) in stages.iter().zip(colours) {
+            // Frame indices count from the profiler's first frame, which is the bench's first.
+            chart.draw_series(LineSeries::new(
+                history.iter().map(|&(f, ms)| (f as usize, ms)),
+                &colour,
+            ))?;
+        }
+        root.present()?;
+        Ok(())
+    };
+    draw().map_err(|e| anyhow::anyhow!("drawing the plot {}: {e}", path.display()))?;
+    let image = image::RgbImage::from_raw(SIZE.0, SIZE.1, pixels).context("plot buffer size")?;
+    image
+        .save(path)
+        .with_context(|| format!("writing the plot {}", path.display()))
+}
