@@ -229,3 +229,48 @@ fn every_pass_reports_gpu_time_where_timestamps_exist() {
         assert!(names.is_empty() && stats.gpu_ms.is_none());
     }
 }
+
+#[test]
+fn wireframe_mode_draws_edges_only() {
+    let ctx = context();
+    if !ctx
+        .device
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE)
+    {
+        return;
+    }
+    let mut headless = HeadlessRenderer::new(&ctx, 64, 64).unwrap_or_else(|e| panic!("{e}"));
+    let cube = headless
+        .renderer
+        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut frame = support::frame(Camera::look_at(
+        Vec3::new(0.9, 0.9, 1.5),
+        Vec3::ZERO,
+        Vec3::Y,
+        1.0,
+        1.0,
+        0.1,
+        10.0,
+    ));
+    frame.draws.push(DrawItem {
+        mesh: cube,
+        model: Mat4::IDENTITY,
+        material: Material::default(),
+    });
+    let covered =
+        |image: &image::RgbaImage| image.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
+    let (filled, _) = headless
+        .render(&ctx, &frame)
+        .unwrap_or_else(|e| panic!("{e}"));
+    headless.renderer.forward.wireframe = true;
+    let (lines, _) = headless
+        .render(&ctx, &frame)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (f, l) = (covered(&filled), covered(&lines));
+    assert!(
+        l > 20 && l * 3 < f,
+        "wireframe covers {l} pixels, filled {f}"
+    );
+}

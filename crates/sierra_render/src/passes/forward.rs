@@ -144,6 +144,10 @@ impl ObjectUniform {
 pub struct ForwardPass {
     /// One pipeline per [`MaterialVariant`], indexed by [`variant_index`].
     pipelines: [wgpu::RenderPipeline; 4],
+    /// Edges-only pipeline (`None` without `Features::POLYGON_MODE_LINE`).
+    wireframe_pipeline: Option<wgpu::RenderPipeline>,
+    /// Draw every mesh as lines (wireframe mode) where the device supports it.
+    pub wireframe: bool,
     /// Group 3 bind groups of the materials.
     materials: MaterialBinder,
     /// Material of meshes without one (Phong, no textures, opaque, single-sided).
@@ -196,7 +200,11 @@ impl ForwardPass {
             count: None,
         };
         let materials = MaterialBinder::new(ctx)?;
-        let (frame_layout, object_layout, pipelines) = ctx.scoped(
+        let lines = ctx
+            .device
+            .features()
+            .contains(wgpu::Features::POLYGON_MODE_LINE);
+        let (frame_layout, object_layout, pipelines, wireframe_pipeline) = ctx.scoped(
             || "creating the forward pipeline".to_owned(),
             || {
                 let frame_layout =
@@ -223,7 +231,7 @@ impl ForwardPass {
                     ],
                     immediate_size: 0,
                 });
-                let make = |variant: MaterialVariant| {
+                let make_with = |variant: MaterialVariant, polygon_mode: wgpu::PolygonMode| {
                     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                         label: Some("forward"),
                         layout: Some(&layout),
@@ -237,6 +245,7 @@ impl ForwardPass {
                             topology: wgpu::PrimitiveTopology::TriangleList,
                             front_face: wgpu::FrontFace::Ccw,
                             cull_mode: (!variant.double_sided).then_some(wgpu::Face::Back),
+                            polygon_mode,
                             ..Default::default()
                         },
                         depth_stencil: Some(wgpu::DepthStencilState {
@@ -262,8 +271,15 @@ impl ForwardPass {
                         cache: None,
                     })
                 };
-                let pipelines = VARIANTS.map(make);
-                (frame_layout, object_layout, pipelines)
+                let pipelines = VARIANTS.map(|v| make_with(v, wgpu::PolygonMode::Fill));
+                let wireframe = lines.then(|| {
+                    let both_sides = MaterialVariant {
+                        blend: false,
+                        double_sided: true,
+                    };
+                    make_with(both_sides, wgpu::PolygonMode::Line)
+                });
+                (frame_layout, object_layout, pipelines, wireframe)
             },
         )?;
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
@@ -304,6 +320,8 @@ impl ForwardPass {
         let default_material = materials.bind(ctx, &SurfaceMaterial::default())?;
         Ok(Self {
             pipelines,
+            wireframe_pipeline,
+            wireframe: false,
             materials,
             default_material,
             mesh_materials: Vec::new(),
@@ -543,7 +561,11 @@ impl Pass for ForwardPass {
                 continue;
             };
             let material = self.material(draw.mesh);
-            pass.set_pipeline(&self.pipelines[variant_index(material.variant)]);
+            let pipeline = match (&self.wireframe_pipeline, self.wireframe) {
+                (Some(lines), true) => lines,
+                _ => &self.pipelines[variant_index(material.variant)],
+            };
+            pass.set_pipeline(pipeline);
             pass.set_bind_group(3, &material.bind_group, &[]);
             let offset = (i as u64 * self.object_stride) as u32;
             pass.set_bind_group(1, &self.object_bind_group, &[offset]);
