@@ -32,6 +32,7 @@ fn input_track_walks_jumps_onto_the_platform_walks_off_its_edge_and_lands() {
         previous = state;
     }
     let player = game.gameplay.player.as_ref().unwrap();
+    eprintln!("states {:?}, landings at y {landings:?}", player.history);
     let expected: Vec<PlayerState> = vec![Idle, Walk, Jump, Land, Idle, Walk, Fall, Land, Idle];
     assert_eq!(player.state_sequence(), expected, "{:?}", player.history);
     // First landing on the platform top (0.3 + 0.6/2), the second on the ground top (y = 0).
@@ -118,7 +119,8 @@ fn ik_hand_reaches_the_orb_elbow_stays_in_its_hinge_no_popping_and_the_sword_fol
         "the orb should mostly be in reach ({in_reach}/240 ticks)"
     );
     assert_eq!(reached, in_reach);
-    let (frame, j, change) = tracker.worst().unwrap();
+    let (j, frame, change) = tracker.worst().unwrap();
+    eprintln!("in reach {in_reach}/240 ticks; worst joint rotation change {change} rad (joint {j}, frame {frame})");
     // Walking at 60 Hz turns joints by a few degrees per tick; a pop (a solver flip) is tens of degrees.
     assert!(
         change < 0.15,

@@ -378,3 +378,61 @@ impl Gameplay {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::player::PlayerState;
+    use crate::game::game_from_json;
+
+    #[test]
+    fn a_player_standing_on_a_turning_platform_is_carried_round_with_it() {
+        // Platform top at y = 0.5, turning 90°/s about +Y through the origin; the player stands
+        // still at x = 1, so after 1 s it has been carried a quarter turn: +X → −Z.
+        let mut game = game_from_json(
+            r#"{"objects": [
+                {"name": "P", "components": [{"type": "Spinner", "degreesPerSecond": 90},
+                    {"type": "CollisionBox", "halfExtents": [3, 0.25, 3], "center": [0, 0.25, 0]}]},
+                {"name": "Me", "position": [1, 0.5, 0], "components": [{"type": "PlayerControl"}]}
+            ]}"#,
+            60.0,
+        )
+        .unwrap();
+        for _ in 0..60 {
+            game.tick();
+        }
+        let me = game.scene.object("Me").unwrap();
+        let p = Vec3::from(game.scene.graph.world(me).unwrap().translation);
+        assert!((p - Vec3::new(0.0, 0.5, -1.0)).length() < 0.03, "{p}");
+        let player = game.gameplay.player.as_ref().unwrap();
+        assert_eq!(player.state_sequence(), vec![PlayerState::Idle]);
+    }
+
+    #[test]
+    fn the_follow_camera_settles_at_target_plus_offset_looking_at_the_target() {
+        let mut game = game_from_json(
+            r#"{"camera": {"position": [0, 10, 30], "target": [0, 0, 0]},
+                "objects": [{"name": "T", "position": [3, 0, -2],
+                "components": [{"type": "FollowCamera", "target": "T", "offset": [0, 2, 5], "stiffness": 5}]}]}"#,
+            60.0,
+        )
+        .unwrap();
+        game.tick();
+        let after_one = game.scene.camera.position;
+        // One tick moves the eye by the fraction 1 − e^(−5/60) of the way.
+        let k = 1.0 - (-5.0f32 / 60.0).exp();
+        let expected = Vec3::new(0.0, 10.0, 30.0)
+            + (Vec3::new(3.0, 2.0, 3.0) - Vec3::new(0.0, 10.0, 30.0)) * k;
+        assert!(
+            (after_one - expected).length() < 1e-4,
+            "{after_one} vs {expected}"
+        );
+        for _ in 0..600 {
+            game.tick();
+        }
+        assert!((game.scene.camera.position - Vec3::new(3.0, 2.0, 3.0)).length() < 1e-3);
+        let look = Vec3::new(3.0, super::follow_camera::LOOK_HEIGHT, -2.0);
+        assert!((game.scene.camera.target - look).length() < 1e-5);
+    }
+}
