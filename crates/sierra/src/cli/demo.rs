@@ -19,9 +19,9 @@ use sierra_scene::Component;
 /// The demo level shipped in the repository.
 pub const DEMO_LEVEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/levels/demo.json");
 
-/// Headless frame count when `--frames` is not given (at 960x540 on the software rasteriser
+/// Headless frame count when `--frames` is not given (at the default 480x270 on the software rasteriser,
 /// this stays under two minutes).
-pub const DEFAULT_HEADLESS_FRAMES: u32 = 40;
+pub const DEFAULT_HEADLESS_FRAMES: u32 = 24;
 
 /// Seconds a windowed camera path takes.
 pub const WINDOW_PATH_SECONDS: f32 = 40.0;
@@ -35,11 +35,11 @@ pub struct DemoArgs {
     /// Render headless even when a display exists.
     #[arg(long)]
     pub headless: bool,
-    /// Frames to render (headless default 40; a window runs until Esc when not given).
+    /// Frames to render (headless default 24; a window runs until Esc when not given).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub frames: Option<u32>,
     /// Image or window size in pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "640x360")]
+    #[arg(long, default_value = "480x270")]
     pub size: Size,
     /// Output folder of a headless run.
     #[arg(long, default_value = "out/demo")]
