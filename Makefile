@@ -16,4 +16,4 @@ demo: setup
 
 ## Run every test (one release build shared with the demo).
 test: setup
-	$(CARGO) test --release --workspace
+	$(CARGO) test --release --workspace --no-fail-fast
