@@ -210,8 +210,9 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         print(format!("gpu  {name}"), *r);
     }
     println!(
-        "plot: {} (frame time per frame; black = whole frame, red = gameplay, blue = build_frame, green = render; grey lines every 10 ms)",
-        args.plot.display()
+        "plot: {} (frame time per frame; black = whole frame, red = gameplay, blue = build_frame, green = render; grey lines every {} ms)",
+        args.plot.display(),
+        grid_spacing_ms(frame_row.2 * 1.1)
     );
     Ok(())
 }
@@ -226,13 +227,14 @@ fn plot(path: &Path, stages: &[(&str, Vec<(u64, f64)>)], frame_ms: &[f64]) -> Re
         let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
         root.fill(&WHITE)?;
         // No axis text: plotters' text needs its `ttf` feature (fontconfig). Grey lines mark
-        // every 10 ms instead; the table names the colours.
+        // every 1, 10, 100… ms (at most 10 lines) instead; the table names the colours.
         let mut chart = ChartBuilder::on(&root)
             .margin(10)
             .build_cartesian_2d(0..frame_ms.len().max(1), 0.0..max_ms)?;
         let width = frame_ms.len().max(1);
-        for k in 1..=(max_ms / 10.0) as usize {
-            let y = k as f64 * 10.0;
+        let spacing = grid_spacing_ms(max_ms);
+        for k in 1..=(max_ms / spacing) as usize {
+            let y = k as f64 * spacing;
             chart.draw_series(LineSeries::new(
                 [(0, y), (width, y)],
                 &RGBColor(210, 210, 210),
@@ -258,4 +260,13 @@ fn plot(path: &Path, stages: &[(&str, Vec<(u64, f64)>)], frame_ms: &[f64]) -> Re
     image
         .save(path)
         .with_context(|| format!("writing the plot {}", path.display()))
+}
+
+/// Grid line spacing of the plot: the power of ten that gives at most 10 lines up to `max_ms`.
+fn grid_spacing_ms(max_ms: f64) -> f64 {
+    let mut spacing = 1.0;
+    while max_ms / spacing > 10.0 {
+        spacing *= 10.0;
+    }
+    spacing
 }
