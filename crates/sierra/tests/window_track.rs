@@ -47,11 +47,11 @@ fn scripted_track_drives_window_overlay_and_writes_screenshots() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("xvfb-run starts");
-    let deadline = Instant::now() + Duration::from_secs(180);
+    let deadline = Instant::now() + Duration::from_secs(400);
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("the window run did not finish within 180 s");
+            panic!("the window run did not finish within 400 s");
         }
         std::thread::sleep(Duration::from_millis(100));
     }
