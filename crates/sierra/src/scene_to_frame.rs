@@ -43,6 +43,7 @@ pub fn upload_scene_meshes(
     renderer: &mut Renderer,
     game: &Game,
 ) -> Result<SceneMeshes> {
+    apply_post(&game.scene.post, renderer);
     let mut meshes = SceneMeshes::default();
     let mut gltf_nodes = 0;
     for (_, content) in game.scene.content.iter() {
@@ -182,4 +183,19 @@ mod tests {
         assert_eq!(frame.point_lights.len(), 1);
         assert!((frame.point_lights[0].position - Vec3::new(5.0, 2.0, 0.0)).length() < 1e-6);
     }
+}
+
+/// Switches the renderer's bloom, tonemapping and sky to the level's `post` settings.
+fn apply_post(post: &sierra_scene::level::Post, renderer: &mut Renderer) {
+    use sierra_render::Tonemapper;
+    use sierra_scene::level::Tonemap;
+    renderer.bloom.settings.enabled = post.bloom;
+    renderer.bloom.settings.threshold = post.bloom_threshold;
+    renderer.bloom.settings.intensity = post.bloom_intensity;
+    renderer.tonemap.settings.tonemapper = match post.tonemap {
+        Tonemap::None => Tonemapper::None,
+        Tonemap::Aces => Tonemapper::Aces,
+        Tonemap::Agx => Tonemapper::Agx,
+    };
+    renderer.sky.settings.enabled |= post.sky;
 }

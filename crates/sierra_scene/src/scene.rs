@@ -51,6 +51,8 @@ pub struct Scene {
     pub sun: Sun,
     /// Linear RGB clear colour.
     pub clear_color: Vec3,
+    /// Post-processing and sky settings.
+    pub post: crate::level::Post,
     /// The transform hierarchy.
     pub graph: SceneGraph,
     /// Mesh and components per node (every node has an entry).
@@ -83,6 +85,7 @@ impl Scene {
             camera: level.camera.clone(),
             sun: level.sun.clone(),
             clear_color: level.clear_color,
+            post: level.post.clone(),
             graph: SceneGraph::new(),
             content: SecondaryMap::new(),
             objects: Vec::with_capacity(level.objects.len()),

@@ -52,6 +52,9 @@ pub struct Level {
     #[serde(default = "default_clear")]
     #[schemars(with = "[f32; 3]")]
     pub clear_color: Vec3,
+    /// Post-processing and sky (all off by default, so render tests see linear values).
+    #[serde(default)]
+    pub post: Post,
     /// The objects, in any order (parents need not come first).
     #[serde(default)]
     pub objects: Vec<ObjectDef>,
@@ -91,6 +94,49 @@ impl Default for Camera {
             far: 500.0,
         }
     }
+}
+
+/// The level's post-processing: HDR bloom (seed 000), tonemapping and the procedural sky.
+///
+/// Everything is off by default so that a level's rendered values are the linear shading
+/// values (render tests rely on it); the demo level switches them on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Post {
+    /// Add bloom: bright pass, quarter-resolution separable Gaussian, additive composite.
+    pub bloom: bool,
+    /// Brightest-channel threshold of the bright pass (linear HDR units; seed 000: 0.8).
+    pub bloom_threshold: f32,
+    /// Scale of the blurred highlights added back.
+    pub bloom_intensity: f32,
+    /// HDR → display mapping.
+    pub tonemap: Tonemap,
+    /// Draw the procedural sky (gradient and sun disc) behind the scene instead of the clear colour.
+    pub sky: bool,
+}
+
+impl Default for Post {
+    fn default() -> Self {
+        Self {
+            bloom: false,
+            bloom_threshold: 0.8,
+            bloom_intensity: 1.0,
+            tonemap: Tonemap::None,
+            sky: false,
+        }
+    }
+}
+
+/// Tonemapping operator of [`Post::tonemap`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Tonemap {
+    /// Clamp only: linear values pass unchanged.
+    None,
+    /// ACES filmic.
+    Aces,
+    /// AgX base look.
+    Agx,
 }
 
 /// Directional light plus ambient term (Blinn-Phong, see the renderer).
