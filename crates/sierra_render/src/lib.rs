@@ -16,6 +16,7 @@
 pub mod camera;
 pub mod compute;
 pub mod context;
+pub mod crowd;
 pub mod error;
 pub mod frame;
 pub mod gltf_model;

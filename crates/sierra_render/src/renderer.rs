@@ -1,12 +1,14 @@
 //! [`Renderer`]: runs the passes of a frame in order.
 //!
-//! Order: shadow (sun depth map) → forward (scene → HDR target) → sky (behind the scene) →
+//! Order: shadow (sun depth map) → forward (scene → HDR target) → crowd (instanced baked
+//! animation, same targets) → sky (behind the scene) →
 //! sea (simulated water, blended) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
 //! field and one entry in [`Renderer::passes`].
 
 use crate::context::GpuContext;
+use crate::crowd::CrowdPass;
 use crate::error::{RenderError, Result};
 use crate::frame::{FrameData, MeshHandle};
 use crate::gpu_timer::GpuTimer;
@@ -42,6 +44,8 @@ pub struct Renderer {
     pub shadow: ShadowPass,
     /// Scene → HDR target.
     pub forward: ForwardPass,
+    /// Instanced crowds from baked animation textures, drawn after the forward pass.
+    pub crowd: CrowdPass,
     /// Procedural sky behind the scene (off until `sky.settings.enabled`).
     pub sky: SkyPass,
     /// The simulated sea, blended over the scene (draws nothing until `sea.bind_water`).
@@ -77,6 +81,7 @@ impl Renderer {
             targets,
             meshes: Vec::new(),
             forward: ForwardPass::with_shadows(ctx, &shadow)?,
+            crowd: CrowdPass::new(ctx, &shadow)?,
             shadow,
             sky: SkyPass::new(ctx)?,
             sea: SeaPass::new(ctx)?,
@@ -92,23 +97,33 @@ impl Renderer {
             targets,
             shadow,
             forward,
+            crowd,
             sky,
             sea,
             bloom,
             tonemap,
             ..
         } = &mut renderer;
-        for pass in [shadow as &mut dyn Pass, forward, sky, sea, bloom, tonemap] {
+        for pass in [
+            shadow as &mut dyn Pass,
+            forward,
+            crowd,
+            sky,
+            sea,
+            bloom,
+            tonemap,
+        ] {
             pass.resize(ctx, targets)?;
         }
         Ok(renderer)
     }
 
     /// The passes in execution order.
-    fn passes(&mut self) -> [&mut dyn Pass; 6] {
+    fn passes(&mut self) -> [&mut dyn Pass; 7] {
         [
             &mut self.shadow,
             &mut self.forward,
+            &mut self.crowd,
             &mut self.sky,
             &mut self.sea,
             &mut self.bloom,
@@ -174,13 +189,22 @@ impl Renderer {
             targets,
             shadow,
             forward,
+            crowd,
             sky,
             sea,
             bloom,
             tonemap,
             ..
         } = self;
-        for pass in [shadow as &mut dyn Pass, forward, sky, sea, bloom, tonemap] {
+        for pass in [
+            shadow as &mut dyn Pass,
+            forward,
+            crowd,
+            sky,
+            sea,
+            bloom,
+            tonemap,
+        ] {
             pass.resize(ctx, targets)?;
         }
         Ok(())
@@ -238,6 +262,7 @@ impl Renderer {
             targets,
             meshes,
             forward,
+            crowd,
             shadow,
             sky,
             sea,
@@ -251,7 +276,7 @@ impl Renderer {
             targets,
             output,
         };
-        let mut passes: [&mut dyn Pass; 6] = [shadow, forward, sky, sea, bloom, tonemap];
+        let mut passes: [&mut dyn Pass; 7] = [shadow, forward, crowd, sky, sea, bloom, tonemap];
         for pass in passes.iter_mut() {
             pass.prepare(ctx, &inputs)?;
         }

@@ -1,0 +1,611 @@
+//! Crowds from baked animation textures (seed 004 "Animation Rendering", done better): every
+//! clip's skinning matrices ([`sierra_anim::BakedAnimation`]) live in ONE `Rgba32Float` 2D texture
+//! (width `3 · joint_count` texels, one row per global frame, a row range per clip, so no clip is
+//! padded to the longest and there is no layer limit), read with `textureLoad` (32-bit float
+//! formats need no filtering, which many GPUs lack). One instanced draw per crowd: each instance
+//! has a world transform, a clip, a time offset, a speed and an optional second clip with a
+//! crossfade weight. The vertex shader (`crowd.wgsl`) derives each instance's time from one
+//! global time uniform, interpolates the two nearest baked frames (looping) and skins position,
+//! normal and tangent with 4 influences; it is appended to `forward.wgsl` so the forward
+//! fragment shader lights crowds like every other mesh.
+//!
+//! CPU cost per frame: [`CrowdPass::set_time`] writes one `f32` per crowd; instance buffers are
+//! written only when [`CrowdPass::set_instances`] is called. Crowds do not cast sun shadows yet.
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec4};
+use sierra_anim::BakedAnimation;
+
+use crate::context::GpuContext;
+use crate::error::{RenderError, Result};
+use crate::frame::Material;
+use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
+use crate::mesh::{GpuMesh, Vertex};
+use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
+use crate::passes::shadow::ShadowPass;
+use crate::passes::{Pass, PassInputs};
+use crate::skinning::SkinnedMeshData;
+use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+
+/// Most clips one baked texture may hold (`MAX_CROWD_CLIPS` in `crowd.wgsl`).
+pub const MAX_CROWD_CLIPS: usize = 64;
+
+/// WGSL of the crowd pipeline: `forward.wgsl` followed by `crowd.wgsl` (shared lighting).
+pub fn shader_source() -> String {
+    format!(
+        "{}\n{}",
+        crate::passes::forward::SHADER,
+        include_str!("crowd.wgsl")
+    )
+}
+
+/// One crowd member, `@location(7..=12)` of `crowd.wgsl` (instance step), 96 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct CrowdInstance {
+    /// Model → world (column-major; right-handed, Y up, metres).
+    pub model: Mat4,
+    /// Clip index into [`BakedAnimation::clips`].
+    pub clip: u32,
+    /// Second clip (crossfade target); ignored while `crossfade` is 0.
+    pub second_clip: u32,
+    /// Seconds added to the instance's clip time (desynchronises the crowd).
+    pub time_offset: f32,
+    /// Playback rate (1 = real time).
+    pub speed: f32,
+    /// Weight of `second_clip` in `[0, 1]` (0: only `clip`).
+    pub crossfade: f32,
+    /// Padding.
+    pub _pad: [f32; 3],
+}
+
+impl CrowdInstance {
+    /// An instance playing `clip` at `model`, offset by `time_offset` seconds, at `speed`.
+    pub fn new(model: Mat4, clip: u32, time_offset: f32, speed: f32) -> Self {
+        Self {
+            model,
+            clip,
+            second_clip: clip,
+            time_offset,
+            speed,
+            crossfade: 0.0,
+            _pad: [0.0; 3],
+        }
+    }
+}
+
+/// `CrowdClip` in `crowd.wgsl`, 16 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+struct ClipUniform {
+    first_frame: u32,
+    frame_count: u32,
+    duration: f32,
+    _pad: f32,
+}
+
+/// `CrowdUniform` in `crowd.wgsl`, 16 + 16 · [`MAX_CROWD_CLIPS`] bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+struct CrowdUniform {
+    time: f32,
+    sample_rate: f32,
+    clip_count: u32,
+    _pad: u32,
+    clips: [ClipUniform; MAX_CROWD_CLIPS],
+}
+
+/// A crowd added to a [`CrowdPass`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CrowdHandle(pub u32);
+
+/// Checks `baked` fits one texture of the device and returns its size `(width, height)` in texels.
+///
+/// # Errors
+/// [`RenderError::InvalidInput`] for an empty bake, more than [`MAX_CROWD_CLIPS`] clips or a
+/// texel count that does not match; [`RenderError::LimitExceeded`] (naming
+/// `max_texture_dimension_2d`) when `3 · joint_count` or the total frame count is too large.
+pub fn baked_texture_size(ctx: &GpuContext, baked: &BakedAnimation) -> Result<(u32, u32)> {
+    let frames = baked.total_frames();
+    if baked.joint_count == 0 || frames == 0 || baked.clips.is_empty() {
+        return Err(RenderError::InvalidInput(format!(
+            "baked animation has {} joints, {} clips and {frames} frames: nothing to draw",
+            baked.joint_count,
+            baked.clips.len()
+        )));
+    }
+    if baked.clips.len() > MAX_CROWD_CLIPS {
+        return Err(RenderError::InvalidInput(format!(
+            "baked animation has {} clips; a crowd texture holds at most {MAX_CROWD_CLIPS}",
+            baked.clips.len()
+        )));
+    }
+    if baked.texels.len() != frames * baked.joint_count * 3 {
+        return Err(RenderError::InvalidInput(format!(
+            "baked animation has {} texels, expected {frames} frames × {} joints × 3",
+            baked.texels.len(),
+            baked.joint_count
+        )));
+    }
+    let limit = u64::from(ctx.device.limits().max_texture_dimension_2d);
+    let width = baked.joint_count as u64 * 3;
+    for (what, requested) in [
+        ("baked animation texture width (3 texels × joints)", width),
+        ("baked animation texture height (total baked frames over all clips; lower the sample rate or bake fewer clips)", frames as u64),
+    ] {
+        if requested > limit {
+            return Err(RenderError::LimitExceeded {
+                what: what.to_owned(),
+                requested,
+                limit,
+                limit_name: "max_texture_dimension_2d",
+            });
+        }
+    }
+    Ok((width as u32, frames as u32))
+}
+
+struct Crowd {
+    /// Bind-pose vertices and indices.
+    mesh: GpuMesh,
+    /// `[vertex]` joints (`Uint32x4`) then weights (`Float32x4`), interleaved.
+    influences: wgpu::Buffer,
+    instances: wgpu::Buffer,
+    instance_capacity: u32,
+    instance_count: u32,
+    uniform_buffer: wgpu::Buffer,
+    uniform: CrowdUniform,
+    bind_group: wgpu::BindGroup,
+    material: GpuMaterial,
+    _texture: wgpu::Texture,
+}
+
+/// The crowd pass: draws every crowd into the HDR target after the forward pass (loading its
+/// colour and depth), lit by the same sun, shadow map and point lights.
+pub struct CrowdPass {
+    pipelines: [wgpu::RenderPipeline; 2],
+    crowd_layout: wgpu::BindGroupLayout,
+    materials: MaterialBinder,
+    camera_buffer: wgpu::Buffer,
+    lights_buffer: wgpu::Buffer,
+    frame_bind_group: wgpu::BindGroup,
+    shadow_group: wgpu::BindGroup,
+    crowds: Vec<Crowd>,
+    time: f32,
+}
+
+fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+const INFLUENCE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
+    wgpu::vertex_attr_array![5 => Uint32x4, 6 => Float32x4];
+const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
+    7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Float32x4, 11 => Uint32x2, 12 => Float32x4
+];
+
+impl CrowdPass {
+    /// Creates the pass, lit through `shadow`'s shadow map.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when shader, pipeline or buffer creation fails.
+    pub fn new(ctx: &GpuContext, shadow: &ShadowPass) -> Result<Self> {
+        let device = &ctx.device;
+        let materials = MaterialBinder::new(ctx)?;
+        let source = shader_source();
+        let (frame_layout, crowd_layout, pipelines) = ctx.scoped(
+            || "creating the crowd pipeline".to_owned(),
+            || {
+                let frame_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("crowd frame"),
+                        entries: &[uniform_entry(0), uniform_entry(1)],
+                    });
+                let crowd_layout =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("crowd"),
+                        entries: &[
+                            uniform_entry(0),
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 1,
+                                visibility: wgpu::ShaderStages::VERTEX,
+                                ty: wgpu::BindingType::Texture {
+                                    sample_type: wgpu::TextureSampleType::Float {
+                                        filterable: false,
+                                    },
+                                    view_dimension: wgpu::TextureViewDimension::D2,
+                                    multisampled: false,
+                                },
+                                count: None,
+                            },
+                            uniform_entry(2),
+                        ],
+                    });
+                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("forward.wgsl + crowd.wgsl"),
+                    source: wgpu::ShaderSource::Wgsl(source.as_str().into()),
+                });
+                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("crowd"),
+                    bind_group_layouts: &[
+                        Some(&frame_layout),
+                        Some(&crowd_layout),
+                        Some(shadow.shadow_layout()),
+                        Some(materials.layout()),
+                    ],
+                    immediate_size: 0,
+                });
+                let buffers = [
+                    Some(Vertex::layout()),
+                    Some(wgpu::VertexBufferLayout {
+                        array_stride: 32,
+                        step_mode: wgpu::VertexStepMode::Vertex,
+                        attributes: &INFLUENCE_ATTRIBUTES,
+                    }),
+                    Some(wgpu::VertexBufferLayout {
+                        array_stride: size_of::<CrowdInstance>() as u64,
+                        step_mode: wgpu::VertexStepMode::Instance,
+                        attributes: &INSTANCE_ATTRIBUTES,
+                    }),
+                ];
+                let make = |double_sided: bool| {
+                    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                        label: Some("crowd"),
+                        layout: Some(&layout),
+                        vertex: wgpu::VertexState {
+                            module: &module,
+                            entry_point: Some("vs_crowd"),
+                            compilation_options: Default::default(),
+                            buffers: &buffers,
+                        },
+                        primitive: wgpu::PrimitiveState {
+                            topology: wgpu::PrimitiveTopology::TriangleList,
+                            front_face: wgpu::FrontFace::Ccw,
+                            cull_mode: (!double_sided).then_some(wgpu::Face::Back),
+                            ..Default::default()
+                        },
+                        depth_stencil: Some(wgpu::DepthStencilState {
+                            format: DEPTH_FORMAT,
+                            depth_write_enabled: Some(true),
+                            depth_compare: Some(wgpu::CompareFunction::Less),
+                            stencil: Default::default(),
+                            bias: Default::default(),
+                        }),
+                        multisample: Default::default(),
+                        fragment: Some(wgpu::FragmentState {
+                            module: &module,
+                            entry_point: Some("fs_main"),
+                            compilation_options: Default::default(),
+                            targets: &[Some(wgpu::ColorTargetState {
+                                format: HDR_FORMAT,
+                                blend: None,
+                                write_mask: wgpu::ColorWrites::ALL,
+                            })],
+                        }),
+                        multiview_mask: None,
+                        cache: None,
+                    })
+                };
+                (frame_layout, crowd_layout, [make(false), make(true)])
+            },
+        )?;
+        let usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+        let camera_buffer =
+            ctx.create_buffer_init("crowd camera", &[0; size_of::<CameraUniform>()], usage)?;
+        let lights_buffer =
+            ctx.create_buffer_init("crowd lights", &[0; size_of::<LightsUniform>()], usage)?;
+        let frame_bind_group = ctx.scoped(
+            || "creating the crowd frame bind group".to_owned(),
+            || {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("crowd frame"),
+                    layout: &frame_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: camera_buffer.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: lights_buffer.as_entire_binding(),
+                        },
+                    ],
+                })
+            },
+        )?;
+        Ok(Self {
+            pipelines,
+            crowd_layout,
+            materials,
+            camera_buffer,
+            lights_buffer,
+            frame_bind_group,
+            shadow_group: shadow.shadow_bind_group().clone(),
+            crowds: Vec::new(),
+            time: 0.0,
+        })
+    }
+
+    /// Uploads a crowd: the skinned mesh `mesh` (bind pose + 4 influences, joints indexing the
+    /// same skin as `baked`), its baked clips as one texture, `material` / `surface` for
+    /// shading, and the first `instances`.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a mesh that fails [`SkinnedMeshData::validate`] or whose
+    /// skin does not match `baked`, an instance naming a clip past `baked.clips`;
+    /// the errors of [`baked_texture_size`]; [`RenderError::Gpu`].
+    pub fn add_crowd(
+        &mut self,
+        ctx: &GpuContext,
+        mesh: &SkinnedMeshData,
+        baked: &BakedAnimation,
+        material: &Material,
+        surface: &SurfaceMaterial,
+        instances: &[CrowdInstance],
+    ) -> Result<CrowdHandle> {
+        mesh.validate()?;
+        if mesh.joint_count as usize != baked.joint_count {
+            return Err(RenderError::InvalidInput(format!(
+                "crowd mesh skin has {} joints but the baked animation has {}",
+                mesh.joint_count, baked.joint_count
+            )));
+        }
+        let (width, height) = baked_texture_size(ctx, baked)?;
+        let texture = ctx.create_texture(&wgpu::TextureDescriptor {
+            label: Some("baked animation"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        })?;
+        ctx.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            bytemuck::cast_slice::<Vec4, u8>(&baked.texels),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(width * 16),
+                rows_per_image: Some(height),
+            },
+            wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+        );
+        let mut uniform = CrowdUniform {
+            time: self.time,
+            sample_rate: baked.sample_rate,
+            clip_count: baked.clips.len() as u32,
+            _pad: 0,
+            clips: [ClipUniform::default(); MAX_CROWD_CLIPS],
+        };
+        for (slot, clip) in uniform.clips.iter_mut().zip(&baked.clips) {
+            *slot = ClipUniform {
+                first_frame: clip.first_frame,
+                frame_count: clip.frame_count.max(1),
+                duration: clip.duration,
+                _pad: 0.0,
+            };
+        }
+        let usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+        let uniform_buffer =
+            ctx.create_buffer_init("crowd", bytemuck::bytes_of(&uniform), usage)?;
+        let object = ObjectUniform::new(Mat4::IDENTITY, material);
+        let object_buffer =
+            ctx.create_buffer_init("crowd material", bytemuck::bytes_of(&object), usage)?;
+        let view = texture.create_view(&Default::default());
+        let bind_group = ctx.scoped(
+            || "creating the crowd bind group".to_owned(),
+            || {
+                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("crowd"),
+                    layout: &self.crowd_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: object_buffer.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: wgpu::BindingResource::TextureView(&view),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: uniform_buffer.as_entire_binding(),
+                        },
+                    ],
+                })
+            },
+        )?;
+        let mut influences = Vec::with_capacity(mesh.joints.len() * 32);
+        for (j, w) in mesh.joints.iter().zip(&mesh.weights) {
+            influences.extend_from_slice(bytemuck::bytes_of(j));
+            influences.extend_from_slice(bytemuck::bytes_of(w));
+        }
+        let influences =
+            ctx.create_buffer_init("crowd influences", &influences, wgpu::BufferUsages::VERTEX)?;
+        let gpu_mesh = GpuMesh::upload(ctx, &mesh.mesh, "crowd mesh")?;
+        let material = self.materials.bind(ctx, surface)?;
+        let (instances_buffer, capacity) = create_instances(ctx, instances.len().max(1))?;
+        self.crowds.push(Crowd {
+            mesh: gpu_mesh,
+            influences,
+            instances: instances_buffer,
+            instance_capacity: capacity,
+            instance_count: 0,
+            uniform_buffer,
+            uniform,
+            bind_group,
+            material,
+            _texture: texture,
+        });
+        let handle = CrowdHandle(self.crowds.len() as u32 - 1);
+        self.set_instances(ctx, handle, instances)?;
+        Ok(handle)
+    }
+
+    /// Replaces the instances of `crowd` (the only per-instance upload; call it when the crowd
+    /// changes, not every frame).
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for an unknown handle or an instance whose clip is out of
+    /// range; [`RenderError::Gpu`] / [`RenderError::LimitExceeded`] when growing the buffer fails.
+    pub fn set_instances(
+        &mut self,
+        ctx: &GpuContext,
+        crowd: CrowdHandle,
+        instances: &[CrowdInstance],
+    ) -> Result<()> {
+        let c = self
+            .crowds
+            .get_mut(crowd.0 as usize)
+            .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", crowd.0)))?;
+        let clip_count = c.uniform.clip_count;
+        if let Some((i, inst)) = instances
+            .iter()
+            .enumerate()
+            .find(|(_, i)| i.clip >= clip_count || i.second_clip >= clip_count)
+        {
+            return Err(RenderError::InvalidInput(format!(
+                "crowd instance {i} plays clips {} and {} but the baked animation has {clip_count} clips",
+                inst.clip, inst.second_clip
+            )));
+        }
+        if instances.len() > c.instance_capacity as usize {
+            let (buffer, capacity) = create_instances(ctx, instances.len())?;
+            c.instances = buffer;
+            c.instance_capacity = capacity;
+        }
+        if !instances.is_empty() {
+            ctx.queue
+                .write_buffer(&c.instances, 0, bytemuck::cast_slice(instances));
+        }
+        c.instance_count = instances.len() as u32;
+        Ok(())
+    }
+
+    /// Sets the global animation time in seconds; each instance plays
+    /// `time_offset + speed · time` of its clip(s), looping.
+    pub fn set_time(&mut self, time: f32) {
+        self.time = time;
+    }
+
+    /// Crowds added so far.
+    pub fn crowd_count(&self) -> usize {
+        self.crowds.len()
+    }
+
+    /// Instances drawn per frame over all crowds, and the triangles they submit.
+    pub fn totals(&self) -> (u64, u64) {
+        self.crowds.iter().fold((0, 0), |(n, t), c| {
+            let n_c = u64::from(c.instance_count);
+            (n + n_c, t + n_c * u64::from(c.mesh.index_count / 3))
+        })
+    }
+}
+
+fn create_instances(ctx: &GpuContext, count: usize) -> Result<(wgpu::Buffer, u32)> {
+    let capacity = count.next_power_of_two() as u64;
+    let buffer = ctx.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("crowd instances"),
+        size: capacity * size_of::<CrowdInstance>() as u64,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })?;
+    Ok((buffer, capacity as u32))
+}
+
+impl Pass for CrowdPass {
+    fn name(&self) -> &'static str {
+        "crowd"
+    }
+
+    fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        if self.crowds.is_empty() {
+            return Ok(());
+        }
+        let frame = inputs.frame;
+        ctx.queue.write_buffer(
+            &self.camera_buffer,
+            0,
+            bytemuck::bytes_of(&CameraUniform::new(frame)),
+        );
+        ctx.queue.write_buffer(
+            &self.lights_buffer,
+            0,
+            bytemuck::bytes_of(&LightsUniform::new(frame)),
+        );
+        for c in &mut self.crowds {
+            // Only the time changes per frame: 4 bytes per crowd, whatever the instance count.
+            c.uniform.time = self.time;
+            ctx.queue
+                .write_buffer(&c.uniform_buffer, 0, bytemuck::bytes_of(&self.time));
+        }
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("crowd"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &inputs.targets.hdr_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &inputs.targets.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        pass.set_bind_group(2, &self.shadow_group, &[]);
+        for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
+            let pipeline = &self.pipelines[usize::from(c.material.variant.double_sided)];
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(1, &c.bind_group, &[]);
+            pass.set_bind_group(3, &c.material.bind_group, &[]);
+            pass.set_vertex_buffer(0, c.mesh.vertex_buffer.slice(..));
+            pass.set_vertex_buffer(1, c.influences.slice(..));
+            pass.set_vertex_buffer(2, c.instances.slice(..));
+            pass.set_index_buffer(c.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..c.mesh.index_count, 0, 0..c.instance_count);
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! Crowds from baked animation textures (`sierra_render::crowd`): the baked GPU path against
+//! the palette path (same clip, time and transform → the same image), a 1,000-mannequin crowd
+//! over two frames, and clear errors for bakes that do not fit a texture or bad instances.
+//! Images: `sierra_crowd_*.png` in the temp directory.
+
+mod support;
+
+use glam::{Mat4, Quat, Vec3, Vec4};
+use sierra_anim::{BakedAnimation, BakedClip};
+use sierra_gltf::builtin::mannequin;
+use sierra_gltf::{ClipSelector, GltfAsset};
+use sierra_render::crowd::{baked_texture_size, CrowdInstance};
+use sierra_render::material::SurfaceMaterial;
+use sierra_render::skinning::{skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshData, Skinning};
+use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, RenderError, Sun};
+use support::context;
+
+const SIZE: u32 = 128;
+const RATE: f32 = 60.0;
+
+fn mesh(asset: &GltfAsset) -> SkinnedMeshData {
+    let inst = asset.skin_instances()[0];
+    let joints = asset.skins[inst.skin].joint_count();
+    skinned_primitive_mesh(&asset.meshes[inst.mesh].primitives[0], joints).unwrap()
+}
+
+/// Bakes `names` (in order) of the mannequin's skin 0.
+fn bake(asset: &GltfAsset, names: &[&str]) -> BakedAnimation {
+    let skin = &asset.skins[0];
+    let clips: Vec<_> = names
+        .iter()
+        .map(|n| {
+            let c = asset.find_clip(&ClipSelector::Name((*n).into())).unwrap();
+            asset.skin_clip(0, c).unwrap()
+        })
+        .collect();
+    let refs: Vec<_> = clips.iter().collect();
+    sierra_anim::bake_skinning_matrices(&skin.skeleton, &skin.skin, &refs, RATE).unwrap()
+}
+
+fn frame(eye: Vec3, target: Vec3, far: f32) -> FrameData {
+    FrameData {
+        camera: Camera::look_at(eye, target, Vec3::Y, 45f32.to_radians(), 1.0, 0.1, far),
+        sun: Sun::default(),
+        point_lights: Vec::new(),
+        draws: Vec::new(),
+        clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+    }
+}
+
+/// (pixels differing by more than 8 in a channel, pixels not background in `reference`).
+fn compare(image: &image::RgbaImage, reference: &image::RgbaImage) -> (usize, usize) {
+    let background = *reference.get_pixel(0, 0);
+    let differing = image
+        .pixels()
+        .zip(reference.pixels())
+        .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 8))
+        .count();
+    let covered = reference.pixels().filter(|p| **p != background).count();
+    (differing, covered)
+}
+
+fn save(image: &image::RgbaImage, name: &str) {
+    let _ = image.save(std::env::temp_dir().join(format!("sierra_crowd_{name}.png")));
+}
+
+#[test]
+fn baked_crowd_instance_matches_the_palette_path() {
+    let asset = mannequin::load().unwrap();
+    let mesh = mesh(&asset);
+    // Two clips so the walk lives in a row range that does not start at row 0.
+    let baked = bake(&asset, &["idle", "walk"]);
+    let walk_duration = baked.clips[1].duration;
+    let ctx = context();
+    let model = Mat4::from_scale_rotation_translation(
+        Vec3::splat(1.1),
+        Quat::from_rotation_y(0.6),
+        Vec3::new(0.2, 0.0, -0.1),
+    );
+    let view = frame(Vec3::new(1.0, 1.2, 3.0), Vec3::new(0.0, 0.9, 0.0), 20.0);
+    // Instance time = offset + speed × global time = 0.2 + 0.5 × 0.34 = 0.37 s into the walk.
+    let t = 0.37f32;
+    let (global, offset, speed) = (0.34f32, 0.2f32, 0.5f32);
+    // The baked path interpolates frames 60 per second apart (the palette path samples the
+    // keys exactly): that difference is the tolerance below.
+
+    // Palette path: the pose sampled directly, skinned by the compute pass, forward-drawn.
+    let report = sierra_gltf::pose::pose(&asset, &ClipSelector::Name("walk".into()), t, 0).unwrap();
+    let palette: Vec<Mat4> = report
+        .joints
+        .iter()
+        .zip(&asset.skins[0].skin.inverse_bind_matrices)
+        .map(|(j, m)| j.world * *m)
+        .collect();
+    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
+    // Crowds do not cast sun shadows (yet): compare without self-shadowing.
+    headless.renderer.shadow.settings.enabled = false;
+    let mut skinning = Skinning::new(&ctx).unwrap();
+    let h = skinning
+        .upload(&ctx, &mut headless.renderer, &mesh, "m")
+        .unwrap();
+    let mut palette_frame = view.clone();
+    let draw = SkinnedDrawItem {
+        mesh: h,
+        model,
+        palette_offset: 0,
+        material: Material::default(),
+    };
+    skinning
+        .skin(&ctx, &palette, &[draw], &mut palette_frame.draws)
+        .unwrap();
+    let reference = headless.render(&ctx, &palette_frame).unwrap().0;
+
+    // Baked path: one crowd instance; a second run one loop later must give the same image.
+    let mut images = Vec::new();
+    for loops in [0.0, 1.0] {
+        let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
+        // Crowds do not cast sun shadows (yet): compare without self-shadowing.
+        headless.renderer.shadow.settings.enabled = false;
+        let crowd = &mut headless.renderer.crowd;
+        let instance = CrowdInstance::new(model, 1, offset + loops * walk_duration, speed);
+        crowd
+            .add_crowd(
+                &ctx,
+                &mesh,
+                &baked,
+                &Material::default(),
+                &SurfaceMaterial::default(),
+                &[instance],
+            )
+            .unwrap();
+        crowd.set_time(global);
+        images.push(headless.render(&ctx, &view).unwrap().0);
+    }
+    save(&reference, "palette");
+    save(&images[0], "baked");
+    save(&images[1], "baked_next_loop");
+    for image in &images {
+        let (differing, covered) = compare(image, &reference);
+        assert!(
+            covered > 300 && differing * 100 <= covered,
+            "baked vs palette path: {differing} of {covered} pixels differ"
+        );
+    }
+    // A wrong clip (idle instead of walk) must not pass the same comparison.
+    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
+    // Crowds do not cast sun shadows (yet): compare without self-shadowing.
+    headless.renderer.shadow.settings.enabled = false;
+    let crowd = &mut headless.renderer.crowd;
+    let wrong = CrowdInstance::new(model, 0, offset, speed);
+    crowd
+        .add_crowd(
+            &ctx,
+            &mesh,
+            &baked,
+            &Material::default(),
+            &SurfaceMaterial::default(),
+            &[wrong],
+        )
+        .unwrap();
+    crowd.set_time(global);
+    let wrong = headless.render(&ctx, &view).unwrap().0;
+    let (differing, covered) = compare(&wrong, &reference);
+    assert!(
+        differing * 100 > covered,
+        "idle and walk look alike ({differing} of {covered}): the comparison cannot fail"
+    );
+}
+
+#[test]
+fn a_crowd_of_1000_mannequins_renders_and_animates() {
+    let asset = mannequin::load().unwrap();
+    let mesh = mesh(&asset);
+    let names = ["idle", "walk", "run"];
+    let baked = bake(&asset, &names);
+    let ctx = context();
+    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
+    let instances: Vec<CrowdInstance> = (0..1000u32)
+        .map(|i| {
+            let (x, z) = ((i % 40) as f32 - 19.5, (i / 40) as f32 - 12.0);
+            let model = Mat4::from_rotation_translation(
+                Quat::from_rotation_y(i as f32 * 0.37),
+                Vec3::new(x * 1.2, 0.0, z * 1.2),
+            );
+            let mut inst =
+                CrowdInstance::new(model, i % 3, i as f32 * 0.13, 0.8 + (i % 5) as f32 * 0.1);
+            if i % 4 == 0 {
+                // Half-way crossfades between run and walk.
+                inst.clip = 2;
+                inst.second_clip = 1;
+                inst.crossfade = 0.5;
+            }
+            inst
+        })
+        .collect();
+    headless
+        .renderer
+        .crowd
+        .add_crowd(
+            &ctx,
+            &mesh,
+            &baked,
+            &Material::default(),
+            &SurfaceMaterial::default(),
+            &instances,
+        )
+        .unwrap();
+    assert_eq!(headless.renderer.crowd.totals().0, 1000);
+    let view = frame(Vec3::new(0.0, 22.0, 34.0), Vec3::new(0.0, 0.0, 0.0), 200.0);
+    let mut images = Vec::new();
+    for (i, t) in [0.0f32, 0.25].into_iter().enumerate() {
+        headless.renderer.crowd.set_time(t);
+        let image = headless.render(&ctx, &view).unwrap().0;
+        save(&image, &format!("1000_frame{i}"));
+        images.push(image);
+    }
+    let background = *images[0].get_pixel(0, 0);
+    let covered = images[0].pixels().filter(|p| **p != background).count();
+    assert!(
+        covered > 2000,
+        "only {covered} of {} pixels show the crowd",
+        SIZE * SIZE
+    );
+    let (differing, _) = compare(&images[1], &images[0]);
+    assert!(
+        differing > 100,
+        "the crowd did not move between frames ({differing} pixels differ)"
+    );
+}
+
+#[test]
+fn bakes_that_do_not_fit_and_bad_instances_give_clear_errors() {
+    let asset = mannequin::load().unwrap();
+    let mesh = mesh(&asset);
+    let ctx = context();
+    let limit = ctx.device.limits().max_texture_dimension_2d;
+    // One row per baked frame: one more frame than the texture can hold.
+    let frames = limit + 1;
+    let tall = BakedAnimation {
+        joint_count: 1,
+        sample_rate: RATE,
+        clips: vec![BakedClip {
+            name: "long".into(),
+            first_frame: 0,
+            frame_count: frames,
+            duration: (frames - 1) as f32 / RATE,
+        }],
+        texels: vec![Vec4::ZERO; frames as usize * 3],
+    };
+    match baked_texture_size(&ctx, &tall) {
+        Err(e @ RenderError::LimitExceeded { .. }) => {
+            let text = e.to_string();
+            assert!(
+                text.contains("max_texture_dimension_2d") && text.contains(&frames.to_string()),
+                "{text}"
+            );
+        }
+        other => panic!("expected LimitExceeded, got {other:?}"),
+    }
+    let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
+    let crowd = &mut headless.renderer.crowd;
+    let (m, s) = (Material::default(), SurfaceMaterial::default());
+    // The same through add_crowd (joint counts matching so the size check is reached).
+    let mut one_joint = mesh.clone();
+    one_joint.joint_count = 1;
+    one_joint.joints.iter_mut().for_each(|j| *j = [0; 4]);
+    assert!(matches!(
+        crowd.add_crowd(&ctx, &one_joint, &tall, &m, &s, &[]),
+        Err(RenderError::LimitExceeded { .. })
+    ));
+    let baked = bake(&asset, &["idle"]);
+    // A clip the bake does not have.
+    let bad = CrowdInstance::new(Mat4::IDENTITY, 3, 0.0, 1.0);
+    let err = crowd
+        .add_crowd(&ctx, &mesh, &baked, &m, &s, &[bad])
+        .unwrap_err();
+    assert!(err.to_string().contains("1 clips"), "{err}");
+    // A skin that does not match the bake.
+    let err = crowd
+        .add_crowd(&ctx, &one_joint, &baked, &m, &s, &[])
+        .unwrap_err();
+    assert!(err.to_string().contains("joints"), "{err}");
+    // Texel count not matching the clips.
+    let mut short = baked.clone();
+    short.texels.pop();
+    assert!(matches!(
+        baked_texture_size(&ctx, &short),
+        Err(RenderError::InvalidInput(_))
+    ));
+}
