@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use sierra_profile::{profile_scope, Profiler, TrackSpan};
 use sierra_render::{GpuContext, HeadlessRenderer};
 
+use crate::character_meshes::CharacterMeshes;
 use crate::game::Game;
 use crate::output::{self, FrameRecord, RunStats};
 use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes};
@@ -80,6 +81,7 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
     let mut headless = HeadlessRenderer::new(&ctx, options.width, options.height)
         .with_context(|| format!("creating a {}x{} renderer", options.width, options.height))?;
     let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)?;
+    let mut characters = CharacterMeshes::upload(&ctx, &mut headless.renderer, &game.gameplay)?;
     game.world
         .upload(&ctx, &mut headless.renderer)
         .context("uploading the landscape")?;
@@ -102,6 +104,12 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
             {
                 profile_scope!("build_frame");
                 build_frame(&game, &meshes, aspect, &mut frame);
+            }
+            {
+                profile_scope!("skinning");
+                characters
+                    .skin(&ctx, &game.gameplay, &mut frame.draws)
+                    .with_context(|| format!("skinning frame {index}"))?;
             }
             profile_scope!("render");
             headless

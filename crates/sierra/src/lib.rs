@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod camera_path;
+pub mod character_meshes;
 pub mod cli;
 pub mod fly_camera;
 pub mod game;

@@ -1,7 +1,8 @@
 //! Turns the game's scene into the renderer's [`FrameData`]: one [`DrawItem`] per
 //! node with a primitive mesh (at its world matrix), one [`PointLight`] per
 //! `PointLight` component (at its node's world position), the level's camera and
-//! sun. The renderer never sees the scene graph.
+//! sun. The renderer never sees the scene graph. Characters are appended afterwards
+//! as skinned meshes by [`crate::character_meshes::CharacterMeshes::skin`].
 
 use std::collections::HashMap;
 
@@ -59,12 +60,6 @@ pub fn upload_scene_meshes(
             Some(NodeMesh::Gltf { .. }) => gltf_nodes += 1,
             _ => {}
         }
-    }
-    if !game.gameplay.characters.is_empty() && !meshes.primitives.contains_key(&Primitive::Cube) {
-        let handle = renderer
-            .upload_mesh(ctx, &primitive_mesh(Primitive::Cube), "Cube")
-            .context("uploading the cube primitive for character bones")?;
-        meshes.primitives.insert(Primitive::Cube, handle);
     }
     if gltf_nodes > 0 {
         log::warn!(
@@ -133,9 +128,6 @@ pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut F
                 });
             }
         }
-    }
-    if let Some(&cube) = meshes.primitives.get(&Primitive::Cube) {
-        crate::gameplay::character::push_bone_draws(&game.gameplay, cube, &mut frame.draws);
     }
     game.world.push_draws(c.position, &mut frame.draws);
 }

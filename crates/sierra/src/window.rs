@@ -30,6 +30,7 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::camera_path::{CameraPath, CameraPathKind};
+use crate::character_meshes::CharacterMeshes;
 use crate::fly_camera::{FlyCamera, FlyKeys};
 use crate::game::Game;
 use crate::key_track::KeyTrack;
@@ -202,6 +203,7 @@ struct Running {
     renderer: Renderer,
     game: Game,
     meshes: SceneMeshes,
+    characters: CharacterMeshes,
     frame: FrameData,
     last_time: Instant,
     minimised: bool,
@@ -255,6 +257,7 @@ impl App {
         // Reading timestamps back would stall every frame; the profiler times windowed runs.
         renderer.set_gpu_timing(false);
         let meshes = upload_scene_meshes(&ctx, &mut renderer, &game)?;
+        let characters = CharacterMeshes::upload(&ctx, &mut renderer, &game.gameplay)?;
         let mut game = game;
         game.world
             .upload(&ctx, &mut renderer)
@@ -291,6 +294,7 @@ impl App {
             renderer,
             game,
             meshes,
+            characters,
             frame: empty_frame(),
             last_time: Instant::now(),
             minimised: false,
@@ -387,6 +391,11 @@ impl App {
             &mut running.frame,
         );
         override_frame(running, width as f32 / height as f32);
+        running.characters.skin(
+            &running.ctx,
+            &running.game.gameplay,
+            &mut running.frame.draws,
+        )?;
         let texture = match running.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,

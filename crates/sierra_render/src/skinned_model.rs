@@ -159,6 +159,55 @@ impl SkinnedModel {
         self.durations.get(clip).copied().unwrap_or(0.0)
     }
 
+    /// Draws the primitives of skin `skin` with an already computed skinning
+    /// `palette` (`[skin joint_count]` column-major `Mat4`, joint matrix × inverse
+    /// bind matrix, in the space that `world` maps to world space: pass
+    /// `Mat4::IDENTITY` when the palette is already in world space, as the game's
+    /// animation jobs write it). Appends the palette to `palettes` and one draw per
+    /// primitive of that skin to `draws`; allocates nothing once they have grown.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for an unknown skin or a palette whose length
+    /// is not the skin's joint count.
+    pub fn draw_with_palette(
+        &self,
+        skin: usize,
+        palette: &[Mat4],
+        world: Mat4,
+        palettes: &mut Vec<Mat4>,
+        draws: &mut Vec<SkinnedDrawItem>,
+    ) -> Result<()> {
+        let Some(st) = self.skins.get(skin) else {
+            return Err(RenderError::InvalidInput(format!(
+                "{}: skin {skin} out of range ({} skins)",
+                self.name,
+                self.skins.len()
+            )));
+        };
+        if palette.len() != st.palette.len() {
+            return Err(RenderError::InvalidInput(format!(
+                "{}: skin {skin} has {} joints but the palette has {} matrices",
+                self.name,
+                st.palette.len(),
+                palette.len()
+            )));
+        }
+        let offset = palettes.len() as u32;
+        palettes.extend_from_slice(palette);
+        draws.extend(
+            self.parts
+                .iter()
+                .filter(|part| part.skin == skin)
+                .map(|part| SkinnedDrawItem {
+                    mesh: part.mesh,
+                    model: world,
+                    palette_offset: offset,
+                    material: part.material,
+                }),
+        );
+        Ok(())
+    }
+
     /// Poses every skin by `clip` at `time` seconds (looping), appends the
     /// palettes to `palettes` and one draw per skinned primitive (placed by
     /// `world`) to `draws`. Allocates nothing once `palettes`/`draws` have grown.

@@ -1,0 +1,90 @@
+//! Characters drawn as GPU-skinned meshes: one [`SkinnedModel`] instance per
+//! [`Character`](crate::gameplay::character::Character) (each instance owns the
+//! vertex buffer its skinned vertices are written to), posed by the palettes the
+//! gameplay animation jobs computed this tick.
+//!
+//! Per frame, after [`build_frame`](crate::scene_to_frame::build_frame) and before
+//! the render: [`CharacterMeshes::skin`] uploads every character's palette in one
+//! write, runs one skinning compute pass (submitted to the queue ahead of the
+//! frame's render) and appends the skinned meshes to the frame's draws.
+
+use anyhow::{Context, Result};
+use glam::Mat4;
+use sierra_render::skinned_model::SkinnedModel;
+use sierra_render::skinning::{SkinnedDrawItem, Skinning};
+use sierra_render::{DrawItem, GpuContext, Renderer};
+
+use crate::gameplay::Gameplay;
+
+/// The skinning pass and one uploaded skinned instance per character, in
+/// `Gameplay::characters` order, with the frame buffers reused every frame.
+pub struct CharacterMeshes {
+    skinning: Skinning,
+    models: Vec<SkinnedModel>,
+    /// `[total joints]` this frame's palettes, all characters back to back.
+    palettes: Vec<Mat4>,
+    draws: Vec<SkinnedDrawItem>,
+}
+
+impl CharacterMeshes {
+    /// Compiles the skinning pass and uploads each character's model (mesh and
+    /// glTF base colour) as its own skinned instance.
+    ///
+    /// # Errors
+    /// GPU errors, or a character model without a skinned mesh, naming the level object.
+    pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, gameplay: &Gameplay) -> Result<Self> {
+        let mut skinning = Skinning::new(ctx).context("creating the skinning pass")?;
+        let models = gameplay
+            .characters
+            .iter()
+            .map(|c| {
+                SkinnedModel::upload(ctx, renderer, &mut skinning, &c.model.asset).with_context(
+                    || {
+                        format!(
+                            "uploading the skinned mesh of character object {}",
+                            c.object
+                        )
+                    },
+                )
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self {
+            skinning,
+            models,
+            palettes: Vec::new(),
+            draws: Vec::new(),
+        })
+    }
+
+    /// Skins every character with this tick's palette (`gameplay.poses[i].palette`,
+    /// skin 0, world space, so the draws' model matrix is the identity) and appends
+    /// one [`DrawItem`] per skinned primitive to `draws`. The compute pass is
+    /// submitted before this returns, so the frame rendered next sees the new vertices.
+    ///
+    /// # Errors
+    /// A palette that does not match its model, GPU errors.
+    pub fn skin(
+        &mut self,
+        ctx: &GpuContext,
+        gameplay: &Gameplay,
+        draws: &mut Vec<DrawItem>,
+    ) -> Result<()> {
+        self.palettes.clear();
+        self.draws.clear();
+        for (i, (model, pose)) in self.models.iter().zip(&gameplay.poses).enumerate() {
+            model
+                .draw_with_palette(
+                    0,
+                    &pose.palette,
+                    Mat4::IDENTITY,
+                    &mut self.palettes,
+                    &mut self.draws,
+                )
+                .with_context(|| format!("drawing character {i}"))?;
+        }
+        self.skinning
+            .skin(ctx, &self.palettes, &self.draws, draws)
+            .context("skinning the characters")?;
+        Ok(())
+    }
+}
