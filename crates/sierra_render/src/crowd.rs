@@ -609,3 +609,36 @@ impl Pass for CrowdPass {
         }
     }
 }
+
+/// A glTF asset ready for [`CrowdPass::add_crowd`]: the first skinned mesh instance's primitives
+/// (`[primitive]`, each one crowd) and every clip of that skin baked at `sample_rate` frames per
+/// second, in the asset's clip order (the instance's clip index is the asset's clip index).
+///
+/// # Errors
+/// [`RenderError::InvalidInput`] when the asset has no skinned mesh, a primitive has no
+/// `JOINTS_0`/`WEIGHTS_0`, or sampling/baking fails (the `sierra_gltf`/`sierra_anim` message).
+pub fn bake_asset(
+    asset: &sierra_gltf::GltfAsset,
+    sample_rate: f32,
+) -> Result<(Vec<SkinnedMeshData>, BakedAnimation)> {
+    let Some(instance) = asset.skin_instances().into_iter().next() else {
+        return Err(RenderError::InvalidInput(
+            "model has no skinned mesh: a crowd needs a skin".into(),
+        ));
+    };
+    let skin = &asset.skins[instance.skin];
+    let joints = skin.joint_count();
+    let meshes = asset.meshes[instance.mesh]
+        .primitives
+        .iter()
+        .map(|p| crate::skinning::skinned_primitive_mesh(p, joints))
+        .collect::<Result<Vec<_>>>()?;
+    let clips = (0..asset.clips.len())
+        .map(|c| asset.skin_clip(instance.skin, c))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| RenderError::InvalidInput(format!("sampling the crowd's clips: {e}")))?;
+    let refs: Vec<_> = clips.iter().collect();
+    let baked = sierra_anim::bake_skinning_matrices(&skin.skeleton, &skin.skin, &refs, sample_rate)
+        .map_err(|e| RenderError::InvalidInput(format!("baking the crowd's clips: {e}")))?;
+    Ok((meshes, baked))
+}

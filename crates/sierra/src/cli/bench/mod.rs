@@ -2,6 +2,7 @@
 //! (units in the key names). One module per benchmark; add a variant and an arm below.
 
 pub mod anim;
+pub mod crowd;
 pub mod noise;
 pub mod scene;
 pub mod soak;
@@ -36,6 +37,9 @@ pub enum Bench {
     Scene(scene::SceneBenchArgs),
     /// Memory soak: N headless frames (default 2000 at 64x64); RSS at frame 200 vs the end within 5 %.
     Soak(soak::SoakArgs),
+    /// Baked-animation crowds: CPU ms (record + submit) and GPU ms per frame for N mannequins
+    /// in one instanced draw, per count; prints the adapter type.
+    Crowd(crowd::CrowdBenchArgs),
 }
 
 /// Runs a benchmark.
@@ -50,6 +54,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         Bench::Water(a) => water::run(a),
         Bench::Scene(a) => scene::run(a),
         Bench::Soak(a) => soak::run(a),
+        Bench::Crowd(a) => crowd::run(a),
     }
 }
 

@@ -1,0 +1,209 @@
+//! `sierra bench crowd [--instances 100,1000,10000] [--frames N] [--size WxH] [--json]`: the
+//! baked-animation crowd pass (`sierra_render::crowd`) with N mannequins in one instanced draw.
+//! Per count: CPU milliseconds per frame spent recording and submitting (GPU timing off, the
+//! wait for the GPU outside the timed span), and GPU milliseconds per frame of the crowd pass and
+//! of the whole frame (timestamp queries, where the adapter has them). The CPU time should stay
+//! nearly flat as the count grows: per frame only a time uniform is written.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use glam::{Mat4, Quat, Vec3, Vec4};
+use sierra_render::crowd::{bake_asset, CrowdInstance};
+use sierra_render::material::SurfaceMaterial;
+use sierra_render::{Camera, FrameData, GpuContext, HeadlessRenderer, Material, Sun};
+
+use crate::cli::Size;
+
+/// Arguments of `sierra bench crowd`.
+#[derive(Debug, Args)]
+pub struct CrowdBenchArgs {
+    /// Crowd sizes, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
+    pub instances: Vec<u32>,
+    /// Timed frames per size (after 3 warm-up frames).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub frames: u32,
+    /// Render size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "640x360")]
+    pub size: Size,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One row of the report.
+struct Row {
+    instances: u32,
+    cpu_ms: f64,
+    gpu_crowd_ms: Option<f64>,
+    gpu_frame_ms: Option<f64>,
+    triangles: u64,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// A square grid of `n` mannequins 1.2 m apart, each with its own clip, phase and speed.
+fn grid(n: u32, clips: u32) -> Vec<CrowdInstance> {
+    let side = (n as f32).sqrt().ceil().max(1.0) as u32;
+    (0..n)
+        .map(|i| {
+            let (x, z) = ((i % side) as f32, (i / side) as f32);
+            let half = (side as f32 - 1.0) * 0.6;
+            let model = Mat4::from_rotation_translation(
+                Quat::from_rotation_y(i as f32 * 0.37),
+                Vec3::new(x * 1.2 - half, 0.0, z * 1.2 - half),
+            );
+            CrowdInstance::new(
+                model,
+                i % clips,
+                i as f32 * 0.13,
+                0.8 + (i % 5) as f32 * 0.1,
+            )
+        })
+        .collect()
+}
+
+/// Runs the benchmark.
+///
+/// # Errors
+/// GPU and mannequin errors, an empty `--instances` list.
+pub fn run(args: CrowdBenchArgs) -> Result<()> {
+    if args.instances.is_empty() {
+        anyhow::bail!("--instances needs at least one count");
+    }
+    let ctx = GpuContext::headless()?;
+    let asset = sierra_gltf::builtin::mannequin::load().context("building the mannequin")?;
+    let (meshes, baked) = bake_asset(&asset, 30.0).context("baking the mannequin's clips")?;
+    let clips = baked.clips.len() as u32;
+    let (width, height) = (args.size.width, args.size.height);
+    let mut rows = Vec::new();
+    for &n in &args.instances {
+        let mut headless = HeadlessRenderer::new(&ctx, width, height)
+            .with_context(|| format!("creating a {width}x{height} renderer"))?;
+        let instances = grid(n, clips);
+        for mesh in &meshes {
+            headless
+                .renderer
+                .crowd
+                .add_crowd(
+                    &ctx,
+                    mesh,
+                    &baked,
+                    &Material::default(),
+                    &SurfaceMaterial::default(),
+                    &instances,
+                )
+                .with_context(|| format!("uploading a crowd of {n}"))?;
+        }
+        let extent = (n as f32).sqrt() * 1.2;
+        let frame = FrameData {
+            camera: Camera::look_at(
+                Vec3::new(0.0, extent * 0.6 + 2.0, extent * 0.9 + 3.0),
+                Vec3::ZERO,
+                Vec3::Y,
+                50f32.to_radians(),
+                width as f32 / height as f32,
+                0.1,
+                extent * 3.0 + 20.0,
+            ),
+            sun: Sun::default(),
+            point_lights: Vec::new(),
+            draws: Vec::new(),
+            clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+        };
+        let wait = |ctx: &GpuContext| {
+            let _ = ctx
+                .device
+                .poll(sierra_render::wgpu::PollType::wait_indefinitely());
+        };
+        // CPU: recording + submitting only (no timestamp read-back, GPU wait outside the span).
+        headless.renderer.set_gpu_timing(false);
+        let mut cpu = Vec::new();
+        for f in 0..args.frames + 3 {
+            headless.renderer.crowd.set_time(f as f32 / 60.0);
+            let start = std::time::Instant::now();
+            headless
+                .renderer
+                .render(&ctx, &frame, &headless.target.view)
+                .context("rendering a crowd frame")?;
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            wait(&ctx);
+            if f >= 3 {
+                cpu.push(ms);
+            }
+        }
+        // GPU: timestamp queries around each pass.
+        headless.renderer.set_gpu_timing(true);
+        let (mut crowd_ms, mut frame_ms) = (Vec::new(), Vec::new());
+        for f in 0..args.frames {
+            headless.renderer.crowd.set_time(f as f32 / 60.0);
+            let stats = headless
+                .renderer
+                .render(&ctx, &frame, &headless.target.view)
+                .context("rendering a timed crowd frame")?;
+            if let Some(total) = stats.gpu_ms {
+                frame_ms.push(total);
+            }
+            if let Some((_, ms)) = stats.pass_gpu_ms.iter().find(|(name, _)| *name == "crowd") {
+                crowd_ms.push(*ms);
+            }
+        }
+        rows.push(Row {
+            instances: n,
+            cpu_ms: median(cpu),
+            gpu_crowd_ms: (!crowd_ms.is_empty()).then(|| median(crowd_ms)),
+            gpu_frame_ms: (!frame_ms.is_empty()).then(|| median(frame_ms)),
+            triangles: headless.renderer.crowd.totals().1,
+        });
+    }
+    let adapter = ctx.adapter_summary();
+    let device_type = format!("{:?}", ctx.adapter.get_info().device_type);
+    if args.json {
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "instances": r.instances,
+                    "cpu_ms_per_frame": r.cpu_ms,
+                    "gpu_crowd_ms_per_frame": r.gpu_crowd_ms,
+                    "gpu_frame_ms_per_frame": r.gpu_frame_ms,
+                    "triangles": r.triangles,
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "adapter": adapter,
+            "adapter_type": device_type,
+            "size": format!("{width}x{height}"),
+            "frames": args.frames,
+            "sample_rate_hz": baked.sample_rate,
+            "rows": rows,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("adapter: {adapter} — type {device_type}");
+    println!(
+        "crowd of mannequins ({} clips baked at {} Hz), {width}x{height}, median of {} frames",
+        clips, baked.sample_rate, args.frames
+    );
+    println!(
+        "{:>10} {:>12} {:>14} {:>14} {:>12}",
+        "instances", "CPU ms/frame", "GPU crowd ms", "GPU frame ms", "triangles"
+    );
+    let opt = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
+    for r in &rows {
+        println!(
+            "{:>10} {:>12.3} {:>14} {:>14} {:>12}",
+            r.instances,
+            r.cpu_ms,
+            opt(r.gpu_crowd_ms),
+            opt(r.gpu_frame_ms),
+            r.triangles
+        );
+    }
+    Ok(())
+}
