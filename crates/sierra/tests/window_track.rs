@@ -22,6 +22,9 @@ fn scripted_track_drives_window_overlay_and_writes_screenshots() {
         return;
     }
     let track = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/input/window_tour.json");
+    // The player level, not the island: 300 island frames take minutes on lavapipe, and the
+    // window path's memory use with the island is an open bug (see the closing note).
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/player.json");
     let shots = tempfile::tempdir().unwrap();
     let runtime_dir = tempfile::tempdir().unwrap();
     let mut child = Command::new("xvfb-run")
@@ -35,6 +38,8 @@ fn scripted_track_drives_window_overlay_and_writes_screenshots() {
             "demo", "--frames", "300", "--size", "320x180", "--mute", "--input",
         ])
         .arg(&track)
+        .arg("--level")
+        .arg(&level)
         .arg("--screenshot-dir")
         .arg(shots.path())
         .env(
