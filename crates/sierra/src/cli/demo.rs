@@ -118,7 +118,8 @@ fn start_audio(game: &Game, mute: bool) -> AudioEngine {
         log::warn!("{}: audio: {e}", game.file.display());
     }
     if !loops.is_empty() {
-        println!("{} ({} loops)", engine.status(), loops.len());
+        // Status on stderr: stdout keeps the one-line summary of what was written.
+        eprintln!("{} ({} loops)", engine.status(), loops.len());
     }
     engine
 }
@@ -192,12 +193,13 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
             profile: true,
         },
     )?;
-    println!("{}", summary.line());
-    if let Some(path) = ambient {
-        println!(
-            "wrote {AMBIENT_SECONDS} s of the level's sound to {}",
+    match ambient {
+        Some(path) => println!(
+            "{}; {AMBIENT_SECONDS} s of the level's sound in {}",
+            summary.line(),
             path.display()
-        );
+        ),
+        None => println!("{}", summary.line()),
     }
     Ok(())
 }
