@@ -6,7 +6,7 @@
 //! test is skipped with a message, except under CI (`CI` set), where a missing
 //! asset fails the test so that CI can never pass by skipping.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Root of the shared assets: `$SIERRA_SHARED/assets`, else `<workspace>/../shared/assets`.
 pub fn shared_assets_root() -> PathBuf {
@@ -17,8 +17,15 @@ pub fn shared_assets_root() -> PathBuf {
 }
 
 /// The repository root (the folder holding the workspace `Cargo.toml`).
+///
+/// Taken from the running test's `CARGO_MANIFEST_DIR` (set by `cargo test`; every crate sits at
+/// `crates/<name>`), so a build cached from another checkout cannot point elsewhere; falls
+/// back to this crate's own folder at compile time.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..")
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest.join("..").join("..")
 }
 
 /// Path of a shared asset, e.g. `shared_asset("gltf/Fox/Fox.glb")`.
