@@ -39,9 +39,15 @@ pub fn shared_asset(relative: &str) -> Option<PathBuf> {
         return Some(path);
     }
     if std::env::var_os("CI").is_some() {
-        panic!("shared asset {} is missing (CI is set, so this fails rather than skips)", path.display());
+        panic!(
+            "shared asset {} is missing (CI is set, so this fails rather than skips)",
+            path.display()
+        );
     }
-    eprintln!("skipping: shared asset {} not found (set SIERRA_SHARED)", path.display());
+    eprintln!(
+        "skipping: shared asset {} not found (set SIERRA_SHARED)",
+        path.display()
+    );
     None
 }
 
