@@ -21,6 +21,7 @@ pub mod error;
 pub mod frame;
 pub mod gltf_model;
 pub mod gpu_timer;
+pub mod gpu_util;
 pub mod material;
 pub mod mesh;
 pub mod normal_maps;

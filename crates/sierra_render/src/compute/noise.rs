@@ -12,6 +12,10 @@ use sierra_terrain::noise::{Fbm, FbmKind, Permutation};
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
+use crate::gpu_util::{
+    bind_group, bind_group_layout, compute_pipeline, dispatch, pipeline_layout, storage_entry,
+    uniform_entry, wgsl_module,
+};
 use crate::readback::read_buffer;
 
 /// The WGSL source.
@@ -106,19 +110,6 @@ pub struct NoiseCompute {
     grid: wgpu::ComputePipeline,
 }
 
-fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 impl NoiseCompute {
     /// Compiles `noise.wgsl` and builds both pipelines.
     ///
@@ -129,44 +120,20 @@ impl NoiseCompute {
             || "creating the noise compute pipelines".to_owned(),
             || {
                 let device = &ctx.device;
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("noise.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(NOISE_WGSL.into()),
-                });
-                let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some("noise"),
-                    entries: &[
-                        storage_entry(0, true),
-                        wgpu::BindGroupLayoutEntry {
-                            binding: 1,
-                            visibility: wgpu::ShaderStages::COMPUTE,
-                            ty: wgpu::BindingType::Buffer {
-                                ty: wgpu::BufferBindingType::Uniform,
-                                has_dynamic_offset: false,
-                                min_binding_size: None,
-                            },
-                            count: None,
-                        },
-                        storage_entry(2, true),
-                        storage_entry(3, false),
+                let module = wgsl_module(device, "noise.wgsl", NOISE_WGSL);
+                let compute = wgpu::ShaderStages::COMPUTE;
+                let layout = bind_group_layout(
+                    device,
+                    "noise",
+                    &[
+                        storage_entry(0, compute, true),
+                        uniform_entry(1, compute),
+                        storage_entry(2, compute, true),
+                        storage_entry(3, compute, false),
                     ],
-                });
-                let pipeline_layout =
-                    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                        label: Some("noise"),
-                        bind_group_layouts: &[Some(&layout)],
-                        immediate_size: 0,
-                    });
-                let make = |entry: &str| {
-                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(entry),
-                        layout: Some(&pipeline_layout),
-                        module: &module,
-                        entry_point: Some(entry),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    })
-                };
+                );
+                let pipeline_layout = pipeline_layout(device, "noise", &[&layout]);
+                let make = |entry: &str| compute_pipeline(device, &pipeline_layout, &module, entry);
                 Self {
                     points: make("points_main"),
                     grid: make("grid_main"),
@@ -286,42 +253,29 @@ impl NoiseCompute {
         ctx.scoped(
             || "dispatching the noise compute pass".to_owned(),
             || {
-                let bind = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("noise"),
-                    layout: &self.layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: perm_buf.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: params_buf.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: points_buf.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 3,
-                            resource: out.as_entire_binding(),
-                        },
+                let bind = bind_group(
+                    &ctx.device,
+                    "noise",
+                    &self.layout,
+                    &[
+                        perm_buf.as_entire_binding(),
+                        params_buf.as_entire_binding(),
+                        points_buf.as_entire_binding(),
+                        out.as_entire_binding(),
                     ],
-                });
+                );
                 let mut encoder =
                     ctx.device
                         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                             label: Some("noise"),
                         });
-                {
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: Some("noise"),
-                        timestamp_writes: None,
-                    });
-                    pass.set_pipeline(pipeline);
-                    pass.set_bind_group(0, &bind, &[]);
-                    pass.dispatch_workgroups(groups.0, groups.1, 1);
-                }
+                dispatch(
+                    &mut encoder,
+                    "noise",
+                    pipeline,
+                    &bind,
+                    [groups.0, groups.1, 1],
+                );
                 ctx.queue.submit([encoder.finish()]);
             },
         )?;

@@ -28,6 +28,10 @@ use sierra_terrain::water::{Boundary, WaterParams, WaterSim};
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
+use crate::gpu_util::{
+    bind_group, bind_group_layout, compute_pipeline, dispatch, pipeline_layout, storage_entry,
+    uniform_entry, wgsl_module,
+};
 use crate::readback;
 
 /// Which pair of kernels a step runs.
@@ -189,24 +193,25 @@ impl WaterCompute {
             || "creating the water compute pipelines".to_owned(),
             || create_pipelines(&ctx.device),
         )?;
-        let bind_group = |i: usize| {
-            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("water step"),
-                layout: &layout,
-                entries: &[
-                    entry(0, &uniforms),
-                    entry(1, &terrain_buf),
-                    entry(2, &depth_bufs[i]),
-                    entry(3, &depth_bufs[1 - i]),
-                    entry(4, &flux),
-                    entry(5, &velocity),
-                    entry(6, &drop_uniforms),
+        let step_group = |i: usize| {
+            bind_group(
+                &ctx.device,
+                "water step",
+                &layout,
+                &[
+                    uniforms.as_entire_binding(),
+                    terrain_buf.as_entire_binding(),
+                    depth_bufs[i].as_entire_binding(),
+                    depth_bufs[1 - i].as_entire_binding(),
+                    flux.as_entire_binding(),
+                    velocity.as_entire_binding(),
+                    drop_uniforms.as_entire_binding(),
                 ],
-            })
+            )
         };
         let bind_groups = ctx.scoped(
             || "creating the water bind groups".to_owned(),
-            || [bind_group(0), bind_group(1)],
+            || [step_group(0), step_group(1)],
         )?;
         Ok(Self {
             params,
@@ -390,16 +395,14 @@ impl WaterCompute {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("water drop"),
             });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("water drop"),
-                timestamp_writes: None,
-            });
-            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-            pass.set_pipeline(&self.pipelines[2]);
-            let groups = self.groups();
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-        }
+        let groups = self.groups();
+        dispatch(
+            &mut encoder,
+            "water drop",
+            &self.pipelines[2],
+            &self.bind_groups[self.current],
+            [groups.0, groups.1, 1],
+        );
         ctx.queue.submit([encoder.finish()]);
         self.depth_bound += amplitude;
         ctx.take_uncaptured_errors("adding a water drop")
@@ -468,13 +471,6 @@ impl WaterCompute {
     }
 }
 
-fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-    wgpu::BindGroupEntry {
-        binding,
-        resource: buffer.as_entire_binding(),
-    }
-}
-
 fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
     let bytes = readback::read_buffer(ctx, buffer)?;
     Ok(bytes
@@ -484,63 +480,29 @@ fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
 }
 
 fn create_pipelines(device: &wgpu::Device) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5]) {
-    let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("water.wgsl"),
-        source: wgpu::ShaderSource::Wgsl(include_str!("water.wgsl").into()),
-    });
-    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let uniform = |binding: u32| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("water"),
-        entries: &[
-            uniform(0),
-            storage(1, true),
-            storage(2, false),
-            storage(3, false),
-            storage(4, false),
-            storage(5, false),
-            uniform(6),
+    let shader = wgsl_module(device, "water.wgsl", include_str!("water.wgsl"));
+    let compute = wgpu::ShaderStages::COMPUTE;
+    let layout = bind_group_layout(
+        device,
+        "water",
+        &[
+            uniform_entry(0, compute),
+            storage_entry(1, compute, true),
+            storage_entry(2, compute, false),
+            storage_entry(3, compute, false),
+            storage_entry(4, compute, false),
+            storage_entry(5, compute, false),
+            uniform_entry(6, compute),
         ],
-    });
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("water"),
-        bind_group_layouts: &[Some(&layout)],
-        immediate_size: 0,
-    });
-    let pipeline = |entry: &str| {
-        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(entry),
-            layout: Some(&pipeline_layout),
-            module: &shader,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        })
-    };
+    );
+    let pipeline_layout = pipeline_layout(device, "water", &[&layout]);
     let pipelines = [
-        pipeline("flux_main"),
-        pipeline("depth_main"),
-        pipeline("drop_main"),
-        pipeline("flux_direct"),
-        pipeline("depth_direct"),
-    ];
+        "flux_main",
+        "depth_main",
+        "drop_main",
+        "flux_direct",
+        "depth_direct",
+    ]
+    .map(|entry| compute_pipeline(device, &pipeline_layout, &shader, entry));
     (layout, pipelines)
 }

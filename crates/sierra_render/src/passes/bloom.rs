@@ -12,12 +12,16 @@
 //!
 //! All textures are `Rgba16Float` (linear HDR). Call [`BloomPass::resize`] when the HDR target changes.
 
-use wgpu::util::DeviceExt;
-
-use super::fullscreen::{fullscreen_pipeline, split_timestamp_writes, FULLSCREEN_WGSL};
+use super::fullscreen::{
+    draw_fullscreen, fullscreen_module, fullscreen_pipeline, split_timestamp_writes,
+};
 use super::{Pass, PassInputs};
 use crate::context::GpuContext;
 use crate::error::Result;
+use crate::gpu_util::{
+    bind_group, bind_group_layout, pipeline_layout, sampler_entry, texture_entry, uniform_buffer,
+    uniform_entry_for, ADDITIVE_BLEND,
+};
 use crate::targets::{RenderTargets, HDR_FORMAT};
 
 /// Seed 000's Gaussian weights: the centre tap, then the taps 1–4 texels away on either side.
@@ -106,50 +110,22 @@ impl BloomPass {
     }
 
     fn create(device: &wgpu::Device) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("bloom.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(
-                format!("{FULLSCREEN_WGSL}{}", include_str!("bloom.wgsl")).into(),
-            ),
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("bloom"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(
-                            std::mem::size_of::<BloomParams>() as u64
-                        ),
-                    },
-                    count: None,
-                },
+        let module = fullscreen_module(device, "bloom.wgsl", include_str!("bloom.wgsl"));
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout = bind_group_layout(
+            device,
+            "bloom",
+            &[
+                texture_entry(
+                    0,
+                    fragment,
+                    wgpu::TextureSampleType::Float { filterable: true },
+                ),
+                sampler_entry(1, fragment, wgpu::SamplerBindingType::Filtering),
+                uniform_entry_for::<BloomParams>(2, fragment),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("bloom"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        );
+        let pipeline_layout = pipeline_layout(device, "bloom", &[&layout]);
         let pipeline = |entry: &str, blend: Option<wgpu::BlendState>| {
             fullscreen_pipeline(
                 device,
@@ -160,35 +136,17 @@ impl BloomPass {
                 blend,
             )
         };
-        let additive = wgpu::BlendState {
-            color: wgpu::BlendComponent {
-                src_factor: wgpu::BlendFactor::One,
-                dst_factor: wgpu::BlendFactor::One,
-                operation: wgpu::BlendOperation::Add,
-            },
-            alpha: wgpu::BlendComponent {
-                src_factor: wgpu::BlendFactor::Zero,
-                dst_factor: wgpu::BlendFactor::One,
-                operation: wgpu::BlendOperation::Add,
-            },
-        };
         let bright = pipeline("fs_bright", None);
         let downsample = pipeline("fs_downsample", None);
         let blur = pipeline("fs_blur", None);
-        let composite = pipeline("fs_composite", Some(additive));
+        let composite = pipeline("fs_composite", Some(ADDITIVE_BLEND));
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("bloom"),
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        let uniform = |label: &str, params: BloomParams| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: bytemuck::bytes_of(&params),
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            })
-        };
+        let uniform = |label: &str, params: BloomParams| uniform_buffer(device, label, &params);
         let settings = BloomSettings::default();
         let params = uniform("bloom params", Self::params(&settings));
         let blur_h = uniform(
@@ -237,30 +195,9 @@ impl BloomPass {
                        group: &wgpu::BindGroup,
                        target: &wgpu::TextureView,
                        load: wgpu::LoadOp<wgpu::Color>| {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("bloom"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                // The whole chain is timed as one pass: start of the first, end of the last.
-                timestamp_writes: split_timestamp_writes(
-                    timestamps.as_ref(),
-                    index == 0,
-                    index == last,
-                ),
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, group, &[]);
-            pass.draw(0..3, 0..1);
+            // The whole chain is timed as one pass: start of the first, end of the last.
+            let timestamps = split_timestamp_writes(timestamps.as_ref(), index == 0, index == last);
+            draw_fullscreen(encoder, "bloom", target, load, timestamps, pipeline, group);
             index += 1;
         };
         run(&self.bright, &chain.bright_group, &chain.half.view, clear);
@@ -381,24 +318,16 @@ impl Chain {
             Target::new(device, "bloom quarter 2", quarter_size),
         ];
         let group = |view: &wgpu::TextureView, uniform: &wgpu::Buffer| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("bloom"),
+            bind_group(
+                device,
+                "bloom",
                 layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Sampler(sampler),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: uniform.as_entire_binding(),
-                    },
+                &[
+                    wgpu::BindingResource::TextureView(view),
+                    wgpu::BindingResource::Sampler(sampler),
+                    uniform.as_entire_binding(),
                 ],
-            })
+            )
         };
         Self {
             bright_group: group(hdr, params),

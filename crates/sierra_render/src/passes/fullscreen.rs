@@ -1,7 +1,18 @@
 //! Shared pieces of the screen-space passes: the full-screen triangle (`fullscreen.wgsl`).
 
+use crate::gpu_util::{colour_pass, wgsl_module};
+
 /// WGSL source of `vs_fullscreen` and `FullscreenOut`, to prepend to a pass's own shader.
 pub const FULLSCREEN_WGSL: &str = include_str!("fullscreen.wgsl");
+
+/// Compiles a screen-space pass's shader: [`FULLSCREEN_WGSL`] followed by `pass_wgsl`.
+pub fn fullscreen_module(
+    device: &wgpu::Device,
+    label: &str,
+    pass_wgsl: &str,
+) -> wgpu::ShaderModule {
+    wgsl_module(device, label, format!("{FULLSCREEN_WGSL}{pass_wgsl}"))
+}
 
 /// A pipeline drawing one full-screen triangle (`draw(0..3, 0..1)`, no vertex buffer) with the
 /// fragment entry point `fragment_entry` of `module` into one colour target of `format`.
@@ -55,4 +66,21 @@ pub fn split_timestamp_writes<'a>(
         beginning_of_pass_write_index: beginning,
         end_of_pass_write_index: end,
     })
+}
+
+/// Records one render pass drawing the full-screen triangle with `pipeline` (built by
+/// [`fullscreen_pipeline`]) and `group` at group 0 into `target`, loaded with `load`.
+pub fn draw_fullscreen(
+    encoder: &mut wgpu::CommandEncoder,
+    label: &str,
+    target: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    pipeline: &wgpu::RenderPipeline,
+    group: &wgpu::BindGroup,
+) {
+    let mut pass = colour_pass(encoder, label, target, load, timestamps);
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, group, &[]);
+    pass.draw(0..3, 0..1);
 }

@@ -6,12 +6,14 @@
 //! target encodes it on store, any other target gets the sRGB OETF in the shader, so both give
 //! the same bytes.
 
-use wgpu::util::DeviceExt;
-
-use super::fullscreen::{fullscreen_pipeline, FULLSCREEN_WGSL};
+use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
 use super::{Pass, PassInputs};
 use crate::context::GpuContext;
 use crate::error::Result;
+use crate::gpu_util::{
+    bind_group, bind_group_layout, pipeline_layout, texture_entry, uniform_buffer,
+    uniform_entry_for,
+};
 use crate::targets::RenderTargets;
 
 /// Tone curve applied to the HDR image.
@@ -102,44 +104,21 @@ impl TonemapPass {
     }
 
     fn create(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("tonemap.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(
-                format!("{FULLSCREEN_WGSL}{}", include_str!("tonemap.wgsl")).into(),
-            ),
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("tonemap"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(
-                            std::mem::size_of::<TonemapParams>() as u64,
-                        ),
-                    },
-                    count: None,
-                },
+        let module = fullscreen_module(device, "tonemap.wgsl", include_str!("tonemap.wgsl"));
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout = bind_group_layout(
+            device,
+            "tonemap",
+            &[
+                texture_entry(
+                    0,
+                    fragment,
+                    wgpu::TextureSampleType::Float { filterable: false },
+                ),
+                uniform_entry_for::<TonemapParams>(1, fragment),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("tonemap"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        );
+        let pipeline_layout = pipeline_layout(device, "tonemap", &[&layout]);
         let pipeline = fullscreen_pipeline(
             device,
             &pipeline_layout,
@@ -149,11 +128,11 @@ impl TonemapPass {
             None,
         );
         let encode_srgb = !output_format.is_srgb();
-        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("tonemap params"),
-            contents: bytemuck::bytes_of(&Self::params(&TonemapSettings::default(), encode_srgb)),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        });
+        let params = uniform_buffer(
+            device,
+            "tonemap params",
+            &Self::params(&TonemapSettings::default(), encode_srgb),
+        );
         Self {
             layout,
             pipeline,
@@ -179,20 +158,15 @@ impl TonemapPass {
         hdr: &wgpu::TextureView,
         params: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("tonemap"),
+        bind_group(
+            device,
+            "tonemap",
             layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(hdr),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: params.as_entire_binding(),
-                },
+            &[
+                wgpu::BindingResource::TextureView(hdr),
+                params.as_entire_binding(),
             ],
-        })
+        )
     }
 }
 
@@ -226,25 +200,15 @@ impl Pass for TonemapPass {
         let Some(group) = &self.group else {
             return;
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("tonemap"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: inputs.output,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, group, &[]);
-        pass.draw(0..3, 0..1);
+        draw_fullscreen(
+            encoder,
+            "tonemap",
+            inputs.output,
+            wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+            timestamps,
+            &self.pipeline,
+            group,
+        );
     }
 }
 

@@ -1,0 +1,239 @@
+//! Small wgpu helpers shared by the render and compute passes: bind group layout entries,
+//! layouts and bind groups with bindings numbered in order, uniform buffers of a `Pod` value,
+//! compute pipelines by entry point, and one-dispatch compute passes.
+//!
+//! They only shorten the descriptors wgpu 30 asks for; each returns exactly the object the
+//! long form would (no hidden state, no error scope: wrap calls in [`crate::GpuContext::scoped`]
+//! as before). Full-screen triangle passes have their own helpers in
+//! [`crate::passes::fullscreen`].
+
+use wgpu::util::DeviceExt;
+
+/// Compiles WGSL `source` into a shader module labelled `label` (e.g. the file name).
+pub fn wgsl_module(
+    device: &wgpu::Device,
+    label: &str,
+    source: impl Into<std::borrow::Cow<'static, str>>,
+) -> wgpu::ShaderModule {
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    })
+}
+
+fn buffer_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    ty: wgpu::BufferBindingType,
+    min_binding_size: Option<wgpu::BufferSize>,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size,
+        },
+        count: None,
+    }
+}
+
+/// A uniform buffer binding (no dynamic offset, size checked by the shader only).
+pub fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    buffer_entry(binding, visibility, wgpu::BufferBindingType::Uniform, None)
+}
+
+/// A uniform buffer binding holding one `T`: `min_binding_size = size_of::<T>()`, so a Rust
+/// mirror that is smaller than the WGSL struct fails at pipeline creation, not in the shader.
+pub fn uniform_entry_for<T>(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    let size = wgpu::BufferSize::new(std::mem::size_of::<T>() as u64);
+    buffer_entry(binding, visibility, wgpu::BufferBindingType::Uniform, size)
+}
+
+/// A storage buffer binding (read-only when `read_only`), any size.
+pub fn storage_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    read_only: bool,
+) -> wgpu::BindGroupLayoutEntry {
+    let ty = wgpu::BufferBindingType::Storage { read_only };
+    buffer_entry(binding, visibility, ty, None)
+}
+
+/// A single-sampled 2D texture binding of `sample_type`
+/// (e.g. `TextureSampleType::Float { filterable: true }`, `TextureSampleType::Depth`).
+pub fn texture_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    sample_type: wgpu::TextureSampleType,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// A sampler binding of `ty` (`Filtering`, `NonFiltering` or `Comparison`).
+pub fn sampler_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    ty: wgpu::SamplerBindingType,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Sampler(ty),
+        count: None,
+    }
+}
+
+/// A bind group layout of `entries`.
+pub fn bind_group_layout(
+    device: &wgpu::Device,
+    label: &str,
+    entries: &[wgpu::BindGroupLayoutEntry],
+) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries,
+    })
+}
+
+/// A pipeline layout whose group `i` is `groups[i]`, without immediates.
+pub fn pipeline_layout(
+    device: &wgpu::Device,
+    label: &str,
+    groups: &[&wgpu::BindGroupLayout],
+) -> wgpu::PipelineLayout {
+    let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().copied().map(Some).collect();
+    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &groups,
+        immediate_size: 0,
+    })
+}
+
+/// A bind group of `layout` whose binding `i` is `resources[i]` (layouts numbered 0, 1, 2 …
+/// in order, as all of Sierra's are). Use [`wgpu::Buffer::as_entire_binding`],
+/// [`wgpu::BindingResource::TextureView`] or [`wgpu::BindingResource::Sampler`].
+pub fn bind_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    resources: &[wgpu::BindingResource<'_>],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = (0u32..)
+        .zip(resources)
+        .map(|(binding, resource)| wgpu::BindGroupEntry {
+            binding,
+            resource: resource.clone(),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// A uniform buffer initialised with `value` (`UNIFORM | COPY_DST`, so later frames update it
+/// with `queue.write_buffer`). For buffers whose size comes from user data, use
+/// [`crate::GpuContext::create_buffer_init`], which checks the device limits first.
+pub fn uniform_buffer<T: bytemuck::Pod>(
+    device: &wgpu::Device,
+    label: &str,
+    value: &T,
+) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytemuck::bytes_of(value),
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// A compute pipeline running `entry_point` of `module`, labelled with the entry point.
+pub fn compute_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    entry_point: &str,
+) -> wgpu::ComputePipeline {
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry_point),
+        layout: Some(layout),
+        module,
+        entry_point: Some(entry_point),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
+/// Records one compute pass that binds `group` at group 0 and dispatches `pipeline` over
+/// `workgroups` (x, y, z), untimed.
+pub fn dispatch(
+    encoder: &mut wgpu::CommandEncoder,
+    label: &str,
+    pipeline: &wgpu::ComputePipeline,
+    group: &wgpu::BindGroup,
+    workgroups: [u32; 3],
+) {
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some(label),
+        timestamp_writes: None,
+    });
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, group, &[]);
+    pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
+}
+
+/// Begins a render pass writing one colour attachment (`target`, loaded with `load`, stored),
+/// without depth.
+pub fn colour_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    target: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: timestamps,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// Blending that adds the fragment's colour onto the target's (`ONE + ONE`) and keeps the
+/// target's alpha.
+pub const ADDITIVE_BLEND: wgpu::BlendState = wgpu::BlendState {
+    color: wgpu::BlendComponent {
+        src_factor: wgpu::BlendFactor::One,
+        dst_factor: wgpu::BlendFactor::One,
+        operation: wgpu::BlendOperation::Add,
+    },
+    alpha: wgpu::BlendComponent {
+        src_factor: wgpu::BlendFactor::Zero,
+        dst_factor: wgpu::BlendFactor::One,
+        operation: wgpu::BlendOperation::Add,
+    },
+};
