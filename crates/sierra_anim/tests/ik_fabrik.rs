@@ -119,23 +119,29 @@ fn random_reachable_targets_without_limits_all_reached() {
 }
 
 #[test]
-fn random_reachable_targets_with_limits() {
-    let s = run_random(true, 0x5eed_0006);
-    assert!(
-        s.worst_length < 1e-5,
-        "bone length changed by {}",
-        s.worst_length
-    );
-    assert!(
-        s.worst_limit < 1e-5,
-        "limit exceeded by {} rad",
-        s.worst_limit
-    );
-    // Limited chains have local minima (a solve stuck in one does not reach a target that another
-    // pose reaches); the solver restarts from the rest pose and from an aimed pose, and with this
-    // seed 998 of 1,000 converge. The two misses were checked to be local minima: started near the
-    // generating pose the same solver reaches those targets.
-    assert!(s.within >= 995, "only {} of {CASES} reached", s.within);
+fn random_reachable_targets_with_limits_all_reached() {
+    // Limited chains have local minima (FABRIK + damped least squares from the animated pose stop
+    // short of 1 of these 1,000 targets with the first seed); the solver's seeded random restarts
+    // within the limits (TRAC-IK's remedy) reach all of them. Two more seeds show this is not
+    // one lucky sequence.
+    for seed in [0x5eed_0006, 0x5eed_0007, 0x5eed_0008] {
+        let s = run_random(true, seed);
+        assert!(
+            s.worst_length < 1e-5,
+            "bone length changed by {}",
+            s.worst_length
+        );
+        assert!(
+            s.worst_limit < 1e-5,
+            "limit exceeded by {} rad",
+            s.worst_limit
+        );
+        assert_eq!(
+            s.within, CASES,
+            "seed {seed:#x}: only {} of {CASES} reached (worst distance {} m)",
+            s.within, s.worst_distance
+        );
+    }
 }
 
 #[test]

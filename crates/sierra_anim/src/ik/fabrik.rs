@@ -15,7 +15,7 @@
 //!   its [`JointLimit`] before placing the next, so the returned pose always respects the limits
 //!   and its local rotations are ready to write back into the skeleton.
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 use super::constraints::JointLimit;
 use super::error::IkError;
@@ -111,7 +111,10 @@ pub fn solve_positions(
 /// parent frame, as in the paper's §5), then the pole step (if any) and another aim. The result
 /// never exceeds the limits, and bone lengths are exact by construction. If FABRIK stalls on a
 /// limited chain, damped least-squares steps finish the solve, and a solve that ends short of
-/// the target is retried from the rest pose and from an aimed pose, keeping the closest.
+/// the target (a local minimum of the limits) is retried from the rest pose, an aimed pose, the
+/// middle of the hinge ranges and then up to 16 seeded random poses within the limits (TRAC-IK's
+/// random restarts), keeping the closest. [`SolveReport::iterations`] counts the iterations of
+/// all attempts. No restarts when [`ChainPose::warm_start`] is set (they would pop).
 /// Unreachable targets give the straightest chain towards the target that the limits allow.
 ///
 /// Errors: [`IkError::LimitCountMismatch`], [`IkError::NotFinite`], [`IkError::ChainTooShort`].
@@ -155,7 +158,11 @@ pub fn solve_chain(
     let mut best = first;
     let mut iterations = first.iterations;
     pose.keep_best();
-    for restart in [Restart::Rest, Restart::Aimed, Restart::MidRange] {
+    let restarts = [Restart::Rest, Restart::Aimed, Restart::MidRange]
+        .into_iter()
+        .chain((0..RANDOM_RESTARTS).map(|_| Restart::Random));
+    let mut rng = RESTART_SEED;
+    for restart in restarts {
         match restart {
             Restart::Rest => {
                 pose.local.copy_from_slice(&pose.rest);
@@ -169,10 +176,17 @@ pub fn solve_chain(
                 for (i, limit) in limits.iter().enumerate() {
                     pose.local[i] = match *limit {
                         JointLimit::Hinge { axis, min, max } => {
-                            pose.rest[i] * glam::Quat::from_axis_angle(axis, 0.5 * (min + max))
+                            pose.rest[i] * Quat::from_axis_angle(axis, 0.5 * (min + max))
                         }
                         _ => pose.rest[i],
                     };
+                }
+                pose.update_positions();
+            }
+            Restart::Random => {
+                for (i, limit) in limits.iter().enumerate() {
+                    pose.local[i] =
+                        pose.rest[i] * random_within(limit, pose.bone_dirs[i], &mut rng);
                 }
                 pose.update_positions();
             }
@@ -227,6 +241,53 @@ enum Restart {
     Rest,
     Aimed,
     MidRange,
+    /// A pose drawn within the limits (the next of a fixed, seeded sequence).
+    Random,
+}
+
+/// Random restarts after the three fixed ones, when a limited solve still misses: the remedy for
+/// local minima of joint-limited IK used by TRAC-IK (P. Beeson and B. Ames, "TRAC-IK: An
+/// open-source library for improved solving of generic inverse kinematics", IEEE-RAS Humanoids
+/// 2015, §III: KDL-RR restarts the solver from random joint values within the limits when it
+/// stalls). The sequence is seeded by a constant, so solves are reproducible.
+const RANDOM_RESTARTS: u32 = 16;
+const RESTART_SEED: u64 = 0x6661_6272_696b_2121;
+
+/// A rotation relative to the rest pose within `limit`: hinge angle uniform in `[min, max]`;
+/// ball-and-socket swing about a random axis perpendicular to `bone_dir` by an angle uniform in
+/// `[0, swing]`, then twist uniform in `[-twist, twist]`; a free joint turns by up to π.
+fn random_within(limit: &JointLimit, bone_dir: Vec3, rng: &mut u64) -> Quat {
+    let mut uniform = || (splitmix64(rng) >> 40) as f32 / (1u64 << 24) as f32;
+    match *limit {
+        JointLimit::Hinge { axis, min, max } => {
+            Quat::from_axis_angle(axis, min + (max - min) * uniform())
+        }
+        JointLimit::BallSocket { swing, twist } => {
+            let (a, b) = bone_dir.any_orthonormal_pair();
+            let phi = std::f32::consts::TAU * uniform();
+            let swing_axis = a * phi.cos() + b * phi.sin();
+            let swing_angle = swing * uniform();
+            let twist_angle = twist * (2.0 * uniform() - 1.0);
+            Quat::from_axis_angle(swing_axis, swing_angle)
+                * Quat::from_axis_angle(bone_dir, twist_angle)
+        }
+        JointLimit::None => {
+            let (a, b) = Vec3::Z.any_orthonormal_pair();
+            let (phi, z) = (std::f32::consts::TAU * uniform(), 2.0 * uniform() - 1.0);
+            let r = (1.0 - z * z).max(0.0).sqrt();
+            let axis = a * (r * phi.cos()) + b * (r * phi.sin()) + Vec3::Z * z;
+            Quat::from_axis_angle(axis, std::f32::consts::PI * uniform())
+        }
+    }
+}
+
+/// SplitMix64 (Steele, Lea and Flood 2014): a tiny seeded generator for the restart poses.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// One solve from the current pose: FABRIK iterations while they make progress; on a limited
