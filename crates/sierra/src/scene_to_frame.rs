@@ -5,22 +5,85 @@
 //! as skinned meshes by [`crate::character_meshes::CharacterMeshes::skin`].
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec3, Vec4};
+use sierra_render::material::{ShadingModel, SurfaceMaterial};
+use sierra_render::normal_maps::{normal_map, NormalPattern};
+use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
     primitives, Camera, DrawItem, FrameData, GpuContext, Material, MeshData, MeshHandle,
     PointLight, Renderer, Sun,
 };
+use sierra_scene::level::NormalMapRef;
 use sierra_scene::scene::NodeMesh;
 use sierra_scene::{Component, Primitive};
 
 use crate::game::Game;
 
 /// Renderer meshes of the primitives a scene uses.
+///
+/// The forward pass binds surface materials (textures) per mesh, so each distinct
+/// (primitive, normal map, normal scale) a level uses gets its own copy of the primitive.
 #[derive(Clone, Debug, Default)]
 pub struct SceneMeshes {
     primitives: HashMap<Primitive, MeshHandle>,
+    /// (primitive, map, normal scale, mesh); a handful per level, searched linearly so that
+    /// building a frame allocates nothing.
+    normal_mapped: Vec<(Primitive, NormalMapRef, f32, MeshHandle)>,
+}
+
+impl SceneMeshes {
+    fn normal_mapped(
+        &self,
+        primitive: Primitive,
+        map: &NormalMapRef,
+        scale: f32,
+    ) -> Option<MeshHandle> {
+        self.normal_mapped
+            .iter()
+            .find(|(p, m, s, _)| *p == primitive && m == map && s.to_bits() == scale.to_bits())
+            .map(|&(.., handle)| handle)
+    }
+}
+
+/// Side in texels of the built-in procedural normal maps.
+const BUILTIN_NORMAL_MAP_SIZE: u32 = 256;
+
+/// Slope strength of the built-in maps (height units per texture width, see
+/// [`sierra_render::normal_maps::normal_map`]): bumps of a few centimetres on a metre-wide face.
+const BUILTIN_NORMAL_MAP_STRENGTH: f32 = 0.04;
+
+/// The tangent-space normal map a level names, as a linear texture.
+///
+/// # Errors
+/// Unknown built-in names (the level loader refuses them first), unreadable or undecodable
+/// image files, GPU errors.
+pub fn load_normal_map(
+    ctx: &GpuContext,
+    level_folder: &Path,
+    map: &NormalMapRef,
+) -> Result<Texture2d> {
+    let (width, height, pixels, label) = match map {
+        NormalMapRef::Builtin(name) => {
+            let pattern = NormalPattern::from_name(name)
+                .with_context(|| format!("unknown built-in normal map `builtin:{name}`"))?;
+            let size = BUILTIN_NORMAL_MAP_SIZE;
+            let pixels = normal_map(pattern, size, BUILTIN_NORMAL_MAP_STRENGTH);
+            (size, size, pixels, format!("builtin:{name}"))
+        }
+        NormalMapRef::File(rel) => {
+            let path = level_folder.join(rel);
+            let image = image::open(&path)
+                .with_context(|| format!("reading the normal map {}", path.display()))?
+                .into_rgba8();
+            let (w, h) = image.dimensions();
+            (w, h, image.into_raw(), path.display().to_string())
+        }
+    };
+    Texture2d::from_rgba8(ctx, &label, width, height, &pixels, ColorSpace::Linear)
+        .with_context(|| format!("uploading the normal map {label}"))
 }
 
 /// The mesh data of a level primitive (sizes as `sierra_scene::Primitive` documents).
@@ -47,6 +110,7 @@ pub fn upload_scene_meshes(
     apply_post(&game.scene.post, renderer);
     let mut meshes = SceneMeshes::default();
     let mut gltf_nodes = 0;
+    let folder = game.file.parent().unwrap_or(Path::new(""));
     for (_, content) in game.scene.content.iter() {
         match &content.mesh {
             Some(NodeMesh::Primitive { primitive, .. })
@@ -59,6 +123,38 @@ pub fn upload_scene_meshes(
             }
             Some(NodeMesh::Gltf { .. }) => gltf_nodes += 1,
             _ => {}
+        }
+        if let Some(NodeMesh::Primitive {
+            primitive,
+            material,
+        }) = &content.mesh
+        {
+            let Some(map) = &material.normal_map else {
+                continue;
+            };
+            if meshes
+                .normal_mapped(*primitive, map, material.normal_scale)
+                .is_some()
+            {
+                continue;
+            }
+            let label = format!("{primitive:?} normal-mapped");
+            let handle = renderer
+                .upload_mesh(ctx, &primitive_mesh(*primitive), &label)
+                .with_context(|| format!("uploading the {label} primitive"))?;
+            let surface = SurfaceMaterial {
+                model: ShadingModel::Phong,
+                normal: Some(load_normal_map(ctx, folder, map)?),
+                normal_scale: material.normal_scale,
+                ..SurfaceMaterial::default()
+            };
+            renderer
+                .forward
+                .set_material(ctx, handle, &surface)
+                .with_context(|| format!("binding the {label} material"))?;
+            meshes
+                .normal_mapped
+                .push((*primitive, map.clone(), material.normal_scale, handle));
         }
     }
     if gltf_nodes > 0 {
@@ -104,7 +200,11 @@ pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut F
             material,
         }) = &content.mesh
         {
-            if let Some(&mesh) = meshes.primitives.get(primitive) {
+            let mapped = material
+                .normal_map
+                .as_ref()
+                .and_then(|map| meshes.normal_mapped(*primitive, map, material.normal_scale));
+            if let Some(mesh) = mapped.or_else(|| meshes.primitives.get(primitive).copied()) {
                 frame.draws.push(DrawItem {
                     mesh,
                     model: world,

@@ -267,3 +267,44 @@ fn minimal_level_gets_documented_defaults() {
     assert_eq!(level.camera.fov_y_degrees, 60.0);
     assert_eq!(a.material.specular_power, 32.0);
 }
+
+#[test]
+fn bad_normal_maps_are_refused_with_their_path() {
+    let (err, text, _) = load_err(
+        r#"{"objects": [{"name": "A", "mesh": "cube", "material": {"normalMap": "builtin:waves"}}]}"#,
+    );
+    let (path, _, _, message) = json_fields(&err);
+    assert_eq!(path, "objects[0].material.normalMap", "{text}");
+    for name in sierra_scene::level::BUILTIN_NORMAL_MAPS {
+        assert!(message.contains(&format!("builtin:{name}")), "{text}");
+    }
+    let (err, text, _) = load_err(
+        r#"{"objects": [{"name": "A", "mesh": "cube", "material": {"normalMap": "bumps.tga"}}]}"#,
+    );
+    assert_eq!(
+        json_fields(&err).0,
+        "objects[0].material.normalMap",
+        "{text}"
+    );
+    let (err, text, _) = load_err(
+        r#"{"objects": [{"name": "A", "mesh": "cube", "material": {"normalMap": "missing.png"}}]}"#,
+    );
+    assert!(
+        matches!(&err, Error::InLevel { json_path, .. } if json_path == "objects[0].material.normalMap"),
+        "{text}"
+    );
+}
+
+#[test]
+fn normal_maps_parse() {
+    let (_dir, path) = write_level(
+        r#"{"objects": [{"name": "A", "mesh": "cube", "material": {"normalMap": "builtin:bricks", "normalScale": 0.5}}]}"#,
+    );
+    let level = load_level(&path).unwrap_or_else(|e| panic!("{e}"));
+    let material = &level.objects[0].material;
+    assert_eq!(
+        material.normal_map,
+        Some(sierra_scene::level::NormalMapRef::Builtin("bricks".into()))
+    );
+    assert_eq!(material.normal_scale, 0.5);
+}

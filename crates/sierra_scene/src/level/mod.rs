@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::components::{Component, COMPONENT_TYPES};
 use crate::error::Error;
-pub use values::{MeshRef, Primitive, PRIMITIVE_NAMES};
+pub use values::{MeshRef, NormalMapRef, Primitive, BUILTIN_NORMAL_MAPS, PRIMITIVE_NAMES};
 
 /// A parsed, validated level.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
@@ -183,6 +183,13 @@ pub struct Material {
     /// Emitted colour added after lighting (default black).
     #[schemars(with = "[f32; 3]")]
     pub emissive: Vec3,
+    /// Tangent-space normal map bending the shading normal (default none): `"builtin:bumps"`,
+    /// `"builtin:bricks"`, `"builtin:ripples"`, or a `.png`/`.jpg` path relative to the level's
+    /// folder. Primitives' UVs span each face (cube), the square (plane, grid) or the
+    /// longitude/latitude (sphere) once.
+    pub normal_map: Option<NormalMapRef>,
+    /// Scale of the normal map's X and Y slopes (default 1; 0 is flat; glTF `normalTexture.scale`).
+    pub normal_scale: f32,
 }
 
 impl Default for Material {
@@ -192,6 +199,8 @@ impl Default for Material {
             specular_color: Vec3::splat(0.2),
             specular_power: 32.0,
             emissive: Vec3::ZERO,
+            normal_map: None,
+            normal_scale: 1.0,
         }
     }
 }
@@ -366,6 +375,13 @@ impl Level {
                 self.resolve_asset(rel).map_err(|source| Error::InLevel {
                     file: file.clone(),
                     json_path: format!("objects[{i}].mesh"),
+                    source: Box::new(source),
+                })?;
+            }
+            if let Some(NormalMapRef::File(rel)) = &obj.material.normal_map {
+                self.resolve_asset(rel).map_err(|source| Error::InLevel {
+                    file: file.clone(),
+                    json_path: format!("objects[{i}].material.normalMap"),
                     source: Box::new(source),
                 })?;
             }
