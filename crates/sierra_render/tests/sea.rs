@@ -62,6 +62,8 @@ fn targets(ctx: &GpuContext) -> RenderTargets {
         hdr,
         depth_view: depth.create_view(&Default::default()),
         depth,
+        sample_count: 1,
+        msaa_hdr_view: None,
     }
 }
 
@@ -343,4 +345,87 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
         .filter(|(a, b)| (0..3).any(|c| a.0[c].abs_diff(b.0[c]) > 4))
         .count();
     assert!(changed > 100, "only {changed} pixels changed");
+}
+
+/// The open sea around the grid: with `horizon` set, a point beyond the grid is drawn as deep
+/// still water of the same colour as deep water just inside the grid (no visible edge); with
+/// `horizon = 0` it is not drawn at all (the clear colour shows).
+#[test]
+fn open_sea_continues_the_grid_without_an_edge() {
+    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
+    // A 32 m square of still water 60 m deep over a flat floor, corner at (-16, -60, -16).
+    let (n, cell) = (16usize, 2.0);
+    let origin = Vec3::new(-16.0, -60.0, -16.0);
+    let p = WaterParams::new(n, n, cell);
+    let terrain = vec![0.0; n * n];
+    let depth = InitialState::Still { level: 60.0 }
+        .depth(&p, &terrain)
+        .unwrap();
+    let water = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+    let targets = targets(&ctx);
+    let mut forward = ForwardPass::new(&ctx).unwrap();
+    let mut sea = SeaPass::new(&ctx).unwrap();
+    sea.settings.origin = origin;
+    sea.settings.rest_level = 0.0;
+    sea.bind_water(&ctx, &water).unwrap();
+    // Looking down at the grid's +X edge from above: left half grid, right half open sea.
+    let frame = FrameData {
+        camera: Camera::look_at(
+            Vec3::new(15.0, 20.0, 0.0),
+            Vec3::new(15.0, 0.0, 0.0),
+            Vec3::NEG_Z,
+            0.9,
+            W as f32 / H as f32,
+            0.5,
+            500.0,
+        ),
+        sun: Sun {
+            // Low, so its highlight is out of view.
+            direction: Vec3::new(1.0, -0.4, 0.3),
+            color: Vec3::ONE,
+            intensity: 2.0,
+            ambient: Vec3::splat(0.2),
+        },
+        point_lights: vec![],
+        draws: vec![],
+        clear_color: Vec4::new(1.0, 0.0, 1.0, 1.0),
+    };
+    let dummy_output = targets.hdr_view.clone();
+    let inputs = PassInputs {
+        frame: &frame,
+        meshes: &[],
+        targets: &targets,
+        output: &dummy_output,
+    };
+    let mut render = |horizon: f32| {
+        sea.settings.horizon = horizon;
+        forward.prepare(&ctx, &inputs).unwrap();
+        sea.prepare(&ctx, &inputs).unwrap();
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        forward.record(&mut encoder, &inputs, None);
+        sea.record(&mut encoder, &inputs, None);
+        ctx.queue.submit([encoder.finish()]);
+        to_rgb8(&readback::read_texture(&ctx, &targets.hdr).unwrap())
+    };
+    let without = render(0.0);
+    let with = render(200.0);
+    save(
+        &std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("open_sea.png"),
+        &with,
+    );
+    // The grid's last vertices are at x = 15 m, the image's centre column.
+    let (row, inside, outside) = (H as usize / 2, W as usize / 2 - 12, W as usize / 2 + 12);
+    let at = |img: &[[f32; 3]], x: usize| img[row * W as usize + x];
+    let magenta = |c: [f32; 3]| c[0] > 0.6 && c[1] < 0.1 && c[2] > 0.6;
+    assert!(!magenta(at(&without, inside)), "the grid is drawn");
+    assert!(
+        magenta(at(&without, outside)),
+        "no open sea without a horizon"
+    );
+    let (a, b) = (at(&with, inside), at(&with, outside));
+    assert!(!magenta(b), "the open sea is drawn: {b:?}");
+    assert!(
+        (0..3).all(|c| (a[c] - b[c]).abs() < 0.03),
+        "deep water inside {a:?} and the open sea outside {b:?} look alike"
+    );
 }

@@ -10,6 +10,7 @@
 //!   [`World::step_gpu`] steps the water once per tick; [`World::push_draws`] adds this tick's
 //!   draws (chunks picked by distance from the camera) to the frame.
 
+pub mod crowds;
 pub mod landscape;
 pub mod sea;
 pub mod sky_objects;
@@ -36,6 +37,9 @@ pub struct World {
     pub sky: SkyObjects,
     /// Simulated seconds since the level started.
     pub time: f64,
+    /// The level's `Crowd` components (set by [`crate::game::Game::new`], which knows the level
+    /// file; uploaded in [`World::upload`] once the ground heights exist).
+    pub crowds: crowds::LevelCrowds,
     gpu: Option<WorldGpu>,
 }
 
@@ -136,6 +140,14 @@ impl World {
             None => None,
         };
         let sky = self.sky.upload(ctx, renderer, island)?;
+        let sea_level = self.sea_level();
+        let landscape_heights = &self.landscape;
+        self.crowds.upload(
+            ctx,
+            renderer,
+            |x, z| landscape_heights.as_ref()?.height_at(x, z),
+            sea_level,
+        )?;
         if self.landscape.is_some() {
             // An outdoor level: gradient sky with the sun disc instead of the flat clear colour.
             renderer.sky.settings.enabled = true;
@@ -154,6 +166,8 @@ impl World {
     /// # Errors
     /// GPU errors.
     pub fn step_gpu(&mut self, ctx: &GpuContext, renderer: &mut Renderer, dt: f32) -> Result<()> {
+        // Crowds animate from the world clock: one time uniform per crowd, nothing per instance.
+        renderer.crowd.set_time(self.time as f32);
         let (Some(sea), Some(gpu)) = (&self.sea, &mut self.gpu) else {
             return Ok(());
         };
@@ -171,9 +185,6 @@ impl World {
         };
         if let (Some(l), Some(lg)) = (&self.landscape, &gpu.landscape) {
             l.push_draws(lg, eye, draws);
-        }
-        if let Some(sea) = &gpu.sea {
-            draws.push(sea.far_sea);
         }
         self.sky.push_draws(&gpu.sky, self.time as f32, draws);
     }

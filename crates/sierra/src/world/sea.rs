@@ -3,19 +3,18 @@
 //! once per fixed tick with the component's fixed time step, drawn by the sea pass straight from
 //! the simulation's buffers. Scheduled drops (birds diving; those falling on land are skipped)
 //! spread rings that run up the beach.
-//! Beyond the simulated grid a flat opaque sea plane carries the sea to the horizon.
+//! Beyond the simulated grid the sea pass draws open, still, deep water to the horizon with the
+//! same shading, so the grid's edge does not show.
 
 use anyhow::{Context, Result};
-use glam::{Mat4, Vec2, Vec3, Vec4};
+use glam::{Vec2, Vec3};
 use sierra_render::compute::water::WaterCompute;
-use sierra_render::{DrawItem, GpuContext, Material, MeshData, MeshHandle, Renderer};
+use sierra_render::{GpuContext, Renderer};
 use sierra_terrain::water::{WaterComponent, WaterParams};
 use sierra_terrain::Island;
 
-/// Side of the far-sea plane, metres.
-const FAR_SEA_SIZE: f32 = 6000.0;
-/// The far plane lies this far under the rest level, so the simulated surface covers it.
-const FAR_SEA_DROP: f32 = 0.4;
+/// How far the open sea reaches from the grid's centre, metres (half the side of its square).
+const HORIZON: f32 = 3000.0;
 
 /// The sea of a level: parameters, grid corner and drop schedule.
 pub struct Sea {
@@ -27,13 +26,11 @@ pub struct Sea {
     pub origin: Vec3,
 }
 
-/// The GPU simulation and the far-sea plane.
+/// The GPU simulation.
 pub struct SeaGpu {
     water: WaterCompute,
     /// Floor height per cell (node-local metres), to keep drops off the land.
     floor: Vec<f32>,
-    /// Far-sea plane mesh and its draw.
-    pub far_sea: DrawItem,
 }
 
 impl Sea {
@@ -74,8 +71,8 @@ impl Sea {
             .collect()
     }
 
-    /// Creates the GPU simulation over `island`, binds it to `renderer.sea` and uploads the
-    /// far-sea plane.
+    /// Creates the GPU simulation over `island` and binds it to `renderer.sea`, with the open
+    /// sea around it.
     ///
     /// # Errors
     /// GPU and water parameter errors.
@@ -95,25 +92,10 @@ impl Sea {
             .context("creating the water simulation")?;
         let floor = terrain;
         renderer.sea.settings.origin = self.origin;
+        renderer.sea.settings.rest_level = self.rest_level();
+        renderer.sea.settings.horizon = HORIZON;
         renderer.sea.bind_water(ctx, &water)?;
-        let level = self.rest_level() - FAR_SEA_DROP;
-        let plane = far_sea_mesh(FAR_SEA_SIZE, level);
-        let mesh: MeshHandle = renderer.upload_mesh(ctx, &plane, "far sea")?;
-        let s = renderer.sea.settings;
-        Ok(SeaGpu {
-            water,
-            floor,
-            far_sea: DrawItem {
-                mesh,
-                model: Mat4::IDENTITY,
-                material: Material {
-                    base_color: (s.deep_color * 0.6 + s.shallow_color * 0.15).extend(1.0),
-                    specular_color: Vec3::splat(0.5),
-                    specular_power: 96.0,
-                    emissive: Vec3::ZERO,
-                },
-            },
-        })
+        Ok(SeaGpu { water, floor })
     }
 
     /// One tick of `dt` seconds that ended at world time `time` (seconds): the drops scheduled
@@ -151,22 +133,5 @@ impl Sea {
             .context("stepping the water")?;
         renderer.sea.set_current(gpu.water.current_index());
         Ok(())
-    }
-}
-
-fn far_sea_mesh(size: f32, level: f32) -> MeshData {
-    let h = size * 0.5;
-    MeshData {
-        positions: vec![
-            [-h, level, -h],
-            [h, level, -h],
-            [-h, level, h],
-            [h, level, h],
-        ],
-        normals: vec![[0.0, 1.0, 0.0]; 4],
-        uvs: vec![[0.0, 0.0]; 4],
-        tangents: Vec::new(),
-        colors: vec![Vec4::ONE.to_array(); 4],
-        indices: vec![0, 2, 1, 1, 2, 3],
     }
 }

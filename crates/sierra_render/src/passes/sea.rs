@@ -54,6 +54,12 @@ pub struct SeaSettings {
     pub min_depth: f32,
     /// Draw every `stride`-th cell (1 = full resolution; 2 or 4 for large grids).
     pub stride: u32,
+    /// World height of still water (metres): the open sea around the grid lies at it.
+    pub rest_level: f32,
+    /// Half-side of the square of open sea drawn around the grid, metres from the grid's
+    /// centre (flat, deep, still water shaded like the grid, so the grid's edge does not
+    /// show); 0 draws none.
+    pub horizon: f32,
 }
 
 impl Default for SeaSettings {
@@ -70,11 +76,13 @@ impl Default for SeaSettings {
             foam_speed: 1.5,
             min_depth: 0.01,
             stride: 1,
+            rest_level: 0.0,
+            horizon: 0.0,
         }
     }
 }
 
-/// Mirror of `SeaUniforms` in `sea.wgsl` (224 bytes).
+/// Mirror of `SeaUniforms` in `sea.wgsl` (240 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct SeaUniforms {
@@ -100,7 +108,15 @@ pub struct SeaUniforms {
     pub origin: [f32; 4],
     /// cols, rows, stride, 0.
     pub grid: [u32; 4],
+    /// Open sea: rest level, half-side (0 = none), depth its colour is taken at, 0.
+    pub far: [f32; 4],
 }
+
+/// Depth the open sea's colour is taken at, metres (deep enough to be fully absorbed).
+const OPEN_SEA_DEPTH: f32 = 50.0;
+
+/// Vertices of the open-sea ring: four quads.
+const OPEN_SEA_VERTICES: u32 = 24;
 
 /// The sea pass (see the module docs for how a frame runs it).
 pub struct SeaPass {
@@ -304,6 +320,7 @@ impl SeaPass {
             ],
             origin: v4(s.origin, cell),
             grid: [cols, rows, s.stride.max(1), 0],
+            far: [s.rest_level, s.horizon.max(0.0), OPEN_SEA_DEPTH, 0.0],
         }
     }
 }
@@ -370,5 +387,8 @@ impl Pass for SeaPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &groups[self.current], &[]);
         pass.draw(0..self.vertex_count(), 0..1);
+        if self.settings.horizon > 0.0 {
+            pass.draw(0..OPEN_SEA_VERTICES, 1..2);
+        }
     }
 }

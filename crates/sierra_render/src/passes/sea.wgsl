@@ -23,6 +23,9 @@ struct SeaUniforms {
     origin: vec4<f32>,
     // x cols, y rows, z vertex stride (cells), w unused.
     grid: vec4<u32>,
+    // The open sea around the grid: x rest level (world y, m), y half-side of the square it
+    // fills (m, from the grid's centre; 0 = none), z depth its colour is taken at (m).
+    far: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> u: SeaUniforms;
@@ -36,6 +39,8 @@ struct VsOut {
     @location(1) normal: vec3<f32>,
     @location(2) depth: f32,
     @location(3) speed: f32,
+    // 1 on the open-sea ring around the grid, 0 on the simulated grid.
+    @location(4) far: f32,
 };
 
 fn surface(x: u32, y: u32) -> f32 {
@@ -43,8 +48,44 @@ fn surface(x: u32, y: u32) -> f32 {
     return terrain[i] + water_depth[i];
 }
 
+// The open sea beyond the simulated grid (instance 1): four flat quads at rest level joining the
+// grid's outer vertex ring to a square `far.y` metres from its centre, shaded as deep still
+// water by the same fragment shader, so the grid's edge does not show.
+fn open_sea_vertex(vi: u32) -> VsOut {
+    let cell = u.origin.w;
+    let inner_min = u.origin.xz + vec2<f32>(0.5 * cell);
+    let inner_max = u.origin.xz + (vec2<f32>(f32(u.grid.x), f32(u.grid.y)) - 0.5) * cell;
+    let centre = 0.5 * (inner_min + inner_max);
+    let outer_min = centre - vec2<f32>(u.far.y);
+    let outer_max = centre + vec2<f32>(u.far.y);
+    // Corners of the inner rectangle and the outer square, counter-clockwise seen from +Y.
+    var inner = array<vec2<f32>, 4>(
+        inner_min, vec2<f32>(inner_min.x, inner_max.y), inner_max, vec2<f32>(inner_max.x, inner_min.y),
+    );
+    var outer = array<vec2<f32>, 4>(
+        outer_min, vec2<f32>(outer_min.x, outer_max.y), outer_max, vec2<f32>(outer_max.x, outer_min.y),
+    );
+    // Side k is the quad between corners k and k + 1 of both rings.
+    let k = vi / 6u;
+    let k1 = (k + 1u) % 4u;
+    var quad = array<vec2<f32>, 6>(inner[k], outer[k], outer[k1], inner[k], outer[k1], inner[k1]);
+    let xz = quad[vi % 6u];
+    let world = vec3<f32>(xz.x, u.far.x, xz.y);
+    var out: VsOut;
+    out.clip = u.view_proj * vec4<f32>(world, 1.0);
+    out.world = world;
+    out.normal = vec3<f32>(0.0, 1.0, 0.0);
+    out.depth = u.far.z;
+    out.speed = 0.0;
+    out.far = 1.0;
+    return out;
+}
+
 @vertex
-fn vs_main(@builtin(vertex_index) vi: u32) -> VsOut {
+fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    if instance == 1u {
+        return open_sea_vertex(vi);
+    }
     let cols = u.grid.x;
     let rows = u.grid.y;
     let s = u.grid.z;
@@ -81,6 +122,7 @@ fn vs_main(@builtin(vertex_index) vi: u32) -> VsOut {
     out.normal = vec3<f32>(-dhdx, 1.0, -dhdz);
     out.depth = d;
     out.speed = length(velocity[i]);
+    out.far = 0.0;
     return out;
 }
 
@@ -105,6 +147,7 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         1.0,
     );
     color = mix(color, vec3<f32>(0.9, 0.95, 1.0) * (u.ambient.rgb + n_dot_l * u.sun_color.rgb), foam);
-    let alpha = max(mix(0.45, 0.95, absorbed), foam);
+    // The open sea is opaque: nothing under it is drawn but the sky.
+    let alpha = max(max(mix(0.45, 1.0, absorbed), foam), in.far);
     return vec4<f32>(color, alpha);
 }
