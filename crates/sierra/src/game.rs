@@ -51,8 +51,9 @@ impl Game {
     pub fn new(mut scene: Scene, file: PathBuf, tick_hz: f64) -> Result<Self> {
         validate_camera(&scene, &file)?;
         let gameplay = Gameplay::new(&mut scene, &file)?;
-        let world = World::from_scene(&scene)
+        let mut world = World::from_scene(&scene)
             .map_err(|e| e.context(format!("{}: landscape components", file.display())))?;
+        world.crowds = crate::world::crowds::LevelCrowds::from_scene(&scene, &file)?;
         Ok(Self {
             scene,
             gameplay,

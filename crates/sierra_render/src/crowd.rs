@@ -642,3 +642,28 @@ pub fn bake_asset(
         .map_err(|e| RenderError::InvalidInput(format!("baking the crowd's clips: {e}")))?;
     Ok((meshes, baked))
 }
+
+/// The colours of each primitive [`bake_asset`] returns (same order): the glTF material's base
+/// colour factor (white without a material, glTF §3.9.6), drawn with the forward pass's default
+/// surface, as [`crate::skinned_model::SkinnedModel`] draws single characters.
+pub fn primitive_materials(asset: &sierra_gltf::GltfAsset) -> Vec<Material> {
+    let Some(instance) = asset.skin_instances().into_iter().next() else {
+        return Vec::new();
+    };
+    asset
+        .meshes
+        .get(instance.mesh)
+        .map(|mesh| {
+            mesh.primitives
+                .iter()
+                .map(|p| Material {
+                    base_color: p
+                        .material
+                        .and_then(|m| asset.materials.get(m))
+                        .map_or(Vec4::ONE, |m| m.base_color_factor),
+                    ..Material::default()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,199 @@
+//! The `Crowd` level component is drawn by the baked-animation crowd pass: a level with a crowd
+//! renders crowd pixels where its members stand (compared with the same level without it), bad
+//! crowds are clear errors naming the JSON path, and the demo island's crowds stand on the
+//! beach sand (feet at the terrain height, above the sea).
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use sierra::cli::demo::DEMO_LEVEL;
+use sierra::game::Game;
+use sierra::game_loop::DEFAULT_TICK_HZ;
+use sierra::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes};
+use sierra::world::crowds::DRY_MARGIN;
+use sierra_render::{GpuContext, HeadlessRenderer};
+
+const SIZE: u32 = 96;
+
+/// A grey floor, a camera ~10 m away looking down at the origin from the right, and `crowd` (a JSON object) on a node
+/// at the origin (or no crowd node when `None`).
+fn level(crowd: Option<&str>) -> String {
+    let crowd = crowd.map_or(String::new(), |c| {
+        format!(r#", {{"name": "People", "components": [{c}]}}"#)
+    });
+    format!(
+        r#"{{
+  "camera": {{"position": [4, 4, 8], "target": [0, 1, 0], "fovYDegrees": 45, "near": 0.1, "far": 100}},
+  "sun": {{"direction": [-0.3, -1, -0.4], "intensity": 1.0}},
+  "clearColor": [0.2, 0.3, 0.5],
+  "objects": [
+    {{"name": "Floor", "mesh": "plane", "scale": [20, 1, 20], "material": {{"baseColor": [0.4, 0.4, 0.4]}}}}{crowd}
+  ]
+}}"#
+    )
+}
+
+fn write_level(dir: &Path, name: &str, json: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+/// Renders `frames` ticks of the level at `path` as `run_headless` does and returns the last image.
+fn render(ctx: &GpuContext, path: &Path, frames: usize) -> (image::RgbaImage, Game) {
+    let mut game = Game::load(path, DEFAULT_TICK_HZ).unwrap();
+    let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
+    let meshes = upload_scene_meshes(ctx, &mut headless.renderer, &game).unwrap();
+    game.world.upload(ctx, &mut headless.renderer).unwrap();
+    let mut frame = empty_frame();
+    for _ in 0..frames {
+        game.tick();
+        game.world
+            .step_gpu(ctx, &mut headless.renderer, game.clock.dt() as f32)
+            .unwrap();
+        build_frame(&game, &meshes, 1.0, &mut frame);
+    }
+    let (image, _) = headless.render(ctx, &frame).unwrap();
+    (image, game)
+}
+
+#[test]
+fn a_level_crowd_is_drawn_where_its_members_stand() {
+    let dir = tempfile::tempdir().unwrap();
+    let crowd = r#"{"type": "Crowd", "model": "builtin:mannequin", "count": 4, "spacing": 2.0,
+                    "clips": ["idle", "walk"], "seed": 3}"#;
+    let with_path = write_level(dir.path(), "crowd.json", &level(Some(crowd)));
+    let without_path = write_level(dir.path(), "empty.json", &level(None));
+    let ctx = GpuContext::headless().unwrap();
+    let (with, game) = render(&ctx, &with_path, 2);
+    let (without, _) = render(&ctx, &without_path, 2);
+
+    // Four members on a 2 x 2 grid 2 m apart, centred on the node, feet on the node's height.
+    let placed = &game.world.crowds.placed;
+    assert_eq!(placed.len(), 1);
+    assert_eq!(placed[0].len(), 4);
+    let mut feet: Vec<Vec3> = placed[0]
+        .iter()
+        .map(|i| i.model.w_axis.truncate())
+        .collect();
+    feet.sort_by(|a, b| (a.z, a.x).partial_cmp(&(b.z, b.x)).unwrap());
+    let expected = [
+        Vec3::new(-1.0, 0.0, -1.0),
+        Vec3::new(1.0, 0.0, -1.0),
+        Vec3::new(-1.0, 0.0, 1.0),
+        Vec3::new(1.0, 0.0, 1.0),
+    ];
+    for (f, e) in feet.iter().zip(expected) {
+        assert!((*f - e).length() < 1e-5, "{f} vs {e}");
+    }
+
+    // Every member's chest (1.2 m up) projects onto a pixel the crowd changed.
+    let camera = sierra_render::Camera::look_at(
+        Vec3::new(4.0, 4.0, 8.0),
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::Y,
+        45f32.to_radians(),
+        1.0,
+        0.1,
+        100.0,
+    );
+    let changed = |x: u32, y: u32| {
+        let (a, b) = (with.get_pixel(x, y).0, without.get_pixel(x, y).0);
+        (0..3).any(|c| a[c].abs_diff(b[c]) > 8)
+    };
+    for f in &feet {
+        let ndc = camera.view_proj().project_point3(*f + Vec3::Y * 1.2);
+        let x = ((ndc.x * 0.5 + 0.5) * SIZE as f32) as u32;
+        let y = ((0.5 - ndc.y * 0.5) * SIZE as f32) as u32;
+        let near = (x.saturating_sub(1)..=(x + 1).min(SIZE - 1))
+            .flat_map(|x| (y.saturating_sub(1)..=(y + 1).min(SIZE - 1)).map(move |y| (x, y)))
+            .any(|(x, y)| changed(x, y));
+        assert!(near, "no crowd pixel at the member at {f} (pixel {x}, {y})");
+    }
+    let differing = (0..SIZE)
+        .flat_map(|y| (0..SIZE).map(move |x| (x, y)))
+        .filter(|&(x, y)| changed(x, y))
+        .count();
+    // Four 1.8 m figures at ~8 m cover a few hundred of the 9216 pixels; not the whole frame.
+    assert!(
+        (100..3000).contains(&differing),
+        "{differing} pixels changed"
+    );
+    let _ = with.save(Path::new(env!("CARGO_TARGET_TMPDIR")).join("level_crowd.png"));
+}
+
+fn load_error(json: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_level(dir.path(), "bad.json", json);
+    match Game::load(&path, DEFAULT_TICK_HZ) {
+        Ok(_) => panic!("loaded a bad crowd: {json}"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn bad_crowds_are_clear_errors_with_their_json_path() {
+    let crowd = |fields: &str| {
+        level(Some(&format!(
+            r#"{{"type": "Crowd", "model": "builtin:mannequin", {fields}}}"#
+        )))
+    };
+    let at = "objects[1].components[0]";
+    for (fields, path, words) in [
+        (r#""count": 0"#, "count", "1 to 100000"),
+        (r#""count": 100001"#, "count", "1 to 100000"),
+        (r#""count": 4, "spacing": 0"#, "spacing", "> 0"),
+        (r#""count": 4, "clips": []"#, "clips", "at least one"),
+        (
+            r#""count": 4, "clips": ["idle", "moonwalk"]"#,
+            "clips[1]",
+            "no clip `moonwalk` (clips: idle, walk, run",
+        ),
+    ] {
+        let err = load_error(&crowd(fields));
+        assert!(err.contains(&format!("{at}.{path}")), "{fields}: {err}");
+        assert!(err.contains(words), "{fields}: {err}");
+        assert!(err.contains("bad.json"), "{fields}: {err}");
+    }
+    let model = |m: &str| {
+        level(Some(&format!(
+            r#"{{"type": "Crowd", "model": "{m}", "count": 4}}"#
+        )))
+    };
+    let err = load_error(&model("missing_model.glb"));
+    assert!(err.contains(&format!("{at}.model")), "{err}");
+    assert!(err.contains("missing_model.glb"), "{err}");
+    if let Some(cube) = sierra_testkit::shared_asset("gltf/AnimatedCube/AnimatedCube.gltf") {
+        let err = load_error(&model(&cube.display().to_string()));
+        assert!(err.contains(&format!("{at}.model")), "{err}");
+        assert!(err.contains("no skinned mesh"), "{err}");
+    }
+}
+
+#[test]
+fn demo_island_crowds_stand_on_the_beach_sand() {
+    let ctx = GpuContext::headless().unwrap();
+    let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
+    let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
+    game.world.upload(&ctx, &mut headless.renderer).unwrap();
+    let world = &game.world;
+    let sea = world.sea_level().unwrap();
+    let beach = world.landscape.as_ref().unwrap().params.beach_height;
+    let placed: Vec<_> = world.crowds.placed.iter().flatten().collect();
+    assert!(
+        (24..=40).contains(&placed.len()),
+        "a small crowd: {} members",
+        placed.len()
+    );
+    let (instances, _) = headless.renderer.crowd.totals();
+    assert_eq!(instances, placed.len() as u64, "every member is drawn");
+    for member in placed {
+        let p = member.model.w_axis.truncate();
+        let ground = world.ground_height(p.x, p.z).unwrap();
+        assert!((p.y - ground).abs() < 1e-4, "feet at {p}, ground {ground}");
+        assert!(
+            ground >= sea + DRY_MARGIN && ground <= sea + beach + 0.5,
+            "member at {p} stands at {ground} m: not on the beach sand ({sea} + [{DRY_MARGIN}, {beach}])"
+        );
+    }
+}
