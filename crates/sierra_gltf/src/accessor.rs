@@ -18,6 +18,11 @@ pub(crate) struct Expect<'u> {
     pub normalized_ints: bool,
 }
 
+/// Most components (`count × components`) the importer decodes from an accessor that has no
+/// buffer view (sparse substitutions over zeros; 2^26, 256 MiB of `f32`), whose count the file
+/// does not otherwise bound. Accessors with a view are bounded by the view's bytes.
+pub(crate) const MAX_VIEWLESS_COMPONENTS: usize = 1 << 26;
+
 fn comp_size(t: DataType) -> usize {
     match t {
         DataType::I8 | DataType::U8 => 1,
@@ -63,6 +68,15 @@ fn read_comp(bytes: &[u8], t: DataType, normalized: bool) -> f32 {
         }
         DataType::U32 => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f32,
         DataType::F32 => f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+    }
+}
+
+/// A sparse index, exactly (through `f32` a `u32` above 2^24 would round).
+fn read_index(bytes: &[u8], t: DataType) -> usize {
+    match t {
+        DataType::U8 => usize::from(bytes[0]),
+        DataType::U16 => usize::from(u16::from_le_bytes([bytes[0], bytes[1]])),
+        _ => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as usize,
     }
 }
 
@@ -118,23 +132,54 @@ pub(crate) fn read_floats(
     let csize = comp_size(t);
     let elem = comps * csize;
     let count = accessor.count();
-    let mut out = vec![0.0f32; count * comps];
-    if let Some(view) = accessor.view() {
-        let data = buffer_slice(buffers, &view)
-            .ok_or_else(|| err("buffer view lies outside its buffer".into()))?;
-        let stride = view.stride().unwrap_or(elem);
-        if stride < elem {
-            return Err(err(format!(
-                "byte stride {stride} is smaller than the element size {elem}"
-            )));
+    // Every size below comes from the file: checked arithmetic, and the bounds are checked
+    // before anything is allocated, so a crafted count can neither wrap nor exhaust memory.
+    let overflow = || {
+        err(format!(
+            "{count} elements of {elem} bytes overflow the address space"
+        ))
+    };
+    let floats = count.checked_mul(comps).ok_or_else(overflow)?;
+    let view = match accessor.view() {
+        Some(view) => {
+            let data = buffer_slice(buffers, &view)
+                .ok_or_else(|| err("buffer view lies outside its buffer".into()))?;
+            let stride = view.stride().unwrap_or(elem);
+            if stride < elem {
+                return Err(err(format!(
+                    "byte stride {stride} is smaller than the element size {elem}"
+                )));
+            }
+            let start = accessor.offset();
+            let end = match count.checked_sub(1) {
+                None => Some(0),
+                Some(last) => last
+                    .checked_mul(stride)
+                    .and_then(|b| b.checked_add(start))
+                    .and_then(|b| b.checked_add(elem)),
+            };
+            if end.is_none_or(|end| end > data.len()) {
+                return Err(err(format!(
+                    "{count} elements at offset {start} with stride {stride} overrun the buffer view ({} bytes)",
+                    data.len()
+                )));
+            }
+            Some((data, start, stride))
         }
-        let start = accessor.offset();
-        if count > 0 && start + stride * (count - 1) + elem > data.len() {
-            return Err(err(format!(
-                "{count} elements at offset {start} with stride {stride} overrun the buffer view ({} bytes)",
-                data.len()
-            )));
+        None => {
+            // A sparse accessor without a view is zeros plus its substitutions: nothing in the
+            // file bounds its count, so the importer does.
+            if floats > MAX_VIEWLESS_COMPONENTS {
+                return Err(err(format!(
+                    "{count} elements without a buffer view: more than the importer's limit of \
+                     {MAX_VIEWLESS_COMPONENTS} components"
+                )));
+            }
+            None
         }
+    };
+    let mut out = vec![0.0f32; floats];
+    if let Some((data, start, stride)) = view {
         for i in 0..count {
             let base = start + i * stride;
             for c in 0..comps {
@@ -155,13 +200,18 @@ pub(crate) fn read_floats(
         let vv = sparse.values();
         let vdata = buffer_slice(buffers, &vv.view())
             .ok_or_else(|| err("sparse values view outside its buffer".into()))?;
-        if iv.offset() + n * isize > idata.len() || vv.offset() + n * elem > vdata.len() {
+        let fits = |offset: usize, size: usize, len: usize| {
+            n.checked_mul(size)
+                .and_then(|b| b.checked_add(offset))
+                .is_some_and(|end| end <= len)
+        };
+        if !fits(iv.offset(), isize, idata.len()) || !fits(vv.offset(), elem, vdata.len()) {
             return Err(err(format!(
                 "sparse block of {n} elements overruns its buffer views"
             )));
         }
         for k in 0..n {
-            let index = read_comp(&idata[iv.offset() + k * isize..], itype, false) as usize;
+            let index = read_index(&idata[iv.offset() + k * isize..], itype);
             if index >= count {
                 return Err(err(format!(
                     "sparse index {index} (entry {k}) >= accessor count {count}"

@@ -23,10 +23,10 @@ pub(crate) fn import(
         file: file.to_owned(),
         source,
     };
-    let gltf::Gltf {
-        document: doc,
-        blob,
-    } = gltf::Gltf::from_slice(bytes).map_err(gltf_err)?;
+    let gltf::Gltf { document, blob } =
+        gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
+    check_unvalidated_indices(document.as_json()).map_err(gltf_err)?;
+    let doc = gltf::Document::from_json(document.into_json()).map_err(gltf_err)?;
     let buffers = gltf::import_buffers(&doc, base, blob).map_err(gltf_err)?;
 
     let nodes = read_nodes(file, &doc)?;
@@ -122,6 +122,56 @@ pub(crate) fn import(
         images,
         warnings,
     })
+}
+
+/// The references gltf 1.4.1's validation does not check before using them: a primitive's
+/// POSITION accessor (its validation hook indexes `accessors` with it unchecked) and an
+/// animation channel's target node (never validated; `Channel::target().node()` unwraps it).
+/// Either out of range panicked inside the gltf crate; here they are validation errors with
+/// the same JSON path format as the crate's own.
+fn check_unvalidated_indices(root: &gltf::json::Root) -> std::result::Result<(), gltf::Error> {
+    use gltf::json::validation::Error as Invalid;
+    use gltf::json::Path;
+    let mut errors = Vec::new();
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            for (semantic, accessor) in &primitive.attributes {
+                if accessor.value() >= root.accessors.len() {
+                    let name = match semantic {
+                        gltf::json::validation::Checked::Valid(s) => s.to_string(),
+                        gltf::json::validation::Checked::Invalid => "?".to_owned(),
+                    };
+                    let path = Path::new()
+                        .field("meshes")
+                        .index(m)
+                        .field("primitives")
+                        .index(p)
+                        .field("attributes")
+                        .key(&name);
+                    errors.push((path, Invalid::IndexOutOfBounds));
+                }
+            }
+        }
+    }
+    for (a, animation) in root.animations.iter().enumerate() {
+        for (c, channel) in animation.channels.iter().enumerate() {
+            if channel.target.node.value() >= root.nodes.len() {
+                let path = Path::new()
+                    .field("animations")
+                    .index(a)
+                    .field("channels")
+                    .index(c)
+                    .field("target")
+                    .field("node");
+                errors.push((path, Invalid::IndexOutOfBounds));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(gltf::Error::Validation(errors))
+    }
 }
 
 fn read_nodes(file: &Path, doc: &gltf::Document) -> Result<Vec<ImportedNode>> {

@@ -228,3 +228,235 @@ fn corrupted_bytes_never_panic() {
         let _ = import(&b, "fuzzed.glb");
     }
 }
+
+/// Every numeric field of small real files set to edge values (0, 1, type limits, 2^62 …),
+/// and every object key removed in turn: the importer must return (`Ok` or an error naming
+/// the file), never panic. Byte-level corruption (above) mostly breaks the JSON or the GLB
+/// framing; this reaches the counts, offsets, strides and indices behind them.
+#[test]
+fn json_field_corruptions_never_panic() {
+    const EDGE: [u64; 12] = [
+        0,
+        1,
+        2,
+        7,
+        255,
+        65_535,
+        65_536,
+        2_147_483_647,
+        4_294_967_295,
+        4_294_967_296,
+        1 << 53,
+        1 << 62,
+    ];
+    fn leaves(v: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, c) in m {
+                    path.push(k.clone());
+                    out.push(path.clone());
+                    leaves(c, path, out);
+                    path.pop();
+                }
+            }
+            serde_json::Value::Array(a) => {
+                for (i, c) in a.iter().enumerate() {
+                    path.push(i.to_string());
+                    leaves(c, path, out);
+                    path.pop();
+                }
+            }
+            serde_json::Value::Number(_) => out.push(path.clone()),
+            _ => {}
+        }
+    }
+    fn at<'v>(v: &'v mut serde_json::Value, path: &[String]) -> &'v mut serde_json::Value {
+        path.iter().fold(v, |v, k| match v {
+            serde_json::Value::Array(a) => &mut a[k.parse::<usize>().unwrap()],
+            _ => &mut v[k.as_str()],
+        })
+    }
+    fn json_at<'v>(v: &'v serde_json::Value, path: &[String]) -> Option<&'v serde_json::Value> {
+        path.iter().try_fold(v, |v, k| match v {
+            serde_json::Value::Array(a) => a.get(k.parse::<usize>().ok()?),
+            _ => v.get(k.as_str()),
+        })
+    }
+    let mut panics = Vec::new();
+    let mut imports = 0;
+    for asset in [
+        "gltf/SimpleSkin/SimpleSkin.gltf",
+        "gltf/SimpleSparseAccessor/SimpleSparseAccessor.gltf",
+        "gltf/SimpleMorph/SimpleMorph.gltf",
+        "gltf/AnimatedTriangle/AnimatedTriangle.gltf",
+    ] {
+        let Some(path) = sierra_testkit::shared_asset(asset) else {
+            return;
+        };
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let mut paths = Vec::new();
+        leaves(&json, &mut Vec::new(), &mut paths);
+        let mut variants: Vec<(String, serde_json::Value)> = Vec::new();
+        for p in &paths {
+            if json_at(&json, p).is_some_and(|v| v.is_number()) {
+                for e in EDGE {
+                    let mut v = json.clone();
+                    *at(&mut v, p) = e.into();
+                    variants.push((format!("{} = {e}", p.join("/")), v));
+                }
+            } else {
+                // An object key: drop it.
+                let mut v = json.clone();
+                let (key, parent) = p.split_last().unwrap();
+                if let Some(m) = at(&mut v, parent).as_object_mut() {
+                    m.remove(key);
+                }
+                variants.push((format!("{} removed", p.join("/")), v));
+            }
+        }
+        for (what, v) in variants {
+            let bytes = serde_json::to_vec(&v).unwrap();
+            imports += 1;
+            let result = std::panic::catch_unwind(|| import(&bytes, "mutated.gltf"));
+            match result {
+                Err(_) => panics.push(format!("{asset}: {what}")),
+                Ok(Err(e)) => assert!(e.to_string().contains("mutated.gltf"), "{e}"),
+                Ok(Ok(_)) => {}
+            }
+        }
+    }
+    assert!(imports > 1000, "only {imports} variants");
+    assert!(
+        panics.is_empty(),
+        "{} panics:\n{}",
+        panics.len(),
+        panics.join("\n")
+    );
+}
+
+/// A count near 2^62 used to wrap `count × stride` in the bounds check, pass it, then index
+/// past the buffer view (release builds do not check overflow).
+#[test]
+fn huge_accessor_count_is_an_error() {
+    let Some(path) =
+        sierra_testkit::shared_asset("gltf/SimpleSparseAccessor/SimpleSparseAccessor.gltf")
+    else {
+        return;
+    };
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    json["accessors"][0]["count"] = (1u64 << 62).into();
+    let err = expect_err(
+        &serde_json::to_vec(&json).unwrap(),
+        "huge-count.gltf",
+        &["accessor 0", "overrun"],
+    );
+    assert!(matches!(err, Error::Accessor { accessor: 0, .. }), "{err}");
+
+    // Sparse count: `count × index size` wrapped the same way.
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    json["accessors"][1]["sparse"]["count"] = (1u64 << 63).into();
+    let err = expect_err(
+        &serde_json::to_vec(&json).unwrap(),
+        "huge-sparse.gltf",
+        &["accessor 1", "sparse block"],
+    );
+    assert!(matches!(err, Error::Accessor { accessor: 1, .. }), "{err}");
+}
+
+/// A 60 000-node parent chain (legal glTF, near the 65 534-node limit of the node skeleton)
+/// imports and gives its world matrices without overflowing a test thread's 2 MiB stack
+/// (`rest_world_matrices` recurses once per level).
+#[test]
+fn deep_node_chain_does_not_overflow_the_stack() {
+    const N: usize = 60_000;
+    let nodes: Vec<serde_json::Value> = (0..N)
+        .map(|i| {
+            if i + 1 < N {
+                json!({"translation": [0.0, 1.0, 0.0], "children": [i + 1]})
+            } else {
+                json!({"translation": [0.0, 1.0, 0.0]})
+            }
+        })
+        .collect();
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": nodes,
+    });
+    let asset = import(&serde_json::to_vec(&doc).unwrap(), "chain.gltf").expect("valid chain");
+    let world = asset.rest_world_matrices();
+    assert_eq!(world.len(), N);
+    // Node i sits i + 1 metres up (exact in f32).
+    assert_eq!(world[N - 1].w_axis.y, N as f32);
+    assert_eq!(world[0].w_axis.y, 1.0);
+}
+
+/// gltf 1.4.1 panics on two out-of-range references (its primitive validation hook indexes
+/// `accessors` with POSITION unchecked; animation channel target nodes are never validated
+/// and `target().node()` unwraps). The importer reports both as validation errors.
+#[test]
+fn references_gltf_does_not_validate_are_errors() {
+    let Some(path) = sierra_testkit::shared_asset("gltf/SimpleSkin/SimpleSkin.gltf") else {
+        return;
+    };
+    let original: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+
+    let mut json = original.clone();
+    json["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = 99.into();
+    let err = expect_err(
+        &serde_json::to_vec(&json).unwrap(),
+        "bad-position.gltf",
+        &[
+            "meshes[0].primitives[0].attributes[\"POSITION\"]",
+            "out of bounds",
+        ],
+    );
+    assert!(matches!(err, Error::Gltf { .. }), "{err}");
+
+    let mut json = original;
+    json["animations"][0]["channels"][0]["target"]["node"] = 99.into();
+    let err = expect_err(
+        &serde_json::to_vec(&json).unwrap(),
+        "bad-target.gltf",
+        &["animations[0].channels[0].target.node", "out of bounds"],
+    );
+    assert!(matches!(err, Error::Gltf { .. }), "{err}");
+}
+
+/// A sparse accessor without a buffer view is zeros plus substitutions: its count is bounded
+/// by the importer (an absurd count used to abort the process allocating petabytes).
+#[test]
+fn viewless_sparse_accessor_count_is_bounded() {
+    let Some(path) =
+        sierra_testkit::shared_asset("gltf/SimpleSparseAccessor/SimpleSparseAccessor.gltf")
+    else {
+        return;
+    };
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let accessor = json["accessors"][1].as_object_mut().unwrap();
+    accessor.remove("bufferView");
+    accessor.remove("byteOffset");
+    // Without a view the valid file decodes: 14 zero positions with 3 substituted.
+    let bytes = serde_json::to_vec(&json).unwrap();
+    let asset = import(&bytes, "viewless.gltf").expect("view-less sparse accessor");
+    let positions = &asset.meshes[0].primitives[0].positions;
+    assert_eq!(positions.len(), 14);
+    assert_eq!(
+        positions.iter().filter(|p| **p != glam::Vec3::ZERO).count(),
+        3
+    );
+
+    json["accessors"][1]["count"] = (1u64 << 40).into();
+    let err = expect_err(
+        &serde_json::to_vec(&json).unwrap(),
+        "viewless-huge.gltf",
+        &["accessor 1", "without a buffer view", "limit"],
+    );
+    assert!(matches!(err, Error::Accessor { accessor: 1, .. }), "{err}");
+}
