@@ -9,8 +9,12 @@
 //! normal and tangent with 4 influences; it is appended to `forward.wgsl` so the forward
 //! fragment shader lights crowds like every other mesh.
 //!
+//! Crowds cast sun shadows: [`CrowdPass::record_shadow_casters`] draws every crowd into the
+//! shadow pass's map (depth only, `crowd_shadow.wgsl`, the same baked skinning) after the shadow
+//! pass and before the forward pass, so the ground and the crowd itself receive them.
+//!
 //! CPU cost per frame: [`CrowdPass::set_time`] writes one `f32` per crowd; instance buffers are
-//! written only when [`CrowdPass::set_instances`] is called. Crowds do not cast sun shadows yet.
+//! written only when [`CrowdPass::set_instances`] is called.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
@@ -22,7 +26,7 @@ use crate::frame::Material;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
-use crate::passes::shadow::ShadowPass;
+use crate::passes::shadow::{ShadowPass, SHADOW_FORMAT};
 use crate::passes::{Pass, PassInputs};
 use crate::skinning::SkinnedMeshData;
 use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
@@ -30,12 +34,24 @@ use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
 /// Most clips one baked texture may hold (`MAX_CROWD_CLIPS` in `crowd.wgsl`).
 pub const MAX_CROWD_CLIPS: usize = 64;
 
-/// WGSL of the crowd pipeline: `forward.wgsl` followed by `crowd.wgsl` (shared lighting).
+/// WGSL of the crowd pipeline: `forward.wgsl` (shared lighting), `crowd_common.wgsl` (baked
+/// skinning) and `crowd.wgsl` (the lit vertex stage).
 pub fn shader_source() -> String {
     format!(
-        "{}\n{}",
+        "{}\n{}\n{}",
         crate::passes::forward::SHADER,
+        include_str!("crowd_common.wgsl"),
         include_str!("crowd.wgsl")
+    )
+}
+
+/// WGSL of the crowd shadow caster pipeline: `crowd_common.wgsl` (the same baked skinning as the
+/// lit pipeline) and `crowd_shadow.wgsl` (depth only, the shadow pass's light view-projection).
+pub fn shadow_shader_source() -> String {
+    format!(
+        "{}\n{}",
+        include_str!("crowd_common.wgsl"),
+        include_str!("crowd_shadow.wgsl")
     )
 }
 
@@ -164,6 +180,8 @@ struct Crowd {
 /// colour and depth), lit by the same sun, shadow map and point lights.
 pub struct CrowdPass {
     pipelines: [wgpu::RenderPipeline; 2],
+    /// Depth-only pipeline drawing crowds into the sun's shadow map.
+    shadow_pipeline: wgpu::RenderPipeline,
     crowd_layout: wgpu::BindGroupLayout,
     materials: MaterialBinder,
     camera_buffer: wgpu::Buffer,
@@ -202,7 +220,8 @@ impl CrowdPass {
         let device = &ctx.device;
         let materials = MaterialBinder::new(ctx)?;
         let source = shader_source();
-        let (frame_layout, crowd_layout, pipelines) = ctx.scoped(
+        let shadow_source = shadow_shader_source();
+        let (frame_layout, crowd_layout, pipelines, shadow_pipeline) = ctx.scoped(
             || "creating the crowd pipeline".to_owned(),
             || {
                 let frame_layout =
@@ -295,7 +314,54 @@ impl CrowdPass {
                         cache: None,
                     })
                 };
-                (frame_layout, crowd_layout, [make(false), make(true)])
+                let shadow_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("crowd_common.wgsl + crowd_shadow.wgsl"),
+                    source: wgpu::ShaderSource::Wgsl(shadow_source.as_str().into()),
+                });
+                let shadow_layout =
+                    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                        label: Some("crowd shadow casters"),
+                        bind_group_layouts: &[Some(shadow.caster_layout()), Some(&crowd_layout)],
+                        immediate_size: 0,
+                    });
+                // As the shadow pass's own caster pipeline: no culling, the same depth bias.
+                let settings = shadow.settings;
+                let shadow_pipeline =
+                    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                        label: Some("crowd shadow casters"),
+                        layout: Some(&shadow_layout),
+                        vertex: wgpu::VertexState {
+                            module: &shadow_module,
+                            entry_point: Some("vs_crowd_shadow"),
+                            compilation_options: Default::default(),
+                            buffers: &buffers,
+                        },
+                        primitive: wgpu::PrimitiveState {
+                            cull_mode: None,
+                            ..Default::default()
+                        },
+                        depth_stencil: Some(wgpu::DepthStencilState {
+                            format: SHADOW_FORMAT,
+                            depth_write_enabled: Some(true),
+                            depth_compare: Some(wgpu::CompareFunction::Less),
+                            stencil: Default::default(),
+                            bias: wgpu::DepthBiasState {
+                                constant: settings.depth_bias,
+                                slope_scale: settings.slope_bias,
+                                clamp: 0.0,
+                            },
+                        }),
+                        multisample: Default::default(),
+                        fragment: None,
+                        multiview_mask: None,
+                        cache: None,
+                    });
+                (
+                    frame_layout,
+                    crowd_layout,
+                    [make(false), make(true)],
+                    shadow_pipeline,
+                )
             },
         )?;
         let usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
@@ -324,6 +390,7 @@ impl CrowdPass {
         )?;
         Ok(Self {
             pipelines,
+            shadow_pipeline,
             crowd_layout,
             materials,
             camera_buffer,
@@ -522,6 +589,42 @@ impl CrowdPass {
             let n_c = u64::from(c.instance_count);
             (n + n_c, t + n_c * u64::from(c.mesh.index_count / 3))
         })
+    }
+}
+
+impl CrowdPass {
+    /// Draws every crowd into `shadow`'s map (loading it: call after the shadow pass recorded
+    /// and before the forward pass samples the map), posed as [`Pass::record`] poses them.
+    /// Nothing is recorded when there is no crowd or shadows are off.
+    pub fn record_shadow_casters(&self, encoder: &mut wgpu::CommandEncoder, shadow: &ShadowPass) {
+        if !shadow.settings.enabled || self.crowds.iter().all(|c| c.instance_count == 0) {
+            return;
+        }
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("crowd shadow casters"),
+            color_attachments: &[],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: shadow.map_view(),
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.shadow_pipeline);
+        pass.set_bind_group(0, shadow.caster_bind_group(), &[]);
+        for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
+            pass.set_bind_group(1, &c.bind_group, &[]);
+            pass.set_vertex_buffer(0, c.mesh.vertex_buffer.slice(..));
+            pass.set_vertex_buffer(1, c.influences.slice(..));
+            pass.set_vertex_buffer(2, c.instances.slice(..));
+            pass.set_index_buffer(c.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..c.mesh.index_count, 0, 0..c.instance_count);
+        }
     }
 }
 

@@ -276,10 +276,14 @@ impl Renderer {
             targets,
             output,
         };
-        let mut passes: [&mut dyn Pass; 7] = [shadow, forward, crowd, sky, sea, bloom, tonemap];
-        for pass in passes.iter_mut() {
+        let passes: [&mut dyn Pass; 7] = [shadow, forward, crowd, sky, sea, bloom, tonemap];
+        for pass in passes {
             pass.prepare(ctx, &inputs)?;
         }
+        // Shared from here on: recording reads the passes (and the crowd also draws its
+        // shadow casters into the shadow pass's map).
+        let (shadow, crowd): (&ShadowPass, &CrowdPass) = (shadow, crowd);
+        let passes: [&dyn Pass; 7] = [shadow, forward, crowd, sky, sea, bloom, tonemap];
         ctx.scoped(
             || "recording and submitting the frame".to_owned(),
             || {
@@ -294,6 +298,10 @@ impl Renderer {
                         &inputs,
                         timer.and_then(|t| t.writes(i as u32)),
                     );
+                    if i == 0 {
+                        // Crowds cast sun shadows: into the map the shadow pass just cleared.
+                        crowd.record_shadow_casters(&mut encoder, shadow);
+                    }
                 }
                 if let Some(timer) = timer {
                     timer.resolve(&mut encoder, passes.len() as u32);

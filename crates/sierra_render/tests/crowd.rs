@@ -1,6 +1,7 @@
 //! Crowds from baked animation textures (`sierra_render::crowd`): the baked GPU path against
 //! the palette path (same clip, time and transform → the same image), a 1,000-mannequin crowd
-//! over two frames, and clear errors for bakes that do not fit a texture or bad instances.
+//! over two frames, crowd members casting sun shadows on the ground, and clear errors for bakes
+//! that do not fit a texture or bad instances.
 //! Images: `sierra_crowd_*.png` in the temp directory.
 
 mod support;
@@ -93,7 +94,7 @@ fn baked_crowd_instance_matches_the_palette_path() {
         .map(|(j, m)| j.world * *m)
         .collect();
     let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-    // Crowds do not cast sun shadows (yet): compare without self-shadowing.
+    // Both paths cast shadows; compare the skinning alone, without self-shadowing.
     headless.renderer.shadow.settings.enabled = false;
     let mut skinning = Skinning::new(&ctx).unwrap();
     let h = skinning
@@ -115,7 +116,7 @@ fn baked_crowd_instance_matches_the_palette_path() {
     let mut images = Vec::new();
     for loops in [0.0, 1.0] {
         let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-        // Crowds do not cast sun shadows (yet): compare without self-shadowing.
+        // Both paths cast shadows; compare the skinning alone, without self-shadowing.
         headless.renderer.shadow.settings.enabled = false;
         let crowd = &mut headless.renderer.crowd;
         let instance = CrowdInstance::new(model, 1, offset + loops * walk_duration, speed);
@@ -144,7 +145,7 @@ fn baked_crowd_instance_matches_the_palette_path() {
     }
     // A wrong clip (idle instead of walk) must not pass the same comparison.
     let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-    // Crowds do not cast sun shadows (yet): compare without self-shadowing.
+    // Both paths cast shadows; compare the skinning alone, without self-shadowing.
     headless.renderer.shadow.settings.enabled = false;
     let crowd = &mut headless.renderer.crowd;
     let wrong = CrowdInstance::new(model, 0, offset, speed);
@@ -287,4 +288,83 @@ fn bakes_that_do_not_fit_and_bad_instances_give_clear_errors() {
         baked_texture_size(&ctx, &short),
         Err(RenderError::InvalidInput(_))
     ));
+}
+
+#[test]
+fn crowd_member_shadows_the_ground_away_from_the_sun() {
+    let asset = mannequin::load().unwrap();
+    let mesh = mesh(&asset);
+    let baked = bake(&asset, &["idle"]);
+    let ctx = context();
+    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
+    let plane = headless
+        .renderer
+        .upload_mesh(&ctx, &sierra_render::primitives::plane(1.0), "ground")
+        .unwrap();
+    // Sun from +X at 45° elevation: a standing figure's shadow falls along -X, about as long as
+    // the figure is tall (1.8 m); the +X side stays lit.
+    let mut view = frame(Vec3::new(0.0, 5.0, 4.0), Vec3::new(0.0, 0.0, 0.0), 30.0);
+    view.sun = Sun {
+        direction: Vec3::new(-1.0, -1.0, 0.0),
+        color: Vec3::ONE,
+        intensity: 1.0,
+        ambient: Vec3::splat(0.1),
+    };
+    view.draws.push(sierra_render::DrawItem {
+        mesh: plane,
+        model: Mat4::from_scale(Vec3::new(10.0, 1.0, 10.0)),
+        material: Material {
+            base_color: Vec4::new(0.6, 0.6, 0.6, 1.0),
+            ..Material::default()
+        },
+    });
+    let (ground_only, _) = headless.render(&ctx, &view).unwrap();
+    headless
+        .renderer
+        .crowd
+        .add_crowd(
+            &ctx,
+            &mesh,
+            &baked,
+            &Material::default(),
+            &SurfaceMaterial::default(),
+            &[CrowdInstance::new(Mat4::IDENTITY, 0, 0.0, 1.0)],
+        )
+        .unwrap();
+    headless.renderer.crowd.set_time(0.25);
+    let (with_crowd, _) = headless.render(&ctx, &view).unwrap();
+    save(&with_crowd, "shadow");
+    let pixel = |p: Vec3| {
+        let ndc = view.camera.view_proj().project_point3(p);
+        let x = ((ndc.x * 0.5 + 0.5) * SIZE as f32) as u32;
+        let y = ((0.5 - ndc.y * 0.5) * SIZE as f32) as u32;
+        (x, y)
+    };
+    let luma = |img: &image::RgbaImage, (x, y): (u32, u32)| {
+        let p = img.get_pixel(x, y).0;
+        (u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2])) as f32 / 3.0
+    };
+    // Ground points on the shadow side (torso and head heights 0.9-1.6 m, cast 45° down to -X)
+    // and the same points mirrored to the sun side. None is covered by the figure itself.
+    let mut darker = 0;
+    let shadow_side = [-0.9f32, -1.1, -1.3, -1.5];
+    for &x in &shadow_side {
+        let shade = pixel(Vec3::new(x, 0.0, 0.0));
+        let lit = pixel(Vec3::new(-x, 0.0, 0.0));
+        let (before, after) = (luma(&ground_only, shade), luma(&with_crowd, shade));
+        if after < before * 0.75 {
+            darker += 1;
+        }
+        let (lit_before, lit_after) = (luma(&ground_only, lit), luma(&with_crowd, lit));
+        assert!(
+            (lit_before - lit_after).abs() <= 2.0,
+            "sun side at x = {}: {lit_before} -> {lit_after}",
+            -x
+        );
+    }
+    assert!(
+        darker >= 3,
+        "only {darker} of {} ground points behind the figure are in its shadow",
+        shadow_side.len()
+    );
 }

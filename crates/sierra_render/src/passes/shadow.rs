@@ -140,6 +140,7 @@ pub struct ShadowPass {
     map_view: wgpu::TextureView,
     pipeline: wgpu::RenderPipeline,
     uniform: wgpu::Buffer,
+    caster_layout: wgpu::BindGroupLayout,
     caster_group: wgpu::BindGroup,
     model_layout: wgpu::BindGroupLayout,
     model_buffer: wgpu::Buffer,
@@ -323,6 +324,7 @@ impl ShadowPass {
                     map_view,
                     pipeline,
                     uniform,
+                    caster_layout,
                     caster_group,
                     model_layout,
                     model_buffer,
@@ -351,6 +353,23 @@ impl ShadowPass {
     /// Side of the shadow map in texels.
     pub fn resolution(&self) -> u32 {
         self.resolution
+    }
+
+    /// Layout of the caster group (group 0 of caster pipelines: binding 0, the `ShadowUniform`,
+    /// vertex stage), for other passes' shadow casters (crowds).
+    pub fn caster_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.caster_layout
+    }
+
+    /// The caster group: this frame's light view-projection (written in `prepare`).
+    pub fn caster_bind_group(&self) -> &wgpu::BindGroup {
+        &self.caster_group
+    }
+
+    /// The shadow map's depth view ([`SHADOW_FORMAT`]), for casters drawn after this pass
+    /// records (load, do not clear).
+    pub fn map_view(&self) -> &wgpu::TextureView {
+        &self.map_view
     }
 }
 
