@@ -29,6 +29,7 @@ pub mod passes;
 pub mod primitives;
 pub mod readback;
 pub mod renderer;
+pub mod skinned_bounds;
 pub mod skinned_model;
 pub mod skinning;
 pub mod tangents;

@@ -9,7 +9,7 @@
 //! of the joints, so model space is the glTF scene's world space and the skinned
 //! mesh node's own transform is not applied; `world` places the whole model.
 
-use glam::{Mat4, Vec4};
+use glam::{Mat4, Vec3, Vec4};
 use sierra_anim::{
     local_to_model, sample_clip, skinning_palette, Clip, Playback, SamplingContext, Skeleton, Skin,
     Transform,
@@ -20,6 +20,7 @@ use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
 use crate::renderer::Renderer;
+use crate::skinned_bounds::{transform_bounds, JointBounds};
 use crate::skinning::{skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshHandle, Skinning};
 
 struct SkinState {
@@ -37,6 +38,8 @@ struct Part {
     mesh: SkinnedMeshHandle,
     skin: usize,
     material: Material,
+    /// Per-joint bind-space boxes, for [`SkinnedModel::posed_bounds`].
+    bounds: JointBounds,
 }
 
 /// One animated instance of a skinned glTF model (upload one per character).
@@ -113,6 +116,7 @@ impl SkinnedModel {
                     .and_then(|m| asset.materials.get(m))
                     .map_or(Vec4::ONE, |m| m.base_color_factor);
                 parts.push(Part {
+                    bounds: JointBounds::new(&data),
                     mesh: handle,
                     skin: inst.skin,
                     material: Material {
@@ -152,6 +156,19 @@ impl SkinnedModel {
                     self.clip_names.join(", ")
                 ))
             })
+    }
+
+    /// World-space bounds `(min, max)` of skin `skin`'s primitives posed by `palette` (as
+    /// [`SkinnedModel::draw_with_palette`] takes it) and placed by `world`, from the posed joints
+    /// ([`JointBounds::posed_bounds`]): contains every skinned vertex, for frustum culling.
+    /// `None` for an unknown skin, a palette shorter than the skin, or no influenced vertex.
+    pub fn posed_bounds(&self, skin: usize, palette: &[Mat4], world: Mat4) -> Option<(Vec3, Vec3)> {
+        self.parts
+            .iter()
+            .filter(|part| part.skin == skin)
+            .filter_map(|part| part.bounds.posed_bounds(palette))
+            .map(|b| transform_bounds(world, b))
+            .reduce(|(lo, hi), (l, h)| (lo.min(l), hi.max(h)))
     }
 
     /// Duration of clip `clip` in seconds (0 when out of range).

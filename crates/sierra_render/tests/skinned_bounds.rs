@@ -1,0 +1,149 @@
+//! Posed bounds of skinned meshes (`sierra_render::skinned_bounds`): per-joint bind-space boxes
+//! transformed by the palette contain every CPU-skinned vertex of Fox, CesiumMan and the
+//! mannequin at several times of a clip, stay close to the exact box, and differ from the
+//! bind-pose box (which would miss posed vertices).
+
+use glam::{Mat4, Vec3};
+use sierra_gltf::builtin::mannequin;
+use sierra_gltf::{pose, ClipSelector, GltfAsset};
+use sierra_render::skinned_bounds::{transform_bounds, JointBounds};
+use sierra_render::skinning::{skin_on_cpu, skinned_primitive_mesh};
+
+/// `[skin joint]` glTF joint matrices (joint world × inverse bind matrix), computed by the
+/// importer's pose report, independent of the bounds code.
+fn palette(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> Vec<Mat4> {
+    let report = pose::pose(asset, clip, time, skin).unwrap();
+    report
+        .joints
+        .iter()
+        .zip(&asset.skins[skin].skin.inverse_bind_matrices)
+        .map(|(j, m)| j.world * *m)
+        .collect()
+}
+
+fn inside((lo, hi): (Vec3, Vec3), p: Vec3, eps: f32) -> bool {
+    p.cmpge(lo - eps).all() && p.cmple(hi + eps).all()
+}
+
+/// Checks every primitive of every skinned node at `times`; returns how many skinned vertices
+/// fell outside the bind-pose box (a bind-pose bound would have missed them).
+fn check(asset: &GltfAsset, clip: ClipSelector, times: &[f32], name: &str) -> usize {
+    let mut outside_bind = 0;
+    for inst in asset.skin_instances() {
+        let joints = asset.skins[inst.skin].joint_count();
+        for (k, prim) in asset.meshes[inst.mesh].primitives.iter().enumerate() {
+            let mesh = skinned_primitive_mesh(prim, joints).unwrap();
+            let bounds = JointBounds::new(&mesh);
+            let bind = mesh
+                .mesh
+                .positions
+                .iter()
+                .map(|p| Vec3::from(*p))
+                .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(a, b), p| {
+                    (a.min(p), b.max(p))
+                });
+            for &t in times {
+                let pal = palette(asset, &clip, t, inst.skin);
+                let posed = bounds.posed_bounds(&pal).unwrap();
+                let skinned = skin_on_cpu(&mesh, &pal);
+                let exact = skinned
+                    .positions
+                    .iter()
+                    .map(|p| Vec3::from(*p))
+                    .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(a, b), p| {
+                        (a.min(p), b.max(p))
+                    });
+                let size = (exact.1 - exact.0).length();
+                for p in skinned.positions.iter().map(|p| Vec3::from(*p)) {
+                    assert!(
+                        inside(posed, p, size * 1e-5),
+                        "{name} primitive {k} t={t}: skinned vertex {p} outside posed bounds {posed:?}"
+                    );
+                    if !inside(bind, p, size * 1e-3) {
+                        outside_bind += 1;
+                    }
+                }
+                // Conservative but useful for culling: not much larger than the exact box.
+                let posed_size = (posed.1 - posed.0).length();
+                assert!(
+                    posed_size <= 2.0 * size,
+                    "{name} t={t}: posed bounds {posed_size} vs exact {size}"
+                );
+                // A world matrix moves the bounds like the vertices.
+                let world =
+                    Mat4::from_translation(Vec3::new(3.0, -1.0, 2.0)) * Mat4::from_rotation_y(0.7);
+                let moved = transform_bounds(world, posed);
+                for p in skinned.positions.iter().take(50).map(|p| Vec3::from(*p)) {
+                    assert!(inside(moved, world.transform_point3(p), size * 1e-5));
+                }
+            }
+        }
+    }
+    outside_bind
+}
+
+#[test]
+fn mannequin_posed_bounds_contain_every_skinned_vertex() {
+    let asset = mannequin::load().unwrap();
+    let times = [0.0, 0.2, 0.45, 0.7];
+    check(
+        &asset,
+        ClipSelector::Name("walk".into()),
+        &times,
+        "mannequin walk",
+    );
+    let moved = check(
+        &asset,
+        ClipSelector::Name("jump_start".into()),
+        &times,
+        "mannequin jump",
+    );
+    let moved = moved
+        + check(
+            &asset,
+            ClipSelector::Name("run".into()),
+            &times,
+            "mannequin run",
+        );
+    assert!(
+        moved > 0,
+        "the clips never leave the bind-pose box: the test proves nothing"
+    );
+}
+
+#[test]
+fn fox_and_cesium_man_posed_bounds_contain_every_skinned_vertex() {
+    let times = [0.0, 0.3, 0.8, 1.4];
+    if let Some(path) = sierra_testkit::shared_asset("gltf/Fox/Fox.glb") {
+        let fox = GltfAsset::load(&path).unwrap();
+        let outside = check(&fox, ClipSelector::Name("Run".into()), &times, "Fox");
+        assert!(outside > 0, "Fox's run stays in its bind-pose box?");
+    }
+    if let Some(path) = sierra_testkit::shared_asset("gltf/CesiumMan/CesiumMan.glb") {
+        let man = GltfAsset::load(&path).unwrap();
+        let outside = check(&man, ClipSelector::Index(0), &times, "CesiumMan");
+        assert!(outside > 0, "CesiumMan's walk stays in its bind-pose box?");
+    }
+}
+
+#[test]
+fn a_palette_shorter_than_the_skin_gives_no_bounds() {
+    let asset = mannequin::load().unwrap();
+    let inst = asset.skin_instances()[0];
+    let joints = asset.skins[inst.skin].joint_count();
+    let mesh = skinned_primitive_mesh(&asset.meshes[inst.mesh].primitives[0], joints).unwrap();
+    let bounds = JointBounds::new(&mesh);
+    assert_eq!(bounds.boxes.len(), joints);
+    assert_eq!(bounds.posed_bounds(&vec![Mat4::IDENTITY; joints - 1]), None);
+    // The identity palette gives the bind-pose box.
+    let (lo, hi) = bounds.posed_bounds(&vec![Mat4::IDENTITY; joints]).unwrap();
+    let (blo, bhi) = mesh
+        .mesh
+        .positions
+        .iter()
+        .map(|p| Vec3::from(*p))
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(a, b), p| {
+            (a.min(p), b.max(p))
+        });
+    assert!((lo - blo).length() < 1e-6 && (hi - bhi).length() < 1e-6);
+}
