@@ -20,7 +20,8 @@ pub struct TrackSpan {
 /// (`"ph": "X"`) events, so the viewer shows them in their own lane under the CPU threads.
 ///
 /// # Errors
-/// [`Error::TraceRead`] when the file cannot be read or is not a JSON array of events,
+/// [`Error::TraceRead`] when the file cannot be read, is not a JSON array of events or
+/// already uses process id `u64::MAX` (the track takes the largest id plus one),
 /// [`Error::TraceFile`] when it cannot be written back.
 pub fn append_track(trace_path: &Path, track_name: &str, spans: &[TrackSpan]) -> Result<(), Error> {
     let read_error = |message: String| Error::TraceRead {
@@ -34,8 +35,8 @@ pub fn append_track(trace_path: &Path, track_name: &str, spans: &[TrackSpan]) ->
         .iter()
         .filter_map(|e| e["pid"].as_u64())
         .max()
-        .unwrap_or(0)
-        + 1;
+        .map_or(Some(1), |max| max.checked_add(1))
+        .ok_or_else(|| read_error("a process id of u64::MAX leaves no id for the track".into()))?;
     events.push(json!({"ph": "M", "pid": pid, "tid": 0, "name": "process_name", "args": {"name": track_name}}));
     events.push(json!({"ph": "M", "pid": pid, "tid": 0, "name": "thread_name", "args": {"name": track_name}}));
     for span in spans {
