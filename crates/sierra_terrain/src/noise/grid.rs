@@ -1,23 +1,27 @@
 //! Noise and fBm on regular grids, `f32`, with SIMD lanes over x and runtime CPU dispatch.
 //!
-//! A grid row shares its y (and z) lattice coordinate, fraction and fade across all samples, so
-//! those, and the corner hashes of every lattice cell the row crosses, are computed once per row
-//! (per octave); the 8 lanes of a block are consecutive x samples. Each block looks up its
-//! lanes' cell hashes, then runs a branch-free arithmetic stage over `[f32; 8]` arrays that the
-//! compiler vectorises. The
-//! same code is compiled twice: for the baseline target and, chosen at run time with
-//! `is_x86_feature_detected!`, with AVX2 enabled (8-wide registers). FMA is deliberately not
-//! enabled so the results stay bit-identical to the scalar [`perlin3`](super::perlin3) and
-//! [`Fbm::fbm2`]: every sample equals the scalar `f32` path exactly (tested).
+//! A grid row shares its y (and z) lattice coordinate, fraction and fade across all samples. So
+//! per row (per octave) each lattice cell the row crosses gets its corner gradients split as
+//! `grad = gx·x + k` with `k = gy·y + gz·z` (`CellGrads`), leaving one multiply and one add per
+//! corner and sample. The 8 lanes of a block are consecutive x samples:
+//! - with AVX2 (chosen at run time with `is_x86_feature_detected!`), `avx2` evaluates a block in
+//!   one 8-lane register; a block within at most `BLEND_CELLS` cells broadcasts the first
+//!   cell's values and blends in the next cells' lanes, wider blocks (high frequencies) gather
+//!   per lane;
+//! - otherwise the portable block runs the same operations over `[f32; 8]` arrays.
 //!
-//! The `wide` crate was considered: its lane width is fixed at compile time by `cfg(target_feature)`,
-//! so it cannot give runtime dispatch without a second build; plain arrays in a
-//! `#[target_feature]` function do.
+//! FMA is deliberately not used, so every path gives the same bits as the other and as the scalar
+//! [`perlin3`](super::perlin3) / [`Fbm::fbm2`] (tested). The `wide` crate was considered: its lane
+//! width is fixed at compile time by `cfg(target_feature)`, so it cannot give runtime dispatch
+//! without a second build; `std::arch` in a `#[target_feature]` function can.
 
 use rayon::prelude::*;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+
 use super::fbm::{Fbm, FbmKind};
-use super::perlin::{fade, Permutation};
+use super::perlin::{fade, Permutation, GRAD_ROWS};
 use crate::error::{finite, size, Error};
 
 /// Lanes per block.
@@ -113,39 +117,28 @@ impl Axis {
 }
 
 #[inline(always)]
-fn grad_bits(h: u32, x: f32, y: f32, z: f32) -> f32 {
-    let h = h & 15;
-    let u = if h < 8 { x } else { y };
-    let v = if h < 4 {
-        y
-    } else if h == 12 || h == 14 {
-        x
-    } else {
-        z
-    };
-    // Negation is a sign flip, so this is the reference's `(h&1) ? -u : u` exactly.
-    let u = f32::from_bits(u.to_bits() ^ ((h & 1) << 31));
-    let v = f32::from_bits(v.to_bits() ^ ((h & 2) << 30));
-    u + v
-}
-
-#[inline(always)]
 fn lerp(t: f32, a: f32, b: f32) -> f32 {
     a + t * (b - a)
 }
 
-/// Corner hashes of every lattice cell a row touches. With y and z fixed along a row, the 8
-/// corner hashes (`p[p[p[X]+Y]+Z]` and neighbours) depend on the cell's X alone, so they are
-/// computed once per cell instead of once per sample: `[X & 255] -> [AA, BA, AB, BB, AA+1,
-/// BA+1, AB+1, BB+1]` hashes.
-struct CellHashes {
-    hashes: [[u32; 8]; 256],
+/// Values per cell: `gx` of the 8 corners, then `k` of the 8 corners (see [`CellGrads`]).
+const CELL_VALUES: usize = 16;
+
+/// Gradient data of every lattice cell a row touches. Along a row y and z are fixed, so each
+/// corner's gradient term `grad(h, x, y, z) = gx·x + gy·y + gz·z` (`g ∈ {−1, 0, 1}³` from the
+/// hash, [`GRAD_ROWS`]) splits into `gx·x + k` with `k = gy·y + gz·z` constant per cell and
+/// corner: per sample only one multiply and one add remain per corner. One of the three terms
+/// is an exact `±0`, so the sum equals the reference's `u + v` whichever way it is associated.
+/// Layout `[X & 255][value]`, corners in the reference's order `AA, BA, AB, BB, AA+1, BA+1,
+/// AB+1, BB+1` (x offset = corner bit 0, y = bit 1, z = bit 2).
+struct CellGrads {
+    cells: [[f32; CELL_VALUES]; 256],
 }
 
-impl CellHashes {
+impl CellGrads {
     fn new() -> Self {
         Self {
-            hashes: [[0; 8]; 256],
+            cells: [[0.0; CELL_VALUES]; 256],
         }
     }
 
@@ -159,6 +152,7 @@ impl CellHashes {
         } else {
             (0, 256)
         };
+        let corners = if Z3 { 8 } else { 4 };
         for k in 0..count {
             let xi = ((start + k as i64) & 255) as usize;
             let a = p[xi] as usize + y.cell;
@@ -167,77 +161,65 @@ impl CellHashes {
             let ab = p[(a + 1) & 511] as usize + z.cell;
             let ba = p[b & 511] as usize + z.cell;
             let bb = p[(b + 1) & 511] as usize + z.cell;
-            let h = &mut self.hashes[xi];
-            h[0] = u32::from(p[aa & 511]);
-            h[1] = u32::from(p[ba & 511]);
-            h[2] = u32::from(p[ab & 511]);
-            h[3] = u32::from(p[bb & 511]);
-            if Z3 {
-                h[4] = u32::from(p[(aa + 1) & 511]);
-                h[5] = u32::from(p[(ba + 1) & 511]);
-                h[6] = u32::from(p[(ab + 1) & 511]);
-                h[7] = u32::from(p[(bb + 1) & 511]);
+            let corner_hash = [aa, ba, ab, bb, aa + 1, ba + 1, ab + 1, bb + 1];
+            let cell = &mut self.cells[xi];
+            for c in 0..corners {
+                let g = GRAD_ROWS.0[p[corner_hash[c] & 511] as usize];
+                let yo = if c & 2 == 0 { y.frac } else { y.frac1 };
+                let zo = if c & 4 == 0 { z.frac } else { z.frac1 };
+                cell[c] = g[0];
+                cell[8 + c] = g[1] * yo + g[2] * zo;
             }
         }
     }
 }
 
-/// 8 lanes of `perlin3(x[l], y, z)` from a row's cell hashes; `Z3 = false` evaluates only the
+/// Most distinct cells a block may touch and still take the broadcast-and-blend path; blocks
+/// spanning more (high frequencies) gather per lane.
+const BLEND_CELLS: i32 = 4;
+
+/// 8 lanes of `perlin3(x[l], y, z)` from a row's cell data; `Z3 = false` evaluates only the
 /// `z = 0` face (perlin2).
 #[inline(always)]
 fn perlin_block<const Z3: bool>(
-    cells: &CellHashes,
+    cells: &CellGrads,
     x: &[f32; LANES],
     y: Axis,
     z: Axis,
     out: &mut [f32; LANES],
 ) {
     let mut xf = [0f32; LANES];
-    let mut xi = [0usize; LANES];
+    let mut xi = [0i32; LANES];
     for l in 0..LANES {
         let fx = x[l].floor();
         xf[l] = x[l] - fx;
-        xi[l] = ((fx as i32) & 255) as usize;
+        xi[l] = fx as i32;
     }
-    let mut h = [[0u32; LANES]; 8];
+    let corners = if Z3 { 8 } else { 4 };
+    // g[v][l]: value v (gx of corner v, or k of corner v − 8) for lane l.
+    let mut g = [[0f32; LANES]; CELL_VALUES];
     for l in 0..LANES {
-        let cell = &cells.hashes[xi[l]];
-        for c in 0..if Z3 { 8 } else { 4 } {
-            h[c][l] = cell[c];
+        let data = &cells.cells[(xi[l] & 255) as usize];
+        for v in (0..corners).chain(8..8 + corners) {
+            g[v][l] = data[v];
         }
     }
-    let (yf, yf1, v) = (y.frac, y.frac1, y.fade);
-    let (zf, zf1, w) = (z.frac, z.frac1, z.fade);
+    let (v, w) = (y.fade, z.fade);
     for l in 0..LANES {
         let x0 = xf[l];
         let x1 = x0 - 1.0;
         let u = fade(x0);
+        let grad = |c: usize, xo: f32| g[c][l] * xo + g[8 + c][l];
         let near = lerp(
             v,
-            lerp(
-                u,
-                grad_bits(h[0][l], x0, yf, zf),
-                grad_bits(h[1][l], x1, yf, zf),
-            ),
-            lerp(
-                u,
-                grad_bits(h[2][l], x0, yf1, zf),
-                grad_bits(h[3][l], x1, yf1, zf),
-            ),
+            lerp(u, grad(0, x0), grad(1, x1)),
+            lerp(u, grad(2, x0), grad(3, x1)),
         );
         out[l] = if Z3 {
             let far = lerp(
                 v,
-                lerp(
-                    u,
-                    grad_bits(h[4][l], x0, yf, zf1),
-                    grad_bits(h[5][l], x1, yf, zf1),
-                ),
-                lerp(
-                    u,
-                    grad_bits(h[6][l], x0, yf1, zf1),
-                    grad_bits(h[7][l], x1, yf1, zf1),
-                ),
+                lerp(u, grad(4, x0), grad(5, x1)),
+                lerp(u, grad(6, x0), grad(7, x1)),
             );
             lerp(w, near, far)
         } else {
@@ -249,6 +231,7 @@ fn perlin_block<const Z3: bool>(
 /// One row of noise, `out[i] = perlin3(x(i)·scale, y, z)` with `x(i) = x0 + i·dx`.
 #[inline(always)]
 fn noise_row_impl<const Z3: bool>(
+    block_fn: impl Fn(&CellGrads, &[f32; LANES], Axis, Axis, &mut [f32; LANES]),
     p: &[u8; 512],
     x0: f32,
     dx: f32,
@@ -258,7 +241,7 @@ fn noise_row_impl<const Z3: bool>(
     out: &mut [f32],
 ) {
     let (ya, za) = (Axis::new(y), Axis::new(if Z3 { z } else { 0.0 }));
-    let mut cells = CellHashes::new();
+    let mut cells = CellGrads::new();
     let last = out.len().div_ceil(LANES) * LANES;
     cells.fill::<Z3>(p, ya, za, x0 * scale, (x0 + last as f32 * dx) * scale);
     let mut xs = [0f32; LANES];
@@ -267,7 +250,7 @@ fn noise_row_impl<const Z3: bool>(
         for (l, x) in xs.iter_mut().enumerate() {
             *x = (x0 + (c * LANES + l) as f32 * dx) * scale;
         }
-        perlin_block::<Z3>(&cells, &xs, ya, za, &mut block);
+        block_fn(&cells, &xs, ya, za, &mut block);
         chunk.copy_from_slice(&block[..chunk.len()]);
     }
 }
@@ -275,6 +258,7 @@ fn noise_row_impl<const Z3: bool>(
 /// fBm of one row, `out[i] = fbm(x(i), y[, z])` in the same operation order as [`Fbm::fbm2`].
 #[inline(always)]
 fn fbm_row_impl<const Z3: bool>(
+    block_fn: impl Fn(&CellGrads, &[f32; LANES], Axis, Axis, &mut [f32; LANES]),
     p: &[u8; 512],
     fbm: &Fbm,
     x0: f32,
@@ -290,7 +274,7 @@ fn fbm_row_impl<const Z3: bool>(
     out.fill(0.0);
     let mut xs = [0f32; LANES];
     let mut block = [0f32; LANES];
-    let mut cells = CellHashes::new();
+    let mut cells = CellGrads::new();
     let last = out.len().div_ceil(LANES) * LANES;
     let (mut freq, mut amp) = (1.0f32, 1.0f32);
     let octaves = fbm.full_octaves() + u32::from(fbm.fraction() > 0.0);
@@ -305,7 +289,7 @@ fn fbm_row_impl<const Z3: bool>(
             for (l, x) in xs.iter_mut().enumerate() {
                 *x = (x0 + (c * LANES + l) as f32 * dx) * freq;
             }
-            perlin_block::<Z3>(&cells, &xs, ya, za, &mut block);
+            block_fn(&cells, &xs, ya, za, &mut block);
             for (s, &n) in chunk.iter_mut().zip(&block) {
                 let term = signal(kind, n) * amp;
                 *s = match weight {
@@ -341,7 +325,16 @@ fn noise_row_avx2<const Z3: bool>(
     z: f32,
     out: &mut [f32],
 ) {
-    noise_row_impl::<Z3>(p, x0, dx, 1.0, y, z, out)
+    noise_row_impl::<Z3>(
+        |c, x, y, z, o| avx2::perlin_block::<Z3>(c, x, y, z, o),
+        p,
+        x0,
+        dx,
+        1.0,
+        y,
+        z,
+        out,
+    )
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -355,7 +348,16 @@ fn fbm_row_avx2<const Z3: bool>(
     z: f32,
     out: &mut [f32],
 ) {
-    fbm_row_impl::<Z3>(p, fbm, x0, dx, y, z, out)
+    fbm_row_impl::<Z3>(
+        |c, x, y, z, o| avx2::perlin_block::<Z3>(c, x, y, z, o),
+        p,
+        fbm,
+        x0,
+        dx,
+        y,
+        z,
+        out,
+    )
 }
 
 /// Whether the AVX2 code path is used on this CPU.
@@ -383,7 +385,7 @@ fn noise_row<const Z3: bool>(
         // SAFETY: the CPU supports AVX2 (checked at run time just above).
         return unsafe { noise_row_avx2::<Z3>(perm.table(), x0, dx, y, z, out) };
     }
-    noise_row_impl::<Z3>(perm.table(), x0, dx, 1.0, y, z, out)
+    noise_row_impl::<Z3>(perlin_block::<Z3>, perm.table(), x0, dx, 1.0, y, z, out)
 }
 
 fn fbm_row<const Z3: bool>(
@@ -400,7 +402,7 @@ fn fbm_row<const Z3: bool>(
         // SAFETY: the CPU supports AVX2 (checked at run time just above).
         return unsafe { fbm_row_avx2::<Z3>(perm.table(), fbm, x0, dx, y, z, out) };
     }
-    fbm_row_impl::<Z3>(perm.table(), fbm, x0, dx, y, z, out)
+    fbm_row_impl::<Z3>(perlin_block::<Z3>, perm.table(), fbm, x0, dx, y, z, out)
 }
 
 /// `out[i] = perlin3(x0 + i·dx, y, z)` for a whole row (any length).
@@ -536,6 +538,57 @@ mod tests {
             for (i, &v) in row.iter().enumerate() {
                 let x = x0 + i as f32 * dx;
                 assert_eq!(v.to_bits(), fbm.fbm2(&perm, x, 11.5f32).to_bits());
+            }
+        }
+    }
+
+    /// The AVX2 block (broadcast-and-blend and gather paths) against the portable block, bit for
+    /// bit: spacings from 1e-4 to 3.1 put 1 to 8 cells in a block, forwards and backwards.
+    #[test]
+    fn avx2_and_portable_blocks_agree_bit_for_bit() {
+        if !uses_avx2() {
+            eprintln!("no AVX2 on this CPU: only the portable path exists");
+            return;
+        }
+        let perm = Permutation::from_seed(11);
+        let fbm = Fbm::new(FbmParams {
+            octaves: 6.5,
+            lacunarity: 2.0,
+            gain: 0.5,
+        })
+        .unwrap()
+        .with_kind(FbmKind::Ridged);
+        let (mut fast, mut portable) = (vec![0f32; 301], vec![0f32; 301]);
+        for dx in [1e-4f32, 0.0731, 0.2, 0.45, 0.6, 1.0, 3.1, -0.31] {
+            for (y, z) in [(0.25f32, -3.7f32), (-100.5, 12.0), (7.0, 0.0)] {
+                let x0 = -37.3;
+                // SAFETY: AVX2 checked above.
+                unsafe { noise_row_avx2::<true>(perm.table(), x0, dx, y, z, &mut fast) };
+                noise_row_impl::<true>(
+                    perlin_block::<true>,
+                    perm.table(),
+                    x0,
+                    dx,
+                    1.0,
+                    y,
+                    z,
+                    &mut portable,
+                );
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fast), bits(&portable), "perlin3 dx {dx} y {y} z {z}");
+                // SAFETY: AVX2 checked above.
+                unsafe { fbm_row_avx2::<false>(perm.table(), &fbm, x0, dx, y, z, &mut fast) };
+                fbm_row_impl::<false>(
+                    perlin_block::<false>,
+                    perm.table(),
+                    &fbm,
+                    x0,
+                    dx,
+                    y,
+                    z,
+                    &mut portable,
+                );
+                assert_eq!(bits(&fast), bits(&portable), "fbm2 dx {dx} y {y}");
             }
         }
     }

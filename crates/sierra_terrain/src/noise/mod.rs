@@ -6,7 +6,7 @@ pub mod grid;
 pub mod perlin;
 
 pub use fbm::{Fbm, FbmKind, FbmParams};
-pub use perlin::{perlin2, perlin3, NoiseFloat, Permutation};
+pub use perlin::{perlin2, perlin3, perlin3_portable, NoiseFloat, Permutation};
 
 use crate::error::Error;
 

@@ -135,6 +135,12 @@ pub trait NoiseFloat:
     fn to_f64(self) -> f64;
     /// `(int) x` as Java does it (toward zero, saturating), applied to an already floored value.
     fn to_i32(self) -> i32;
+    /// The [`perlin3`] kernel for this type. The default is [`perlin3_portable`]; `f32` on x86-64
+    /// overrides it with an SSE2 kernel that gives the same values (see [`perlin3`]).
+    #[inline(always)]
+    fn noise3(perm: &Permutation, x: Self, y: Self, z: Self) -> Self {
+        perlin3_portable(perm, x, y, z)
+    }
 }
 
 impl NoiseFloat for f64 {
@@ -198,6 +204,14 @@ impl NoiseFloat for f32 {
     fn to_i32(self) -> i32 {
         self as i32
     }
+    #[inline(always)]
+    fn noise3(perm: &Permutation, x: Self, y: Self, z: Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = sse2::perlin3(perm, x, y, z) {
+            return v;
+        }
+        perlin3_portable(perm, x, y, z)
+    }
 }
 
 /// Quintic fade `6t⁵ − 15t⁴ + 10t³` in the reference's Horner order.
@@ -243,9 +257,146 @@ pub fn grad<T: NoiseFloat>(hash: usize, x: T, y: T, z: T) -> T {
 
 /// Improved Perlin noise at `(x, y, z)`, in [-1, 1].
 ///
-/// Lattice cells repeat every 256 units (the permutation period).
+/// Lattice cells repeat every 256 units (the permutation period). `f64` runs
+/// [`perlin3_portable`] (the reference's operations); `f32` on x86-64 runs an SSE2 kernel (all
+/// eight corners in two 4-lane registers, baseline x86-64 needs no dispatch) with the same
+/// operations on every value, so it equals [`perlin3_portable`] (tested; at most the sign of an
+/// exact zero differs, as a gradient is taken as `gx·x + gy·y + gz·z` with `g ∈ {−1, 0, 1}³`).
 #[inline]
 pub fn perlin3<T: NoiseFloat>(perm: &Permutation, x: T, y: T, z: T) -> T {
+    T::noise3(perm, x, y, z)
+}
+
+/// Gradient vectors `(gx, gy, gz, 0)` of the reference's `grad` for every hash byte (row `h` is
+/// that of `h & 15`, so no masking is needed): the dot product `gx·x + gy·y + gz·z` equals
+/// `grad(hash, x, y, z)` (terms with `g = 0` add an exact `±0`). 4 KiB, stays in L1.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[repr(C, align(16))]
+pub(crate) struct GradRows(pub(crate) [[f32; 4]; 256]);
+
+/// See [`GradRows`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) static GRAD_ROWS: GradRows = GradRows({
+    let mut rows = [[0f32; 4]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let h = i & 15;
+        let su = if h & 1 == 0 { 1.0 } else { -1.0 };
+        let sv = if h & 2 == 0 { 1.0 } else { -1.0 };
+        // u: x for h < 8, else y; v: y for h < 4, x for 12 and 14, else z.
+        let u = if h < 8 { 0 } else { 1 };
+        let v = if h < 4 {
+            1
+        } else if h == 12 || h == 14 {
+            0
+        } else {
+            2
+        };
+        rows[i][u] = su;
+        rows[i][v] = sv;
+        i += 1;
+    }
+    rows
+});
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    //! `f32` perlin3 with SSE2 (part of the x86-64 baseline, so always available).
+    use std::arch::x86_64::*;
+
+    use super::{Permutation, GRAD_ROWS};
+
+    /// `None` unless `|x|, |y|, |z| < 2^23`: the vector floor is exact only where f32 still has
+    /// fractions (NaN fails the test too); beyond that the portable code's saturating conversions
+    /// define the cell.
+    #[inline(always)]
+    pub(super) fn perlin3(perm: &Permutation, x: f32, y: f32, z: f32) -> Option<f32> {
+        // SAFETY: SSE2 is enabled on every x86-64 target; the loads read `GRAD_ROWS` rows, which
+        // are 16-byte aligned `[f32; 4]`, at indices below 256.
+        unsafe {
+            let p = _mm_setr_ps(x, y, z, 0.0);
+            let abs = _mm_andnot_ps(_mm_set1_ps(-0.0), p);
+            if _mm_movemask_ps(_mm_cmplt_ps(abs, _mm_set1_ps(8_388_608.0))) != 0b1111 {
+                return None;
+            }
+            let one = _mm_set1_ps(1.0);
+            // floor: truncate, then step down where truncation went up (negative fractions).
+            let t = _mm_cvttps_epi32(p);
+            let tf = _mm_cvtepi32_ps(t);
+            let up = _mm_cmpgt_ps(tf, p);
+            let cell = _mm_add_epi32(t, _mm_castps_si128(up));
+            let f = _mm_sub_ps(p, _mm_sub_ps(tf, _mm_and_ps(up, one)));
+            // fade t·t·t·(t·(t·6 − 15) + 10), per lane in the reference's order.
+            let t3 = _mm_mul_ps(_mm_mul_ps(f, f), f);
+            let poly = _mm_add_ps(
+                _mm_mul_ps(
+                    f,
+                    _mm_sub_ps(_mm_mul_ps(f, _mm_set1_ps(6.0)), _mm_set1_ps(15.0)),
+                ),
+                _mm_set1_ps(10.0),
+            );
+            let fade = _mm_mul_ps(t3, poly);
+            let f1 = _mm_sub_ps(f, one);
+
+            let xi = (_mm_cvtsi128_si32(cell) & 255) as usize;
+            let yi = (_mm_cvtsi128_si32(_mm_shuffle_epi32::<0b01>(cell)) & 255) as usize;
+            let zi = (_mm_cvtsi128_si32(_mm_shuffle_epi32::<0b10>(cell)) & 255) as usize;
+            let a = perm.at(xi) + yi;
+            let b = perm.at(xi + 1) + yi;
+            let aa = perm.at(a) + zi;
+            let ab = perm.at(a + 1) + zi;
+            let ba = perm.at(b) + zi;
+            let bb = perm.at(b + 1) + zi;
+            let row = |h: usize| _mm_load_ps(GRAD_ROWS.0[h].as_ptr());
+
+            // Corner lanes [x0y0, x1y0, x0y1, x1y1] of the near (z0) and far (z1) faces.
+            let xs = _mm_unpacklo_ps(f, f1); // [x0, x1, y0, y1]
+            let cx = _mm_movelh_ps(xs, xs); // [x0, x1, x0, x1]
+            let cy = _mm_shuffle_ps::<0b11_11_10_10>(xs, xs); // [y0, y0, y1, y1]
+            let z0 = _mm_shuffle_ps::<0b10_10_10_10>(f, f);
+            let z1 = _mm_shuffle_ps::<0b10_10_10_10>(f1, f1);
+            let face = |h: [usize; 4], cz: __m128| {
+                let (mut r0, mut r1, mut r2, mut r3) = (row(h[0]), row(h[1]), row(h[2]), row(h[3]));
+                _MM_TRANSPOSE4_PS(&mut r0, &mut r1, &mut r2, &mut r3);
+                // (gx·x + gy·y) + gz·z: one of the terms is ±0, so this is the reference's u + v.
+                _mm_add_ps(
+                    _mm_add_ps(_mm_mul_ps(r0, cx), _mm_mul_ps(r1, cy)),
+                    _mm_mul_ps(r2, cz),
+                )
+            };
+            let near = face([perm.at(aa), perm.at(ba), perm.at(ab), perm.at(bb)], z0);
+            let far = face(
+                [
+                    perm.at(aa + 1),
+                    perm.at(ba + 1),
+                    perm.at(ab + 1),
+                    perm.at(bb + 1),
+                ],
+                z1,
+            );
+            // lerp(u, ·, ·) along x: [near00, near01, far00, far01] against their x1 partners.
+            let lo = _mm_shuffle_ps::<0b10_00_10_00>(near, far);
+            let hi = _mm_shuffle_ps::<0b11_01_11_01>(near, far);
+            let u = _mm_shuffle_ps::<0>(fade, fade);
+            let lx = _mm_add_ps(lo, _mm_mul_ps(u, _mm_sub_ps(hi, lo)));
+            // lerp(v, ·, ·) along y: [near, far].
+            let lo = _mm_shuffle_ps::<0b00_00_10_00>(lx, lx);
+            let hi = _mm_shuffle_ps::<0b00_00_11_01>(lx, lx);
+            let v = _mm_shuffle_ps::<0b01_01_01_01>(fade, fade);
+            let ly = _mm_add_ps(lo, _mm_mul_ps(v, _mm_sub_ps(hi, lo)));
+            // lerp(w, near, far).
+            let n = _mm_cvtss_f32(ly);
+            let f = _mm_cvtss_f32(_mm_shuffle_ps::<0b01>(ly, ly));
+            let w = _mm_cvtss_f32(_mm_shuffle_ps::<0b10>(fade, fade));
+            Some(n + w * (f - n))
+        }
+    }
+}
+
+/// [`perlin3`] in the reference's operations for any [`NoiseFloat`] (the `f64` path, and the
+/// portable `f32` path that the SSE2 kernel and the GPU's `noise.wgsl` are checked against).
+#[inline]
+pub fn perlin3_portable<T: NoiseFloat>(perm: &Permutation, x: T, y: T, z: T) -> T {
     let (fx, fy, fz) = (x.floor(), y.floor(), z.floor());
     let xi = (fx.to_i32() & 255) as usize;
     let yi = (fy.to_i32() & 255) as usize;
@@ -384,6 +535,56 @@ mod tests {
             };
             let r = (if h & 1 == 0 { u } else { -u }) + (if h & 2 == 0 { v } else { -v });
             assert_eq!(grad(h, x, y, z).to_bits(), r.to_bits(), "h = {h}");
+        }
+    }
+
+    #[test]
+    fn grad_rows_equal_grad() {
+        for h in 0..256usize {
+            let [gx, gy, gz, w] = GRAD_ROWS.0[h];
+            assert_eq!(w, 0.0);
+            for (x, y, z) in [(0.3f32, -0.7f32, 0.11f32), (-0.9, 0.25, -0.6)] {
+                assert_eq!(gx * x + gy * y + gz * z, grad(h, x, y, z), "h = {h}");
+            }
+        }
+    }
+
+    /// The f32 kernel [`perlin3`] dispatches to (SSE2 on x86-64) against the portable operations:
+    /// random points over several scales, negative coordinates, integer lattice planes, the edge
+    /// of the vector floor's range (2^23) and beyond it, and non-finite input.
+    #[test]
+    fn f32_kernel_equals_portable_path() {
+        let p = Permutation::from_seed(42);
+        let mut state = 7u64;
+        let mut uniform = || (splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32;
+        let mut points = Vec::new();
+        for scale in [1.0f32, 10.0, 300.0, 1e5, 8.0e6] {
+            for _ in 0..20_000 {
+                let mut c = || (uniform() * 2.0 - 1.0) * scale;
+                points.push([c(), c(), c()]);
+            }
+        }
+        for i in -300..300 {
+            let t = i as f32 * 0.37;
+            points.push([i as f32, t, -t]);
+            points.push([t, (i / 3) as f32, 0.5]);
+            points.push([-t, 0.25, (i / 7) as f32]);
+        }
+        for big in [8_388_607.5f32, 8_388_608.0, -8_388_609.0, 3e9, -3e9, 1e30] {
+            points.push([big, 0.3, -0.2]);
+            points.push([0.7, big, 1.5]);
+        }
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            points.push([bad, 0.5, 0.5]);
+        }
+        for [x, y, z] in points {
+            let fast = perlin3(&p, x, y, z);
+            let portable = perlin3_portable(&p, x, y, z);
+            // Equal values; only the sign of an exact zero may differ (see `perlin3`).
+            assert!(
+                fast == portable || (fast.is_nan() && portable.is_nan()),
+                "({x}, {y}, {z}): {fast} vs {portable}"
+            );
         }
     }
 
