@@ -374,10 +374,10 @@ impl WaterCompute {
         radius: f32,
         amplitude: f32,
     ) -> Result<()> {
-        if !center.is_finite()
-            || !(radius > 0.0 && radius.is_finite())
-            || !(amplitude >= 0.0 && amplitude.is_finite())
-        {
+        let valid = center.is_finite()
+            && (radius > 0.0 && radius.is_finite())
+            && (amplitude >= 0.0 && amplitude.is_finite());
+        if !valid {
             return Err(invalid(format!(
                 "drop at {center} radius {radius} amplitude {amplitude}: need a finite centre, \
                  radius > 0 and amplitude >= 0"

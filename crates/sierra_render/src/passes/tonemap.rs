@@ -222,7 +222,7 @@ pub fn aces_reference(color: [f32; 3]) -> [f32; 3] {
     ]);
     let v = input * glam::Vec3::from(color);
     let a = v * (v + 0.0245786) - 0.000090537;
-    let b = v * (0.983729 * v + 0.4329510) + 0.238081;
+    let b = v * (0.983729 * v + 0.432951) + 0.238081;
     (output * (a / b))
         .clamp(glam::Vec3::ZERO, glam::Vec3::ONE)
         .to_array()
