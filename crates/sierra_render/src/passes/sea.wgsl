@@ -148,6 +148,9 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     );
     color = mix(color, vec3<f32>(0.9, 0.95, 1.0) * (u.ambient.rgb + n_dot_l * u.sun_color.rgb), foam);
     // The open sea is opaque: nothing under it is drawn but the sky.
-    let alpha = max(max(mix(0.45, 1.0, absorbed), foam), in.far);
+    // Water thinning out towards the dry sand fades away instead of ending in a hard edge along
+    // the grid's triangles (the wet line is interpolated between vertices, one cell wide).
+    let shore_fade = smoothstep(u.foam.w, u.foam.w + 2.0 * u.foam.x, in.depth);
+    let alpha = max(max(mix(0.45, 1.0, absorbed), 0.85 * foam) * shore_fade, in.far);
     return vec4<f32>(color, alpha);
 }
