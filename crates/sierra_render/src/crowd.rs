@@ -29,7 +29,7 @@ use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
 use crate::passes::shadow::{ShadowPass, SHADOW_FORMAT};
 use crate::passes::{Pass, PassInputs};
 use crate::skinning::SkinnedMeshData;
-use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 
 /// Most clips one baked texture may hold (`MAX_CROWD_CLIPS` in `crowd.wgsl`).
 pub const MAX_CROWD_CLIPS: usize = 64;
@@ -190,6 +190,76 @@ pub struct CrowdPass {
     shadow_group: wgpu::BindGroup,
     crowds: Vec<Crowd>,
     time: f32,
+    lit_layout: wgpu::PipelineLayout,
+    lit_module: wgpu::ShaderModule,
+    /// Samples per pixel `pipelines` were built for ([`RenderTargets::sample_count`]).
+    sample_count: u32,
+}
+
+/// Vertex buffers of the crowd pipelines: mesh vertices, joint influences, instances.
+fn vertex_buffers() -> [Option<wgpu::VertexBufferLayout<'static>>; 3] {
+    [
+        Some(Vertex::layout()),
+        Some(wgpu::VertexBufferLayout {
+            array_stride: 32,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &INFLUENCE_ATTRIBUTES,
+        }),
+        Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<CrowdInstance>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &INSTANCE_ATTRIBUTES,
+        }),
+    ]
+}
+
+/// The lit crowd pipeline for `sample_count` samples per pixel (the forward pass's count).
+fn lit_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    double_sided: bool,
+    sample_count: u32,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("crowd"),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs_crowd"),
+            compilation_options: Default::default(),
+            buffers: &vertex_buffers(),
+        },
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: (!double_sided).then_some(wgpu::Face::Back),
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Less),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: wgpu::MultisampleState {
+            count: sample_count,
+            ..Default::default()
+        },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: HDR_FORMAT,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
@@ -221,149 +291,107 @@ impl CrowdPass {
         let materials = MaterialBinder::new(ctx)?;
         let source = shader_source();
         let shadow_source = shadow_shader_source();
-        let (frame_layout, crowd_layout, pipelines, shadow_pipeline) = ctx.scoped(
-            || "creating the crowd pipeline".to_owned(),
-            || {
-                let frame_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("crowd frame"),
-                        entries: &[uniform_entry(0), uniform_entry(1)],
-                    });
-                let crowd_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("crowd"),
-                        entries: &[
-                            uniform_entry(0),
-                            wgpu::BindGroupLayoutEntry {
-                                binding: 1,
-                                visibility: wgpu::ShaderStages::VERTEX,
-                                ty: wgpu::BindingType::Texture {
-                                    sample_type: wgpu::TextureSampleType::Float {
-                                        filterable: false,
+        let (frame_layout, crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx
+            .scoped(
+                || "creating the crowd pipeline".to_owned(),
+                || {
+                    let frame_layout =
+                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                            label: Some("crowd frame"),
+                            entries: &[uniform_entry(0), uniform_entry(1)],
+                        });
+                    let crowd_layout =
+                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                            label: Some("crowd"),
+                            entries: &[
+                                uniform_entry(0),
+                                wgpu::BindGroupLayoutEntry {
+                                    binding: 1,
+                                    visibility: wgpu::ShaderStages::VERTEX,
+                                    ty: wgpu::BindingType::Texture {
+                                        sample_type: wgpu::TextureSampleType::Float {
+                                            filterable: false,
+                                        },
+                                        view_dimension: wgpu::TextureViewDimension::D2,
+                                        multisampled: false,
                                     },
-                                    view_dimension: wgpu::TextureViewDimension::D2,
-                                    multisampled: false,
+                                    count: None,
                                 },
-                                count: None,
-                            },
-                            uniform_entry(2),
-                        ],
+                                uniform_entry(2),
+                            ],
+                        });
+                    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                        label: Some("forward.wgsl + crowd.wgsl"),
+                        source: wgpu::ShaderSource::Wgsl(source.as_str().into()),
                     });
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("forward.wgsl + crowd.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(source.as_str().into()),
-                });
-                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("crowd"),
-                    bind_group_layouts: &[
-                        Some(&frame_layout),
-                        Some(&crowd_layout),
-                        Some(shadow.shadow_layout()),
-                        Some(materials.layout()),
-                    ],
-                    immediate_size: 0,
-                });
-                let buffers = [
-                    Some(Vertex::layout()),
-                    Some(wgpu::VertexBufferLayout {
-                        array_stride: 32,
-                        step_mode: wgpu::VertexStepMode::Vertex,
-                        attributes: &INFLUENCE_ATTRIBUTES,
-                    }),
-                    Some(wgpu::VertexBufferLayout {
-                        array_stride: size_of::<CrowdInstance>() as u64,
-                        step_mode: wgpu::VertexStepMode::Instance,
-                        attributes: &INSTANCE_ATTRIBUTES,
-                    }),
-                ];
-                let make = |double_sided: bool| {
-                    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                         label: Some("crowd"),
-                        layout: Some(&layout),
-                        vertex: wgpu::VertexState {
-                            module: &module,
-                            entry_point: Some("vs_crowd"),
-                            compilation_options: Default::default(),
-                            buffers: &buffers,
-                        },
-                        primitive: wgpu::PrimitiveState {
-                            topology: wgpu::PrimitiveTopology::TriangleList,
-                            front_face: wgpu::FrontFace::Ccw,
-                            cull_mode: (!double_sided).then_some(wgpu::Face::Back),
-                            ..Default::default()
-                        },
-                        depth_stencil: Some(wgpu::DepthStencilState {
-                            format: DEPTH_FORMAT,
-                            depth_write_enabled: Some(true),
-                            depth_compare: Some(wgpu::CompareFunction::Less),
-                            stencil: Default::default(),
-                            bias: Default::default(),
-                        }),
-                        multisample: Default::default(),
-                        fragment: Some(wgpu::FragmentState {
-                            module: &module,
-                            entry_point: Some("fs_main"),
-                            compilation_options: Default::default(),
-                            targets: &[Some(wgpu::ColorTargetState {
-                                format: HDR_FORMAT,
-                                blend: None,
-                                write_mask: wgpu::ColorWrites::ALL,
-                            })],
-                        }),
-                        multiview_mask: None,
-                        cache: None,
-                    })
-                };
-                let shadow_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("crowd_common.wgsl + crowd_shadow.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(shadow_source.as_str().into()),
-                });
-                let shadow_layout =
-                    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                        label: Some("crowd shadow casters"),
-                        bind_group_layouts: &[Some(shadow.caster_layout()), Some(&crowd_layout)],
+                        bind_group_layouts: &[
+                            Some(&frame_layout),
+                            Some(&crowd_layout),
+                            Some(shadow.shadow_layout()),
+                            Some(materials.layout()),
+                        ],
                         immediate_size: 0,
                     });
-                // As the shadow pass's own caster pipeline: no culling, the same depth bias.
-                let settings = shadow.settings;
-                let shadow_pipeline =
-                    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                        label: Some("crowd shadow casters"),
-                        layout: Some(&shadow_layout),
-                        vertex: wgpu::VertexState {
-                            module: &shadow_module,
-                            entry_point: Some("vs_crowd_shadow"),
-                            compilation_options: Default::default(),
-                            buffers: &buffers,
-                        },
-                        primitive: wgpu::PrimitiveState {
-                            cull_mode: None,
-                            ..Default::default()
-                        },
-                        depth_stencil: Some(wgpu::DepthStencilState {
-                            format: SHADOW_FORMAT,
-                            depth_write_enabled: Some(true),
-                            depth_compare: Some(wgpu::CompareFunction::Less),
-                            stencil: Default::default(),
-                            bias: wgpu::DepthBiasState {
-                                constant: settings.depth_bias,
-                                slope_scale: settings.slope_bias,
-                                clamp: 0.0,
-                            },
-                        }),
-                        multisample: Default::default(),
-                        fragment: None,
-                        multiview_mask: None,
-                        cache: None,
+                    let buffers = vertex_buffers();
+                    let make =
+                        |double_sided| lit_pipeline(device, &layout, &module, double_sided, 1);
+                    let shadow_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                        label: Some("crowd_common.wgsl + crowd_shadow.wgsl"),
+                        source: wgpu::ShaderSource::Wgsl(shadow_source.as_str().into()),
                     });
-                (
-                    frame_layout,
-                    crowd_layout,
-                    [make(false), make(true)],
-                    shadow_pipeline,
-                )
-            },
-        )?;
+                    let shadow_layout =
+                        device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                            label: Some("crowd shadow casters"),
+                            bind_group_layouts: &[
+                                Some(shadow.caster_layout()),
+                                Some(&crowd_layout),
+                            ],
+                            immediate_size: 0,
+                        });
+                    // As the shadow pass's own caster pipeline: no culling, the same depth bias.
+                    let settings = shadow.settings;
+                    let shadow_pipeline =
+                        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                            label: Some("crowd shadow casters"),
+                            layout: Some(&shadow_layout),
+                            vertex: wgpu::VertexState {
+                                module: &shadow_module,
+                                entry_point: Some("vs_crowd_shadow"),
+                                compilation_options: Default::default(),
+                                buffers: &buffers,
+                            },
+                            primitive: wgpu::PrimitiveState {
+                                cull_mode: None,
+                                ..Default::default()
+                            },
+                            depth_stencil: Some(wgpu::DepthStencilState {
+                                format: SHADOW_FORMAT,
+                                depth_write_enabled: Some(true),
+                                depth_compare: Some(wgpu::CompareFunction::Less),
+                                stencil: Default::default(),
+                                bias: wgpu::DepthBiasState {
+                                    constant: settings.depth_bias,
+                                    slope_scale: settings.slope_bias,
+                                    clamp: 0.0,
+                                },
+                            }),
+                            multisample: Default::default(),
+                            fragment: None,
+                            multiview_mask: None,
+                            cache: None,
+                        });
+                    (
+                        frame_layout,
+                        crowd_layout,
+                        [make(false), make(true)],
+                        shadow_pipeline,
+                        layout,
+                        module,
+                    )
+                },
+            )?;
         let usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let camera_buffer =
             ctx.create_buffer_init("crowd camera", &[0; size_of::<CameraUniform>()], usage)?;
@@ -399,6 +427,9 @@ impl CrowdPass {
             shadow_group: shadow.shadow_bind_group().clone(),
             crowds: Vec::new(),
             time: 0.0,
+            lit_layout,
+            lit_module,
+            sample_count: 1,
         })
     }
 
@@ -644,6 +675,26 @@ impl Pass for CrowdPass {
         "crowd"
     }
 
+    fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
+        if targets.sample_count != self.sample_count {
+            let make = |double_sided| {
+                lit_pipeline(
+                    &ctx.device,
+                    &self.lit_layout,
+                    &self.lit_module,
+                    double_sided,
+                    targets.sample_count,
+                )
+            };
+            self.pipelines = ctx.scoped(
+                || "creating the crowd pipelines".to_owned(),
+                || [make(false), make(true)],
+            )?;
+            self.sample_count = targets.sample_count;
+        }
+        Ok(())
+    }
+
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         if self.crowds.is_empty() {
             return Ok(());
@@ -676,15 +727,9 @@ impl Pass for CrowdPass {
     ) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("crowd"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &inputs.targets.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[Some(
+                inputs.targets.scene_color_attachment(wgpu::LoadOp::Load),
+            )],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &inputs.targets.depth_view,
                 depth_ops: Some(wgpu::Operations {

@@ -55,6 +55,10 @@ pub enum RenderError {
     /// A size, count or index that cannot be rendered (zero-sized target, index out of range...).
     #[error("invalid input: {0}")]
     InvalidInput(String),
+    /// An optional feature this adapter does not have (e.g. wireframe without
+    /// `POLYGON_MODE_LINE`, a sample count its formats do not support).
+    #[error("not supported by this adapter: {0}")]
+    Unsupported(String),
     /// Mapping a buffer for read-back failed.
     #[error("read-back failed: {0}")]
     Readback(String),

@@ -184,7 +184,34 @@ impl Renderer {
         if (width, height) == self.size() {
             return Ok(());
         }
-        self.targets = RenderTargets::new(ctx, width, height)?;
+        self.targets = RenderTargets::with_samples(ctx, width, height, self.targets.sample_count)?;
+        self.resize_passes(ctx)
+    }
+
+    /// Samples per pixel of the scene passes (1: no multisampling; 4: 4× MSAA).
+    pub fn sample_count(&self) -> u32 {
+        self.targets.sample_count
+    }
+
+    /// Switches multisample anti-aliasing: `sample_count` samples per pixel for every pass that
+    /// draws into the HDR target (forward, crowd, sky, sea share the count through
+    /// [`RenderTargets::sample_count`] and rebuild their pipelines), resolved before bloom and
+    /// tonemapping. 1 turns it off (the default); 4 is 4× MSAA.
+    ///
+    /// # Errors
+    /// [`RenderError::Unsupported`] when the adapter cannot multisample the HDR and depth formats
+    /// at `sample_count` (the renderer keeps its current count); GPU errors as [`Renderer::new`].
+    pub fn set_sample_count(&mut self, ctx: &GpuContext, sample_count: u32) -> Result<()> {
+        if sample_count == self.targets.sample_count {
+            return Ok(());
+        }
+        let (width, height) = self.size();
+        self.targets = RenderTargets::with_samples(ctx, width, height, sample_count)?;
+        self.resize_passes(ctx)
+    }
+
+    /// Lets every pass rebuild what depends on the targets (sizes, sample count).
+    fn resize_passes(&mut self, ctx: &GpuContext) -> Result<()> {
         let Self {
             targets,
             shadow,

@@ -14,6 +14,12 @@ pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSr
 ///
 /// Passes that need more (shadow maps, bloom chains) own their own textures;
 /// targets that several passes share live here.
+///
+/// With multisampling (`sample_count` > 1) the scene passes (forward, crowd, sky, sea) draw into
+/// `msaa_hdr_view` and `depth` (both `sample_count` samples per pixel, pipelines built with the
+/// same count) through [`RenderTargets::scene_color_attachment`], which resolves into the
+/// single-sample `hdr` at the end of each of those passes; the post passes (bloom, tonemap)
+/// only see `hdr`.
 #[derive(Debug)]
 pub struct RenderTargets {
     /// Width in pixels.
@@ -28,14 +34,38 @@ pub struct RenderTargets {
     pub depth: wgpu::Texture,
     /// View of `depth`.
     pub depth_view: wgpu::TextureView,
+    /// Samples per pixel of the scene passes' attachments (1, or 4 for 4× MSAA).
+    pub sample_count: u32,
+    /// Multisampled HDR colour ([`HDR_FORMAT`], `sample_count` samples) when `sample_count` > 1.
+    pub msaa_hdr_view: Option<wgpu::TextureView>,
 }
 
 impl RenderTargets {
-    /// Creates the targets (sizes checked against the device limits).
+    /// Creates single-sample targets (sizes checked against the device limits).
     ///
     /// # Errors
     /// [`crate::RenderError::InvalidInput`] for a zero side, [`crate::RenderError::LimitExceeded`], [`crate::RenderError::Gpu`].
     pub fn new(ctx: &GpuContext, width: u32, height: u32) -> Result<Self> {
+        Self::with_samples(ctx, width, height, 1)
+    }
+
+    /// Creates the targets with `sample_count` samples per pixel for the scene passes.
+    ///
+    /// # Errors
+    /// As [`RenderTargets::new`]; [`crate::RenderError::Unsupported`] when the adapter cannot
+    /// multisample [`HDR_FORMAT`] or [`DEPTH_FORMAT`] at `sample_count` (see
+    /// [`supports_sample_count`]).
+    pub fn with_samples(
+        ctx: &GpuContext,
+        width: u32,
+        height: u32,
+        sample_count: u32,
+    ) -> Result<Self> {
+        if !supports_sample_count(ctx, sample_count) {
+            return Err(crate::RenderError::Unsupported(format!(
+                "{sample_count} samples per pixel for {HDR_FORMAT:?} colour and {DEPTH_FORMAT:?} depth"
+            )));
+        }
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let hdr = ctx.create_texture(&texture_desc(
             "hdr target",
@@ -44,13 +74,29 @@ impl RenderTargets {
             HDR_FORMAT,
             usage,
         ))?;
-        let depth = ctx.create_texture(&texture_desc(
-            "depth target",
-            width,
-            height,
-            DEPTH_FORMAT,
-            usage,
-        ))?;
+        // Multisampled attachments are only drawn into and resolved, never sampled.
+        let (depth_usage, msaa_hdr_view) = if sample_count > 1 {
+            let msaa = ctx.create_texture(&wgpu::TextureDescriptor {
+                sample_count,
+                ..texture_desc(
+                    "hdr target (multisampled)",
+                    width,
+                    height,
+                    HDR_FORMAT,
+                    wgpu::TextureUsages::RENDER_ATTACHMENT,
+                )
+            })?;
+            (
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+                Some(msaa.create_view(&wgpu::TextureViewDescriptor::default())),
+            )
+        } else {
+            (usage, None)
+        };
+        let depth = ctx.create_texture(&wgpu::TextureDescriptor {
+            sample_count,
+            ..texture_desc("depth target", width, height, DEPTH_FORMAT, depth_usage)
+        })?;
         Ok(Self {
             width,
             height,
@@ -58,8 +104,49 @@ impl RenderTargets {
             hdr,
             depth_view: depth.create_view(&wgpu::TextureViewDescriptor::default()),
             depth,
+            sample_count,
+            msaa_hdr_view,
         })
     }
+
+    /// The colour attachment a scene pass (forward, crowd, sky, sea) draws into: the
+    /// multisampled HDR target resolved into `hdr` when multisampling, else `hdr` itself.
+    /// The samples are stored so the next scene pass can `Load` them.
+    pub fn scene_color_attachment(
+        &self,
+        load: wgpu::LoadOp<wgpu::Color>,
+    ) -> wgpu::RenderPassColorAttachment<'_> {
+        let ops = wgpu::Operations {
+            load,
+            store: wgpu::StoreOp::Store,
+        };
+        match &self.msaa_hdr_view {
+            Some(msaa) => wgpu::RenderPassColorAttachment {
+                view: msaa,
+                depth_slice: None,
+                resolve_target: Some(&self.hdr_view),
+                ops,
+            },
+            None => wgpu::RenderPassColorAttachment {
+                view: &self.hdr_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops,
+            },
+        }
+    }
+}
+
+/// Whether the adapter can render [`HDR_FORMAT`] colour and [`DEPTH_FORMAT`] depth with
+/// `sample_count` samples per pixel (1 always; 4 on every WebGPU-conformant adapter).
+pub fn supports_sample_count(ctx: &GpuContext, sample_count: u32) -> bool {
+    sample_count == 1
+        || [HDR_FORMAT, DEPTH_FORMAT].iter().all(|&format| {
+            ctx.adapter
+                .get_texture_format_features(format)
+                .flags
+                .sample_count_supported(sample_count)
+        })
 }
 
 /// An off-screen final image ([`OUTPUT_FORMAT`], `COPY_SRC` for read-back).

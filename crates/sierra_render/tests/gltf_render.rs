@@ -162,3 +162,74 @@ fn textured_models_render_with_their_textures() {
         assert!(colours.len() > 50, "{name}: only {} colours", colours.len());
     }
 }
+
+/// Pixels whose red channel dominates (the model's red "X" marks: a face seen from the wrong side).
+fn red_marks(image: &image::RgbaImage) -> usize {
+    image
+        .pixels()
+        .filter(|p| {
+            let [r, g, b, _] = p.0.map(u32::from);
+            r > 90 && r > 2 * g && r > 2 * b
+        })
+        .count()
+}
+
+/// Pixels whose green channel dominates (the model's green check marks).
+fn green_marks(image: &image::RgbaImage) -> usize {
+    image
+        .pixels()
+        .filter(|p| {
+            let [r, g, b, _] = p.0.map(u32::from);
+            g > 90 && 2 * g > 3 * r && 2 * g > 3 * b
+        })
+        .count()
+}
+
+#[test]
+fn negative_scale_test_mirrored_nodes_are_culled_and_lit_like_the_others() {
+    // glTF 2.0 §3.7.4: a node whose world matrix has a negative determinant shows its clockwise
+    // faces. Rendered correctly the model shows six green checks and no red X (the X marks sit
+    // on the faces that must be culled); the mirrored row's checks are as many pixels as the
+    // unmirrored row's.
+    let Some(image) = render(
+        "gltf/NegativeScaleTest/NegativeScaleTest.glb",
+        "negative_scale",
+    ) else {
+        return;
+    };
+    let reds = red_marks(&image);
+    let greens = green_marks(&image);
+    assert!(
+        reds < 10,
+        "{reds} red-mark pixels: mirrored faces culled the wrong way"
+    );
+    assert!(greens > 200, "{greens} green-mark pixels");
+    // Rows of the check table at this framing: "scale 1.0" around y = 0.32, "scale -1.0" around
+    // y = 0.40 of the image height.
+    let band = |y0: f32, y1: f32| {
+        let (y0, y1) = ((y0 * SIZE as f32) as u32, (y1 * SIZE as f32) as u32);
+        green_marks(&image::imageops::crop_imm(&image, 0, y0, SIZE, y1 - y0).to_image())
+    };
+    let (plain, mirrored) = (band(0.28, 0.36), band(0.36, 0.44));
+    assert!(
+        plain > 50 && mirrored * 5 > plain * 4 && plain * 5 > mirrored * 4,
+        "green checks: {plain} pixels in the scale 1.0 row, {mirrored} in the scale -1.0 row"
+    );
+    // The white spheres (scale 1.0 at x = 0.57, mirrored at x = 0.70, y = 0.57) are lit alike:
+    // a mirrored sphere drawn inside out would show its dim inner side.
+    let mean = |fx: f32, fy: f32| {
+        let (cx, cy) = ((fx * SIZE as f32) as u32, (fy * SIZE as f32) as u32);
+        let mut sum = 0.0;
+        for y in cy - 4..=cy + 4 {
+            for x in cx - 4..=cx + 4 {
+                sum += luminance(&image, x, y);
+            }
+        }
+        sum / 81.0
+    };
+    let (plain, mirrored) = (mean(0.568, 0.568), mean(0.703, 0.568));
+    assert!(
+        plain > 150.0 && (plain - mirrored).abs() < 0.1 * plain,
+        "white sphere luminance {plain}, mirrored {mirrored}"
+    );
+}

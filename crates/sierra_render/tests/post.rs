@@ -233,14 +233,21 @@ fn every_pass_reports_gpu_time_where_timestamps_exist() {
 #[test]
 fn wireframe_mode_draws_edges_only() {
     let ctx = context();
-    if !ctx
+    let mut headless = HeadlessRenderer::new(&ctx, 64, 64).unwrap_or_else(|e| panic!("{e}"));
+    let lines_supported = ctx
         .device
         .features()
-        .contains(wgpu::Features::POLYGON_MODE_LINE)
-    {
+        .contains(wgpu::Features::POLYGON_MODE_LINE);
+    assert_eq!(
+        headless.renderer.forward.wireframe_supported(),
+        lines_supported
+    );
+    if !lines_supported {
+        // Without line rasterisation the request is refused with a message, not ignored.
+        assert!(headless.renderer.forward.set_wireframe(true).is_err());
+        assert!(!headless.renderer.forward.wireframe);
         return;
     }
-    let mut headless = HeadlessRenderer::new(&ctx, 64, 64).unwrap_or_else(|e| panic!("{e}"));
     let cube = headless
         .renderer
         .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
@@ -264,7 +271,11 @@ fn wireframe_mode_draws_edges_only() {
     let (filled, _) = headless
         .render(&ctx, &frame)
         .unwrap_or_else(|e| panic!("{e}"));
-    headless.renderer.forward.wireframe = true;
+    headless
+        .renderer
+        .forward
+        .set_wireframe(true)
+        .unwrap_or_else(|e| panic!("{e}"));
     let (lines, _) = headless
         .render(&ctx, &frame)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -272,5 +283,22 @@ fn wireframe_mode_draws_edges_only() {
     assert!(
         l > 20 && l * 3 < f,
         "wireframe covers {l} pixels, filled {f}"
+    );
+    // Background shows through inside the silhouette: pixels the filled cube covers are black
+    // in the wireframe frame; lines only spill a pixel past the filled outline.
+    let lit = |p: &image::Rgba<u8>| p.0[..3] != [0, 0, 0];
+    let holes = filled
+        .pixels()
+        .zip(lines.pixels())
+        .filter(|(a, b)| lit(a) && !lit(b))
+        .count();
+    let outside = filled
+        .pixels()
+        .zip(lines.pixels())
+        .filter(|(a, b)| !lit(a) && lit(b))
+        .count();
+    assert!(
+        holes * 2 > f && outside * 2 < l,
+        "{holes} background pixels inside the silhouette, {outside} line pixels outside it"
     );
 }

@@ -3,7 +3,7 @@
 //! The shading model is documented in `forward.wgsl`.
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use super::shadow::ShadowPass;
 use super::{Pass, PassInputs};
@@ -13,7 +13,7 @@ use crate::frame::MeshHandle;
 use crate::frame::{FrameData, MAX_POINT_LIGHTS};
 use crate::material::{GpuMaterial, MaterialBinder, MaterialVariant, SurfaceMaterial};
 use crate::mesh::Vertex;
-use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 
 /// WGSL source of the pass.
 pub const SHADER: &str = include_str!("forward.wgsl");
@@ -142,8 +142,8 @@ impl ObjectUniform {
 
 /// The forward pass (see the module docs).
 pub struct ForwardPass {
-    /// One pipeline per [`MaterialVariant`], indexed by [`variant_index`].
-    pipelines: [wgpu::RenderPipeline; 4],
+    /// One pipeline per [`MaterialVariant`] and winding, indexed by [`variant_index`].
+    pipelines: [wgpu::RenderPipeline; 8],
     /// Edges-only pipeline (`None` without `Features::POLYGON_MODE_LINE`).
     wireframe_pipeline: Option<wgpu::RenderPipeline>,
     /// Draw every mesh as lines (wireframe mode) where the device supports it.
@@ -170,6 +170,10 @@ pub struct ForwardPass {
     staging: Vec<u8>,
     /// Group 2: the sun's shadow map ([`ShadowPass::shadow_bind_group`]).
     shadow_group: wgpu::BindGroup,
+    pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
+    /// Samples per pixel the pipelines were built for ([`RenderTargets::sample_count`]).
+    sample_count: u32,
 }
 
 impl ForwardPass {
@@ -200,12 +204,8 @@ impl ForwardPass {
             count: None,
         };
         let materials = MaterialBinder::new(ctx)?;
-        let lines = ctx
-            .device
-            .features()
-            .contains(wgpu::Features::POLYGON_MODE_LINE);
-        let (frame_layout, object_layout, pipelines, wireframe_pipeline) = ctx.scoped(
-            || "creating the forward pipeline".to_owned(),
+        let (frame_layout, object_layout, layout, module) = ctx.scoped(
+            || "creating the forward pipeline layout".to_owned(),
             || {
                 let frame_layout =
                     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -231,57 +231,10 @@ impl ForwardPass {
                     ],
                     immediate_size: 0,
                 });
-                let make_with = |variant: MaterialVariant, polygon_mode: wgpu::PolygonMode| {
-                    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                        label: Some("forward"),
-                        layout: Some(&layout),
-                        vertex: wgpu::VertexState {
-                            module: &module,
-                            entry_point: Some("vs_main"),
-                            compilation_options: Default::default(),
-                            buffers: &[Some(Vertex::layout())],
-                        },
-                        primitive: wgpu::PrimitiveState {
-                            topology: wgpu::PrimitiveTopology::TriangleList,
-                            front_face: wgpu::FrontFace::Ccw,
-                            cull_mode: (!variant.double_sided).then_some(wgpu::Face::Back),
-                            polygon_mode,
-                            ..Default::default()
-                        },
-                        depth_stencil: Some(wgpu::DepthStencilState {
-                            format: DEPTH_FORMAT,
-                            // Blended surfaces test depth but do not hide what lies behind them.
-                            depth_write_enabled: Some(!variant.blend),
-                            depth_compare: Some(wgpu::CompareFunction::Less),
-                            stencil: Default::default(),
-                            bias: Default::default(),
-                        }),
-                        multisample: Default::default(),
-                        fragment: Some(wgpu::FragmentState {
-                            module: &module,
-                            entry_point: Some("fs_main"),
-                            compilation_options: Default::default(),
-                            targets: &[Some(wgpu::ColorTargetState {
-                                format: HDR_FORMAT,
-                                blend: variant.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
-                                write_mask: wgpu::ColorWrites::ALL,
-                            })],
-                        }),
-                        multiview_mask: None,
-                        cache: None,
-                    })
-                };
-                let pipelines = VARIANTS.map(|v| make_with(v, wgpu::PolygonMode::Fill));
-                let wireframe = lines.then(|| {
-                    let both_sides = MaterialVariant {
-                        blend: false,
-                        double_sided: true,
-                    };
-                    make_with(both_sides, wgpu::PolygonMode::Line)
-                });
-                (frame_layout, object_layout, pipelines, wireframe)
+                (frame_layout, object_layout, layout, module)
             },
         )?;
+        let (pipelines, wireframe_pipeline) = create_pipelines(ctx, &layout, &module, 1)?;
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let camera_buffer = ctx.create_buffer(&buffer_desc(
             "forward camera",
@@ -336,8 +289,117 @@ impl ForwardPass {
             object_capacity,
             staging: Vec::new(),
             shadow_group: shadow.shadow_bind_group().clone(),
+            pipeline_layout: layout,
+            module,
+            sample_count: 1,
         })
     }
+
+    /// Whether wireframe mode can draw lines here (the device has `POLYGON_MODE_LINE`; Vulkan,
+    /// Metal and D3D12 adapters do, WebGPU and OpenGL ones do not). Without it
+    /// [`ForwardPass::wireframe`] is ignored and the scene is drawn filled.
+    pub fn wireframe_supported(&self) -> bool {
+        self.wireframe_pipeline.is_some()
+    }
+
+    /// Turns wireframe mode on or off.
+    ///
+    /// # Errors
+    /// [`RenderError::Unsupported`] when turning it on without `POLYGON_MODE_LINE` (see
+    /// [`ForwardPass::wireframe_supported`]); the pass then keeps drawing filled triangles.
+    pub fn set_wireframe(&mut self, on: bool) -> Result<()> {
+        if on && !self.wireframe_supported() {
+            self.wireframe = false;
+            return Err(RenderError::Unsupported(
+                "wireframe mode needs the POLYGON_MODE_LINE device feature, which this adapter lacks"
+                    .to_owned(),
+            ));
+        }
+        self.wireframe = on;
+        Ok(())
+    }
+}
+
+/// The forward pipelines for `sample_count` samples per pixel: the 8 filled variants in
+/// [`variant_index`] order and the line-mode one (`None` without `POLYGON_MODE_LINE`).
+fn create_pipelines(
+    ctx: &GpuContext,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    sample_count: u32,
+) -> Result<([wgpu::RenderPipeline; 8], Option<wgpu::RenderPipeline>)> {
+    let device = &ctx.device;
+    let lines = device
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE);
+    ctx.scoped(
+        || format!("creating the forward pipelines ({sample_count} samples per pixel)"),
+        || {
+            let make_with =
+                |variant: MaterialVariant, mirrored: bool, polygon_mode: wgpu::PolygonMode| {
+                    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                        label: Some("forward"),
+                        layout: Some(layout),
+                        vertex: wgpu::VertexState {
+                            module,
+                            entry_point: Some("vs_main"),
+                            compilation_options: Default::default(),
+                            buffers: &[Some(Vertex::layout())],
+                        },
+                        primitive: wgpu::PrimitiveState {
+                            topology: wgpu::PrimitiveTopology::TriangleList,
+                            // A model matrix with a negative determinant mirrors the mesh and
+                            // turns its counter-clockwise front faces clockwise (glTF 2.0
+                            // §3.7.4 "Instantiation"): those draws use the clockwise variants,
+                            // so culling and `front_facing` still mean the mesh's outside.
+                            front_face: if mirrored {
+                                wgpu::FrontFace::Cw
+                            } else {
+                                wgpu::FrontFace::Ccw
+                            },
+                            cull_mode: (!variant.double_sided).then_some(wgpu::Face::Back),
+                            polygon_mode,
+                            ..Default::default()
+                        },
+                        depth_stencil: Some(wgpu::DepthStencilState {
+                            format: DEPTH_FORMAT,
+                            // Blended surfaces test depth but do not hide what lies behind them.
+                            depth_write_enabled: Some(!variant.blend),
+                            depth_compare: Some(wgpu::CompareFunction::Less),
+                            stencil: Default::default(),
+                            bias: Default::default(),
+                        }),
+                        multisample: wgpu::MultisampleState {
+                            count: sample_count,
+                            ..Default::default()
+                        },
+                        fragment: Some(wgpu::FragmentState {
+                            module,
+                            entry_point: Some("fs_main"),
+                            compilation_options: Default::default(),
+                            targets: &[Some(wgpu::ColorTargetState {
+                                format: HDR_FORMAT,
+                                blend: variant.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                                write_mask: wgpu::ColorWrites::ALL,
+                            })],
+                        }),
+                        multiview_mask: None,
+                        cache: None,
+                    })
+                };
+            let pipelines: [wgpu::RenderPipeline; 8] = std::array::from_fn(|i| {
+                make_with(VARIANTS[i % 4], i >= 4, wgpu::PolygonMode::Fill)
+            });
+            let wireframe = lines.then(|| {
+                let both_sides = MaterialVariant {
+                    blend: false,
+                    double_sided: true,
+                };
+                make_with(both_sides, false, wgpu::PolygonMode::Line)
+            });
+            (pipelines, wireframe)
+        },
+    )
 }
 
 fn buffer_desc(label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::BufferDescriptor<'_> {
@@ -400,8 +462,14 @@ const VARIANTS: [MaterialVariant; 4] = [
     },
 ];
 
-fn variant_index(variant: MaterialVariant) -> usize {
-    usize::from(variant.double_sided) + 2 * usize::from(variant.blend)
+/// Index into [`ForwardPass`]'s pipelines: [`VARIANTS`] order, clockwise (mirrored) ones after.
+fn variant_index(variant: MaterialVariant, mirrored: bool) -> usize {
+    usize::from(variant.double_sided) + 2 * usize::from(variant.blend) + 4 * usize::from(mirrored)
+}
+
+/// Whether `model` mirrors (negative determinant of its linear part), reversing the winding.
+fn is_mirrored(model: &Mat4) -> bool {
+    Mat3::from_mat4(*model).determinant() < 0.0
 }
 
 impl ForwardPass {
@@ -436,6 +504,21 @@ impl ForwardPass {
 impl Pass for ForwardPass {
     fn name(&self) -> &'static str {
         "forward"
+    }
+
+    fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
+        if targets.sample_count != self.sample_count {
+            let (pipelines, wireframe) = create_pipelines(
+                ctx,
+                &self.pipeline_layout,
+                &self.module,
+                targets.sample_count,
+            )?;
+            self.pipelines = pipelines;
+            self.wireframe_pipeline = wireframe;
+            self.sample_count = targets.sample_count;
+        }
+        Ok(())
     }
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
@@ -519,20 +602,14 @@ impl Pass for ForwardPass {
         let c = inputs.frame.clear_color.as_dvec4();
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("forward"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &inputs.targets.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color {
-                        r: c.x,
-                        g: c.y,
-                        b: c.z,
-                        a: c.w,
-                    }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[Some(inputs.targets.scene_color_attachment(
+                wgpu::LoadOp::Clear(wgpu::Color {
+                    r: c.x,
+                    g: c.y,
+                    b: c.z,
+                    a: c.w,
+                }),
+            ))],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &inputs.targets.depth_view,
                 depth_ops: Some(wgpu::Operations {
@@ -563,7 +640,7 @@ impl Pass for ForwardPass {
             let material = self.material(draw.mesh);
             let pipeline = match (&self.wireframe_pipeline, self.wireframe) {
                 (Some(lines), true) => lines,
-                _ => &self.pipelines[variant_index(material.variant)],
+                _ => &self.pipelines[variant_index(material.variant, is_mirrored(&draw.model))],
             };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(3, &material.bind_group, &[]);

@@ -26,7 +26,7 @@ use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::passes::{Pass, PassInputs};
-use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 
 /// How the sea looks and where its grid lies. Colours linear RGB.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,6 +128,59 @@ pub struct SeaPass {
     /// One bind group per water depth buffer, and the grid size.
     water: Option<([wgpu::BindGroup; 2], u32, u32, f32)>,
     current: usize,
+    pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
+    /// Samples per pixel `pipeline` was built for ([`RenderTargets::sample_count`]).
+    sample_count: u32,
+}
+
+/// The sea pipeline for `sample_count` samples per pixel.
+fn sea_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    sample_count: u32,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("sea"),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            front_face: wgpu::FrontFace::Ccw,
+            // Waves can fold a triangle over; the sea has no back to hide.
+            cull_mode: None,
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(false),
+            depth_compare: Some(wgpu::CompareFunction::Less),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: wgpu::MultisampleState {
+            count: sample_count,
+            ..Default::default()
+        },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: HDR_FORMAT,
+                blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 impl SeaPass {
@@ -137,7 +190,7 @@ impl SeaPass {
     /// [`RenderError::Gpu`].
     pub fn new(ctx: &GpuContext) -> Result<Self> {
         let device = &ctx.device;
-        let (layout, pipeline) = ctx.scoped(
+        let (layout, pipeline, pipeline_layout, module) = ctx.scoped(
             || "creating the sea pipeline".to_owned(),
             || {
                 let storage = |binding| wgpu::BindGroupLayoutEntry {
@@ -178,44 +231,8 @@ impl SeaPass {
                         bind_group_layouts: &[Some(&layout)],
                         immediate_size: 0,
                     });
-                let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("sea"),
-                    layout: Some(&pipeline_layout),
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs_main"),
-                        compilation_options: Default::default(),
-                        buffers: &[],
-                    },
-                    primitive: wgpu::PrimitiveState {
-                        topology: wgpu::PrimitiveTopology::TriangleList,
-                        front_face: wgpu::FrontFace::Ccw,
-                        // Waves can fold a triangle over; the sea has no back to hide.
-                        cull_mode: None,
-                        ..Default::default()
-                    },
-                    depth_stencil: Some(wgpu::DepthStencilState {
-                        format: DEPTH_FORMAT,
-                        depth_write_enabled: Some(false),
-                        depth_compare: Some(wgpu::CompareFunction::Less),
-                        stencil: Default::default(),
-                        bias: Default::default(),
-                    }),
-                    multisample: Default::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &module,
-                        entry_point: Some("fs_main"),
-                        compilation_options: Default::default(),
-                        targets: &[Some(wgpu::ColorTargetState {
-                            format: HDR_FORMAT,
-                            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-                            write_mask: wgpu::ColorWrites::ALL,
-                        })],
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                });
-                (layout, pipeline)
+                let pipeline = sea_pipeline(device, &pipeline_layout, &module, 1);
+                (layout, pipeline, pipeline_layout, module)
             },
         )?;
         let uniforms = ctx.create_buffer(&wgpu::BufferDescriptor {
@@ -231,6 +248,9 @@ impl SeaPass {
             uniforms,
             water: None,
             current: 0,
+            pipeline_layout,
+            module,
+            sample_count: 1,
         })
     }
 
@@ -330,6 +350,24 @@ impl Pass for SeaPass {
         "sea"
     }
 
+    fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
+        if targets.sample_count != self.sample_count {
+            self.pipeline = ctx.scoped(
+                || "creating the sea pipeline".to_owned(),
+                || {
+                    sea_pipeline(
+                        &ctx.device,
+                        &self.pipeline_layout,
+                        &self.module,
+                        targets.sample_count,
+                    )
+                },
+            )?;
+            self.sample_count = targets.sample_count;
+        }
+        Ok(())
+    }
+
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         let camera = &inputs.frame.camera;
         let u = self.uniforms(camera.view_proj(), camera.position, &inputs.frame.sun);
@@ -363,15 +401,9 @@ impl Pass for SeaPass {
         };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("sea"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &inputs.targets.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[Some(
+                inputs.targets.scene_color_attachment(wgpu::LoadOp::Load),
+            )],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &inputs.targets.depth_view,
                 depth_ops: Some(wgpu::Operations {

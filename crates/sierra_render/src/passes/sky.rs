@@ -12,7 +12,7 @@ use super::{Pass, PassInputs};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::FrameData;
-use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
+use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 
 /// Sky colours and sun disc look (linear RGB).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,6 +96,10 @@ pub struct SkyPass {
     group: wgpu::BindGroup,
     /// Settings applied at the next `prepare`.
     pub settings: SkySettings,
+    pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
+    /// Samples per pixel `pipeline` was built for.
+    sample_count: u32,
 }
 
 impl SkyPass {
@@ -133,37 +137,7 @@ impl SkyPass {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("sky"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_sky"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_sky"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: HDR_FORMAT,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = sky_pipeline(device, &pipeline_layout, &module, 1);
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("sky uniform"),
             contents: bytemuck::bytes_of(&bytemuck::Zeroable::zeroed() as &SkyUniform),
@@ -182,13 +156,77 @@ impl SkyPass {
             uniform,
             group,
             settings: SkySettings::default(),
+            pipeline_layout,
+            module,
+            sample_count: 1,
         }
     }
+}
+
+/// The sky pipeline for `sample_count` samples per pixel ([`RenderTargets::sample_count`]).
+fn sky_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    sample_count: u32,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("sky"),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs_sky"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(false),
+            depth_compare: Some(wgpu::CompareFunction::LessEqual),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: wgpu::MultisampleState {
+            count: sample_count,
+            ..Default::default()
+        },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs_sky"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: HDR_FORMAT,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 impl Pass for SkyPass {
     fn name(&self) -> &'static str {
         "sky"
+    }
+
+    fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
+        if targets.sample_count != self.sample_count {
+            self.pipeline = ctx.scoped(
+                || "creating the sky pipeline".to_owned(),
+                || {
+                    sky_pipeline(
+                        &ctx.device,
+                        &self.pipeline_layout,
+                        &self.module,
+                        targets.sample_count,
+                    )
+                },
+            )?;
+            self.sample_count = targets.sample_count;
+        }
+        Ok(())
     }
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
@@ -209,15 +247,9 @@ impl Pass for SkyPass {
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("sky"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &inputs.targets.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[Some(
+                inputs.targets.scene_color_attachment(wgpu::LoadOp::Load),
+            )],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &inputs.targets.depth_view,
                 depth_ops: Some(wgpu::Operations {

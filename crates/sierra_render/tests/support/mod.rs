@@ -83,6 +83,8 @@ pub fn targets(ctx: &GpuContext, size: u32) -> RenderTargets {
         hdr,
         depth_view: depth.create_view(&Default::default()),
         depth,
+        sample_count: 1,
+        msaa_hdr_view: None,
     }
 }
 
