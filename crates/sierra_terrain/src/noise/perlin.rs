@@ -207,11 +207,24 @@ impl NoiseFloat for f32 {
     #[inline(always)]
     fn noise3(perm: &Permutation, x: Self, y: Self, z: Self) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if let Some(v) = sse2::perlin3(perm, x, y, z) {
-            return v;
+        {
+            match sse2::perlin3(perm, x, y, z) {
+                Some(v) => v,
+                None => perlin3_f32_outside(perm, x, y, z),
+            }
         }
+        #[cfg(not(target_arch = "x86_64"))]
         perlin3_portable(perm, x, y, z)
     }
+}
+
+/// `f32` points the vector kernel does not take (|coordinate| >= 2^23, NaN): rare, so kept out of
+/// line to keep the inlined fast path small.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn perlin3_f32_outside(perm: &Permutation, x: f32, y: f32, z: f32) -> f32 {
+    perlin3_portable(perm, x, y, z)
 }
 
 /// Quintic fade `6t⁵ − 15t⁴ + 10t³` in the reference's Horner order.
