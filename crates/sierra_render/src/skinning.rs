@@ -9,12 +9,16 @@
 //! `global joint transform × inverse bind matrix`, in the model space of the
 //! draw's `model` matrix), and each draw indexes it with `palette_offset`.
 //! Up to 4 influences per vertex; positions, normals and tangents are skinned.
+//! Morph targets (glTF 2.0 §3.7.2.2) are applied on the GPU before skinning, as glTF orders
+//! them: each instance keeps its `[target][vertex]` deltas on the GPU, and
+//! [`Skinning::set_morph_weights`] writes its `[target]` weights (one small write per change).
 //! Palettes have no joint limit beyond the device's storage buffer size
 //! (`max_storage_buffer_binding_size`, reported as [`RenderError::LimitExceeded`]).
 //!
 //! [`skin_on_cpu`] is the same computation on the CPU: the reference GPU tests compare against.
 
 use glam::{Mat4, Vec3, Vec4};
+use sierra_gltf::MorphTarget;
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
@@ -39,6 +43,9 @@ pub struct SkinnedMeshData {
     pub weights: Vec<[f32; 4]>,
     /// Palette length the mesh expects (the skin's joint count).
     pub joint_count: u32,
+    /// `[target]` morph targets: position (metres), normal and tangent deltas per vertex, each
+    /// present array `[vertex]` long (normals/tangents may be empty: no delta). Empty: no morphing.
+    pub morph_targets: Vec<MorphTarget>,
 }
 
 impl SkinnedMeshData {
@@ -54,6 +61,19 @@ impl SkinnedMeshData {
                 "skinned mesh has {n} vertices but {} joint and {} weight sets (a mesh without a skin cannot be drawn skinned)",
                 self.joints.len(),
                 self.weights.len()
+            )));
+        }
+        let n_targets = self.morph_targets.len();
+        if let Some((t, target)) = self.morph_targets.iter().enumerate().find(|(_, m)| {
+            m.positions.len() != n
+                || !(m.normals.is_empty() || m.normals.len() == n)
+                || !(m.tangents.is_empty() || m.tangents.len() == n)
+        }) {
+            return Err(RenderError::InvalidInput(format!(
+                "morph target {t} of {n_targets} has {} position, {} normal and {} tangent deltas, but the mesh has {n} vertices",
+                target.positions.len(),
+                target.normals.len(),
+                target.tangents.len()
             )));
         }
         if self.joint_count == 0 {
@@ -97,6 +117,10 @@ struct Instance {
     output: MeshHandle,
     vertex_count: u32,
     joint_count: u32,
+    /// Morph targets (0: none).
+    morph_count: u32,
+    /// `[max(morph_count, 1)]` f32 weights.
+    morph_weights: wgpu::Buffer,
     params: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
 }
@@ -155,6 +179,8 @@ impl Skinning {
                                 count: None,
                             },
                             storage_entry(3, false),
+                            storage_entry(4, true),
+                            storage_entry(5, true),
                         ],
                     });
                 let palette_layout =
@@ -230,10 +256,36 @@ impl Skinning {
             bytemuck::cast_slice(&influences),
             wgpu::BufferUsages::STORAGE,
         )?;
+        // COPY_SRC: tests read the skinned vertices back.
         let output = ctx.create_buffer_init(
             &format!("{label} skinned vertices"),
             bytes,
-            wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE,
+            wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        )?;
+        let morph_count = mesh.morph_targets.len() as u32;
+        // `[target][vertex]` 9 floats (position, normal, tangent deltas); a zero placeholder
+        // when the mesh has no targets (bindings cannot be empty).
+        let mut deltas = Vec::with_capacity(mesh.morph_targets.len() * vertex_count as usize * 9);
+        for target in &mesh.morph_targets {
+            for v in 0..vertex_count as usize {
+                let get = |a: &[Vec3]| a.get(v).copied().unwrap_or(Vec3::ZERO).to_array();
+                deltas.extend(get(&target.positions));
+                deltas.extend(get(&target.normals));
+                deltas.extend(get(&target.tangents));
+            }
+        }
+        if deltas.is_empty() {
+            deltas.resize(9, 0.0);
+        }
+        let morph_deltas = ctx.create_buffer_init(
+            &format!("{label} morph deltas"),
+            bytemuck::cast_slice(&deltas),
+            wgpu::BufferUsages::STORAGE,
+        )?;
+        let morph_weights = ctx.create_buffer_init(
+            &format!("{label} morph weights"),
+            bytemuck::cast_slice(&vec![0f32; morph_count.max(1) as usize]),
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         )?;
         let index_buffer = ctx.create_buffer_init(
             &format!("{label} indices"),
@@ -269,6 +321,14 @@ impl Skinning {
                             binding: 3,
                             resource: output.as_entire_binding(),
                         },
+                        wgpu::BindGroupEntry {
+                            binding: 4,
+                            resource: morph_deltas.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 5,
+                            resource: morph_weights.as_entire_binding(),
+                        },
                     ],
                 })
             },
@@ -283,10 +343,53 @@ impl Skinning {
             output,
             vertex_count,
             joint_count: mesh.joint_count,
+            morph_count,
+            morph_weights,
             params,
             bind_group,
         });
         Ok(SkinnedMeshHandle(self.instances.len() as u32 - 1))
+    }
+
+    /// Sets the morph target weights of `handle` (`[target]`, glTF `weights`: usually in
+    /// `[0, 1]`, any finite value allowed) used by the next [`Skinning::skin`]; they stay until set
+    /// again (all 0 after upload). One small buffer write.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for an unknown handle, a length other than the mesh's
+    /// morph target count, or a non-finite weight.
+    pub fn set_morph_weights(
+        &self,
+        ctx: &GpuContext,
+        handle: SkinnedMeshHandle,
+        weights: &[f32],
+    ) -> Result<()> {
+        let Some(inst) = self.instances.get(handle.0 as usize) else {
+            return Err(RenderError::InvalidInput(format!(
+                "skinned mesh {} was never uploaded ({} exist)",
+                handle.0,
+                self.instances.len()
+            )));
+        };
+        if weights.len() != inst.morph_count as usize {
+            return Err(RenderError::InvalidInput(format!(
+                "skinned mesh {} has {} morph targets but {} weights were given",
+                handle.0,
+                inst.morph_count,
+                weights.len()
+            )));
+        }
+        if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+            return Err(RenderError::InvalidInput(format!(
+                "morph weight {i} of skinned mesh {} is {}",
+                handle.0, weights[i]
+            )));
+        }
+        if !weights.is_empty() {
+            ctx.queue
+                .write_buffer(&inst.morph_weights, 0, bytemuck::cast_slice(weights));
+        }
+        Ok(())
     }
 
     /// The plain mesh a skinned instance's posed vertices are written to.
@@ -377,7 +480,12 @@ impl Skinning {
         ctx.queue.write_buffer(buffer, 0, bytes);
         for d in draws {
             let inst = &self.instances[d.mesh.0 as usize];
-            let params = [d.palette_offset, inst.vertex_count, inst.joint_count, 0];
+            let params = [
+                d.palette_offset,
+                inst.vertex_count,
+                inst.joint_count,
+                inst.morph_count,
+            ];
             ctx.queue
                 .write_buffer(&inst.params, 0, bytemuck::cast_slice(&params));
         }
@@ -415,8 +523,19 @@ impl Skinning {
 }
 
 /// Skins `mesh` on the CPU with `palette` (`[joint_count]`, same convention as
-/// the GPU pass): the reference for tests, and for posed bounds.
+/// the GPU pass), without morphing: the reference for tests.
 pub fn skin_on_cpu(mesh: &SkinnedMeshData, palette: &[Mat4]) -> MeshData {
+    skin_on_cpu_morphed(mesh, &[], palette)
+}
+
+/// Morphs `mesh` by `morph_weights` (`[target]`; missing trailing weights count as 0) and skins
+/// the result with `palette`, on the CPU, as the GPU pass does (deltas added to the bind pose,
+/// then linear blend skinning; normals and tangents renormalised).
+pub fn skin_on_cpu_morphed(
+    mesh: &SkinnedMeshData,
+    morph_weights: &[f32],
+    palette: &[Mat4],
+) -> MeshData {
     let get = |j: u32| {
         palette
             .get(j.min(mesh.joint_count.saturating_sub(1)) as usize)
@@ -427,17 +546,23 @@ pub fn skin_on_cpu(mesh: &SkinnedMeshData, palette: &[Mat4]) -> MeshData {
     for v in 0..mesh.mesh.positions.len() {
         let (j, w) = (mesh.joints[v], mesh.weights[v]);
         let m = get(j[0]) * w[0] + get(j[1]) * w[1] + get(j[2]) * w[2] + get(j[3]) * w[3];
-        out.positions[v] = m
-            .transform_point3(Vec3::from(mesh.mesh.positions[v]))
-            .to_array();
-        out.normals[v] = m
-            .transform_vector3(Vec3::from(mesh.mesh.normals[v]))
-            .normalize_or(Vec3::Y)
-            .to_array();
+        let mut position = Vec3::from(mesh.mesh.positions[v]);
+        let mut normal = Vec3::from(mesh.mesh.normals[v]);
+        let mut tangent = mesh
+            .mesh
+            .tangents
+            .get(v)
+            .map_or(Vec3::ZERO, |t| Vec4::from(*t).truncate());
+        for (target, &weight) in mesh.morph_targets.iter().zip(morph_weights) {
+            let delta = |a: &[Vec3]| a.get(v).copied().unwrap_or(Vec3::ZERO) * weight;
+            position += delta(&target.positions);
+            normal += delta(&target.normals);
+            tangent += delta(&target.tangents);
+        }
+        out.positions[v] = m.transform_point3(position).to_array();
+        out.normals[v] = m.transform_vector3(normal).normalize_or(Vec3::Y).to_array();
         if let Some(t) = mesh.mesh.tangents.get(v) {
-            let t3 = m
-                .transform_vector3(Vec4::from(*t).truncate())
-                .normalize_or(Vec3::X);
+            let t3 = m.transform_vector3(tangent).normalize_or(Vec3::X);
             out.tangents[v] = t3.extend(t[3]).to_array();
         }
     }
@@ -499,7 +624,23 @@ pub fn skinned_primitive_mesh(
         joints: source.joints.iter().map(|j| j.map(u32::from)).collect(),
         weights: source.weights.iter().map(|w| w.to_array()).collect(),
         joint_count: u32::try_from(joint_count).unwrap_or(u32::MAX),
+        morph_targets: source.morph_targets,
     };
     data.validate()?;
     Ok(data)
+}
+
+/// An unskinned glTF primitive (e.g. a morph-only mesh such as AnimatedMorphCube) as a
+/// [`SkinnedMeshData`] with one joint: every vertex follows palette entry 0 with weight 1, so
+/// the skinning pass morphs it on the GPU and `palette[0]` places it (pass the node's world
+/// matrix). Normals and tangents as [`skinned_primitive_mesh`].
+///
+/// # Errors
+/// [`RenderError::InvalidInput`] when the mesh data or its morph targets are inconsistent.
+pub fn rigid_primitive_mesh(primitive: &sierra_gltf::ImportedPrimitive) -> Result<SkinnedMeshData> {
+    let mut source = primitive.clone();
+    let n = source.positions.len();
+    source.joints = vec![[0; 4]; n];
+    source.weights = vec![Vec4::X; n];
+    skinned_primitive_mesh(&source, 1)
 }
