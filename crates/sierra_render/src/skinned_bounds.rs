@@ -11,6 +11,10 @@
 //! corners (`v` is in joint `i`'s bind box), hence in the union box; the union box is convex, so
 //! the weighted average is inside too. The bound is conservative (boxes of rotated boxes grow),
 //! never too small.
+//!
+//! Morph targets (applied before skinning) widen each vertex to the box its position can reach
+//! with every weight in `[0, 1]`: `p + Σ min(Δₖ, 0) .. p + Σ max(Δₖ, 0)`, so the bounds hold
+//! for any weights in that range (glTF's usual one) without per-frame vertex work.
 
 use glam::{Mat4, Vec3};
 
@@ -25,25 +29,33 @@ pub struct JointBounds {
 
 impl JointBounds {
     /// The boxes of `mesh`'s vertices per influencing joint (`mesh.joint_count` entries; joint
-    /// indices past it are ignored, as [`SkinnedMeshData::validate`] refuses them).
+    /// indices past it are ignored, as [`SkinnedMeshData::validate`] refuses them), each vertex
+    /// widened by its morph target deltas for weights in `[0, 1]`.
     pub fn new(mesh: &SkinnedMeshData) -> Self {
         let mut boxes: Vec<Option<(Vec3, Vec3)>> = vec![None; mesh.joint_count as usize];
-        for ((p, joints), weights) in mesh
+        for (v, ((p, joints), weights)) in mesh
             .mesh
             .positions
             .iter()
             .zip(&mesh.joints)
             .zip(&mesh.weights)
+            .enumerate()
         {
             let p = Vec3::from(*p);
+            let (mut lo_v, mut hi_v) = (p, p);
+            for target in &mesh.morph_targets {
+                let d = target.positions.get(v).copied().unwrap_or(Vec3::ZERO);
+                lo_v += d.min(Vec3::ZERO);
+                hi_v += d.max(Vec3::ZERO);
+            }
             for (&j, &w) in joints.iter().zip(weights) {
                 if w <= 0.0 {
                     continue;
                 }
                 if let Some(slot) = boxes.get_mut(j as usize) {
                     *slot = Some(match *slot {
-                        Some((lo, hi)) => (lo.min(p), hi.max(p)),
-                        None => (p, p),
+                        Some((lo, hi)) => (lo.min(lo_v), hi.max(hi_v)),
+                        None => (lo_v, hi_v),
                     });
                 }
             }

@@ -147,3 +147,27 @@ fn a_palette_shorter_than_the_skin_gives_no_bounds() {
         });
     assert!((lo - blo).length() < 1e-6 && (hi - bhi).length() < 1e-6);
 }
+
+#[test]
+fn posed_bounds_contain_morphed_vertices_for_weights_in_0_1() {
+    let Some(path) = sierra_testkit::shared_asset("gltf/AnimatedMorphCube/AnimatedMorphCube.glb")
+    else {
+        return;
+    };
+    let asset = GltfAsset::load(&path).unwrap();
+    let mesh =
+        sierra_render::skinning::rigid_primitive_mesh(&asset.meshes[0].primitives[0]).unwrap();
+    let bounds = JointBounds::new(&mesh);
+    let joint = [Mat4::from_rotation_z(0.5) * Mat4::from_scale(Vec3::new(1.0, 2.0, 0.5))];
+    let posed = bounds.posed_bounds(&joint).unwrap();
+    let mut grew = false;
+    for weights in [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.3, 0.8]] {
+        let skinned = sierra_render::skinning::skin_on_cpu_morphed(&mesh, &weights, &joint);
+        let unmorphed = sierra_render::skinning::skin_on_cpu(&mesh, &joint);
+        for (p, q) in skinned.positions.iter().zip(&unmorphed.positions) {
+            assert!(inside(posed, Vec3::from(*p), 1e-5), "{weights:?}: {p:?}");
+            grew |= (Vec3::from(*p) - Vec3::from(*q)).length() > 1e-3;
+        }
+    }
+    assert!(grew, "the morph targets moved nothing");
+}
