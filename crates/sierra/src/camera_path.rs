@@ -40,7 +40,7 @@ const AERIAL: [(Vec3, Vec3); 5] = [
     (Vec3::new(60.0, 95.0, 380.0), Vec3::new(0.0, 20.0, 80.0)),
     (Vec3::new(110.0, 45.0, 290.0), Vec3::new(45.0, 8.0, 180.0)),
     (Vec3::new(70.0, 18.0, 245.0), Vec3::new(52.0, 4.0, 195.0)),
-    (Vec3::new(52.0, 9.0, 224.0), Vec3::new(52.0, 4.5, 196.0)),
+    (Vec3::new(58.0, 7.0, 214.0), Vec3::new(51.0, 3.6, 195.0)),
 ];
 
 /// Walk key points (x, z), metres: along the beach band past the platforms.
