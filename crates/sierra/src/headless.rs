@@ -139,6 +139,7 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
                 .collect(),
             triangles: stats.triangles,
             draw_calls: stats.draw_calls,
+            culled_draws: stats.culled_draws,
         });
         if sheet_indices.contains(&index) {
             sheet_frames.push(image);

@@ -108,6 +108,8 @@ pub struct FrameRecord {
     pub triangles: u64,
     /// Draw calls recorded.
     pub draw_calls: u32,
+    /// Draws left out by frustum culling (outside the view).
+    pub culled_draws: u32,
 }
 
 /// `stats.json`: the run's settings and one record per frame.

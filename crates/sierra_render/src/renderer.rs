@@ -15,6 +15,7 @@ use crate::gpu_timer::GpuTimer;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::passes::bloom::BloomPass;
 use crate::passes::forward::ForwardPass;
+use crate::passes::frustum::bounds_of;
 use crate::passes::sea::SeaPass;
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
@@ -28,8 +29,11 @@ use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
 pub struct FrameStats {
     /// Triangles submitted (sum over draws).
     pub triangles: u64,
-    /// Draw calls recorded.
+    /// Draw calls the forward pass recorded (frame draws minus culled ones).
     pub draw_calls: u32,
+    /// Frame draws the forward pass left out because their world bounds lie outside the view
+    /// frustum.
+    pub culled_draws: u32,
     /// GPU milliseconds of the whole frame (sum over passes), `None` without timestamp queries.
     pub gpu_ms: Option<f64>,
     /// GPU milliseconds per pass, in pass order (empty without timestamp queries).
@@ -159,6 +163,8 @@ impl Renderer {
     ) -> Result<MeshHandle> {
         let handle = MeshHandle(self.meshes.len() as u32);
         self.meshes.push(GpuMesh::upload(ctx, mesh, label)?);
+        self.forward
+            .set_mesh_bounds(handle, bounds_of(&mesh.positions));
         Ok(handle)
     }
 
@@ -168,6 +174,17 @@ impl Renderer {
         let handle = MeshHandle(self.meshes.len() as u32);
         self.meshes.push(mesh);
         handle
+    }
+
+    /// Sets the model-space bounds of mesh `handle` for frustum culling (see
+    /// [`ForwardPass::set_mesh_bounds`]): uploaded meshes get their vertices' bounds, meshes added
+    /// with [`Renderer::add_gpu_mesh`] none (never culled) until posed bounds are given here.
+    pub fn set_mesh_bounds(
+        &mut self,
+        handle: MeshHandle,
+        bounds: Option<(glam::Vec3, glam::Vec3)>,
+    ) {
+        self.forward.set_mesh_bounds(handle, bounds);
     }
 
     /// An uploaded mesh.
@@ -249,15 +266,7 @@ impl Renderer {
         frame: &FrameData,
         output: &wgpu::TextureView,
     ) -> Result<FrameStats> {
-        let mut stats = FrameStats {
-            draw_calls: frame.draws.len() as u32,
-            ..Default::default()
-        };
-        for draw in &frame.draws {
-            if let Some(mesh) = self.meshes.get(draw.mesh.0 as usize) {
-                stats.triangles += u64::from(mesh.triangle_count());
-            }
-        }
+        let mut stats = FrameStats::default();
         // Taken out for the borrow below and put back afterwards; left in place when timing is off.
         let timer = if self.gpu_timing {
             self.timer.take()
@@ -265,6 +274,17 @@ impl Renderer {
             None
         };
         let result = self.encode_and_submit(ctx, frame, output, timer.as_ref());
+        for i in self.forward.drawn() {
+            stats.draw_calls += 1;
+            if let Some(mesh) = frame
+                .draws
+                .get(i)
+                .and_then(|d| self.meshes.get(d.mesh.0 as usize))
+            {
+                stats.triangles += u64::from(mesh.triangle_count());
+            }
+        }
+        stats.culled_draws = self.forward.culled_draws();
         let names = self.passes().map(|p| p.name());
         if let (Ok(()), Some(timer)) = (&result, &timer) {
             let ms = timer.read_ms(ctx, names.len() as u32)?;

@@ -5,6 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
+use super::frustum::{transform_aabb, Frustum};
 use super::shadow::ShadowPass;
 use super::{Pass, PassInputs};
 use crate::context::GpuContext;
@@ -154,6 +155,12 @@ pub struct ForwardPass {
     default_material: GpuMaterial,
     /// Material per mesh handle (`None`: the default).
     mesh_materials: Vec<Option<GpuMaterial>>,
+    /// Model-space bounds `(min, max)` per mesh handle (`None`: unknown, never culled).
+    mesh_bounds: Vec<Option<(Vec3, Vec3)>>,
+    /// Frustum culling of draws by their world bounds (on by default).
+    pub culling: bool,
+    /// Draws this frame's `prepare` culled.
+    culled: u32,
     /// This frame's draw indices: opaque ones in order, then blended ones back to front.
     draw_order: Vec<(f32, u32)>,
     camera_buffer: wgpu::Buffer,
@@ -278,6 +285,9 @@ impl ForwardPass {
             materials,
             default_material,
             mesh_materials: Vec::new(),
+            mesh_bounds: Vec::new(),
+            culling: true,
+            culled: 0,
             draw_order: Vec::new(),
             camera_buffer,
             lights_buffer,
@@ -493,6 +503,44 @@ impl ForwardPass {
         Ok(())
     }
 
+    /// Sets the model-space bounds `(min, max)` (metres, the space [`crate::DrawItem::model`]
+    /// maps from) of mesh `mesh`, for frustum culling; `None` means unknown: its draws are never
+    /// culled. [`crate::Renderer::upload_mesh`] sets them from the vertices; meshes whose
+    /// vertices move on the GPU (skinning) should set posed bounds here each frame.
+    pub fn set_mesh_bounds(&mut self, mesh: MeshHandle, bounds: Option<(Vec3, Vec3)>) {
+        let index = mesh.0 as usize;
+        if self.mesh_bounds.len() <= index {
+            self.mesh_bounds.resize(index + 1, None);
+        }
+        self.mesh_bounds[index] = bounds;
+    }
+
+    /// Draws the last `prepare` culled (outside the view frustum).
+    pub fn culled_draws(&self) -> u32 {
+        self.culled
+    }
+
+    /// Indices into [`FrameData::draws`] of the draws the last `prepare` kept, in draw order.
+    pub fn drawn(&self) -> impl Iterator<Item = usize> + '_ {
+        self.draw_order.iter().map(|&(_, i)| i as usize)
+    }
+
+    /// Whether `draw` may be visible in `frustum` (draws of meshes without bounds always are).
+    fn visible(&self, frustum: &Frustum, draw: &crate::DrawItem) -> bool {
+        match self
+            .mesh_bounds
+            .get(draw.mesh.0 as usize)
+            .copied()
+            .flatten()
+        {
+            Some((min, max)) if self.culling => {
+                let (lo, hi) = transform_aabb(&draw.model, min, max);
+                frustum.intersects_aabb(lo, hi)
+            }
+            _ => true,
+        }
+    }
+
     fn material(&self, mesh: MeshHandle) -> &GpuMaterial {
         self.mesh_materials
             .get(mesh.0 as usize)
@@ -571,15 +619,20 @@ impl Pass for ForwardPass {
         }
         // Opaque draws in submission order, then blended ones far to near (painter's order by
         // the view depth of each draw's origin).
+        // Draws outside the view frustum are left out of the order (and counted).
+        let frustum = Frustum::from_view_proj(frame.camera.view_proj());
         self.draw_order.clear();
+        self.culled = 0;
         for (i, draw) in frame.draws.iter().enumerate() {
-            if !self.material(draw.mesh).variant.blend {
+            if !self.visible(&frustum, draw) {
+                self.culled += 1;
+            } else if !self.material(draw.mesh).variant.blend {
                 self.draw_order.push((f32::NEG_INFINITY, i as u32));
             }
         }
         let opaque = self.draw_order.len();
         for (i, draw) in frame.draws.iter().enumerate() {
-            if self.material(draw.mesh).variant.blend {
+            if self.material(draw.mesh).variant.blend && self.visible(&frustum, draw) {
                 let view_z = frame
                     .camera
                     .view

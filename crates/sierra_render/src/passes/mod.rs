@@ -4,6 +4,7 @@
 
 pub mod bloom;
 pub mod forward;
+pub mod frustum;
 pub mod fullscreen;
 pub mod sea;
 pub mod shadow;
