@@ -9,10 +9,10 @@
 //! frame's render) and appends the skinned meshes to the frame's draws.
 
 use anyhow::{Context, Result};
-use glam::Mat4;
+use glam::{Mat4, Vec3};
 use sierra_render::skinned_model::SkinnedModel;
 use sierra_render::skinning::{SkinnedDrawItem, Skinning};
-use sierra_render::{DrawItem, GpuContext, Renderer};
+use sierra_render::{DrawItem, GpuContext, MeshHandle, Renderer};
 
 use crate::gameplay::Gameplay;
 
@@ -86,5 +86,16 @@ impl CharacterMeshes {
             .skin(ctx, &self.palettes, &self.draws, draws)
             .context("skinning the characters")?;
         Ok(())
+    }
+
+    /// Each character primitive's output mesh (the handle in this frame's draws) and its
+    /// world-space bounds `(min, max)` as the last [`CharacterMeshes::skin`] posed it, from the
+    /// posed joints: pass them to the renderer's per-mesh culling bounds each frame (`None`
+    /// before the first skin: never cull).
+    pub fn posed_bounds(&self) -> impl Iterator<Item = (MeshHandle, Option<(Vec3, Vec3)>)> + '_ {
+        self.models
+            .iter()
+            .flat_map(|m| m.meshes())
+            .filter_map(|h| Some((self.skinning.output_mesh(h)?, self.skinning.posed_bounds(h))))
     }
 }

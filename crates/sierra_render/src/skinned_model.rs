@@ -136,6 +136,12 @@ impl SkinnedModel {
         })
     }
 
+    /// The uploaded skinned mesh instances, one per skinned primitive (for
+    /// [`Skinning::posed_bounds`] and [`Skinning::output_mesh`]).
+    pub fn meshes(&self) -> impl Iterator<Item = SkinnedMeshHandle> + '_ {
+        self.parts.iter().map(|part| part.mesh)
+    }
+
     /// Clip names, in file order.
     pub fn clip_names(&self) -> &[String] {
         &self.clip_names

@@ -25,6 +25,7 @@ use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, Material, MeshHandle};
 use crate::mesh::{GpuMesh, MeshData};
 use crate::renderer::Renderer;
+use crate::skinned_bounds::JointBounds;
 
 const SKINNING_WGSL: &str = include_str!("skinning.wgsl");
 const WORKGROUP: u32 = 64;
@@ -121,6 +122,10 @@ struct Instance {
     morph_count: u32,
     /// `[max(morph_count, 1)]` f32 weights.
     morph_weights: wgpu::Buffer,
+    /// Per-joint bind-space boxes, for the posed bounds.
+    bounds: JointBounds,
+    /// Bounds of the last [`Skinning::skin`] of this instance, in its draw's model space.
+    posed: Option<(Vec3, Vec3)>,
     params: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
 }
@@ -345,6 +350,8 @@ impl Skinning {
             joint_count: mesh.joint_count,
             morph_count,
             morph_weights,
+            bounds: JointBounds::new(mesh),
+            posed: None,
             params,
             bind_group,
         });
@@ -390,6 +397,15 @@ impl Skinning {
                 .write_buffer(&inst.morph_weights, 0, bytemuck::cast_slice(weights));
         }
         Ok(())
+    }
+
+    /// Bounds `(min, max)` of `handle`'s vertices as the last [`Skinning::skin`] posed them, in
+    /// the space its draw's `model` maps from (world space for the game's world-space palettes),
+    /// from the posed joints ([`JointBounds::posed_bounds`]; morph weights in `[0, 1]`): what
+    /// frustum culling needs for the output mesh ([`Skinning::output_mesh`]). `None` before the
+    /// first skin or for an unknown handle.
+    pub fn posed_bounds(&self, handle: SkinnedMeshHandle) -> Option<(Vec3, Vec3)> {
+        self.instances.get(handle.0 as usize)?.posed
     }
 
     /// The plain mesh a skinned instance's posed vertices are written to.
@@ -479,7 +495,11 @@ impl Skinning {
         };
         ctx.queue.write_buffer(buffer, 0, bytes);
         for d in draws {
-            let inst = &self.instances[d.mesh.0 as usize];
+            let inst = &mut self.instances[d.mesh.0 as usize];
+            let start = d.palette_offset as usize;
+            inst.posed = inst
+                .bounds
+                .posed_bounds(&palettes[start..start + inst.joint_count as usize]);
             let params = [
                 d.palette_offset,
                 inst.vertex_count,

@@ -171,3 +171,55 @@ fn posed_bounds_contain_morphed_vertices_for_weights_in_0_1() {
     }
     assert!(grew, "the morph targets moved nothing");
 }
+
+/// The bounds the skinning pass keeps for culling contain its GPU-skinned vertices (read back).
+#[test]
+fn skinning_pass_posed_bounds_contain_the_gpu_skinned_vertices() {
+    use sierra_render::skinning::{SkinnedDrawItem, Skinning};
+    let asset = mannequin::load().unwrap();
+    let inst = asset.skin_instances()[0];
+    let joints = asset.skins[inst.skin].joint_count();
+    let mesh = skinned_primitive_mesh(&asset.meshes[inst.mesh].primitives[0], joints).unwrap();
+    let ctx = sierra_render::GpuContext::headless().unwrap();
+    let mut headless = sierra_render::HeadlessRenderer::new(&ctx, 16, 16).unwrap();
+    let mut skinning = Skinning::new(&ctx).unwrap();
+    let h = skinning
+        .upload(&ctx, &mut headless.renderer, &mesh, "m")
+        .unwrap();
+    assert_eq!(
+        skinning.posed_bounds(h),
+        None,
+        "no bounds before the first skin"
+    );
+    // A leading dummy joint, so the draw's palette range does not start at 0.
+    let mut palettes = vec![Mat4::from_scale(Vec3::splat(100.0))];
+    palettes.extend(palette(
+        &asset,
+        &ClipSelector::Name("jump_start".into()),
+        0.3,
+        0,
+    ));
+    let draws = [SkinnedDrawItem {
+        mesh: h,
+        model: Mat4::IDENTITY,
+        palette_offset: 1,
+        material: sierra_render::Material::default(),
+    }];
+    let mut out = Vec::new();
+    skinning.skin(&ctx, &palettes, &draws, &mut out).unwrap();
+    let posed = skinning.posed_bounds(h).unwrap();
+    let output = headless
+        .renderer
+        .mesh(skinning.output_mesh(h).unwrap())
+        .unwrap();
+    let bytes = sierra_render::readback::read_buffer(&ctx, &output.vertex_buffer).unwrap();
+    let floats: &[f32] = bytemuck::cast_slice(&bytes);
+    for v in floats.chunks_exact(16) {
+        let p = Vec3::new(v[0], v[1], v[2]);
+        assert!(inside(posed, p, 1e-4), "GPU vertex {p} outside {posed:?}");
+    }
+    assert!(
+        posed.1.y - posed.0.y < 2.5,
+        "bounds from the right palette range: {posed:?}"
+    );
+}
