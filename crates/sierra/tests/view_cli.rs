@@ -1,5 +1,6 @@
-//! `sierra view` as a subprocess: the mannequin animates (frames differ), and bad
-//! input (unknown clip, missing file) exits non-zero with a clear message.
+//! `sierra view` as a subprocess: the mannequin animates (frames differ), AnimatedMorphCube's
+//! animated morph weights change its shape (GPU morph targets), and bad input (unknown clip,
+//! missing file) exits non-zero with a clear message.
 
 use std::process::Command;
 
@@ -46,6 +47,50 @@ fn view_renders_the_mannequin_walking() {
         .filter(|(a, b)| a != b)
         .count();
     assert!(changed > 50, "{changed}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn view_animates_morph_target_weights() {
+    let Some(model) = sierra_testkit::shared_asset("gltf/AnimatedMorphCube/AnimatedMorphCube.glb")
+    else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("sierra_view_morph_{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    let o = sierra(&[
+        "view",
+        model.to_str().unwrap(),
+        "--frames",
+        "4",
+        "--size",
+        "64x64",
+        "--out",
+        out,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let frames: Vec<image::RgbaImage> = (0..4)
+        .map(|i| {
+            image::open(dir.join(format!("frame_{i:04}.png")))
+                .unwrap()
+                .to_rgba8()
+        })
+        .collect();
+    // The cube has no node animation: only its morph weights (the `weights` channel, sampled
+    // per frame and applied on the GPU) can change the image.
+    let background = *frames[0].get_pixel(0, 0);
+    let covered = |f: &image::RgbaImage| f.pixels().filter(|p| **p != background).count();
+    let sizes: Vec<usize> = frames.iter().map(covered).collect();
+    assert!(sizes.iter().all(|&c| c > 100), "{sizes:?}");
+    let changed = frames[0]
+        .pixels()
+        .zip(frames[2].pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        changed > 100,
+        "the morph weights did not change the cube: {changed}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -5,17 +5,23 @@
 //! Skinned meshes are posed on the CPU by `sierra_gltf::pose` (joint world ×
 //! inverse bind matrix; the skinned mesh node's own transform is not applied,
 //! glTF 2.0 §3.7.3.3) and skinned on the GPU ([`sierra_render::skinning`]).
-//! Models without skins are drawn statically with their materials.
+//! Morph targets are applied on the GPU before skinning, with the clip's `weights` channel of
+//! the mesh node sampled at each frame's time (else the node's, else the mesh's default
+//! weights); unskinned morphed meshes go through the same pass with one joint (their node's
+//! rest world matrix). Models without skins or morph targets are drawn statically with their
+//! materials.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::{Mat4, Vec3, Vec4};
+use sierra_anim::{sample_morph_weights, Clip, Playback};
 use sierra_gltf::{builtin, pose, ClipSelector, GltfAsset};
 use sierra_render::gltf_model::upload_gltf;
 use sierra_render::skinning::{
-    skin_on_cpu, skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshData, Skinning,
+    rigid_primitive_mesh, skin_on_cpu_morphed, skinned_primitive_mesh, SkinnedDrawItem,
+    SkinnedMeshData, Skinning,
 };
 use sierra_render::{Camera, FrameData, GpuContext, HeadlessRenderer, Material, Sun};
 
@@ -43,8 +49,42 @@ pub struct ViewArgs {
 
 struct SkinnedPart {
     mesh: SkinnedMeshData,
-    skin: usize,
+    /// The skin posing it, or `None` for an unskinned morphed mesh placed by `rest_world`.
+    skin: Option<usize>,
+    /// The mesh node (its `weights` channel drives the morph targets).
+    node: usize,
+    /// `[target]` weights when no channel animates them: the node's, else the mesh's defaults.
+    default_weights: Vec<f32>,
     material: Material,
+}
+
+/// Every clip channel on node weights, for sampling morph weights by node.
+struct MorphClip {
+    clip: Clip,
+}
+
+impl MorphClip {
+    /// Clip `clip` built for the node hierarchy (its morph tracks target node indices).
+    fn new(asset: &GltfAsset, clip: usize) -> Result<Self> {
+        let (skeleton, nodes) = asset.node_skeleton()?;
+        Ok(Self {
+            clip: asset.build_clip(clip, &skeleton, &nodes)?,
+        })
+    }
+
+    /// `part`'s morph weights at `time`: its node's channel when the clip has one, else its defaults.
+    fn weights(&self, part: &SkinnedPart, time: f32, out: &mut Vec<f32>) -> Result<()> {
+        out.clone_from(&part.default_weights);
+        if let Some(track) = self
+            .clip
+            .morph_tracks()
+            .iter()
+            .position(|t| t.target() == part.node && t.weight_count() == out.len())
+        {
+            sample_morph_weights(&self.clip, track, time, Playback::Loop, out)?;
+        }
+        Ok(())
+    }
 }
 
 fn material_of(asset: &GltfAsset, index: Option<usize>) -> Material {
@@ -94,6 +134,14 @@ pub fn run(args: ViewArgs) -> Result<()> {
     let mut headless = HeadlessRenderer::new(&ctx, args.size.width, args.size.height)?;
     let mut skinning = Skinning::new(&ctx)?;
 
+    let default_weights = |node: usize, mesh: usize| {
+        let n = &asset.nodes[node];
+        if n.weights.is_empty() {
+            asset.meshes[mesh].weights.clone()
+        } else {
+            n.weights.clone()
+        }
+    };
     let mut parts = Vec::new();
     for inst in asset.skin_instances() {
         let joints = asset.skin(inst.skin)?.joint_count();
@@ -102,11 +150,58 @@ pub fn run(args: ViewArgs) -> Result<()> {
                 .with_context(|| format!("{}: mesh {} primitive {p}", args.model, inst.mesh))?;
             parts.push(SkinnedPart {
                 mesh,
-                skin: inst.skin,
+                skin: Some(inst.skin),
+                node: inst.node,
+                default_weights: default_weights(inst.node, inst.mesh),
                 material: material_of(&asset, prim.material),
             });
         }
     }
+    let rest_world = asset.rest_world_matrices();
+    for (node, n) in asset.nodes.iter().enumerate() {
+        let Some(m) = n.mesh.filter(|_| n.skin.is_none()) else {
+            continue;
+        };
+        if asset.meshes[m].morph_target_count() == 0 {
+            continue;
+        }
+        for (p, prim) in asset.meshes[m].primitives.iter().enumerate() {
+            let mesh = rigid_primitive_mesh(prim)
+                .with_context(|| format!("{}: mesh {m} primitive {p}", args.model))?;
+            parts.push(SkinnedPart {
+                mesh,
+                skin: None,
+                node,
+                default_weights: default_weights(node, m),
+                material: material_of(&asset, prim.material),
+            });
+        }
+    }
+    // A weights count the targets do not match is the file's error, not a panic.
+    for part in &parts {
+        if part.default_weights.len() != part.mesh.morph_targets.len() {
+            bail!(
+                "{}: node {} has {} morph weights for {} morph targets",
+                args.model,
+                part.node,
+                part.default_weights.len(),
+                part.mesh.morph_targets.len()
+            );
+        }
+    }
+    let morph_clip = match &clip {
+        Some(c) => Some(MorphClip::new(&asset, asset.find_clip(c)?)?),
+        None => None,
+    };
+    let mut weights = Vec::new();
+    // The palette of `part` at `time`: its skin's joint matrices, or its node's rest world matrix.
+    let part_palette = |part: &SkinnedPart, time: f32| -> Result<Vec<Mat4>> {
+        Ok(match (part.skin, &clip) {
+            (Some(skin), Some(c)) => palette(&asset, c, time, skin)?,
+            (Some(_), None) => vec![Mat4::IDENTITY; part.mesh.joint_count as usize],
+            (None, _) => vec![rest_world[part.node]],
+        })
+    };
     let static_draws = if parts.is_empty() {
         upload_gltf(&ctx, &mut headless.renderer, &asset)?.draws
     } else {
@@ -129,11 +224,12 @@ pub fn run(args: ViewArgs) -> Result<()> {
     let mut lo = Vec3::MAX;
     let mut hi = Vec3::MIN;
     for part in &parts {
-        let p = match &clip {
-            Some(c) => palette(&asset, c, times[0], part.skin)?,
-            None => vec![Mat4::IDENTITY; part.mesh.joint_count as usize],
-        };
-        for v in skin_on_cpu(&part.mesh, &p).positions {
+        let p = part_palette(part, times[0])?;
+        match &morph_clip {
+            Some(m) => m.weights(part, times[0], &mut weights)?,
+            None => weights.clone_from(&part.default_weights),
+        }
+        for v in skin_on_cpu_morphed(&part.mesh, &weights, &p).positions {
             lo = lo.min(Vec3::from(v));
             hi = hi.max(Vec3::from(v));
         }
@@ -176,10 +272,12 @@ pub fn run(args: ViewArgs) -> Result<()> {
         draws.clear();
         for (part, &handle) in parts.iter().zip(&handles) {
             let offset = palettes.len() as u32;
-            match &clip {
-                Some(c) => palettes.extend(palette(&asset, c, t, part.skin)?),
-                None => palettes.extend(vec![Mat4::IDENTITY; part.mesh.joint_count as usize]),
+            palettes.extend(part_palette(part, t)?);
+            match &morph_clip {
+                Some(m) => m.weights(part, t, &mut weights)?,
+                None => weights.clone_from(&part.default_weights),
             }
+            skinning.set_morph_weights(&ctx, handle, &weights)?;
             draws.push(SkinnedDrawItem {
                 mesh: handle,
                 model: Mat4::IDENTITY,
