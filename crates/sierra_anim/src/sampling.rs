@@ -168,69 +168,77 @@ fn hermite_weights(u: f32, dt: f32) -> [f32; 4] {
     ]
 }
 
-#[inline(always)]
-fn sample_vec3(
-    set: &TrackSet<Vec3A>,
-    h: TrackHeader,
-    t: f32,
-    wrap: Option<(f32, f32)>,
-    cursor: &mut u32,
-    memo: &mut Memo,
-) -> Vec3A {
-    if h.keys == 1 {
-        return set.values
-            [h.values as usize + (h.interpolation == Interpolation::CubicSpline) as usize];
+/// A keyframe value type: what differs between translation/scale (`Vec3A`) and rotation
+/// (`Quat`) tracks when sampling. Everything else (one-key tracks, the wrap segment, key search,
+/// STEP, the cubic-spline layout `[in-tangent, value, out-tangent]` per key) is shared by
+/// [`sample_track`].
+trait Keyframe: Copy {
+    /// Per-key-pair data for LINEAR interpolation: none for vectors, the precomputed slerp
+    /// constants for rotations (`[value_count]`, indexed like the values).
+    type Segments: ?Sized;
+    /// LINEAR between keys `a` (at index `segment` of the set's values) and `b`.
+    fn linear(segments: &Self::Segments, segment: usize, a: Self, b: Self, u: f32) -> Self;
+    /// The wrap segment of [`Playback::LoopWithPeriod`]: from the last value back to the first.
+    fn wrap(last: Self, first: Self, u: f32) -> Self;
+    /// CUBICSPLINE: `v·w0 + b·w1 + v1·w2 + a·w3` (see the module docs).
+    fn hermite(v: Self, b: Self, v1: Self, a: Self, w: [f32; 4]) -> Self;
+}
+
+impl Keyframe for Vec3A {
+    type Segments = ();
+    #[inline(always)]
+    fn linear(_: &(), _: usize, a: Self, b: Self, u: f32) -> Self {
+        a.lerp(b, u)
     }
-    let times = &set.times[h.times as usize..(h.times + h.keys) as usize];
-    let values = &set.values[h.values as usize..];
-    let cubic = h.interpolation == Interpolation::CubicSpline;
-    let value = |k: usize| if cubic { values[3 * k + 1] } else { values[k] };
-    if let Some((start, period)) = wrap {
-        if t > start {
-            let u = (t - start) / (period - start);
-            let last = value(times.len() - 1);
-            return if h.interpolation == Interpolation::Step {
-                last
-            } else {
-                last.lerp(value(0), u)
-            };
-        }
+    #[inline(always)]
+    fn wrap(last: Self, first: Self, u: f32) -> Self {
+        last.lerp(first, u)
     }
-    let (k, u) = locate_memo(times, h, t, cursor, memo);
-    if u == 0.0 {
-        return value(k);
-    }
-    match h.interpolation {
-        Interpolation::Step => values[k],
-        Interpolation::Linear => values[k].lerp(values[k + 1], u),
-        Interpolation::CubicSpline => {
-            let w = hermite_weights(u, times[k + 1] - times[k]);
-            values[3 * k + 1] * w[0]
-                + values[3 * k + 2] * w[1]
-                + values[3 * k + 4] * w[2]
-                + values[3 * k + 3] * w[3]
-        }
+    #[inline(always)]
+    fn hermite(v: Self, b: Self, v1: Self, a: Self, w: [f32; 4]) -> Self {
+        v * w[0] + b * w[1] + v1 * w[2] + a * w[3]
     }
 }
 
+impl Keyframe for Quat {
+    type Segments = [crate::slerp::SlerpSegment];
+    /// Shortest-arc slerp with constants precomputed per key pair (see `slerp.rs`).
+    #[inline(always)]
+    fn linear(segments: &Self::Segments, segment: usize, a: Self, b: Self, u: f32) -> Self {
+        segments[segment].interpolate(a, b, u)
+    }
+    #[inline(always)]
+    fn wrap(last: Self, first: Self, u: f32) -> Self {
+        last.slerp(first, u)
+    }
+    #[inline(always)]
+    fn hermite(v: Self, b: Self, v1: Self, a: Self, w: [f32; 4]) -> Self {
+        let v = glam::Vec4::from(v) * w[0]
+            + glam::Vec4::from(b) * w[1]
+            + glam::Vec4::from(v1) * w[2]
+            + glam::Vec4::from(a) * w[3];
+        Quat::from_vec4(v).normalize()
+    }
+}
+
+/// Samples one track (header `h` of `set`) at clip-local time `t`.
 #[inline(always)]
-fn sample_quat(
-    set: &TrackSet<Quat>,
-    slerp: &[crate::slerp::SlerpSegment],
+fn sample_track<V: Keyframe>(
+    set: &TrackSet<V>,
+    segments: &V::Segments,
     h: TrackHeader,
     t: f32,
     wrap: Option<(f32, f32)>,
     cursor: &mut u32,
     memo: &mut Memo,
-) -> Quat {
+) -> V {
+    let cubic = h.interpolation == Interpolation::CubicSpline;
     // One key (un-animated joints): constant, whatever the time or wrap.
     if h.keys == 1 {
-        return set.values
-            [h.values as usize + (h.interpolation == Interpolation::CubicSpline) as usize];
+        return set.values[h.values as usize + cubic as usize];
     }
     let times = &set.times[h.times as usize..(h.times + h.keys) as usize];
     let values = &set.values[h.values as usize..];
-    let cubic = h.interpolation == Interpolation::CubicSpline;
     let value = |k: usize| if cubic { values[3 * k + 1] } else { values[k] };
     if let Some((start, period)) = wrap {
         if t > start {
@@ -239,7 +247,7 @@ fn sample_quat(
             return if h.interpolation == Interpolation::Step {
                 last
             } else {
-                last.slerp(value(0), u)
+                V::wrap(last, value(0), u)
             };
         }
     }
@@ -249,17 +257,18 @@ fn sample_quat(
     }
     match h.interpolation {
         Interpolation::Step => values[k],
-        // Shortest-arc slerp with constants precomputed per key pair (see `slerp.rs`).
         Interpolation::Linear => {
-            slerp[h.values as usize + k].interpolate(values[k], values[k + 1], u)
+            V::linear(segments, h.values as usize + k, values[k], values[k + 1], u)
         }
         Interpolation::CubicSpline => {
             let w = hermite_weights(u, times[k + 1] - times[k]);
-            let v = glam::Vec4::from(values[3 * k + 1]) * w[0]
-                + glam::Vec4::from(values[3 * k + 2]) * w[1]
-                + glam::Vec4::from(values[3 * k + 4]) * w[2]
-                + glam::Vec4::from(values[3 * k + 3]) * w[3];
-            Quat::from_vec4(v).normalize()
+            V::hermite(
+                values[3 * k + 1],
+                values[3 * k + 2],
+                values[3 * k + 4],
+                values[3 * k + 3],
+                w,
+            )
         }
     }
 }
@@ -328,15 +337,16 @@ impl<'a> JointSampler<'a> {
         let c = self.clip;
         let n = self.n;
         Transform {
-            translation: sample_vec3(
+            translation: sample_track(
                 &c.translations,
+                &(),
                 c.translations.headers[j],
                 self.t,
                 self.wrap,
                 &mut self.cursors[j],
                 &mut self.memo[0],
             ),
-            rotation: sample_quat(
+            rotation: sample_track(
                 &c.rotations,
                 &c.slerp,
                 c.rotations.headers[j],
@@ -345,8 +355,9 @@ impl<'a> JointSampler<'a> {
                 &mut self.cursors[n + j],
                 &mut self.memo[1],
             ),
-            scale: sample_vec3(
+            scale: sample_track(
                 &c.scales,
+                &(),
                 c.scales.headers[j],
                 self.t,
                 self.wrap,
