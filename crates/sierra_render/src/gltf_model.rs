@@ -277,6 +277,7 @@ fn surface_material(
             sierra_gltf::AlphaMode::Blend => AlphaMode::Blend,
         },
         double_sided: m.double_sided,
+        detail: None,
     };
     let material = Material {
         base_color: m.base_color_factor,

@@ -42,6 +42,20 @@ pub enum AlphaMode {
     Blend,
 }
 
+/// Procedural bump detail (Blinn 1978 bump mapping of a noise height field): three octaves of
+/// world-space value noise (quintic interpolation, analytic gradient, after Quilez's "value noise
+/// derivatives") perturb the shading normal per pixel, so large surfaces such as terrain show
+/// relief below their vertex spacing. The normal is `normalize(N - ∇h + N (N·∇h))` with `∇h` the
+/// gradient of `h(p) = Σ_k amplitude/2^k · noise(2^k · frequency · p)`; `forward.wgsl`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DetailBump {
+    /// Frequency of the first octave, cycles per metre (> 0).
+    pub frequency: f32,
+    /// Height amplitude of the first octave, metres (each octave doubles the frequency and
+    /// halves the amplitude, so every octave adds slopes of the same size).
+    pub amplitude: f32,
+}
+
 /// A mesh's material: textures (any may be absent) and fixed parameters.
 #[derive(Clone, Debug, Default)]
 pub struct SurfaceMaterial {
@@ -65,6 +79,8 @@ pub struct SurfaceMaterial {
     pub alpha_mode: AlphaMode,
     /// Both faces drawn; back faces lit with the flipped normal (glTF `doubleSided`).
     pub double_sided: bool,
+    /// Procedural bump detail on top of the normal (map), if any.
+    pub detail: Option<DetailBump>,
 }
 
 /// Mirror of `MaterialUniform` in `forward.wgsl` (32 bytes).
@@ -72,7 +88,8 @@ pub struct SurfaceMaterial {
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct MaterialUniform {
     /// Bit flags: [`MaterialUniform::PBR`], [`MaterialUniform::NORMAL_MAP`],
-    /// [`MaterialUniform::ALPHA_MASK`], [`MaterialUniform::DOUBLE_SIDED`].
+    /// [`MaterialUniform::ALPHA_MASK`], [`MaterialUniform::DOUBLE_SIDED`],
+    /// [`MaterialUniform::DETAIL_BUMP`].
     pub flags: u32,
     /// Alpha cutoff of MASK materials.
     pub alpha_cutoff: f32,
@@ -84,8 +101,10 @@ pub struct MaterialUniform {
     pub normal_scale: f32,
     /// Occlusion strength.
     pub occlusion_strength: f32,
-    /// Padding.
-    pub pad: [f32; 2],
+    /// [`DetailBump::frequency`] (0 without detail).
+    pub detail_frequency: f32,
+    /// [`DetailBump::amplitude`] (0 without detail).
+    pub detail_amplitude: f32,
 }
 
 impl MaterialUniform {
@@ -97,6 +116,8 @@ impl MaterialUniform {
     pub const ALPHA_MASK: u32 = 4;
     /// Back faces flip their normal.
     pub const DOUBLE_SIDED: u32 = 8;
+    /// Procedural bump detail ([`DetailBump`]).
+    pub const DETAIL_BUMP: u32 = 16;
 
     /// The uniform for `material`.
     pub fn new(material: &SurfaceMaterial) -> Self {
@@ -124,6 +145,13 @@ impl MaterialUniform {
         if material.double_sided {
             flags |= Self::DOUBLE_SIDED;
         }
+        let (detail_frequency, detail_amplitude) = match material.detail {
+            Some(d) if d.frequency > 0.0 && d.amplitude != 0.0 => {
+                flags |= Self::DETAIL_BUMP;
+                (d.frequency, d.amplitude)
+            }
+            _ => (0.0, 0.0),
+        };
         Self {
             flags,
             alpha_cutoff,
@@ -135,7 +163,8 @@ impl MaterialUniform {
             } else {
                 0.0
             },
-            pad: [0.0; 2],
+            detail_frequency,
+            detail_amplitude,
         }
     }
 }

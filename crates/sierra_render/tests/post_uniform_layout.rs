@@ -93,7 +93,8 @@ fn bloom_tonemap_sky_shadow_and_material_uniforms_match_wgsl() {
                 offset_of!(MaterialUniform, roughness),
                 offset_of!(MaterialUniform, normal_scale),
                 offset_of!(MaterialUniform, occlusion_strength),
-                offset_of!(MaterialUniform, pad)
+                offset_of!(MaterialUniform, detail_frequency),
+                offset_of!(MaterialUniform, detail_amplitude)
             ]
         )
     );

@@ -6,6 +6,7 @@
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec2, Vec3, Vec4};
 use sierra_render::compute::noise::{generate_island_gpu, NoiseCompute};
+use sierra_render::material::{DetailBump, SurfaceMaterial};
 use sierra_render::{DrawItem, GpuContext, Material, MeshData, MeshHandle, Renderer};
 use sierra_terrain::chunks::{ChunkGrid, ChunkLod};
 use sierra_terrain::island::Backend;
@@ -76,6 +77,10 @@ impl Landscape {
                 }
             }
         }
+        // Relief below the vertex spacing (close up the chunks would be smooth-shaded slopes).
+        renderer
+            .forward
+            .set_shared_material(ctx, &handles, &island_surface())?;
         Ok(LandscapeGpu { grid, handles })
     }
 
@@ -129,5 +134,22 @@ mod tests {
         for (x, z) in [(0.0, 0.0), (60.0, 170.0), (-100.0, 30.0)] {
             assert_eq!(landscape.height_at(x, z), island.height_at(x, z));
         }
+    }
+}
+
+/// First octave of the island's bump detail (seed 002: bump-mapped terrain): 2 m features
+/// (0.5 cycles per metre) 0.25 m high, then 1 m and 0.5 m octaves, each tilting the normal by up
+/// to about 0.3 rad: the smooth-shaded slopes break up close up; far away the octaves fade out
+/// (`forward.wgsl`), leaving the island's look from afar unchanged.
+pub const ISLAND_DETAIL: DetailBump = DetailBump {
+    frequency: 0.5,
+    amplitude: 0.25,
+};
+
+/// The island chunks' surface material: Phong with [`ISLAND_DETAIL`].
+pub fn island_surface() -> SurfaceMaterial {
+    SurfaceMaterial {
+        detail: Some(ISLAND_DETAIL),
+        ..SurfaceMaterial::default()
     }
 }

@@ -503,6 +503,28 @@ impl ForwardPass {
         Ok(())
     }
 
+    /// Gives every mesh in `meshes` the same surface material, bound once (e.g. all chunks of a
+    /// terrain).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn set_shared_material(
+        &mut self,
+        ctx: &GpuContext,
+        meshes: &[MeshHandle],
+        material: &SurfaceMaterial,
+    ) -> Result<()> {
+        let gpu = self.materials.bind(ctx, material)?;
+        for mesh in meshes {
+            let index = mesh.0 as usize;
+            if self.mesh_materials.len() <= index {
+                self.mesh_materials.resize(index + 1, None);
+            }
+            self.mesh_materials[index] = Some(gpu.clone());
+        }
+        Ok(())
+    }
+
     /// Sets the model-space bounds `(min, max)` (metres, the space [`crate::DrawItem::model`]
     /// maps from) of mesh `mesh`, for frustum culling; `None` means unknown: its draws are never
     /// culled. [`crate::Renderer::upload_mesh`] sets them from the vertices; meshes whose

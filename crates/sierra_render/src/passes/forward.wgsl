@@ -67,7 +67,7 @@ struct ShadowUniform {
 @group(2) @binding(2) var<uniform> shadow: ShadowUniform;
 
 // Surface material (`material.rs`). Flags: 1 metallic-roughness (else Phong), 2 normal map,
-// 4 alpha mask, 8 double-sided.
+// 4 alpha mask, 8 double-sided, 16 procedural bump detail.
 struct MaterialUniform {
     flags: u32,
     alpha_cutoff: f32,
@@ -75,7 +75,9 @@ struct MaterialUniform {
     roughness: f32,
     normal_scale: f32,
     occlusion_strength: f32,
-    _pad: vec2<f32>,
+    // First octave of the bump detail: cycles per metre, metres.
+    detail_frequency: f32,
+    detail_amplitude: f32,
 }
 @group(3) @binding(0) var<uniform> material: MaterialUniform;
 @group(3) @binding(1) var material_sampler: sampler;
@@ -120,6 +122,60 @@ fn vs_main(in: VertexIn) -> VertexOut {
     out.tangent = vec4<f32>(linear * in.tangent.xyz, in.tangent.w * mirror);
     out.color = in.color;
     return out;
+}
+
+// Hash of a lattice point to [0, 1) ("Hash without Sine", Dave Hoskins 2014: no trigonometry,
+// the same on every GPU).
+fn lattice_hash(p: vec3<f32>) -> f32 {
+    var q = fract(p * 0.1031);
+    q += dot(q, q.zyx + 31.32);
+    return fract((q.x + q.y) * q.z);
+}
+
+// Gradient of 3D value noise at `p` (quintic fade 6t^5-15t^4+10t^3; the analytic derivative of
+// the trilinear blend, after Inigo Quilez's "value noise derivatives").
+fn value_noise_gradient(p: vec3<f32>) -> vec3<f32> {
+    let i = floor(p);
+    let f = p - i;
+    let u = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
+    let du = 30.0 * f * f * (f * (f - 2.0) + 1.0);
+    let a = lattice_hash(i);
+    let b = lattice_hash(i + vec3<f32>(1.0, 0.0, 0.0));
+    let c = lattice_hash(i + vec3<f32>(0.0, 1.0, 0.0));
+    let d = lattice_hash(i + vec3<f32>(1.0, 1.0, 0.0));
+    let e = lattice_hash(i + vec3<f32>(0.0, 0.0, 1.0));
+    let f1 = lattice_hash(i + vec3<f32>(1.0, 0.0, 1.0));
+    let g = lattice_hash(i + vec3<f32>(0.0, 1.0, 1.0));
+    let h = lattice_hash(i + vec3<f32>(1.0, 1.0, 1.0));
+    let k1 = b - a;
+    let k2 = c - a;
+    let k3 = e - a;
+    let k4 = a - b - c + d;
+    let k5 = a - c - e + g;
+    let k6 = a - b - e + f1;
+    let k7 = -a + b + c - d + e - f1 - g + h;
+    return du * vec3<f32>(
+        k1 + k4 * u.y + k6 * u.z + k7 * u.y * u.z,
+        k2 + k5 * u.z + k4 * u.x + k7 * u.z * u.x,
+        k3 + k6 * u.x + k5 * u.y + k7 * u.x * u.y,
+    );
+}
+
+// Bump mapping (Blinn 1978) by a world-space height field of three value-noise octaves: the
+// normal leans against the height gradient's part along the surface. `footprint` is the pixel's
+// size in metres: an octave fades out as its wavelength shrinks below about four pixels, so
+// distant surfaces do not shimmer (the noise has no mipmaps to filter it).
+fn detail_bump(n: vec3<f32>, world_position: vec3<f32>, footprint: f32) -> vec3<f32> {
+    var gradient = vec3<f32>(0.0);
+    var frequency = material.detail_frequency;
+    var amplitude = material.detail_amplitude;
+    for (var octave = 0; octave < 3; octave++) {
+        let fade = clamp(2.0 - 8.0 * footprint * frequency, 0.0, 1.0);
+        gradient += value_noise_gradient(world_position * frequency) * (amplitude * frequency * fade);
+        frequency *= 2.0;
+        amplitude *= 0.5;
+    }
+    return normalize(n - (gradient - n * dot(n, gradient)));
 }
 
 // Diffuse + specular from one light of radiance `light` arriving along unit `l`.
@@ -203,6 +259,8 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     let normal_sample = textureSample(normal_texture, material_sampler, in.uv).xyz;
     let occlusion_sample = textureSample(occlusion_texture, material_sampler, in.uv).r;
     let emissive_sample = textureSample(emissive_texture, material_sampler, in.uv).rgb;
+    // Pixel footprint in metres (derivatives also need uniform control flow).
+    let footprint = length(fwidth(in.world_position));
 
     let base = object.base_color * in.color * base_sample;
     if (material.flags & 4u) != 0u && base.a < material.alpha_cutoff {
@@ -221,6 +279,9 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
         let b = cross(n, t) * in.tangent.w;
         let m = (normal_sample * 2.0 - 1.0) * vec3<f32>(material.normal_scale, material.normal_scale, 1.0);
         n = normalize(t * m.x + b * m.y + n * m.z);
+    }
+    if (material.flags & 16u) != 0u {
+        n = detail_bump(n, in.world_position, footprint);
     }
     let v = normalize(camera.position.xyz - in.world_position);
     let albedo = base.rgb;
