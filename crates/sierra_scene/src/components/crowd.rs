@@ -3,33 +3,37 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// How crowd instances are placed around the object's node.
+/// How crowd instances are placed around the object's node (in its horizontal plane, turned
+/// by its rotation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum CrowdLayout {
     /// A square grid centred on the node, `spacing` metres apart (default).
     #[default]
     Grid,
-    /// Uniformly random positions in a square of side `spacing * sqrt(count)`, from `seed`.
+    /// Uniformly random positions in a square of side `spacing * sqrt(count)`, from `seed`;
+    /// a member that would stand in the sea is redrawn.
     Random,
 }
 
-/// `count` instances of `model`, each playing one clip of `clips` (chosen from `seed`) at
-/// its own time offset; data only — drawing is the renderer's baked crowd pass.
+/// `count` instances of `model` drawn by the baked-animation crowd pass (one instanced draw),
+/// each playing one clip of `clips` (chosen from `seed`) from its own phase at its own speed,
+/// turned by a random yaw and scaled by the node's scale. On a level with `Terrain`, members
+/// stand on the ground height and never in the sea. The node's transform is read once at load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Crowd {
     /// `"builtin:mannequin"` or a glTF path relative to the level file.
     pub model: String,
-    /// Number of instances.
+    /// Number of instances, 1 to 100000.
     pub count: u32,
     /// Placement (default grid).
     #[serde(default)]
     pub layout: CrowdLayout,
-    /// Distance between neighbours, metres (default 1.5).
+    /// Distance between neighbours, metres, > 0 (default 1.5; not scaled by the node).
     #[serde(default = "default_spacing")]
     pub spacing: f32,
-    /// Clip names instances choose from, uniformly (default `["walk"]`).
+    /// Clip names instances choose from, uniformly (repeat a name to weight it; default `["walk"]`).
     #[serde(default = "default_clips")]
     pub clips: Vec<String>,
     /// Seed of clip choice, time offsets and random placement (default 0).
