@@ -39,8 +39,9 @@ fn write_level(dir: &Path, name: &str, json: &str) -> PathBuf {
     path
 }
 
-/// Renders `frames` ticks of the level at `path` as `run_headless` does and returns the last image.
-fn render(ctx: &GpuContext, path: &Path, frames: usize) -> (image::RgbaImage, Game) {
+/// Renders `frames` ticks of the level at `path` as `run_headless` does and returns the last
+/// image, the game and the last frame's triangle count.
+fn render(ctx: &GpuContext, path: &Path, frames: usize) -> (image::RgbaImage, Game, u64) {
     let mut game = Game::load(path, DEFAULT_TICK_HZ).unwrap();
     let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
     let meshes = upload_scene_meshes(ctx, &mut headless.renderer, &game).unwrap();
@@ -53,8 +54,8 @@ fn render(ctx: &GpuContext, path: &Path, frames: usize) -> (image::RgbaImage, Ga
             .unwrap();
         build_frame(&game, &meshes, 1.0, &mut frame);
     }
-    let (image, _) = headless.render(ctx, &frame).unwrap();
-    (image, game)
+    let (image, stats) = headless.render(ctx, &frame).unwrap();
+    (image, game, stats.triangles)
 }
 
 #[test]
@@ -65,8 +66,17 @@ fn a_level_crowd_is_drawn_where_its_members_stand() {
     let with_path = write_level(dir.path(), "crowd.json", &level(Some(crowd)));
     let without_path = write_level(dir.path(), "empty.json", &level(None));
     let ctx = GpuContext::headless().unwrap();
-    let (with, game) = render(&ctx, &with_path, 2);
-    let (without, _) = render(&ctx, &without_path, 2);
+    let (with, game, triangles_with) = render(&ctx, &with_path, 2);
+    let (without, _, triangles_without) = render(&ctx, &without_path, 2);
+    // Frame stats count the crowd: four mannequins' triangles (from the model file).
+    let asset = sierra_gltf::builtin::mannequin::load().unwrap();
+    let mannequin: u64 = asset
+        .skin_instances()
+        .iter()
+        .flat_map(|i| &asset.meshes[i.mesh].primitives)
+        .map(|p| p.indices.len() as u64 / 3)
+        .sum();
+    assert_eq!(triangles_with - triangles_without, 4 * mannequin);
 
     // Four members on a 2 x 2 grid 2 m apart, centred on the node, feet on the node's height.
     let placed = &game.world.crowds.placed;

@@ -27,7 +27,7 @@ use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
 /// Counters of one rendered frame (the `stats.json` entries).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameStats {
-    /// Triangles submitted (sum over draws).
+    /// Triangles submitted (sum over the forward pass's draws, plus every crowd instance's).
     pub triangles: u64,
     /// Draw calls the forward pass recorded (frame draws minus culled ones).
     pub draw_calls: u32,
@@ -285,6 +285,7 @@ impl Renderer {
             }
         }
         stats.culled_draws = self.forward.culled_draws();
+        stats.triangles += self.crowd.totals().1;
         let names = self.passes().map(|p| p.name());
         if let (Ok(()), Some(timer)) = (&result, &timer) {
             let ms = timer.read_ms(ctx, names.len() as u32)?;
