@@ -176,7 +176,7 @@ impl CellGrads {
 
 /// Most distinct cells a block may touch and still take the broadcast-and-blend path; blocks
 /// spanning more (high frequencies) gather per lane.
-const BLEND_CELLS: i32 = 4;
+const BLEND_CELLS: i32 = 8;
 
 /// 8 lanes of `perlin3(x[l], y, z)` from a row's cell data; `Z3 = false` evaluates only the
 /// `z = 0` face (perlin2).
