@@ -207,3 +207,31 @@ fn demo_island_crowds_stand_on_the_beach_sand() {
         );
     }
 }
+
+#[test]
+fn a_crowd_of_a_gltf_model_bakes_its_named_clips() {
+    let Some(fox) = sierra_testkit::shared_asset("gltf/Fox/Fox.glb") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let crowd = format!(
+        r#"{{"type": "Crowd", "model": "{}", "count": 3, "clips": ["Run", "Walk"], "seed": 1}}"#,
+        fox.display()
+    );
+    let path = write_level(dir.path(), "foxes.json", &level(Some(&crowd)));
+    let game = Game::load(&path, DEFAULT_TICK_HZ).unwrap();
+    let crowds = &game.world.crowds.crowds;
+    assert_eq!(crowds.len(), 1);
+    let baked = &crowds[0].model.baked;
+    let names: Vec<&str> = crowds[0]
+        .clips
+        .iter()
+        .map(|&c| baked.clips[c as usize].name.as_str())
+        .collect();
+    assert_eq!(names, ["Run", "Walk"]);
+    // Fox's skin: 24 joints; every clip baked at the crowd rate.
+    assert_eq!(baked.joint_count, 24);
+    assert_eq!(baked.clips.len(), 3);
+    let members = crowds[0].instances(|_, _| None, None);
+    assert_eq!(members.len(), 3);
+}
