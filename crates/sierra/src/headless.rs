@@ -110,6 +110,10 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
                 characters
                     .skin(&ctx, &game.gameplay, &mut frame.draws)
                     .with_context(|| format!("skinning frame {index}"))?;
+                // Posed bounds, so frustum culling treats skinned draws like the others.
+                for (mesh, bounds) in characters.posed_bounds() {
+                    headless.renderer.set_mesh_bounds(mesh, bounds);
+                }
             }
             profile_scope!("render");
             headless

@@ -108,6 +108,14 @@ pub fn upload_scene_meshes(
     game: &Game,
 ) -> Result<SceneMeshes> {
     apply_post(&game.scene.post, renderer);
+    let msaa = game.scene.post.msaa;
+    if let Err(e) = renderer.set_sample_count(ctx, msaa) {
+        // A level asking for more than the adapter offers still runs, without anti-aliasing.
+        log::warn!(
+            "{}: post.msaa = {msaa}: {e}; rendering without MSAA",
+            game.file.display()
+        );
+    }
     let mut meshes = SceneMeshes::default();
     let mut gltf_nodes = 0;
     let folder = game.file.parent().unwrap_or(Path::new(""));

@@ -1,4 +1,5 @@
-//! A level material's `normalMap` reaches the forward pass: a normal-mapped plane lit by a
+//! Level settings reach the renderer. `post.msaa` switches 4× MSAA on. A material's `normalMap`
+//! reaches the forward pass: a normal-mapped plane lit by a
 //! grazing sun shows its bumps (pixel variance); the same plane without the map is flat shaded.
 //! The frame is written to the temp directory (`sierra_level_normal_maps.png`) to look at.
 
@@ -70,4 +71,30 @@ fn normal_mapped_plane_shows_its_pattern_under_a_grazing_sun() {
         bumpy_var > 100.0 && bumpy_var > 25.0 * flat_var.max(1.0),
         "bumps show: variance {bumpy_var} vs flat {flat_var}"
     );
+}
+
+#[test]
+fn level_post_msaa_turns_on_multisampling() {
+    let json = r#"{
+      "camera": { "position": [0, 2, 4], "target": [0, 0, 0] },
+      "post": { "msaa": 4 },
+      "objects": [ { "name": "Box", "mesh": "cube", "material": { "normalMap": "builtin:ripples" } } ]
+    }"#;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("msaa.json");
+    std::fs::write(&path, json).unwrap();
+    let mut game = Game::load(&path, DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
+    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
+    let mut headless = HeadlessRenderer::new(&ctx, 32, 32).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(headless.renderer.sample_count(), 1);
+    let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(headless.renderer.sample_count(), 4);
+    let mut frame = empty_frame();
+    game.tick();
+    build_frame(&game, &meshes, 1.0, &mut frame);
+    let (_, stats) = headless
+        .render(&ctx, &frame)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stats.draw_calls, 1);
 }

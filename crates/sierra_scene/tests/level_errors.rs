@@ -308,3 +308,14 @@ fn normal_maps_parse() {
     );
     assert_eq!(material.normal_scale, 0.5);
 }
+
+#[test]
+fn msaa_must_be_1_or_4() {
+    let (err, text, _) = load_err(r#"{"post": {"msaa": 3}}"#);
+    let (path, _, _, message) = json_fields(&err);
+    assert_eq!(path, "post.msaa", "{text}");
+    assert!(message.contains("1 (off) or 4"), "{text}");
+    let (_dir, path) = write_level(r#"{"post": {"msaa": 4}}"#);
+    let level = load_level(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(level.post.msaa, 4);
+}

@@ -113,6 +113,39 @@ pub struct Post {
     pub tonemap: Tonemap,
     /// Draw the procedural sky (gradient and sun disc) behind the scene instead of the clear colour.
     pub sky: bool,
+    /// Multisample anti-aliasing: samples per pixel of the scene passes, 1 (off, the default)
+    /// or 4 (4× MSAA, resolved before bloom and tonemapping).
+    #[serde(deserialize_with = "deserialize_msaa")]
+    #[schemars(with = "MsaaJson")]
+    pub msaa: u32,
+}
+
+/// Deserializes [`Post::msaa`]: 1 or 4.
+fn deserialize_msaa<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let samples = u32::deserialize(d)?;
+    if matches!(samples, 1 | 4) {
+        Ok(samples)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "msaa must be 1 (off) or 4 samples per pixel, got {samples}"
+        )))
+    }
+}
+
+/// Schema of [`Post::msaa`].
+struct MsaaJson;
+
+impl JsonSchema for MsaaJson {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Msaa".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Samples per pixel: 1 (no multisampling) or 4 (4x MSAA).",
+            "type": "integer",
+            "enum": [1, 4]
+        })
+    }
 }
 
 impl Default for Post {
@@ -123,6 +156,7 @@ impl Default for Post {
             bloom_intensity: 1.0,
             tonemap: Tonemap::None,
             sky: false,
+            msaa: 1,
         }
     }
 }
