@@ -295,6 +295,13 @@ fn load_model(
             model: model.to_owned(),
             source,
         })?;
+    if meshes.iter().any(|m| !m.morph_targets.is_empty()) {
+        // Baked crowds carry skinning matrices only; per-instance morph weights are not baked.
+        log::warn!(
+            "{}: at `{json_path}.model`: crowd model `{model}` has morph targets; crowds draw its base shape",
+            file.display()
+        );
+    }
     Ok(CrowdModel {
         materials: primitive_materials(&asset),
         meshes,
