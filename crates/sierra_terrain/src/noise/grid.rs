@@ -228,14 +228,13 @@ fn perlin_block<const Z3: bool>(
     }
 }
 
-/// One row of noise, `out[i] = perlin3(x(i)·scale, y, z)` with `x(i) = x0 + i·dx`.
+/// One row of noise, `out[i] = perlin3(x0 + i·dx, y, z)`.
 #[inline(always)]
 fn noise_row_impl<const Z3: bool>(
     block_fn: impl Fn(&CellGrads, &[f32; LANES], Axis, Axis, &mut [f32; LANES]),
     p: &[u8; 512],
     x0: f32,
     dx: f32,
-    scale: f32,
     y: f32,
     z: f32,
     out: &mut [f32],
@@ -243,12 +242,12 @@ fn noise_row_impl<const Z3: bool>(
     let (ya, za) = (Axis::new(y), Axis::new(if Z3 { z } else { 0.0 }));
     let mut cells = CellGrads::new();
     let last = out.len().div_ceil(LANES) * LANES;
-    cells.fill::<Z3>(p, ya, za, x0 * scale, (x0 + last as f32 * dx) * scale);
+    cells.fill::<Z3>(p, ya, za, x0, x0 + last as f32 * dx);
     let mut xs = [0f32; LANES];
     let mut block = [0f32; LANES];
     for (c, chunk) in out.chunks_mut(LANES).enumerate() {
         for (l, x) in xs.iter_mut().enumerate() {
-            *x = (x0 + (c * LANES + l) as f32 * dx) * scale;
+            *x = x0 + (c * LANES + l) as f32 * dx;
         }
         block_fn(&cells, &xs, ya, za, &mut block);
         chunk.copy_from_slice(&block[..chunk.len()]);
@@ -257,6 +256,7 @@ fn noise_row_impl<const Z3: bool>(
 
 /// fBm of one row, `out[i] = fbm(x(i), y[, z])` in the same operation order as [`Fbm::fbm2`].
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the row's geometry, as the public row functions take it
 fn fbm_row_impl<const Z3: bool>(
     block_fn: impl Fn(&CellGrads, &[f32; LANES], Axis, Axis, &mut [f32; LANES]),
     p: &[u8; 512],
@@ -330,7 +330,6 @@ fn noise_row_avx2<const Z3: bool>(
         p,
         x0,
         dx,
-        1.0,
         y,
         z,
         out,
@@ -385,7 +384,7 @@ fn noise_row<const Z3: bool>(
         // SAFETY: the CPU supports AVX2 (checked at run time just above).
         return unsafe { noise_row_avx2::<Z3>(perm.table(), x0, dx, y, z, out) };
     }
-    noise_row_impl::<Z3>(perlin_block::<Z3>, perm.table(), x0, dx, 1.0, y, z, out)
+    noise_row_impl::<Z3>(perlin_block::<Z3>, perm.table(), x0, dx, y, z, out)
 }
 
 fn fbm_row<const Z3: bool>(
@@ -569,7 +568,6 @@ mod tests {
                     perm.table(),
                     x0,
                     dx,
-                    1.0,
                     y,
                     z,
                     &mut portable,

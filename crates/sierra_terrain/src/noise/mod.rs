@@ -3,6 +3,7 @@
 
 pub mod fbm;
 pub mod grid;
+pub mod periodic;
 pub mod perlin;
 
 pub use fbm::{Fbm, FbmKind, FbmParams};
