@@ -5,14 +5,27 @@
 //! different LODs would leave T-junction cracks; each chunk hangs a vertical skirt from its
 //! border (as in Ulrich's chunked LOD) that hides them without stitching.
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec4};
 
+use crate::detail::UV_TILE;
 use crate::island::Island;
 use crate::mesh::Mesh;
 
+/// Tangent of a height-field vertex whose texture coordinates are `(x, z) / UV_TILE`: the
+/// surface direction of `∂P/∂u = (1, ∂h/∂x, 0)`, which for the normal `n ∝ (−∂h/∂x, 1, −∂h/∂z)`
+/// is `normalize(n_y, −n_x, 0)` (exactly orthogonal to `n`). `w = +1`: `cross(n, t)` points
+/// along −z, towards decreasing v, which is "up" in a glTF texture.
+pub fn height_field_tangent(normal: Vec3) -> Vec4 {
+    Vec3::new(normal.y, -normal.x, 0.0)
+        .normalize_or(Vec3::X)
+        .extend(1.0)
+}
+
 /// Triangle grid of `cells / step` quads per side starting at sample `(i0, j0)`, coloured by the
-/// island's surface classes; with `skirt_depth > 0` a skirt of that depth (metres) on all four
-/// sides.
+/// island's surface classes, with world-tiling texture coordinates `(x, z) / UV_TILE` and
+/// [`height_field_tangent`]s for the detail normal map ([`crate::detail`]); with
+/// `skirt_depth > 0` a skirt of that depth (metres) on all four sides (skirt vertices copy the
+/// attributes of the rim vertex above them).
 pub fn grid_mesh(
     island: &Island,
     i0: usize,
@@ -35,7 +48,8 @@ pub fn grid_mesh(
             m.positions.push(p);
             m.normals.push(n);
             m.colors.push(island.surface_color(p.y, n));
-            m.uvs.push(Vec2::new(p.x, p.z) / 8.0);
+            m.uvs.push(Vec2::new(p.x, p.z) / UV_TILE);
+            m.tangents.push(height_field_tangent(n));
         }
     }
     let idx = |a: usize, b: usize| (b * side + a) as u32;
@@ -60,6 +74,7 @@ pub fn grid_mesh(
             m.normals.push(m.normals[v]);
             m.colors.push(m.colors[v]);
             m.uvs.push(m.uvs[v]);
+            m.tangents.push(m.tangents[v]);
         }
         let k = ring.len() as u32;
         for e in 0..k {
@@ -180,6 +195,77 @@ mod tests {
     use super::*;
     use crate::island::TerrainParams;
     use crate::noise::grid::Threads;
+
+    #[test]
+    fn chunk_tangents_are_unit_orthogonal_and_follow_the_texture() {
+        let p = TerrainParams {
+            resolution: 257,
+            chunk_cells: 32,
+            ..TerrainParams::default()
+        };
+        let island = Island::generate_cpu(&p, Threads::All).unwrap();
+        let grid = ChunkGrid::new(&island);
+        let (mut steep, mut dots, mut count, mut off) = (0, 0.0, 0, 0);
+        for lod in [0, 2] {
+            for (cx, cz) in [(3, 3), (4, 3), (3, 5)] {
+                let m = grid.mesh(&island, ChunkLod { cx, cz, lod });
+                m.validate().unwrap();
+                assert_eq!(m.tangents.len(), m.vertex_count());
+                for (t, n) in m.tangents.iter().zip(&m.normals) {
+                    assert!((t.truncate().length() - 1.0).abs() < 1e-5, "{t}");
+                    assert!(t.truncate().dot(*n).abs() < 1e-5, "{t} vs normal {n}");
+                    assert_eq!(t.w, 1.0);
+                    if n.y < 0.9 {
+                        steep += 1;
+                    }
+                }
+                // Independently of the formula: each surface triangle's ∂P/∂u (from its
+                // positions and texture coordinates) runs along its vertices' tangents, and
+                // its −∂P/∂v (up the texture) on the side of their bitangents cross(n, t) · w
+                // (right handedness). Not exactly: the vertex frame is orthonormal while steep
+                // faces shear u against v, and on the ridged noise's creases a vertex normal
+                // averages both flanks; so: never opposed but on a few crease vertices, and
+                // close to parallel along u on average.
+                // Only at full detail: coarser LODs keep the full-resolution normals, which
+                // differ from their larger faces' own.
+                let side = (32 >> lod) + 1;
+                for tri in m.indices.chunks_exact(3).filter(|_| lod == 0) {
+                    let v = [tri[0], tri[1], tri[2]].map(|i| i as usize);
+                    if v.iter().any(|&i| i >= side * side) {
+                        continue; // skirt
+                    }
+                    let (e1, e2) = (
+                        m.positions[v[1]] - m.positions[v[0]],
+                        m.positions[v[2]] - m.positions[v[0]],
+                    );
+                    let (d1, d2) = (m.uvs[v[1]] - m.uvs[v[0]], m.uvs[v[2]] - m.uvs[v[0]]);
+                    let r = 1.0 / (d1.x * d2.y - d2.x * d1.y);
+                    let dp_du = ((e1 * d2.y - e2 * d1.y) * r).normalize();
+                    let dp_dv = ((e2 * d1.x - e1 * d2.x) * r).normalize();
+                    for i in v {
+                        let t = m.tangents[i];
+                        let b = m.normals[i].cross(t.truncate()) * t.w;
+                        let (along_u, along_v) = (t.truncate().dot(dp_du), b.dot(-dp_dv));
+                        if along_u <= 0.0 || along_v <= 0.0 {
+                            off += 1;
+                        }
+                        dots += along_u;
+                        count += 1;
+                    }
+                }
+            }
+        }
+        assert!(steep > 0, "the sampled chunks should include slopes");
+        assert!(
+            dots / count as f32 > 0.9,
+            "mean alignment {}",
+            dots / count as f32
+        );
+        assert!(
+            off * 100 < count,
+            "{off} of {count} vertex frames oppose their faces"
+        );
+    }
 
     #[test]
     fn lod_reduces_triangles_and_meshes_are_valid() {

@@ -13,6 +13,7 @@ pub mod water;
 
 pub use error::Error;
 pub mod chunks;
+pub mod detail;
 pub mod heightfield;
 pub mod island;
 pub mod mesh;

@@ -82,6 +82,9 @@ fn compact(mesh: &Mesh, indices: &[u32], percent: u32) -> Mesh {
             if !mesh.uvs.is_empty() {
                 out.uvs.push(mesh.uvs[i]);
             }
+            if !mesh.tangents.is_empty() {
+                out.tangents.push(mesh.tangents[i]);
+            }
         }
         out.indices.push(remap[i]);
     }

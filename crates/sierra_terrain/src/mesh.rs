@@ -5,8 +5,8 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 use crate::error::Error;
 
 /// An indexed triangle list. Right-handed, Y up, metres; front faces counter-clockwise; colours
-/// are linear RGBA. All attribute vectors have one entry per vertex (`uvs` and `colors` may
-/// also be empty).
+/// are linear RGBA. All attribute vectors have one entry per vertex (`uvs`, `colors` and
+/// `tangents` may also be empty).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh {
     /// Name used by exports (`o` line in OBJ) and error messages.
@@ -19,6 +19,9 @@ pub struct Mesh {
     pub colors: Vec<Vec4>,
     /// `[vertex_count]` texture coordinates, or empty.
     pub uvs: Vec<Vec2>,
+    /// `[vertex_count]` unit tangents along +u, `w` = ±1 bitangent sign as glTF
+    /// (`bitangent = cross(normal, tangent.xyz) · w`, pointing up the texture), or empty.
+    pub tangents: Vec<Vec4>,
     /// `[3 · triangle_count]` vertex indices.
     pub indices: Vec<u32>,
 }
@@ -58,7 +61,11 @@ impl Mesh {
                 self.normals.len()
             )));
         }
-        for (what, len) in [("colors", self.colors.len()), ("uvs", self.uvs.len())] {
+        for (what, len) in [
+            ("colors", self.colors.len()),
+            ("uvs", self.uvs.len()),
+            ("tangents", self.tangents.len()),
+        ] {
             if len != 0 && len != n {
                 return Err(bad(format!("{len} {what} for {n} positions")));
             }
@@ -83,7 +90,8 @@ impl Mesh {
     }
 
     /// Appends `other` transformed by `transform` (normals by its inverse transpose).
-    /// Missing colours/uvs on one side are filled with white / zero.
+    /// Missing colours/uvs/tangents on one side are filled with white / zero / `(1, 0, 0, 1)`;
+    /// tangents are rotated by `transform` (a mirroring transform flips their `w`).
     pub fn append(&mut self, other: &Mesh, transform: Mat4) {
         let base = self.positions.len() as u32;
         let normal_matrix = transform.inverse().transpose();
@@ -113,6 +121,24 @@ impl Mesh {
             &other.uvs,
             other.positions.len(),
             Vec2::ZERO,
+        );
+        let linear = glam::Mat3::from_mat4(transform);
+        let mirror = linear.determinant().signum();
+        let tangents: Vec<Vec4> = other
+            .tangents
+            .iter()
+            .map(|t| {
+                (linear * t.truncate())
+                    .normalize_or(Vec3::X)
+                    .extend(t.w * mirror)
+            })
+            .collect();
+        fill_attr(
+            &mut self.tangents,
+            had,
+            &tangents,
+            other.positions.len(),
+            Vec4::new(1.0, 0.0, 0.0, 1.0),
         );
         self.indices.extend(other.indices.iter().map(|&i| i + base));
     }
