@@ -33,10 +33,27 @@ pub const REFERENCE_PERMUTATION: [u8; 256] = [
 
 /// The doubled permutation table `p[0..512]` (`p[i + 256] = p[i]`) that the noise indexes, as in
 /// the reference, so `p[p[X] + Y + 1]` never needs a second wrap.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Permutation {
     table: [u8; 512],
+    /// `GRAD_ROWS[table[i]]` for each `i`: the f32 kernel reads a corner's gradient straight
+    /// from the hash position, one dependent load fewer per corner. Derived from `table`.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    grad_rows: Box<GradRows512>,
 }
+
+/// `[512]` gradient rows, see [`Permutation`].
+#[derive(Clone)]
+#[repr(C, align(16))]
+struct GradRows512([[f32; 4]; 512]);
+
+impl PartialEq for Permutation {
+    fn eq(&self, other: &Self) -> bool {
+        self.table == other.table
+    }
+}
+
+impl Eq for Permutation {}
 
 impl Debug for Permutation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -79,7 +96,10 @@ impl Permutation {
         let mut table = [0u8; 512];
         table[..256].copy_from_slice(base);
         table[256..].copy_from_slice(base);
-        Self { table }
+        let grad_rows = Box::new(GradRows512(std::array::from_fn(|i| {
+            GRAD_ROWS.0[table[i] as usize]
+        })));
+        Self { table, grad_rows }
     }
 
     /// The doubled table `[512]` (entry `i` and `i + 256` are equal), e.g. for upload to the GPU.
@@ -283,12 +303,10 @@ pub fn perlin3<T: NoiseFloat>(perm: &Permutation, x: T, y: T, z: T) -> T {
 /// Gradient vectors `(gx, gy, gz, 0)` of the reference's `grad` for every hash byte (row `h` is
 /// that of `h & 15`, so no masking is needed): the dot product `gx·x + gy·y + gz·z` equals
 /// `grad(hash, x, y, z)` (terms with `g = 0` add an exact `±0`). 4 KiB, stays in L1.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[repr(C, align(16))]
 pub(crate) struct GradRows(pub(crate) [[f32; 4]; 256]);
 
 /// See [`GradRows`].
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) static GRAD_ROWS: GradRows = GradRows({
     let mut rows = [[0f32; 4]; 256];
     let mut i = 0;
@@ -317,15 +335,15 @@ mod sse2 {
     //! `f32` perlin3 with SSE2 (part of the x86-64 baseline, so always available).
     use std::arch::x86_64::*;
 
-    use super::{Permutation, GRAD_ROWS};
+    use super::Permutation;
 
     /// `None` unless `|x|, |y|, |z| < 2^23`: the vector floor is exact only where f32 still has
     /// fractions (NaN fails the test too); beyond that the portable code's saturating conversions
     /// define the cell.
     #[inline(always)]
     pub(super) fn perlin3(perm: &Permutation, x: f32, y: f32, z: f32) -> Option<f32> {
-        // SAFETY: SSE2 is enabled on every x86-64 target; the loads read `GRAD_ROWS` rows, which
-        // are 16-byte aligned `[f32; 4]`, at indices below 256.
+        // SAFETY: SSE2 is enabled on every x86-64 target; the loads read `grad_rows` rows, which
+        // are 16-byte aligned `[f32; 4]`, at indices masked below 512.
         unsafe {
             let p = _mm_setr_ps(x, y, z, 0.0);
             let abs = _mm_andnot_ps(_mm_set1_ps(-0.0), p);
@@ -360,7 +378,8 @@ mod sse2 {
             let ab = perm.at(a + 1) + zi;
             let ba = perm.at(b) + zi;
             let bb = perm.at(b + 1) + zi;
-            let row = |h: usize| _mm_load_ps(GRAD_ROWS.0[h].as_ptr());
+            // Gradient row of the corner whose hash is `perm.table[i]`.
+            let row = |i: usize| _mm_load_ps(perm.grad_rows.0[i & 511].as_ptr());
 
             // Corner lanes [x0y0, x1y0, x0y1, x1y1] of the near (z0) and far (z1) faces.
             let xs = _mm_unpacklo_ps(f, f1); // [x0, x1, y0, y1]
@@ -377,16 +396,8 @@ mod sse2 {
                     _mm_mul_ps(r2, cz),
                 )
             };
-            let near = face([perm.at(aa), perm.at(ba), perm.at(ab), perm.at(bb)], z0);
-            let far = face(
-                [
-                    perm.at(aa + 1),
-                    perm.at(ba + 1),
-                    perm.at(ab + 1),
-                    perm.at(bb + 1),
-                ],
-                z1,
-            );
+            let near = face([aa, ba, ab, bb], z0);
+            let far = face([aa + 1, ba + 1, ab + 1, bb + 1], z1);
             // lerp(u, ·, ·) along x: [near00, near01, far00, far01] against their x1 partners.
             let lo = _mm_shuffle_ps::<0b10_00_10_00>(near, far);
             let hi = _mm_shuffle_ps::<0b11_01_11_01>(near, far);
