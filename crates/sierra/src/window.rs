@@ -10,7 +10,8 @@
 //! button held to look; the player walks with the arrow keys and jumps with Space
 //! ([`crate::gameplay::input::key_of`]; W/A/S/D too when the camera is not flying); C cycles the
 //! camera (fly → level/follow → aerial path → walk path); I/K raise/lower the sun, J/L turn it;
-//! F toggles wireframe; F12 or P writes a screenshot PNG; Enter pauses, N steps one tick while
+//! F toggles wireframe; R drops water into the sea where the camera looks (as the overlay's
+//! "water drop" button); F12 or P writes a screenshot PNG; Enter pauses, N steps one tick while
 //! paused; F1 hides the overlay. A scripted key track (`--input TRACK.json`, [`crate::key_track`])
 //! delivers its key events through the same handler; its ticks count rendered frames and the
 //! game then runs exactly one tick per frame (unless paused), so a track replays identically on
@@ -116,6 +117,8 @@ pub enum WindowAction {
     SunAzimuth(i8),
     /// F1.
     ToggleOverlay,
+    /// R: a water drop on the sea where the camera looks.
+    WaterDrop,
 }
 
 /// Seconds a camera path chosen with C takes.
@@ -139,6 +142,7 @@ pub fn action_of(code: KeyCode) -> Option<WindowAction> {
         KeyCode::KeyJ => A::SunAzimuth(-1),
         KeyCode::KeyL => A::SunAzimuth(1),
         KeyCode::F1 => A::ToggleOverlay,
+        KeyCode::KeyR => A::WaterDrop,
         _ => return None,
     })
 }
@@ -382,7 +386,7 @@ impl App {
         if running.minimised {
             return Ok(());
         }
-        apply_controls(running);
+        apply_controls(running)?;
         let (width, height) = running.renderer.size();
         build_frame(
             &running.game,
@@ -556,21 +560,43 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
         }
         Some(WindowAction::SunAzimuth(s)) => c.sun_azimuth += f32::from(s) * SUN_STEP,
         Some(WindowAction::ToggleOverlay) => running.overlay.visible = !running.overlay.visible,
+        Some(WindowAction::WaterDrop) => c.drop_requested = true,
         None => {}
     }
 }
 
-/// Pushes the overlay's settings into the renderer and the game.
-fn apply_controls(running: &mut Running) {
+/// Pushes the overlay's settings into the renderer and the game: bloom, wireframe (the forward
+/// pass's line mode; switched off again, saying so, where the adapter has no line mode) and a
+/// requested water drop, aimed along the current camera's view.
+///
+/// # Errors
+/// GPU errors from the water drop.
+fn apply_controls(running: &mut Running) -> Result<()> {
     let c = &mut running.controls;
     running.renderer.bloom.settings.threshold = c.bloom_threshold;
     running.renderer.bloom.settings.intensity = c.bloom_intensity;
-    // Hook: `c.wireframe` has no effect until the forward pass grows a line-mode pipeline
-    // (the GpuContext already requests POLYGON_MODE_LINE).
-    if std::mem::take(&mut c.drop_requested) {
-        // Hook: a water drop on the sea once the level's sea (crate::world) runs in Game.
-        println!("water drop requested (no simulated sea in this level)");
+    if running.renderer.forward.wireframe != c.wireframe {
+        if let Err(e) = running.renderer.forward.set_wireframe(c.wireframe) {
+            println!("wireframe unavailable: {e}");
+            c.wireframe = false;
+        }
     }
+    if std::mem::take(&mut c.drop_requested) {
+        let (eye, target) = if running.camera_mode == CameraMode::Fly {
+            (running.fly.position, running.fly.target())
+        } else {
+            let cam = &running.game.scene.camera;
+            (cam.position, cam.target)
+        };
+        let world = &mut running.game.world;
+        match world.drop_target(eye, target) {
+            Some(at) if world.drop_water(&running.ctx, at)? => {
+                println!("water drop at ({:.1}, {:.1})", at.x, at.y);
+            }
+            _ => println!("water drop: this level has no simulated sea"),
+        }
+    }
+    Ok(())
 }
 
 /// Applies the window's camera mode and sun to the frame built from the level.
@@ -735,5 +761,7 @@ mod tests {
         }
         assert_eq!(action_of(KeyCode::F12), Some(WindowAction::Screenshot));
         assert_eq!(action_of(KeyCode::KeyP), Some(WindowAction::Screenshot));
+        assert_eq!(action_of(KeyCode::KeyR), Some(WindowAction::WaterDrop));
+        assert_eq!(crate::gameplay::input::key_of(KeyCode::KeyR), None);
     }
 }

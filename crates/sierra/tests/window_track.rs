@@ -1,7 +1,8 @@
 //! Window + overlay test (#10.3): under Xvfb, `sierra demo` runs 300 frames in a window with
 //! the egui overlay, driven by the scripted key track `assets/input/window_tour.json` (camera
-//! cycle through every mode, fly camera, player walk and jump, sun keys, wireframe on/off,
-//! pause and single steps, two screenshots), and exits 0 with both screenshots written.
+//! cycle through every mode, fly camera, player walk and jump, a water drop (R, as the overlay's
+//! button), sun keys, wireframe on/off, pause and single steps, two screenshots), and exits 0
+//! with both screenshots written.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -80,6 +81,7 @@ fn scripted_track_drives_window_overlay_and_writes_screenshots() {
         "camera: Follow",
         "wireframe on",
         "wireframe off",
+        "water drop",
     ] {
         assert!(stdout.contains(line), "missing `{line}` in:\n{stdout}");
     }

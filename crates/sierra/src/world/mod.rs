@@ -16,13 +16,18 @@ pub mod sea;
 pub mod sky_objects;
 
 use anyhow::Result;
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use sierra_render::{DrawItem, GpuContext, Renderer};
 use sierra_scene::{Component, Scene};
 
 pub use landscape::Landscape;
 pub use sea::Sea;
 pub use sky_objects::SkyObjects;
+
+/// Radius of a drop from the debug overlay's "water drop" button, metres.
+pub const DROP_RADIUS: f32 = 12.0;
+/// Height of a drop from the "water drop" button at its centre, metres.
+pub const DROP_AMPLITUDE: f32 = 2.0;
 
 /// CPU state of a level's landscape components (all optional: a level without them has an
 /// empty world that draws nothing).
@@ -177,6 +182,56 @@ impl World {
         Ok(())
     }
 
+    /// Drops water into the sea at world `(x, z)` `at` ([`DROP_RADIUS`], [`DROP_AMPLITUDE`]): the
+    /// debug overlay's "water drop" button. Returns `false` when the level has no uploaded sea or
+    /// `at` lies outside its simulated grid.
+    ///
+    /// # Errors
+    /// GPU errors.
+    pub fn drop_water(&mut self, ctx: &GpuContext, at: Vec2) -> Result<bool> {
+        let (Some(sea), Some(gpu)) = (&self.sea, &mut self.gpu) else {
+            return Ok(false);
+        };
+        let Some(sea_gpu) = &mut gpu.sea else {
+            return Ok(false);
+        };
+        sea.drop_at(sea_gpu, ctx, at, DROP_RADIUS, DROP_AMPLITUDE)
+    }
+
+    /// Where a drop aimed by a camera at `eye` looking towards `target` lands, world `(x, z)`:
+    /// the view ray's crossing with the sea's rest level, or the grid's centre when the ray does
+    /// not cross it within the grid (looking up, or past the grid). `None` without a sea.
+    pub fn drop_target(&self, eye: Vec3, target: Vec3) -> Option<Vec2> {
+        let sea = self.sea.as_ref()?;
+        let corner = Vec2::new(sea.origin.x, sea.origin.z);
+        let centre = corner + sea.extent() * 0.5;
+        let dir = target - eye;
+        let level = sea.rest_level();
+        if dir.y >= 0.0 || eye.y <= level {
+            return Some(centre);
+        }
+        let hit = eye + dir * ((level - eye.y) / dir.y);
+        let local = Vec2::new(hit.x, hit.z) - corner;
+        let inside = local.cmpge(Vec2::ZERO).all() && local.cmplt(sea.extent()).all();
+        Some(if inside {
+            Vec2::new(hit.x, hit.z)
+        } else {
+            centre
+        })
+    }
+
+    /// The sea's current water depth per cell (`[rows * cols]` metres, row-major), read back from
+    /// the GPU; `None` without an uploaded sea. For tests and tools (it blocks on the GPU).
+    ///
+    /// # Errors
+    /// GPU errors.
+    pub fn sea_depth(&self, ctx: &GpuContext) -> Result<Option<Vec<f32>>> {
+        match self.gpu.as_ref().and_then(|g| g.sea.as_ref()) {
+            Some(sea) => sea.read_depth(ctx).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// Appends this tick's world draws: terrain chunks at the level of detail their distance
     /// from `eye` asks for, palms, birds, planet and clouds (turned by the world clock).
     pub fn push_draws(&self, eye: Vec3, draws: &mut Vec<DrawItem>) {
@@ -187,5 +242,109 @@ impl World {
             l.push_draws(lg, eye, draws);
         }
         self.sky.push_draws(&gpu.sky, self.time as f32, draws);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::game_from_json;
+    use sierra_terrain::water::WaterSim;
+
+    /// A 48 x 48 sea of 2 m cells, 13 m deep (no island: the floor is 10 m down), closed edges,
+    /// no scheduled drops.
+    const SEA: &str = r#"{"objects": [{"name": "sea", "position": [-40, 0, -40], "components": [
+        {"type": "Water", "gridSize": [48, 48], "cellSize": 2, "initialLevel": 3}]}]}"#;
+
+    #[test]
+    fn drop_target_is_where_the_view_ray_meets_the_sea_else_the_grid_centre() {
+        let game = game_from_json(SEA, 60.0).unwrap();
+        let world = &game.world;
+        // From 10 m above the 3 m rest level, looking 45 degrees down along -z.
+        let hit = world
+            .drop_target(Vec3::new(5.0, 13.0, 20.0), Vec3::new(5.0, 12.0, 19.0))
+            .unwrap();
+        assert!(hit.abs_diff_eq(Vec2::new(5.0, 10.0), 1e-4), "{hit}");
+        // Looking up, or crossing the level far outside the grid: the centre (-40 + 48).
+        let centre = Vec2::splat(8.0);
+        let up = world.drop_target(Vec3::new(5.0, 13.0, 20.0), Vec3::new(5.0, 14.0, 19.0));
+        assert_eq!(up, Some(centre));
+        let far = world.drop_target(Vec3::new(0.0, 13.0, 0.0), Vec3::new(1000.0, 12.9, 0.0));
+        assert_eq!(far, Some(centre));
+        assert_eq!(World::default().drop_target(Vec3::Y, Vec3::ZERO), None);
+    }
+
+    #[test]
+    fn water_drop_button_perturbs_the_gpu_sea_like_the_cpu_reference_and_keeps_its_volume() {
+        let Ok(ctx) = GpuContext::headless() else {
+            eprintln!("skipping: no GPU adapter");
+            return;
+        };
+        let mut game = game_from_json(SEA, 60.0).unwrap();
+        let mut headless = sierra_render::HeadlessRenderer::new(&ctx, 8, 8).unwrap();
+        game.world.upload(&ctx, &mut headless.renderer).unwrap();
+        let before = game.world.sea_depth(&ctx).unwrap().unwrap();
+        assert!(before.iter().all(|&d| (d - 13.0).abs() < 1e-5));
+
+        let at = Vec2::new(-10.0, -12.0);
+        assert!(game.world.drop_water(&ctx, at).unwrap());
+        // Outside the grid: nothing added.
+        assert!(!game.world.drop_water(&ctx, Vec2::new(500.0, 0.0)).unwrap());
+        let dropped = game.world.sea_depth(&ctx).unwrap().unwrap();
+
+        // The CPU water columns given the same drop (grid-local centre) agree cell by cell.
+        let sea = game.world.sea.as_ref().unwrap();
+        let mut cpu = WaterSim::new(sea.params, vec![-10.0; 48 * 48], before.clone()).unwrap();
+        cpu.add_drop(at + Vec2::splat(40.0), DROP_RADIUS, DROP_AMPLITUDE)
+            .unwrap();
+        let worst = cpu
+            .depth()
+            .iter()
+            .zip(&dropped)
+            .map(|(c, g)| (c - g).abs())
+            .fold(0.0, f32::max);
+        assert!(
+            worst < 1e-4,
+            "GPU drop differs from the CPU one by {worst} m"
+        );
+        let cell = |x: f32, z: f32| ((z + 40.0) / 2.0) as usize * 48 + ((x + 40.0) / 2.0) as usize;
+        let centre = cell(at.x, at.y);
+        assert!(
+            dropped[centre] > 13.0 + 0.8 * DROP_AMPLITUDE,
+            "{}",
+            dropped[centre]
+        );
+        assert_eq!(
+            dropped[cell(30.0, 30.0)],
+            13.0,
+            "far from the drop the sea is untouched"
+        );
+        let volume = |d: &[f32]| d.iter().map(|&h| f64::from(h)).sum::<f64>();
+        let added = volume(&dropped) - volume(&before);
+        assert!(added > 1.0, "the drop added {added} m of column height");
+
+        // A second of simulation: the bump spreads as a ring, closed edges keep the water.
+        for _ in 0..60 {
+            game.tick();
+            game.world
+                .step_gpu(&ctx, &mut headless.renderer, game.clock.dt() as f32)
+                .unwrap();
+        }
+        let later = game.world.sea_depth(&ctx).unwrap().unwrap();
+        let drift = (volume(&later) - volume(&dropped)).abs() / volume(&dropped);
+        assert!(drift < 1e-5, "volume drifted by {drift}");
+        assert!(later[centre] < dropped[centre] - 0.5, "{}", later[centre]);
+        // Shallow-water waves run at sqrt(g h) ~ 11 m/s: a second later the ring has left the
+        // drop's disc.
+        let ring = (0..48 * 48)
+            .filter(|&i| {
+                let x = (i % 48) as f32 * 2.0 + 1.0 - 40.0;
+                let z = (i / 48) as f32 * 2.0 + 1.0 - 40.0;
+                let r = Vec2::new(x, z).distance(at);
+                r > DROP_RADIUS + 2.0 && r < DROP_RADIUS + 20.0
+            })
+            .map(|i| (later[i] - 13.0).abs())
+            .fold(0.0, f32::max);
+        assert!(ring > 0.05, "no ripple outside the drop's disc: {ring} m");
     }
 }

@@ -134,4 +134,42 @@ impl Sea {
         renderer.sea.set_current(gpu.water.current_index());
         Ok(())
     }
+
+    /// Adds a raised-cosine drop of `radius` and `amplitude` metres centred on world `(x, z)`
+    /// `at` (the debug overlay's "water drop"); the sea pass shows its rings from the next step.
+    /// Returns `false` (nothing added) when `at` lies outside the simulated grid.
+    ///
+    /// # Errors
+    /// A non-positive radius, a negative amplitude, GPU errors.
+    pub fn drop_at(
+        &self,
+        gpu: &mut SeaGpu,
+        ctx: &GpuContext,
+        at: Vec2,
+        radius: f32,
+        amplitude: f32,
+    ) -> Result<bool> {
+        let local = at - Vec2::new(self.origin.x, self.origin.z);
+        let extent = self.extent();
+        if !(local.cmpge(Vec2::ZERO).all() && local.cmplt(extent).all()) {
+            return Ok(false);
+        }
+        gpu.water
+            .add_drop(ctx, local, radius, amplitude)
+            .context("adding a water drop")?;
+        Ok(true)
+    }
+}
+
+impl SeaGpu {
+    /// The current water depth per cell, metres (`[rows * cols]`, row-major), read back from
+    /// the GPU (blocks until the queued steps finish; for tests and tools, not per frame).
+    ///
+    /// # Errors
+    /// GPU errors.
+    pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
+        self.water
+            .read_depth(ctx)
+            .context("reading the water depth back")
+    }
 }
