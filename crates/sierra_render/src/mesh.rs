@@ -33,13 +33,13 @@ pub struct MeshData {
 
 impl From<&sierra_terrain::Mesh> for MeshData {
     /// Terrain, palm, bird and planet meshes (`sierra_terrain`'s glam layout) as renderer data;
-    /// no tangents (these surfaces are not normal-mapped).
+    /// tangents where the mesh has them (terrain chunks, for the detail normal map).
     fn from(m: &sierra_terrain::Mesh) -> Self {
         Self {
             positions: m.positions.iter().map(|p| p.to_array()).collect(),
             normals: m.normals.iter().map(|n| n.to_array()).collect(),
             uvs: m.uvs.iter().map(|u| u.to_array()).collect(),
-            tangents: Vec::new(),
+            tangents: m.tangents.iter().map(|t| t.to_array()).collect(),
             colors: m.colors.iter().map(|c| c.to_array()).collect(),
             indices: m.indices.clone(),
         }
