@@ -1,20 +1,62 @@
 //! The `Terrain` component in the game: the island's heights (generated on the GPU by default,
 //! `sierra_render::compute::noise::generate_island_gpu`, or on the CPU with `"backend": "cpu"`),
 //! kept for ground-height queries, and its chunked level-of-detail meshes uploaded once
-//! (every chunk at every LOD), picked per frame by distance (seed 002, §2.3).
+//! (every chunk at every LOD), picked per frame by distance (seed 002, §2.3). The chunks share
+//! one bump-mapped surface material (the thesis's mountain and beach normal maps): metre-scale
+//! relief from the forward pass's world-space detail bump ([`ISLAND_DETAIL`]) and finer grain
+//! from a tiled, mipmapped tangent-space normal map ([`sierra_terrain::detail`], the engine's
+//! tileable fBm) on the chunks' `(x, z) / UV_TILE` texture coordinates and tangents.
 
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec2, Vec3, Vec4};
 use sierra_render::compute::noise::{generate_island_gpu, NoiseCompute};
 use sierra_render::material::{DetailBump, SurfaceMaterial};
+use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{DrawItem, GpuContext, Material, MeshData, MeshHandle, Renderer};
 use sierra_terrain::chunks::{ChunkGrid, ChunkLod};
+use sierra_terrain::detail::DetailMap;
 use sierra_terrain::island::Backend;
 use sierra_terrain::noise::grid::Threads;
 use sierra_terrain::{Island, TerrainParams};
 
 /// Horizontal distance drawn at full detail, metres; LOD `k` beyond `LOD_DISTANCE · 2^(k−1)`.
 pub const LOD_DISTANCE: f32 = 90.0;
+
+/// The island's detail normal map: grain below [`ISLAND_DETAIL`]'s smallest octave (0.5 m),
+/// 50 cm down to 12 cm bumps a few centimetres high, tiled every [`DetailMap::tile`] metres.
+pub const ISLAND_NORMAL_MAP: DetailMap = DetailMap {
+    size: 512,
+    tile: sierra_terrain::detail::UV_TILE,
+    period: 32,
+    octaves: 3,
+    gain: 0.5,
+    depth: 0.06,
+    seed: Some(0x5EED_D37A),
+};
+
+/// Scale of the detail normal map's slopes (glTF `normalTexture.scale`); the bump depth itself
+/// is [`DetailMap::depth`].
+pub const DETAIL_NORMAL_SCALE: f32 = 1.0;
+
+/// The detail normal map `detail` describes, uploaded as a linear texture with mipmaps (which
+/// filter the grain away with distance).
+///
+/// # Errors
+/// Invalid detail-map parameters, GPU errors.
+pub fn detail_normal_texture(ctx: &GpuContext, detail: &DetailMap) -> Result<Texture2d> {
+    let pixels = detail
+        .normal_map()
+        .context("generating the terrain's detail normal map")?;
+    Texture2d::from_rgba8(
+        ctx,
+        "terrain detail normal map",
+        detail.size,
+        detail.size,
+        &pixels,
+        ColorSpace::Linear,
+    )
+    .context("uploading the terrain's detail normal map")
+}
 
 /// The island of a level.
 pub struct Landscape {
@@ -53,7 +95,8 @@ impl Landscape {
         self.island.as_ref()?.height_at(x, z)
     }
 
-    /// Generates GPU heights if needed and uploads every chunk at every LOD.
+    /// Generates GPU heights if needed and uploads every chunk at every LOD, all bound to one
+    /// material: [`island_surface`] with the [`ISLAND_NORMAL_MAP`] normal map.
     ///
     /// # Errors
     /// GPU errors.
@@ -78,9 +121,14 @@ impl Landscape {
             }
         }
         // Relief below the vertex spacing (close up the chunks would be smooth-shaded slopes).
+        let surface = SurfaceMaterial {
+            normal: Some(detail_normal_texture(ctx, &ISLAND_NORMAL_MAP)?),
+            normal_scale: DETAIL_NORMAL_SCALE,
+            ..island_surface()
+        };
         renderer
             .forward
-            .set_shared_material(ctx, &handles, &island_surface())?;
+            .set_shared_material(ctx, &handles, &surface)?;
         Ok(LandscapeGpu { grid, handles })
     }
 
