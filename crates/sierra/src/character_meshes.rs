@@ -71,7 +71,22 @@ impl CharacterMeshes {
     ) -> Result<()> {
         self.palettes.clear();
         self.draws.clear();
-        for (i, (model, pose)) in self.models.iter().zip(&gameplay.poses).enumerate() {
+        for (i, ((model, pose), character)) in self
+            .models
+            .iter_mut()
+            .zip(&gameplay.poses)
+            .zip(&gameplay.characters)
+            .enumerate()
+        {
+            // Morph targets follow the clip playing (the fading-out clip's weights are not blended).
+            model
+                .set_morph_weights(
+                    ctx,
+                    &self.skinning,
+                    character.current.clip,
+                    character.current.time,
+                )
+                .with_context(|| format!("morph weights of character {i}"))?;
             model
                 .draw_with_palette(
                     0,

@@ -11,8 +11,8 @@
 
 use glam::{Mat4, Vec3, Vec4};
 use sierra_anim::{
-    local_to_model, sample_clip, skinning_palette, Clip, Playback, SamplingContext, Skeleton, Skin,
-    Transform,
+    local_to_model, sample_clip, sample_morph_weights, skinning_palette, Clip, Playback,
+    SamplingContext, Skeleton, Skin, Transform,
 };
 use sierra_gltf::GltfAsset;
 
@@ -40,6 +40,10 @@ struct Part {
     material: Material,
     /// Per-joint bind-space boxes, for [`SkinnedModel::posed_bounds`].
     bounds: JointBounds,
+    /// The glTF node drawing it (the target of its `weights` channels).
+    node: usize,
+    /// `[morph target]` weights when no channel animates them (node's, else mesh's defaults).
+    default_weights: Vec<f32>,
 }
 
 /// One animated instance of a skinned glTF model (upload one per character).
@@ -51,6 +55,8 @@ pub struct SkinnedModel {
     parts: Vec<Part>,
     /// `[skin]` palette offset of the frame being posed.
     skin_offsets: Vec<u32>,
+    /// Scratch `[morph target]` weights (no allocation per frame once grown).
+    weights: Vec<f32>,
 }
 
 fn invalid(e: impl std::fmt::Display) -> RenderError {
@@ -115,8 +121,25 @@ impl SkinnedModel {
                     .material
                     .and_then(|m| asset.materials.get(m))
                     .map_or(Vec4::ONE, |m| m.base_color_factor);
+                let node = &asset.nodes[inst.node];
+                let default_weights = if node.weights.is_empty() {
+                    mesh.weights.clone()
+                } else {
+                    node.weights.clone()
+                };
+                if default_weights.len() != data.morph_targets.len() {
+                    return Err(RenderError::InvalidInput(format!(
+                        "{name}: node {} has {} morph weights for {} morph targets",
+                        inst.node,
+                        default_weights.len(),
+                        data.morph_targets.len()
+                    )));
+                }
+                skinning.set_morph_weights(ctx, handle, &default_weights)?;
                 parts.push(Part {
                     bounds: JointBounds::new(&data),
+                    node: inst.node,
+                    default_weights,
                     mesh: handle,
                     skin: inst.skin,
                     material: Material {
@@ -131,6 +154,7 @@ impl SkinnedModel {
             clip_names: asset.clips.iter().map(|c| c.name.clone()).collect(),
             durations: asset.clips.iter().map(|c| c.duration).collect(),
             skin_offsets: vec![0; skins.len()],
+            weights: Vec::new(),
             skins,
             parts,
         })
@@ -175,6 +199,43 @@ impl SkinnedModel {
             .filter_map(|part| part.bounds.posed_bounds(palette))
             .map(|b| transform_bounds(world, b))
             .reduce(|(lo, hi), (l, h)| (lo.min(l), hi.max(h)))
+    }
+
+    /// Sets the morph target weights of every morphed primitive for `clip` at `time` seconds
+    /// (looping): the clip's `weights` channel on the primitive's node when it has one, else the
+    /// node's (or mesh's) default weights; applied on the GPU before skinning by the next
+    /// [`Skinning::skin`]. Primitives without morph targets are skipped.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for an unknown clip or a sampling error.
+    pub fn set_morph_weights(
+        &mut self,
+        ctx: &GpuContext,
+        skinning: &Skinning,
+        clip: usize,
+        time: f32,
+    ) -> Result<()> {
+        if clip >= self.clip_names.len() {
+            return Err(RenderError::InvalidInput(format!(
+                "{}: clip index {clip} out of range ({} clips)",
+                self.name,
+                self.clip_names.len()
+            )));
+        }
+        for part in self.parts.iter().filter(|p| !p.default_weights.is_empty()) {
+            self.weights.clone_from(&part.default_weights);
+            let clip = &self.skins[part.skin].clips[clip];
+            if let Some(track) = clip
+                .morph_tracks()
+                .iter()
+                .position(|t| t.target() == part.node && t.weight_count() == self.weights.len())
+            {
+                sample_morph_weights(clip, track, time, Playback::Loop, &mut self.weights)
+                    .map_err(invalid)?;
+            }
+            skinning.set_morph_weights(ctx, part.mesh, &self.weights)?;
+        }
+        Ok(())
     }
 
     /// Duration of clip `clip` in seconds (0 when out of range).

@@ -2,7 +2,8 @@
 //! skinning: AnimatedMorphCube and SimpleMorph at several times of their `weights` animation,
 //! read back from the GPU, equal a CPU reference computed here from the imported deltas (then
 //! placed by a non-uniformly scaled, rotated joint, so morphing after skinning would differ);
-//! MorphPrimitivesTest renders with its mesh-level default weights, differently from unmorphed.
+//! MorphPrimitivesTest renders with its mesh-level default weights, differently from unmorphed;
+//! a skinned model (`SkinnedModel`) follows its clip's `weights` channel before skinning.
 //! Images: `sierra_morph_*.png` in the temp directory.
 
 mod support;
@@ -285,4 +286,99 @@ fn bad_morph_weights_are_clear_errors() {
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("uploaded mismatched morph deltas"),
     }
+}
+
+/// A one-triangle skinned mesh with one morph target (vertex 2 moves +1 m along z) whose
+/// weight a LINEAR `weights` channel animates 0 → 1 over 1 s, and one joint 2 m up
+/// (identity inverse bind matrix): written as `.gltf` + `.bin` into `dir`.
+fn write_skinned_morph_gltf(dir: &std::path::Path) -> std::path::PathBuf {
+    fn f32s(bin: &mut Vec<u8>, v: &[f32]) {
+        bin.extend(v.iter().flat_map(|x| x.to_le_bytes()));
+    }
+    let mut bin: Vec<u8> = Vec::new();
+    f32s(&mut bin, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]); // 0: POSITION, 36 bytes
+    bin.extend_from_slice(&[0u8; 12]); // 36: JOINTS_0 (u8 x4), 12 bytes
+    let weights = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+    f32s(&mut bin, &weights); // 48: WEIGHTS_0
+    f32s(&mut bin, &[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]); // 96: target deltas
+    f32s(&mut bin, &Mat4::IDENTITY.to_cols_array()); // 132: inverse bind matrix
+    f32s(&mut bin, &[0.0, 1.0]); // 196: key times
+    f32s(&mut bin, &[0.0, 1.0]); // 204: weights per key
+    assert_eq!(bin.len(), 212);
+    std::fs::write(dir.join("morph_skin.bin"), &bin).unwrap();
+    let json = r#"{
+  "asset": {"version": "2.0"},
+  "scene": 0,
+  "scenes": [{"nodes": [0, 1]}],
+  "nodes": [{"name": "mesh", "mesh": 0, "skin": 0}, {"name": "joint", "translation": [0, 2, 0]}],
+  "skins": [{"joints": [1], "inverseBindMatrices": 4}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2},
+                              "targets": [{"POSITION": 3}]}], "weights": [0.0]}],
+  "animations": [{"name": "grow", "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}],
+                  "samplers": [{"input": 5, "output": 6, "interpolation": "LINEAR"}]}],
+  "buffers": [{"uri": "morph_skin.bin", "byteLength": 212}],
+  "bufferViews": [
+    {"buffer": 0, "byteOffset": 0, "byteLength": 36},
+    {"buffer": 0, "byteOffset": 36, "byteLength": 12},
+    {"buffer": 0, "byteOffset": 48, "byteLength": 48},
+    {"buffer": 0, "byteOffset": 96, "byteLength": 36},
+    {"buffer": 0, "byteOffset": 132, "byteLength": 64},
+    {"buffer": 0, "byteOffset": 196, "byteLength": 8},
+    {"buffer": 0, "byteOffset": 204, "byteLength": 8}
+  ],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+    {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
+    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"},
+    {"bufferView": 3, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 1]},
+    {"bufferView": 4, "componentType": 5126, "count": 1, "type": "MAT4"},
+    {"bufferView": 5, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+    {"bufferView": 6, "componentType": 5126, "count": 2, "type": "SCALAR"}
+  ]
+}"#;
+    let path = dir.join("morph_skin.gltf");
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+#[test]
+fn skinned_model_follows_the_clips_weights_channel_before_skinning() {
+    let dir = std::env::temp_dir().join(format!("sierra_morph_skin_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let asset = GltfAsset::load(write_skinned_morph_gltf(&dir)).unwrap();
+    let ctx = context();
+    let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
+    let mut skinning = Skinning::new(&ctx).unwrap();
+    let mut model = sierra_render::skinned_model::SkinnedModel::upload(
+        &ctx,
+        &mut headless.renderer,
+        &mut skinning,
+        &asset,
+    )
+    .unwrap();
+    let handle = model.meshes().next().unwrap();
+    for t in [0.25f32, 0.75] {
+        model.set_morph_weights(&ctx, &skinning, 0, t).unwrap();
+        let (mut palettes, mut draws, mut out) = (Vec::new(), Vec::new(), Vec::new());
+        model
+            .pose(0, t, Mat4::IDENTITY, &mut palettes, &mut draws)
+            .unwrap();
+        skinning.skin(&ctx, &palettes, &draws, &mut out).unwrap();
+        let mesh = headless
+            .renderer
+            .mesh(skinning.output_mesh(handle).unwrap())
+            .unwrap();
+        let bytes = sierra_render::readback::read_buffer(&ctx, &mesh.vertex_buffer).unwrap();
+        let floats: &[f32] = bytemuck::cast_slice(&bytes);
+        // Vertex 2: (0, 1, 0) morphed by weight t to (0, 1, t), then skinned by the joint 2 m up.
+        let v2 = Vec3::from_slice(&floats[32..35]);
+        assert!((v2 - Vec3::new(0.0, 3.0, t)).length() < 1e-5, "t={t}: {v2}");
+        let v0 = Vec3::from_slice(&floats[0..3]);
+        assert!(
+            (v0 - Vec3::new(0.0, 2.0, 0.0)).length() < 1e-5,
+            "t={t}: {v0}"
+        );
+    }
+    assert!(model.set_morph_weights(&ctx, &skinning, 7, 0.0).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
 }
