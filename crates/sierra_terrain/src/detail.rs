@@ -63,7 +63,8 @@ impl DetailMap {
     ///
     /// # Errors
     /// [`Error::Size`] for a size outside `1..=MAX_SIZE` or a period outside
-    /// `1..=MAX_PERIOD`, [`Error::Octaves`] for 0 or more than 8 octaves,
+    /// `1..=MAX_PERIOD`, [`Error::Octaves`] for 0 or more than 8 octaves, [`Error::OutOfRange`]
+    /// when the finest octave's period `period · 2^(octaves − 1)` exceeds `MAX_PERIOD`,
     /// [`Error::NonFinite`] / [`Error::OutOfRange`] for a non-positive tile or a negative depth
     /// or gain.
     pub fn validate(&self) -> Result<(), Error> {
@@ -77,6 +78,15 @@ impl DetailMap {
             return Err(Error::Octaves {
                 value: f64::from(self.octaves),
                 max: 8,
+            });
+        }
+        // The finest octave's period must fit the permutation, or the map would not tile.
+        let finest = u64::from(self.period) << (self.octaves - 1);
+        if finest > u64::from(MAX_PERIOD) {
+            return Err(Error::OutOfRange {
+                name: "detail map period · 2^(octaves − 1)".to_string(),
+                value: finest as f64,
+                expected: format!("<= {MAX_PERIOD}, so every octave tiles"),
             });
         }
         for (name, value, positive) in [
@@ -316,6 +326,11 @@ mod tests {
             DetailMap { period: 512, ..ok },
             DetailMap { octaves: 0, ..ok },
             DetailMap { octaves: 9, ..ok },
+            DetailMap {
+                period: 64,
+                octaves: 4,
+                ..ok
+            },
             DetailMap { tile: 0.0, ..ok },
             DetailMap {
                 depth: f32::NAN,
