@@ -23,6 +23,7 @@ use sierra_anim::BakedAnimation;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
+use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
@@ -298,7 +299,15 @@ impl CrowdPass {
                     let frame_layout =
                         device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                             label: Some("crowd frame"),
-                            entries: &[uniform_entry(0), uniform_entry(1)],
+                            entries: &[
+                                uniform_entry(0),
+                                // Storage, as in the forward pass (see `forward.wgsl`).
+                                gpu_util::storage_entry(
+                                    1,
+                                    wgpu::ShaderStages::VERTEX_FRAGMENT,
+                                    true,
+                                ),
+                            ],
                         });
                     let crowd_layout =
                         device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -395,8 +404,11 @@ impl CrowdPass {
         let usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let camera_buffer =
             ctx.create_buffer_init("crowd camera", &[0; size_of::<CameraUniform>()], usage)?;
-        let lights_buffer =
-            ctx.create_buffer_init("crowd lights", &[0; size_of::<LightsUniform>()], usage)?;
+        let lights_buffer = ctx.create_buffer_init(
+            "crowd lights",
+            &[0; size_of::<LightsUniform>()],
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        )?;
         let frame_bind_group = ctx.scoped(
             || "creating the crowd frame bind group".to_owned(),
             || {

@@ -161,6 +161,21 @@ pub fn uniform_buffer<T: bytemuck::Pod>(
     })
 }
 
+/// A read-only-storage buffer holding `value` (`STORAGE | COPY_DST`), for per-frame or
+/// per-draw parameters that a shader branches or loops on (light counts, material flags, the
+/// tonemapper): see [`crate::passes::forward`]'s module docs for why those are not uniforms.
+pub fn storage_buffer<T: bytemuck::Pod>(
+    device: &wgpu::Device,
+    label: &str,
+    value: &T,
+) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytemuck::bytes_of(value),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
 /// A compute pipeline running `entry_point` of `module`, labelled with the entry point.
 pub fn compute_pipeline(
     device: &wgpu::Device,

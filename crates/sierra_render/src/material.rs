@@ -224,7 +224,7 @@ impl MaterialBinder {
                                     binding: 0,
                                     visibility: wgpu::ShaderStages::FRAGMENT,
                                     ty: wgpu::BindingType::Buffer {
-                                        ty: wgpu::BufferBindingType::Uniform,
+                                        ty: wgpu::BufferBindingType::Storage { read_only: true },
                                         has_dynamic_offset: false,
                                         min_binding_size: wgpu::BufferSize::new(size_of::<
                                             MaterialUniform,
@@ -295,7 +295,7 @@ impl MaterialBinder {
                     .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                         label: Some("material"),
                         contents: bytemuck::bytes_of(&MaterialUniform::new(material)),
-                        usage: wgpu::BufferUsages::UNIFORM,
+                        usage: wgpu::BufferUsages::STORAGE,
                     });
                 let mut entries = vec![
                     wgpu::BindGroupEntry {

@@ -1,6 +1,17 @@
 //! Forward pass: opaque meshes, Blinn-Phong lit by the sun, ambient and up to
 //! [`MAX_POINT_LIGHTS`] point lights, into the HDR target with depth testing.
 //! The shading model is documented in `forward.wgsl`.
+//!
+//! # Uniform or storage
+//! Data the shader only reads as values (camera, per-draw object transforms) are uniform
+//! buffers. Data it *branches or loops on* (the lights with their count, the shadow parameters
+//! with the PCF radius, the material flags) are read-only storage buffers. Both are ordinary on
+//! any GPU; the split matters to Mesa's software driver (lavapipe 22.x), which specialises a
+//! shader on the values of uniforms that steer control flow ("inlined uniforms") and compiles a
+//! new variant, never freed, whenever such a buffer is rebound: per draw here, which grew the
+//! demo by ~115 MB per frame and made its forward pass ~10x slower. Storage buffers are never
+//! inlined. The same rule holds in the crowd, tonemap and other passes
+//! ([`crate::gpu_util::storage_buffer`]); `sierra/tests/renderer_memory.rs` guards it.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
@@ -217,7 +228,19 @@ impl ForwardPass {
                 let frame_layout =
                     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                         label: Some("forward frame"),
-                        entries: &[uniform_entry(0, false), uniform_entry(1, false)],
+                        entries: &[
+                            uniform_entry(0, false),
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 1,
+                                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                                ty: wgpu::BindingType::Buffer {
+                                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                                    has_dynamic_offset: false,
+                                    min_binding_size: None,
+                                },
+                                count: None,
+                            },
+                        ],
                     });
                 let object_layout =
                     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -251,7 +274,7 @@ impl ForwardPass {
         let lights_buffer = ctx.create_buffer(&buffer_desc(
             "forward lights",
             size_of::<LightsUniform>() as u64,
-            uniform,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         ))?;
         let frame_bind_group = ctx.scoped(
             || "creating the forward frame bind group".to_owned(),

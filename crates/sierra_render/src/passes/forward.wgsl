@@ -53,7 +53,7 @@ struct ObjectUniform {
 }
 
 @group(0) @binding(0) var<uniform> camera: CameraUniform;
-@group(0) @binding(1) var<uniform> lights: LightsUniform;
+@group(0) @binding(1) var<storage, read> lights: LightsUniform;
 @group(1) @binding(0) var<uniform> object: ObjectUniform;
 
 // Sun shadow map (`passes/shadow.rs`): depth from the sun, compared with LessEqual.
@@ -64,7 +64,7 @@ struct ShadowUniform {
 }
 @group(2) @binding(0) var shadow_map: texture_depth_2d;
 @group(2) @binding(1) var shadow_sampler: sampler_comparison;
-@group(2) @binding(2) var<uniform> shadow: ShadowUniform;
+@group(2) @binding(2) var<storage, read> shadow: ShadowUniform;
 
 // Surface material (`material.rs`). Flags: 1 metallic-roughness (else Phong), 2 normal map,
 // 4 alpha mask, 8 double-sided, 16 procedural bump detail.
@@ -79,7 +79,7 @@ struct MaterialUniform {
     detail_frequency: f32,
     detail_amplitude: f32,
 }
-@group(3) @binding(0) var<uniform> material: MaterialUniform;
+@group(3) @binding(0) var<storage, read> material: MaterialUniform;
 @group(3) @binding(1) var material_sampler: sampler;
 @group(3) @binding(2) var base_color_texture: texture_2d<f32>;
 // G: roughness, B: metalness (glTF).

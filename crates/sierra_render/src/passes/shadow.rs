@@ -190,7 +190,10 @@ impl ShadowPass {
                         light_view_proj: Mat4::IDENTITY,
                         params: Vec4::ZERO,
                     }),
-                    usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                    // Storage too: receivers read it as a storage buffer (see `shadow_layout`).
+                    usage: wgpu::BufferUsages::UNIFORM
+                        | wgpu::BufferUsages::STORAGE
+                        | wgpu::BufferUsages::COPY_DST,
                 });
                 let uniform_entry =
                     |binding, visibility, dynamic, size: u64| wgpu::BindGroupLayoutEntry {
@@ -241,7 +244,16 @@ impl ShadowPass {
                                 ),
                                 count: None,
                             },
-                            uniform_entry(2, wgpu::ShaderStages::FRAGMENT, false, uniform_size),
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 2,
+                                visibility: wgpu::ShaderStages::FRAGMENT,
+                                ty: wgpu::BindingType::Buffer {
+                                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                                    has_dynamic_offset: false,
+                                    min_binding_size: wgpu::BufferSize::new(uniform_size),
+                                },
+                                count: None,
+                            },
                         ],
                     });
                 let sampler = device.create_sampler(&wgpu::SamplerDescriptor {

@@ -11,8 +11,7 @@ use super::{Pass, PassInputs};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
-    bind_group, bind_group_layout, pipeline_layout, texture_entry, uniform_buffer,
-    uniform_entry_for,
+    bind_group, bind_group_layout, pipeline_layout, storage_buffer, storage_entry, texture_entry,
 };
 use crate::targets::RenderTargets;
 
@@ -115,7 +114,9 @@ impl TonemapPass {
                     fragment,
                     wgpu::TextureSampleType::Float { filterable: false },
                 ),
-                uniform_entry_for::<TonemapParams>(1, fragment),
+                // Storage, not uniform: the shader switches on the tonemapper (see the forward
+                // pass's module docs).
+                storage_entry(1, fragment, true),
             ],
         );
         let pipeline_layout = pipeline_layout(device, "tonemap", &[&layout]);
@@ -128,7 +129,7 @@ impl TonemapPass {
             None,
         );
         let encode_srgb = !output_format.is_srgb();
-        let params = uniform_buffer(
+        let params = storage_buffer(
             device,
             "tonemap params",
             &Self::params(&TonemapSettings::default(), encode_srgb),

@@ -12,7 +12,7 @@ struct TonemapParams {
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
-@group(0) @binding(1) var<uniform> params: TonemapParams;
+@group(0) @binding(1) var<storage, read> params: TonemapParams;
 
 // ACES filmic: Stephen Hill's fit of the ACES RRT + sRGB ODT (BakingLab, "ACES.hlsl", MIT),
 // applied in ACEScg-like space via his input/output matrices (WGSL matrices are column-major,
