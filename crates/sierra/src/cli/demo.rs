@@ -20,8 +20,8 @@ use sierra_scene::Component;
 pub const DEMO_LEVEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/levels/demo.json");
 
 /// Headless frame count when `--frames` is not given (at the default 480x270 on the software rasteriser,
-/// this stays under two minutes).
-pub const DEFAULT_HEADLESS_FRAMES: u32 = 24;
+/// about 25 s here).
+pub const DEFAULT_HEADLESS_FRAMES: u32 = 48;
 
 /// Seconds a windowed camera path takes.
 pub const WINDOW_PATH_SECONDS: f32 = 40.0;
@@ -35,7 +35,7 @@ pub struct DemoArgs {
     /// Render headless even when a display exists.
     #[arg(long)]
     pub headless: bool,
-    /// Frames to render (headless default 24; a window runs until Esc when not given).
+    /// Frames to render (headless default 48; a window runs until Esc when not given).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub frames: Option<u32>,
     /// Image or window size in pixels, WIDTHxHEIGHT.

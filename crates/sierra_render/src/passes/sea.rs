@@ -418,9 +418,10 @@ impl Pass for SeaPass {
         });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &groups[self.current], &[]);
-        pass.draw(0..self.vertex_count(), 0..1);
+        // The open sea first: the grid, which overlaps its inner cell, blends over it.
         if self.settings.horizon > 0.0 {
             pass.draw(0..OPEN_SEA_VERTICES, 1..2);
         }
+        pass.draw(0..self.vertex_count(), 0..1);
     }
 }

@@ -53,8 +53,10 @@ fn surface(x: u32, y: u32) -> f32 {
 // water by the same fragment shader, so the grid's edge does not show.
 fn open_sea_vertex(vi: u32) -> VsOut {
     let cell = u.origin.w;
-    let inner_min = u.origin.xz + vec2<f32>(0.5 * cell);
-    let inner_max = u.origin.xz + (vec2<f32>(f32(u.grid.x), f32(u.grid.y)) - 0.5) * cell;
+    // The ring reaches one cell under the grid (drawn first, the grid blends over it), so the
+    // grid's wavy outer edge leaves no crack against the ring's straight one.
+    let inner_min = u.origin.xz + vec2<f32>(1.5 * cell);
+    let inner_max = u.origin.xz + (vec2<f32>(f32(u.grid.x), f32(u.grid.y)) - 1.5) * cell;
     let centre = 0.5 * (inner_min + inner_max);
     let outer_min = centre - vec2<f32>(u.far.y);
     let outer_max = centre + vec2<f32>(u.far.y);
