@@ -9,7 +9,7 @@
 //! any GPU; the split matters to Mesa's software driver (lavapipe 22.x), which specialises a
 //! shader on the values of uniforms that steer control flow ("inlined uniforms") and compiles a
 //! new variant, never freed, whenever such a buffer is rebound: per draw here, which grew the
-//! demo by ~115 MB per frame and made its forward pass ~10x slower. Storage buffers are never
+//! demo by ~115 MB per frame and made its forward pass 3-5x slower. Storage buffers are never
 //! inlined. The same rule holds in the crowd, tonemap and other passes
 //! ([`crate::gpu_util::storage_buffer`]); `sierra/tests/renderer_memory.rs` guards it.
 
