@@ -154,11 +154,7 @@ pub fn uniform_buffer<T: bytemuck::Pod>(
     label: &str,
     value: &T,
 ) -> wgpu::Buffer {
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents: bytemuck::bytes_of(value),
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-    })
+    buffer_holding(device, label, value, wgpu::BufferUsages::UNIFORM)
 }
 
 /// A read-only-storage buffer holding `value` (`STORAGE | COPY_DST`), for per-frame or
@@ -169,10 +165,20 @@ pub fn storage_buffer<T: bytemuck::Pod>(
     label: &str,
     value: &T,
 ) -> wgpu::Buffer {
+    buffer_holding(device, label, value, wgpu::BufferUsages::STORAGE)
+}
+
+/// A buffer initialised with `value`, with `usage | COPY_DST`.
+fn buffer_holding<T: bytemuck::Pod>(
+    device: &wgpu::Device,
+    label: &str,
+    value: &T,
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some(label),
         contents: bytemuck::bytes_of(value),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        usage: usage | wgpu::BufferUsages::COPY_DST,
     })
 }
 
