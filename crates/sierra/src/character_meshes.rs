@@ -59,13 +59,16 @@ impl CharacterMeshes {
     /// Skins every character with this tick's palette (`gameplay.poses[i].palette`,
     /// skin 0, world space, so the draws' model matrix is the identity) and appends
     /// one [`DrawItem`] per skinned primitive to `draws`. The compute pass is
-    /// submitted before this returns, so the frame rendered next sees the new vertices.
+    /// submitted before this returns, so the frame rendered next sees the new vertices;
+    /// each output mesh's culling bounds in `renderer` become its posed bounds (from the
+    /// posed joints), so frustum culling treats skinned draws like the others.
     ///
     /// # Errors
     /// A palette that does not match its model, GPU errors.
     pub fn skin(
         &mut self,
         ctx: &GpuContext,
+        renderer: &mut Renderer,
         gameplay: &Gameplay,
         draws: &mut Vec<DrawItem>,
     ) -> Result<()> {
@@ -100,13 +103,15 @@ impl CharacterMeshes {
         self.skinning
             .skin(ctx, &self.palettes, &self.draws, draws)
             .context("skinning the characters")?;
+        for (mesh, bounds) in self.posed_bounds() {
+            renderer.set_mesh_bounds(mesh, bounds);
+        }
         Ok(())
     }
 
     /// Each character primitive's output mesh (the handle in this frame's draws) and its
     /// world-space bounds `(min, max)` as the last [`CharacterMeshes::skin`] posed it, from the
-    /// posed joints: pass them to the renderer's per-mesh culling bounds each frame (`None`
-    /// before the first skin: never cull).
+    /// posed joints (`None` before the first skin: never cull).
     pub fn posed_bounds(&self) -> impl Iterator<Item = (MeshHandle, Option<(Vec3, Vec3)>)> + '_ {
         self.models
             .iter()

@@ -108,12 +108,13 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
             {
                 profile_scope!("skinning");
                 characters
-                    .skin(&ctx, &game.gameplay, &mut frame.draws)
+                    .skin(
+                        &ctx,
+                        &mut headless.renderer,
+                        &game.gameplay,
+                        &mut frame.draws,
+                    )
                     .with_context(|| format!("skinning frame {index}"))?;
-                // Posed bounds, so frustum culling treats skinned draws like the others.
-                for (mesh, bounds) in characters.posed_bounds() {
-                    headless.renderer.set_mesh_bounds(mesh, bounds);
-                }
             }
             profile_scope!("render");
             headless

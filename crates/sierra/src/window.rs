@@ -397,6 +397,7 @@ impl App {
         override_frame(running, width as f32 / height as f32);
         running.characters.skin(
             &running.ctx,
+            &mut running.renderer,
             &running.game.gameplay,
             &mut running.frame.draws,
         )?;

@@ -34,7 +34,12 @@ fn ik_level_draws_the_skinned_mannequin_where_its_skeleton_is() {
         build_frame(&game, &meshes, 1.0, &mut frame);
         scene_draws = frame.draws.len();
         characters
-            .skin(&ctx, &game.gameplay, &mut frame.draws)
+            .skin(
+                &ctx,
+                &mut headless.renderer,
+                &game.gameplay,
+                &mut frame.draws,
+            )
             .unwrap();
     }
     let (with, stats_with) = headless.render(&ctx, &frame).unwrap();
