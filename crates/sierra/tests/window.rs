@@ -2,58 +2,23 @@
 //! as a subprocess (winit needs the main thread and one event loop per process),
 //! renders at least 30 frames, resizes to 1x1 and back, and exits cleanly.
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod support;
+
+use std::time::Duration;
 
 #[test]
 fn window_renders_survives_resize_to_1x1_and_back_and_exits_cleanly() {
-    let has_xvfb = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_xvfb {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "xvfb-run is missing and CI is set (run scripts/setup.sh)"
-        );
-        eprintln!("skipping: xvfb-run not installed (apt-get install xvfb xauth)");
+    let args = [
+        "demo",
+        "--frames",
+        "40",
+        "--size",
+        "160x120",
+        "--test-resize",
+    ];
+    let Some(out) = support::run_in_xvfb(args, Duration::from_secs(90)) else {
         return;
-    }
-    let runtime_dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new("xvfb-run")
-        .args([
-            "-a",
-            "-s",
-            "-screen 0 1024x768x24",
-            env!("CARGO_BIN_EXE_sierra"),
-        ])
-        .args([
-            "demo",
-            "--frames",
-            "40",
-            "--size",
-            "160x120",
-            "--test-resize",
-        ])
-        .env(
-            "WGPU_BACKEND",
-            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
-        )
-        .env("XDG_RUNTIME_DIR", runtime_dir.path())
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xvfb-run starts");
-    let deadline = Instant::now() + Duration::from_secs(90);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the window run did not finish within 90 s");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let out = child.wait_with_output().unwrap();
+    };
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -5,59 +5,24 @@
 //! button), sun keys, wireframe on/off, pause and single steps, two screenshots), and exits 0
 //! with both screenshots written.
 
+mod support;
+
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[test]
 fn scripted_track_drives_window_overlay_and_writes_screenshots() {
-    let has_xvfb = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_xvfb {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "xvfb-run is missing and CI is set (run scripts/setup.sh)"
-        );
-        eprintln!("skipping: xvfb-run not installed (apt-get install xvfb xauth)");
-        return;
-    }
     let track = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/input/window_tour.json");
     let shots = tempfile::tempdir().unwrap();
-    let runtime_dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new("xvfb-run")
-        .args([
-            "-a",
-            "-s",
-            "-screen 0 1024x768x24",
-            env!("CARGO_BIN_EXE_sierra"),
-        ])
-        .args([
-            "demo", "--frames", "300", "--size", "160x90", "--mute", "--input",
-        ])
-        .arg(&track)
-        .arg("--screenshot-dir")
-        .arg(shots.path())
-        .env(
-            "WGPU_BACKEND",
-            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
-        )
-        .env("XDG_RUNTIME_DIR", runtime_dir.path())
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xvfb-run starts");
-    let deadline = Instant::now() + Duration::from_secs(400);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the window run did not finish within 400 s");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let out = child.wait_with_output().unwrap();
+    let mut args: Vec<OsString> = ["demo", "--frames", "300", "--size", "160x90", "--mute"]
+        .map(OsString::from)
+        .into();
+    args.extend(["--input".into(), track.into_os_string()]);
+    args.extend(["--screenshot-dir".into(), shots.path().into()]);
+    let Some(out) = support::run_in_xvfb(args, Duration::from_secs(400)) else {
+        return;
+    };
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -1,0 +1,56 @@
+//! Shared by the window tests: runs the `sierra` binary in a window under Xvfb.
+
+use std::ffi::OsStr;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `sierra ARGS…` under `xvfb-run -a` (a 1024x768 screen, lavapipe unless `WGPU_BACKEND`
+/// says otherwise, a private `XDG_RUNTIME_DIR`) and waits up to `timeout` for it to exit.
+/// Returns `None` (test skipped) when `xvfb-run` is not installed, and fails instead when `CI`
+/// is set. Panics (the test fails) when the run outlasts `timeout`.
+pub fn run_in_xvfb<I, S>(args: I, timeout: Duration) -> Option<Output>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let has_xvfb = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_xvfb {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "xvfb-run is missing and CI is set (run scripts/setup.sh)"
+        );
+        eprintln!("skipping: xvfb-run not installed (apt-get install xvfb xauth)");
+        return None;
+    }
+    let runtime_dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new("xvfb-run")
+        .args([
+            "-a",
+            "-s",
+            "-screen 0 1024x768x24",
+            env!("CARGO_BIN_EXE_sierra"),
+        ])
+        .args(args)
+        .env(
+            "WGPU_BACKEND",
+            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
+        )
+        .env("XDG_RUNTIME_DIR", runtime_dir.path())
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xvfb-run starts");
+    let deadline = Instant::now() + timeout;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the window run did not finish within {timeout:?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Some(child.wait_with_output().unwrap())
+}
