@@ -7,20 +7,10 @@ mod support;
 use glam::{Mat4, Vec3, Vec4};
 use sierra_render::material::{DetailBump, SurfaceMaterial};
 use sierra_render::{primitives, Camera, DrawItem, HeadlessRenderer, Material, Sun};
-use support::{context, frame};
+use support::{context, frame, red_stats};
 
 const W: u32 = 128;
 const H: u32 = 64;
-
-fn red_variance(image: &image::RgbaImage, x0: u32, x1: u32) -> (f64, f64) {
-    let values: Vec<f64> = (8..H - 8)
-        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-        .map(|(x, y)| f64::from(image.get_pixel(x, y).0[0]))
-        .collect();
-    let mean = values.iter().sum::<f64>() / values.len() as f64;
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64;
-    (mean, variance)
-}
 
 #[test]
 fn detail_bump_shows_relief_under_a_grazing_sun() {
@@ -78,8 +68,8 @@ fn detail_bump_shows_relief_under_a_grazing_sun() {
         .render(&ctx, &frame)
         .unwrap_or_else(|e| panic!("{e}"));
     let _ = image.save(std::env::temp_dir().join("sierra_detail_bump.png"));
-    let (bumpy_mean, bumpy_var) = red_variance(&image, 8, W / 2 - 8);
-    let (flat_mean, flat_var) = red_variance(&image, W / 2 + 8, W - 8);
+    let (bumpy_mean, bumpy_var) = red_stats(&image, 8, W / 2 - 8);
+    let (flat_mean, flat_var) = red_stats(&image, W / 2 + 8, W - 8);
     assert!(
         flat_mean > 40.0 && bumpy_mean > 20.0,
         "lit: {bumpy_mean}, {flat_mean}"

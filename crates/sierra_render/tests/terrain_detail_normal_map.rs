@@ -12,22 +12,12 @@ use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{primitives, Camera, DrawItem, HeadlessRenderer, Material, MeshData, Sun};
 use sierra_terrain::chunks::height_field_tangent;
 use sierra_terrain::detail::{DetailMap, UV_TILE};
-use support::{context, frame};
+use support::{context, frame, red_stats};
 
 const W: u32 = 256;
 const H: u32 = 128;
 
 /// Mean and variance of the red channel over columns `x0..x1` (rows with a margin).
-fn red_stats(image: &image::RgbaImage, x0: u32, x1: u32) -> (f64, f64) {
-    let values: Vec<f64> = (8..H - 8)
-        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-        .map(|(x, y)| f64::from(image.get_pixel(x, y).0[0]))
-        .collect();
-    let mean = values.iter().sum::<f64>() / values.len() as f64;
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64;
-    (mean, variance)
-}
-
 /// Pearson correlation of two equally long series.
 fn correlation(a: &[f64], b: &[f64]) -> f64 {
     let n = a.len() as f64;

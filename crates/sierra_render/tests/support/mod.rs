@@ -125,3 +125,16 @@ pub fn read_rgb(ctx: &GpuContext, texture: &wgpu::Texture) -> Vec<Vec3> {
         })
         .collect()
 }
+
+/// Mean and variance of the red channel over columns `x0..x1`, leaving an 8-pixel margin at
+/// the top and bottom of `image` (8-bit values).
+pub fn red_stats(image: &image::RgbaImage, x0: u32, x1: u32) -> (f64, f64) {
+    let h = image.height();
+    let values: Vec<f64> = (8..h.saturating_sub(8))
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .map(|(x, y)| f64::from(image.get_pixel(x, y).0[0]))
+        .collect();
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64;
+    (mean, variance)
+}
