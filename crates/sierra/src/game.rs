@@ -3,7 +3,8 @@
 //! The state is `sierra_scene`'s [`Scene`] (flat parent-first graph with dirty
 //! flags). A tick runs the systems in order — so far only `Spinner`
 //! ([`sierra_scene::components::update_spinners`]) — then propagates transforms.
-//! Gameplay systems (player, follow camera, birds, camera paths) add themselves to [`Game::tick`].
+//! Gameplay systems (player, follow camera, birds, camera paths) add themselves to [`Game::tick`];
+//! last, the level's sound follows the camera and its nodes ([`GameAudio::tick`]).
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,7 @@ use anyhow::{bail, Result};
 use sierra_scene::Scene;
 
 use crate::camera_path::CameraPath;
+use crate::game_audio::GameAudio;
 use crate::game_loop::FixedTimestep;
 use crate::gameplay::Gameplay;
 use crate::world::World;
@@ -30,6 +32,9 @@ pub struct Game {
     pub world: World,
     /// A scripted camera path that drives the level camera, if any.
     pub camera_path: Option<CameraPath>,
+    /// The level's `AudioLoop`s, heard from the camera (playback and recording start
+    /// only when asked: [`GameAudio::start_playback`], [`GameAudio::start_recording`]).
+    pub audio: GameAudio,
 }
 
 impl Game {
@@ -54,7 +59,9 @@ impl Game {
         let mut world = World::from_scene(&scene)
             .map_err(|e| e.context(format!("{}: landscape components", file.display())))?;
         world.crowds = crate::world::crowds::LevelCrowds::from_scene(&scene, &file)?;
+        let audio = GameAudio::from_scene(&scene, &file);
         Ok(Self {
+            audio,
             scene,
             gameplay,
             world,
@@ -64,7 +71,8 @@ impl Game {
         })
     }
 
-    /// Runs one fixed tick: systems, then transform propagation.
+    /// Runs one fixed tick: systems, then transform propagation, then the sound (listener at
+    /// the camera, spatial loops at their nodes).
     pub fn tick(&mut self) {
         sierra_scene::components::update_spinners(&mut self.scene, self.clock.dt() as f32);
         if let Err(e) =
@@ -86,6 +94,7 @@ impl Game {
         }
         self.clock.advance();
         self.scene.graph.propagate();
+        self.audio.tick(&self.scene, self.clock.dt());
     }
 }
 

@@ -46,15 +46,19 @@ pub struct RunSummary {
     pub mean_cpu_ms: f64,
     /// Whether `trace.json` was written.
     pub traced: bool,
+    /// The recorded sound mix (`audio.wav`), when the game was recording
+    /// ([`crate::game_audio::GameAudio::start_recording`]).
+    pub audio: Option<PathBuf>,
 }
 
 impl RunSummary {
     /// One line for the terminal.
     pub fn line(&self) -> String {
         format!(
-            "wrote {} frames (frame_0000.png..frame_{:04}.png), contact_sheet.png, stats.json{} to {} [{}, {:.1} ms/frame]",
+            "wrote {} frames (frame_0000.png..frame_{:04}.png), contact_sheet.png, stats.json{}{} to {} [{}, {:.1} ms/frame]",
             self.frames,
             self.frames.saturating_sub(1),
+            if self.audio.is_some() { ", audio.wav" } else { "" },
             if self.traced { " and trace.json" } else { "" },
             self.out.display(),
             self.adapter,
@@ -169,7 +173,13 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
         sierra_profile::append_track(&trace_path, "GPU", &gpu_track)
             .context("adding the GPU track to trace.json")?;
     }
+    let audio_path = options.out.join("audio.wav");
+    let audio = game
+        .audio
+        .write_recording(&audio_path)?
+        .then_some(audio_path);
     Ok(RunSummary {
+        audio,
         frames: options.frames,
         out: options.out.clone(),
         contact_sheet,

@@ -8,6 +8,7 @@ pub mod character_meshes;
 pub mod cli;
 pub mod fly_camera;
 pub mod game;
+pub mod game_audio;
 pub mod game_loop;
 pub mod gameplay;
 pub mod headless;

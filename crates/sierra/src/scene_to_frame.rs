@@ -1,7 +1,9 @@
 //! Turns the game's scene into the renderer's [`FrameData`]: one [`DrawItem`] per
-//! node with a primitive mesh (at its world matrix), one [`PointLight`] per
-//! `PointLight` component (at its node's world position), the level's camera and
-//! sun. The renderer never sees the scene graph. Characters are appended afterwards
+//! node with a primitive mesh (at its world matrix), the level's camera and sun, and
+//! the point lights the forward pass shades with: each `PointLight` component at its
+//! node's world position, and when there are more than [`MAX_POINT_LIGHTS`] (document
+//! 000's limit of 8), the 8 nearest to the camera this frame ([`nearest_point_lights`]).
+//! The renderer never sees the scene graph. Characters are appended afterwards
 //! as skinned meshes by [`crate::character_meshes::CharacterMeshes::skin`].
 
 use std::collections::HashMap;
@@ -14,7 +16,7 @@ use sierra_render::normal_maps::{normal_map, NormalPattern};
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
     primitives, Camera, DrawItem, FrameData, GpuContext, Material, MeshData, MeshHandle,
-    PointLight, Renderer, Sun,
+    PointLight, Renderer, Sun, MAX_POINT_LIGHTS,
 };
 use sierra_scene::level::NormalMapRef;
 use sierra_scene::scene::NodeMesh;
@@ -237,7 +239,26 @@ pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut F
             }
         }
     }
+    nearest_point_lights(&mut frame.point_lights, c.position);
     game.world.push_draws(c.position, &mut frame.draws);
+}
+
+/// Keeps the [`MAX_POINT_LIGHTS`] lights nearest to `eye` (Euclidean distance to the
+/// light's position, metres), nearest first, when there are more; fewer are left as they
+/// are. A light farther than the 8th nearest is not shaded this frame, so a level may
+/// place any number of lights and the ones around the camera light it. Runs per frame
+/// in the extract step without allocating (`select_nth_unstable_by`, O(n), then a sort
+/// of the 8 kept).
+pub fn nearest_point_lights(lights: &mut Vec<PointLight>, eye: Vec3) {
+    if lights.len() <= MAX_POINT_LIGHTS {
+        return;
+    }
+    let distance = |l: &PointLight| l.position.distance_squared(eye);
+    lights.select_nth_unstable_by(MAX_POINT_LIGHTS - 1, |a, b| {
+        distance(a).total_cmp(&distance(b))
+    });
+    lights.truncate(MAX_POINT_LIGHTS);
+    lights.sort_unstable_by(|a, b| distance(a).total_cmp(&distance(b)));
 }
 
 /// An empty frame to fill with [`build_frame`].
@@ -282,6 +303,73 @@ mod tests {
         assert!((p - Vec3::new(5.0, 2.0, 0.0)).length() < 1e-6, "{p}");
         assert_eq!(frame.point_lights.len(), 1);
         assert!((frame.point_lights[0].position - Vec3::new(5.0, 2.0, 0.0)).length() < 1e-6);
+    }
+
+    /// A level with 12 point lights in a row along +X, 5 m apart, at x = 0, 5, …, 55.
+    fn twelve_lights() -> Game {
+        let lights: Vec<String> = (0..12)
+            .map(|i| {
+                format!(
+                    r#"{{"name": "light{i}", "position": [{}, 2, 0], "components": [{{"type": "PointLight",
+                        "lightColor": [1, 1, 1], "intensity": {}, "innerRadius": 1, "outerRadius": 4}}]}}"#,
+                    5 * i,
+                    1 + i
+                )
+            })
+            .collect();
+        let json = format!(
+            r#"{{"camera": {{"position": [-10, 2, 5], "target": [0, 2, 0]}}, "objects": [{}]}}"#,
+            lights.join(",")
+        );
+        game_from_json(&json, 60.0).unwrap()
+    }
+
+    /// Light numbers (intensity − 1) the frame shades with, sorted.
+    fn used(frame: &FrameData) -> Vec<u32> {
+        let mut v: Vec<u32> = frame
+            .point_lights
+            .iter()
+            .map(|l| l.intensity as u32 - 1)
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The 8 nearest to `eye` by brute force over the 12 positions.
+    fn brute_force_nearest(eye: Vec3) -> Vec<u32> {
+        let mut all: Vec<(f32, u32)> = (0..12)
+            .map(|i| (Vec3::new(5.0 * i as f32, 2.0, 0.0).distance(eye), i))
+            .collect();
+        all.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut v: Vec<u32> = all[..8].iter().map(|&(_, i)| i).collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn the_eight_point_lights_nearest_to_the_camera_are_used_each_frame() {
+        let mut game = twelve_lights();
+        let meshes = SceneMeshes::default();
+        let mut frame = empty_frame();
+        let mut seen = Vec::new();
+        for eye in [
+            Vec3::new(-10.0, 2.0, 5.0),
+            Vec3::new(60.0, 2.0, 5.0),
+            Vec3::new(27.0, 2.0, 3.0),
+        ] {
+            game.scene.camera.position = eye;
+            build_frame(&game, &meshes, 1.5, &mut frame);
+            assert_eq!(frame.point_lights.len(), MAX_POINT_LIGHTS);
+            assert_eq!(used(&frame), brute_force_nearest(eye), "camera at {eye}");
+            // Nearest first.
+            let d: Vec<f32> = frame.point_lights.iter().map(|l| l.position.distance(eye)).collect();
+            assert!(d.windows(2).all(|w| w[0] <= w[1]), "{d:?}");
+            seen.push(used(&frame));
+        }
+        // Moving the camera changes the set (negative control: not the first 8 in file order).
+        assert_eq!(seen[0], (0..8).collect::<Vec<_>>());
+        assert_eq!(seen[1], (4..12).collect::<Vec<_>>());
+        assert_eq!(seen[2], (2..10).collect::<Vec<_>>());
     }
 }
 

@@ -59,7 +59,7 @@ fn ik_hand_reaches_the_orb_elbow_stays_in_its_hinge_no_popping_and_the_sword_fol
         joint("upperarm_r"),
         joint("forearm_r"),
         joint("hand_r"),
-        joint("middle_r"),
+        joint("middle_01_r"),
     );
     let chain_length: f32 = [(shoulder, forearm), (forearm, hand), (hand, tip)]
         .iter()

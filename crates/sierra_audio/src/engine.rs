@@ -3,6 +3,7 @@ use std::fmt;
 use std::path::Path;
 
 use kira::sound::static_sound::StaticSoundHandle;
+use glam::Vec3;
 use kira::{AudioManager, Decibels, DefaultBackend, Panning, Tween};
 
 use crate::clip::Clip;
@@ -45,9 +46,10 @@ impl fmt::Display for AudioStatus {
     }
 }
 
-/// A playing loop: its component (for positional updates) and kira's handle when audible.
+/// A playing loop: its component, where it is (world metres) and kira's handle when audible.
 struct Emitter {
     component: AudioLoop,
+    position: Vec3,
     handle: Option<StaticSoundHandle>,
 }
 
@@ -108,30 +110,34 @@ impl AudioEngine {
         self.emitters.len()
     }
 
-    /// Starts every loop of a level (files relative to `asset_root`), heard by `listener`.
+    /// Starts every loop of a level (files relative to `asset_root`), each emitted at its
+    /// node's world position, heard by `listener`. Loop `i` gets emitter index `i` when the
+    /// engine had none before.
     ///
     /// # Errors
     /// The first loop that cannot be loaded ([`SoundSource::load`]) or played; loops before it
     /// keep playing.
     pub fn start_level(
         &mut self,
-        loops: &[AudioLoop],
+        loops: &[(AudioLoop, Vec3)],
         asset_root: &Path,
         listener: &Listener,
     ) -> Result<(), Error> {
-        for audio_loop in loops {
-            self.play_loop(audio_loop.clone(), asset_root, listener)?;
+        for (audio_loop, position) in loops {
+            self.play_loop(audio_loop.clone(), *position, asset_root, listener)?;
         }
         Ok(())
     }
 
-    /// Loads and starts one loop; returns its index for [`AudioEngine::set_listener`] updates.
+    /// Loads and starts one loop emitted at `position` (world metres); returns its emitter
+    /// index for [`AudioEngine::set_position`].
     ///
     /// # Errors
     /// [`SoundSource::load`]'s errors; [`Error::Play`] when the mixer refuses the sound.
     pub fn play_loop(
         &mut self,
         component: AudioLoop,
+        position: Vec3,
         asset_root: &Path,
         listener: &Listener,
     ) -> Result<usize, Error> {
@@ -145,7 +151,7 @@ impl AudioEngine {
         };
         let handle = match &mut self.manager {
             Some(manager) => {
-                let (gain, pan) = component.gain_and_pan(listener);
+                let (gain, pan) = component.gain_and_pan(listener, position);
                 let data = clip
                     .looping_sound_data()
                     .volume(decibels(gain))
@@ -157,21 +163,34 @@ impl AudioEngine {
             }
             None => None,
         };
-        self.emitters.push(Emitter { component, handle });
+        self.emitters.push(Emitter {
+            component,
+            position,
+            handle,
+        });
         Ok(self.emitters.len() - 1)
     }
 
-    /// Updates the gain and pan of positioned loops for a moved listener (call once per frame).
+    /// Moves emitter `index` to `position` (world metres; ignored if out of range). Heard from
+    /// the next [`set_listener`](Self::set_listener).
+    pub fn set_position(&mut self, index: usize, position: Vec3) {
+        if let Some(e) = self.emitters.get_mut(index) {
+            e.position = position;
+        }
+    }
+
+    /// Updates the gain and pan of spatial loops for the listener and the emitters' current
+    /// positions (the game calls it every tick, with the camera as listener).
     pub fn set_listener(&mut self, listener: &Listener) {
         let tween = Tween {
             duration: std::time::Duration::from_millis(PARAMETER_TWEEN_MS),
             ..Tween::default()
         };
         for emitter in &mut self.emitters {
-            if emitter.component.position.is_none() {
+            if !emitter.component.spatial {
                 continue;
             }
-            let (gain, pan) = emitter.component.gain_and_pan(listener);
+            let (gain, pan) = emitter.component.gain_and_pan(listener, emitter.position);
             if let Some(handle) = &mut emitter.handle {
                 handle.set_volume(decibels(gain), tween);
                 handle.set_panning(Panning(pan), tween);
@@ -205,7 +224,10 @@ mod tests {
     fn muted_engine_loads_but_plays_nothing() {
         let mut engine = AudioEngine::new(AudioOptions { mute: true });
         assert_eq!(engine.status(), &AudioStatus::Muted);
-        let surf = AudioLoop::ambient(SoundSource::parse("builtin:surf").unwrap());
+        let surf = (
+            AudioLoop::ambient(SoundSource::parse("builtin:surf").unwrap()),
+            Vec3::ZERO,
+        );
         engine
             .start_level(&[surf.clone(), surf], Path::new("."), &Listener::default())
             .unwrap();
@@ -218,6 +240,7 @@ mod tests {
         let missing = AudioLoop::ambient(SoundSource::parse("missing.wav").unwrap());
         let e = engine.play_loop(
             missing,
+            Vec3::ZERO,
             Path::new("/nonexistent-root"),
             &Listener::default(),
         );

@@ -1,5 +1,6 @@
 use std::path::Path;
 
+use glam::Vec3;
 use kira::Frame;
 
 use crate::clip::Clip;
@@ -12,8 +13,11 @@ use crate::synth::pan_gains;
 #[derive(Debug, Clone)]
 struct Voice {
     clip: Clip,
+    /// Gain and pan at the start of the next block.
     gain: f32,
     pan: f32,
+    /// Gain and pan reached at the end of the next block (set by `set_gain_and_pan`).
+    target: (f32, f32),
     /// Read position in the clip, source frames (fractional when resampling).
     position: f64,
     /// Source frames per output frame.
@@ -42,19 +46,20 @@ impl OfflineMixer {
         }
     }
 
-    /// The mix of a level's loops heard by `listener`, at `sample_rate` Hz.
+    /// The mix of a level's loops, each emitted at its node's world position, heard by
+    /// `listener`, at `sample_rate` Hz; voice `i` is loop `i`.
     ///
     /// # Errors
     /// Those of [`SoundSource::load`](crate::SoundSource::load) (files relative to `asset_root`).
     pub fn from_loops(
-        loops: &[AudioLoop],
+        loops: &[(AudioLoop, Vec3)],
         asset_root: &Path,
         listener: &Listener,
         sample_rate: u32,
     ) -> Result<Self, Error> {
         let mut mixer = Self::new(sample_rate);
-        for audio_loop in loops {
-            let (gain, pan) = audio_loop.gain_and_pan(listener);
+        for (audio_loop, position) in loops {
+            let (gain, pan) = audio_loop.gain_and_pan(listener, *position);
             mixer.add_loop(audio_loop.source.load(asset_root)?, gain, pan);
         }
         Ok(mixer)
@@ -73,32 +78,42 @@ impl OfflineMixer {
             clip,
             gain,
             pan,
+            target: (gain, pan),
             position: 0.0,
             step,
         });
         self.voices.len() - 1
     }
 
-    /// Changes the gain and pan of voice `voice` (ignored if out of range).
+    /// Changes the gain and pan of voice `voice` (ignored if out of range). The next
+    /// [`render`](Self::render) ramps the left and right gains linearly from the old values
+    /// to the new ones over its block (no zipper noise when a listener moves tick by tick).
     pub fn set_gain_and_pan(&mut self, voice: usize, gain: f32, pan: f32) {
         if let Some(v) = self.voices.get_mut(voice) {
-            v.gain = gain;
-            v.pan = pan;
+            v.target = (gain, pan);
         }
     }
 
     /// Overwrites `out` with the next `out.len()` frames of the mix.
     pub fn render(&mut self, out: &mut [Frame]) {
         out.fill(Frame::ZERO);
+        let n = out.len().max(1) as f32;
         for voice in &mut self.voices {
             let frames = &voice.clip.frames;
             let len = frames.len();
+            let channel_gains = |gain: f32, pan: f32| {
+                let (l, r) = pan_gains(pan);
+                (l * gain, r * gain)
+            };
+            let (l0, r0) = channel_gains(voice.gain, voice.pan);
+            let (l1, r1) = channel_gains(voice.target.0, voice.target.1);
+            (voice.gain, voice.pan) = voice.target;
             if len == 0 {
                 continue;
             }
-            let (gl, gr) = pan_gains(voice.pan);
-            let (gl, gr) = (gl * voice.gain, gr * voice.gain);
-            for o in out.iter_mut() {
+            for (k, o) in out.iter_mut().enumerate() {
+                let t = (k + 1) as f32 / n;
+                let (gl, gr) = (l0 + (l1 - l0) * t, r0 + (r1 - r0) * t);
                 let i = voice.position as usize;
                 let frac = (voice.position - i as f64) as f32;
                 // The frame after the last is the first: the loop wraps without a seam.
@@ -177,6 +192,20 @@ mod tests {
         let f = m.render_seconds(0.1)[0];
         assert!((f.left - (0.5 * 2f32.sqrt() + 0.25)).abs() < 1e-6, "{f:?}");
         assert!((f.right - 0.25).abs() < 1e-6, "{f:?}");
+    }
+
+    #[test]
+    fn gain_changes_ramp_over_the_next_block_then_hold() {
+        let mut m = OfflineMixer::new(4);
+        let v = m.add_loop(Clip::new(4, vec![Frame::from_mono(1.0); 4]), 0.0, 0.0);
+        m.set_gain_and_pan(v, 1.0, 0.0);
+        let centre = 1.0; // pan 0: unity in both ears, as kira
+        let left: Vec<f32> = m.render_seconds(1.0).iter().map(|f| f.left / centre).collect();
+        for (got, want) in left.iter().zip([0.25, 0.5, 0.75, 1.0]) {
+            assert!((got - want).abs() < 1e-6, "{left:?}");
+        }
+        let held: Vec<f32> = m.render_seconds(0.5).iter().map(|f| f.left / centre).collect();
+        assert!(held.iter().all(|g| (g - 1.0).abs() < 1e-6), "{held:?}");
     }
 
     #[test]

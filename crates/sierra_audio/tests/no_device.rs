@@ -47,11 +47,10 @@ fn no_sound_device_falls_back_to_silence_and_says_so_once() {
     assert!(!reason.is_empty());
     assert!(engine.status().to_string().contains("silently"));
 
-    let mut gulls = AudioLoop::ambient(SoundSource::Builtin(Builtin::Gulls));
-    gulls.position = Some(Vec3::new(5.0, 2.0, -3.0));
+    let gulls = AudioLoop::spatial(SoundSource::Builtin(Builtin::Gulls));
     let loops = [
-        AudioLoop::ambient(SoundSource::Builtin(Builtin::Surf)),
-        gulls,
+        (AudioLoop::ambient(SoundSource::Builtin(Builtin::Surf)), Vec3::ZERO),
+        (gulls, Vec3::new(5.0, 2.0, -3.0)),
     ];
     engine
         .start_level(&loops, Path::new("."), &Listener::default())

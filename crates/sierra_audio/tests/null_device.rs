@@ -29,11 +29,10 @@ fn plays_on_a_null_alsa_device() {
         "{}",
         engine.status()
     );
-    let mut gulls = AudioLoop::ambient(SoundSource::Builtin(Builtin::Gulls));
-    gulls.position = Some(Vec3::new(20.0, 0.0, 0.0));
+    let gulls = AudioLoop::spatial(SoundSource::Builtin(Builtin::Gulls));
     let loops = [
-        AudioLoop::ambient(SoundSource::Builtin(Builtin::Surf)),
-        gulls,
+        (AudioLoop::ambient(SoundSource::Builtin(Builtin::Surf)), Vec3::ZERO),
+        (gulls, Vec3::new(20.0, 0.0, 0.0)),
     ];
     engine
         .start_level(&loops, Path::new("."), &Listener::default())

@@ -45,7 +45,10 @@ fn seam_click_ratio(clip: &Clip, loops: usize) -> f32 {
 
 #[test]
 fn mix_of_surf_and_gulls_is_not_silent() {
-    let loops = [builtin(Builtin::Surf), builtin(Builtin::Gulls)];
+    let loops = [
+        (builtin(Builtin::Surf), Vec3::ZERO),
+        (builtin(Builtin::Gulls), Vec3::ZERO),
+    ];
     let mut mixer =
         OfflineMixer::from_loops(&loops, Path::new("."), &Listener::default(), SR).unwrap();
     // 20 s: past the loop point of both sounds (16 s and 12 s).
@@ -134,7 +137,7 @@ fn audio_loop_plays_a_user_wav_file() {
     let component: AudioLoop =
         serde_json::from_str(r#"{"source": "sounds/tone.wav", "volume": 0.5}"#).unwrap();
     let mut mixer =
-        OfflineMixer::from_loops(&[component], root.path(), &Listener::default(), SR).unwrap();
+        OfflineMixer::from_loops(&[(component, Vec3::ZERO)], root.path(), &Listener::default(), SR).unwrap();
     let mix = mixer.render_seconds(1.0); // ten times around the 0.1 s loop, resampled to 44.1 kHz
                                          // volume 0.5 × amplitude 0.5 sine: RMS 0.25 / √2
     let level = rms(&mix);
@@ -174,12 +177,11 @@ fn missing_or_garbage_files_are_errors_naming_the_file() {
 
 #[test]
 fn positioned_loop_is_panned_and_attenuated_by_the_listener() {
-    let mut gulls = builtin(Builtin::Gulls);
-    gulls.position = Some(Vec3::new(40.0, 0.0, 0.0));
+    let mut gulls = AudioLoop::spatial(SoundSource::Builtin(Builtin::Gulls));
     gulls.ref_distance = 10.0;
+    let emitter = [(gulls, Vec3::new(40.0, 0.0, 0.0))];
     let render = |listener: Listener| {
-        let mut m =
-            OfflineMixer::from_loops(&[gulls.clone()], Path::new("."), &listener, SR).unwrap();
+        let mut m = OfflineMixer::from_loops(&emitter, Path::new("."), &listener, SR).unwrap();
         let mix = m.render_seconds(GULLS_LOOP_SECONDS);
         let energy = |f: fn(&Frame) -> f32| mix.iter().map(|x| f(x).powi(2)).sum::<f32>();
         (energy(|f| f.left), energy(|f| f.right))

@@ -36,7 +36,8 @@ pub enum NodeMesh {
 pub struct NodeContent {
     /// What to draw at the node's world transform, if anything.
     pub mesh: Option<NodeMesh>,
-    /// The level components (empty for nodes that came from glTF files).
+    /// The level components; for nodes that came from glTF files, a `CollisionBox` made
+    /// from the node's `extras.collider` (seed 001's `ColliderDef`), if any.
     pub components: Vec<Component>,
     /// Index of the level object this node was made from (`None` for glTF nodes).
     pub object: Option<usize>,
@@ -173,7 +174,10 @@ impl Scene {
     }
 
     /// Adds the glTF file's default scene under `parent`: one node per glTF node, with
-    /// names, local TRS and meshes.
+    /// names, local TRS and meshes, and a [`CollisionBox`](crate::components::CollisionBox)
+    /// for each node with an `extras.collider` (its box, or a capsule's or sphere's bounding
+    /// box: [`ColliderDef::box_half_extents`](crate::assets::ColliderDef::box_half_extents)),
+    /// so the collision world holds the file's colliders and they follow their nodes.
     ///
     /// # Errors
     /// [`Error::Graph`] only if `parent` is stale.
@@ -200,11 +204,21 @@ impl Scene {
                 asset: asset.clone(),
                 mesh,
             });
+            let collider = node
+                .collider
+                .as_ref()
+                .and_then(|c| c.box_half_extents())
+                .map(|half_extents| {
+                    Component::CollisionBox(crate::components::CollisionBox {
+                        center: Vec3::ZERO,
+                        half_extents,
+                    })
+                });
             self.content.insert(
                 id,
                 NodeContent {
                     mesh,
-                    components: Vec::new(),
+                    components: collider.into_iter().collect(),
                     object: None,
                 },
             );

@@ -127,3 +127,46 @@ fn scaled_box_distance_is_in_world_metres() {
     );
     assert!(hit.normal.abs_diff_eq(Vec3::Y, 1e-6));
 }
+
+/// Seed 001's physics sync: an update re-reads only the boxes whose nodes moved since the
+/// last one (in any propagation pass), and a box that stops has no motion the tick after.
+#[test]
+fn update_refreshes_only_boxes_whose_nodes_moved() {
+    let mut g = SceneGraph::new();
+    let still = g.add("still", Transform::IDENTITY, None).unwrap();
+    let mover = g
+        .add("mover", Transform::from_translation(Vec3::X * 3.0), None)
+        .unwrap();
+    let rider = g
+        .add("rider", Transform::from_translation(Vec3::Y), Some(mover))
+        .unwrap();
+    g.propagate();
+    let mut w = CollisionWorld::default();
+    for node in [still, mover, rider] {
+        w.add(node, unit(), &g);
+    }
+    let still_box = w.boxes()[0];
+    // Move the mover (its child follows), then propagate twice: the second pass moves
+    // nothing, yet the update still sees both movers.
+    let mut local = g.local(mover).unwrap();
+    local.translation += Vec3::Z;
+    g.set_local(mover, local);
+    g.propagate();
+    assert!(g.moved_last_pass(rider));
+    g.propagate();
+    assert!(!g.moved_last_pass(rider));
+    w.update(&g);
+    assert_eq!(w.last_refreshed(), 2);
+    assert_eq!(w.boxes()[0], still_box, "the still box is untouched");
+    let hit = w.raycast(&Ray::new(Vec3::new(3.0, 5.0, 1.0), -Vec3::Y), 10.0).unwrap();
+    assert_eq!(hit.node, rider);
+    assert!((hit.point.y - 1.5).abs() < 1e-6);
+    let carried = w.motion(rider).unwrap().carry(Vec3::new(3.0, 1.5, 0.0));
+    assert!(carried.abs_diff_eq(Vec3::new(3.0, 1.5, 1.0), 1e-6), "{carried}");
+    // Nothing moves: nothing is re-read and the mover's motion is now the identity.
+    g.propagate();
+    w.update(&g);
+    assert_eq!(w.last_refreshed(), 0);
+    let p = Vec3::new(3.0, 1.5, 1.0);
+    assert!(w.motion(rider).unwrap().carry(p).abs_diff_eq(p, 1e-6));
+}

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 use sierra_scene::assets::{AssetCache, ColliderShape, ConstraintType, GltfScene};
+use sierra_scene::collision::CollisionWorld;
 use sierra_scene::{load_level, Error, Level, Scene};
 
 /// A GLB container holding only a JSON chunk (glTF 2.0 §4.4).
@@ -30,7 +31,7 @@ const ROBOT: &str = r#"{"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"no
     {"name": "Armature", "children": [1], "translation": [0, 1, 0]},
     {"name": "Hand_R", "translation": [1, 0, 0],
      "extras": {"collider": {"shape": "box", "box_half_extents": [0.1, 0.2, 0.3], "mass": 2},
-                "constraint": {"type": "hinge", "hinge_min_deg": -10, "hinge_max_deg": 120, "parent_bone": "Arm"}}}
+                "constraint": {"type": "hinge", "hinge_min_deg": -10, "hinge_max_deg": 120, "parent_bone": "Armature"}}}
   ]}"#;
 
 fn level_with(dir: &Path, file: &str, bytes: &[u8]) -> std::path::PathBuf {
@@ -89,8 +90,52 @@ fn gltf_nodes_become_a_subtree_with_extras() {
         (-10.0, 120.0)
     );
     assert_eq!(constraint.swing_limit_deg, 180.0, "defaults from seed 001");
-    assert_eq!(constraint.parent_bone, "Arm");
+    assert_eq!(constraint.hinge_axis, Vec3::Z, "defaults from seed 001");
     assert!(a.nodes[0].collider.is_none());
+    // The collider is a box in the collision world at the node (both instances), the
+    // Armature (no collider) has none.
+    let world = CollisionWorld::from_scene(&scene);
+    let boxed: Vec<_> = world.boxes().iter().map(|b| b.node).collect();
+    assert_eq!(boxed, vec![hand, hand2], "{boxed:?}");
+    assert_eq!(world.boxes()[0].bounds.max, Vec3::new(6.1, 1.2, 0.3));
+}
+
+#[test]
+fn capsules_and_spheres_are_their_bounding_boxes_and_upper_case_names_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let capsule = ROBOT.replace(
+        r#""shape": "box", "box_half_extents": [0.1, 0.2, 0.3]"#,
+        r#""shape": "CAPSULE", "radius": 0.1, "half_height": 0.5"#,
+    );
+    let capsule = capsule.replace(r#""type": "hinge""#, r#""type": "BALL_SOCKET""#);
+    let path = level_with(dir.path(), "robot.glb", &glb(&capsule));
+    let scene = Scene::load(&path).unwrap();
+    let world = CollisionWorld::from_scene(&scene);
+    let b = world.boxes()[0];
+    assert_eq!(b.local.max, Vec3::new(0.1, 0.6, 0.1));
+    let sphere = ROBOT.replace(
+        r#""shape": "box", "box_half_extents": [0.1, 0.2, 0.3]"#,
+        r#""shape": "sphere", "radius": 0.25"#,
+    );
+    let path = level_with(dir.path(), "robot.glb", &glb(&sphere));
+    let world = CollisionWorld::from_scene(&Scene::load(&path).unwrap());
+    assert_eq!(world.boxes()[0].local.max, Vec3::splat(0.25));
+}
+
+#[test]
+fn a_parent_bone_that_is_not_the_parent_and_a_sizeless_collider_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = ROBOT.replace(r#""parent_bone": "Armature""#, r#""parent_bone": "Arm""#);
+    let path = level_with(dir.path(), "robot.glb", &glb(&bad));
+    let text = expect_gltf_error(&path);
+    assert!(
+        text.contains("Hand_R") && text.contains("parent_bone") && text.contains("`Armature`"),
+        "{text}"
+    );
+    let bad = ROBOT.replace(r#""box_half_extents": [0.1, 0.2, 0.3]"#, r#""radius": 1"#);
+    let path = level_with(dir.path(), "robot.glb", &glb(&bad));
+    let text = expect_gltf_error(&path);
+    assert!(text.contains("Hand_R") && text.contains("extras.collider"), "{text}");
 }
 
 fn expect_gltf_error(level: &Path) -> String {

@@ -13,8 +13,7 @@ use crate::game::Game;
 use crate::game_loop::DEFAULT_TICK_HZ;
 use crate::headless::{run_headless, HeadlessOptions};
 use crate::window::{run_window, WindowOptions, WindowOutcome};
-use sierra_audio::{write_wav, AudioEngine, AudioLoop, AudioOptions, Listener, OfflineMixer};
-use sierra_scene::Component;
+use sierra_audio::{write_wav, AudioOptions};
 
 /// The demo level shipped in the repository.
 pub const DEMO_LEVEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/levels/demo.json");
@@ -71,13 +70,12 @@ pub struct DemoArgs {
 /// Level, output, GPU and window errors.
 pub fn run(args: DemoArgs) -> Result<()> {
     let level = args.level.as_deref().unwrap_or(Path::new(DEMO_LEVEL));
-    let game = Game::load(level, DEFAULT_TICK_HZ)?;
-    // Kept alive for the whole run: dropping the engine stops the sound.
-    let _audio = start_audio(&game, args.mute);
     let has_display = ["DISPLAY", "WAYLAND_DISPLAY"]
         .iter()
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
     if !args.headless && has_display {
+        let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
+        start_audio(&mut game, args.mute);
         let options = WindowOptions {
             width: args.size.width,
             height: args.size.height,
@@ -90,7 +88,6 @@ pub fn run(args: DemoArgs) -> Result<()> {
                 .transpose()?,
             screenshot_dir: args.screenshot_dir.clone(),
         };
-        let mut game = game;
         game.camera_path = args.camera_path.map(|kind| CameraPath {
             kind,
             duration: WINDOW_PATH_SECONDS,
@@ -110,45 +107,16 @@ pub fn run(args: DemoArgs) -> Result<()> {
     run_headless_demo(level, &args)
 }
 
-/// Starts the level's `AudioLoop`s (silently, saying so once, without a sound device).
-fn start_audio(game: &Game, mute: bool) -> AudioEngine {
-    let mut engine = AudioEngine::new(AudioOptions { mute });
-    let loops = level_loops(game);
-    if let Err(e) = engine.start_level(&loops, &asset_root(game), &listener(game)) {
-        log::warn!("{}: audio: {e}", game.file.display());
+/// Starts the level's `AudioLoop`s on the sound device (silently, saying so once, without
+/// one); the game's ticks keep the listener at the camera while it runs.
+fn start_audio(game: &mut Game, mute: bool) {
+    let loops = game.audio.loop_count();
+    if loops == 0 {
+        return;
     }
-    if !loops.is_empty() {
-        // Status on stderr: stdout keeps the one-line summary of what was written.
-        eprintln!("{} ({} loops)", engine.status(), loops.len());
-    }
-    engine
-}
-
-fn level_loops(game: &Game) -> Vec<AudioLoop> {
-    game.scene
-        .content
-        .iter()
-        .flat_map(|(_, c)| c.components.iter())
-        .filter_map(|c| match c {
-            Component::AudioLoop(a) => Some(a.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn asset_root(game: &Game) -> PathBuf {
-    game.file
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-}
-
-fn listener(game: &Game) -> Listener {
-    let c = &game.scene.camera;
-    let forward = (c.target - c.position).normalize_or(glam::Vec3::NEG_Z);
-    Listener {
-        position: c.position,
-        orientation: glam::Quat::from_rotation_arc(glam::Vec3::NEG_Z, forward),
-    }
+    let status = game.audio.start_playback(&game.scene, AudioOptions { mute });
+    // Status on stderr: stdout keeps the one-line summary of what was written.
+    eprintln!("{status} ({loops} loops)");
 }
 
 /// Writes [`AMBIENT_SECONDS`] of the level's loops, mixed offline as heard from the level
@@ -157,16 +125,12 @@ fn listener(game: &Game) -> Listener {
 /// # Errors
 /// Unloadable sound files, I/O errors.
 pub fn write_ambient_wav(game: &Game, path: &Path) -> Result<bool> {
-    let loops = level_loops(game);
-    if loops.is_empty() {
+    if game.audio.loop_count() == 0 {
         return Ok(false);
     }
-    let mut mixer = OfflineMixer::from_loops(
-        &loops,
-        &asset_root(game),
-        &listener(game),
-        sierra_audio::BUILTIN_SAMPLE_RATE,
-    )?;
+    let mut mixer = game
+        .audio
+        .mixer(&game.scene, sierra_audio::BUILTIN_SAMPLE_RATE)?;
     let frames = mixer.render_seconds(AMBIENT_SECONDS);
     write_wav(path, mixer.sample_rate(), &frames)?;
     Ok(true)
@@ -175,6 +139,7 @@ pub fn write_ambient_wav(game: &Game, path: &Path) -> Result<bool> {
 fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
     let frames = args.frames.unwrap_or(DEFAULT_HEADLESS_FRAMES);
     let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
+    start_audio(&mut game, args.mute);
     game.camera_path = Some(CameraPath {
         kind: args.camera_path.unwrap_or(CameraPathKind::Aerial),
         duration: frames as f32 / DEFAULT_TICK_HZ as f32,

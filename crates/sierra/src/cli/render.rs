@@ -1,8 +1,11 @@
-//! `sierra render LEVEL.json --frames N --size WxH --out DIR`.
+//! `sierra render LEVEL.json --frames N --size WxH --out DIR [--play-audio]`: the frames, and
+//! when the level has `AudioLoop`s, `audio.wav`, the sound mix of the same ticks heard from
+//! the camera (offline, no sound device); `--play-audio` also plays it on the device.
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use sierra_audio::AudioOptions;
 use clap::Args;
 
 use super::Size;
@@ -27,6 +30,10 @@ pub struct RenderArgs {
     /// Scripted input track (JSON: timed key presses by tick) replayed instead of a keyboard.
     #[arg(long)]
     pub input: Option<PathBuf>,
+    /// Also play the level's sound on the default sound device while rendering (the
+    /// offline mix, `audio.wav`, is written either way).
+    #[arg(long)]
+    pub play_audio: bool,
 }
 
 /// Runs `sierra render`.
@@ -37,6 +44,15 @@ pub fn run(args: RenderArgs) -> Result<()> {
     let mut game = Game::load(&args.level, DEFAULT_TICK_HZ)?;
     if let Some(track) = &args.input {
         game.gameplay.track = Some(crate::gameplay::input::InputTrack::load(track)?);
+    }
+    if game.audio.loop_count() > 0 {
+        game.audio
+            .start_recording(&game.scene, sierra_audio::BUILTIN_SAMPLE_RATE)
+            .with_context(|| format!("{}: audio", args.level.display()))?;
+        if args.play_audio {
+            let status = game.audio.start_playback(&game.scene, AudioOptions::default());
+            eprintln!("{status}");
+        }
     }
     let summary = run_headless(
         game,

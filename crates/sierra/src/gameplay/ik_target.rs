@@ -1,9 +1,13 @@
 //! `IkTarget` components → [`IkTask`]s of the characters' [`IkHook`], and the figure-eight
 //! path of an orb target.
 //!
+//! Joint limits: the level's `limits` entry for a chain joint if there is one, otherwise the
+//! model's own — seed 001's `ConstraintDef` in the joint node's glTF `extras.constraint`
+//! (read by [`sierra_scene::assets::node_extras`] into `sierra_anim`'s type) — otherwise none.
+//!
 //! Validation happens at load with the level file and JSON path: unknown character, unknown
 //! joint name, a chain that is not a parent chain, a zero-length bone, limits with min > max
-//! or on joints outside the chain. Each tick the goal is the target node's world position,
+//! or on joints outside the chain, malformed extras on a chain joint. Each tick the goal is the target node's world position,
 //! propagated in the same tick before the animation jobs run (seed 000's frame order).
 
 use std::path::Path;
@@ -30,6 +34,29 @@ pub struct IkBinding {
     pub pole: Option<Vec3>,
     /// Character index.
     pub character: usize,
+}
+
+/// The limit the character's model gives joint `name`: its skin joint node's
+/// `extras.constraint`, or no limit.
+///
+/// Errors: the extras message (field named) for malformed extras.
+fn model_constraint(character: &Character, name: &str) -> Result<ConstraintDef, String> {
+    let asset = &character.model.asset;
+    let Some(node) = asset
+        .skins
+        .first()
+        .and_then(|skin| {
+            skin.joint_nodes
+                .iter()
+                .find(|&&n| asset.nodes.get(n).is_some_and(|node| node.name == name))
+        })
+        .and_then(|&n| asset.nodes.get(n))
+    else {
+        return Ok(ConstraintDef::default());
+    };
+    let parent = node.parent.and_then(|p| asset.nodes.get(p)).map(|p| p.name.as_str());
+    let (_, constraint) = sierra_scene::assets::node_extras(node.extras.as_ref(), parent)?;
+    Ok(constraint.unwrap_or_default())
 }
 
 /// Builds the task of one `IkTarget` on `character` (index `index`).
@@ -70,8 +97,15 @@ pub fn build_task(
     let defs: Vec<ConstraintDef> = component.chain[..component.chain.len() - 1]
         .iter()
         .map(|name| match component.limits.get(name) {
-            None => ConstraintDef::default(),
-            Some(l) => ConstraintDef {
+            None => model_constraint(character, name).map_err(|message| {
+                GameplayError::ModelExtras {
+                    file: file.to_owned(),
+                    json_path: format!("{json_path}.chain"),
+                    joint: name.clone(),
+                    message,
+                }
+            }),
+            Some(l) => Ok(ConstraintDef {
                 kind: match l.kind {
                     LimitType::None => ConstraintType::None,
                     LimitType::BallSocket => ConstraintType::BallSocket,
@@ -82,9 +116,9 @@ pub fn build_task(
                 hinge_min_deg: l.hinge_min_deg,
                 hinge_max_deg: l.hinge_max_deg,
                 hinge_axis: l.hinge_axis,
-            },
+            }),
         })
-        .collect();
+        .collect::<Result<Vec<_>, GameplayError>>()?;
     let chain = chain.with_constraint_defs(&defs).map_err(|e| {
         let field = match &e {
             IkError::LimitMinGreaterThanMax { position, .. }

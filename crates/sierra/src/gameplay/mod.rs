@@ -45,6 +45,18 @@ pub enum GameplayError {
         /// Import error (names the model file).
         source: sierra_gltf::Error,
     },
+    /// A joint node of the character's model has malformed seed 001 extras.
+    #[error("{}: at `{json_path}`: model joint `{joint}`: {message}", file.display())]
+    ModelExtras {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path of the component using the joint.
+        json_path: String,
+        /// The joint (glTF node name).
+        joint: String,
+        /// What is wrong (names the extras field).
+        message: String,
+    },
     /// The model has no skin, so it cannot be a character.
     #[error("{}: at `{json_path}`: model `{model}` has no skin (a Character needs a skinned glTF model)", file.display())]
     NoSkin {

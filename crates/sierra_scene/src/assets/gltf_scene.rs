@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 use serde::Deserialize;
+pub use sierra_anim::ik::{ConstraintDef, ConstraintType};
 
 use super::Asset;
 use crate::error::Error;
@@ -36,20 +37,27 @@ pub struct GltfNode {
     pub mesh: Option<usize>,
     /// `extras.collider`, if present.
     pub collider: Option<ColliderDef>,
-    /// `extras.constraint`, if present.
+    /// `extras.constraint`, if present, as `sierra_anim`'s IK limit definition (degrees).
     pub constraint: Option<ConstraintDef>,
 }
 
-/// Collider shape of seed 001's `ColliderDef`.
+/// Collider shape of seed 001's `ColliderDef` (`"capsule"`, `"box"`, `"none"`; upper case
+/// as the seed's enum is accepted too), plus `"sphere"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ColliderShape {
     /// Capsule along local Y: `radius`, `halfHeight`.
+    #[serde(alias = "CAPSULE")]
     Capsule,
     /// Box: `boxHalfExtents`.
+    #[serde(alias = "BOX")]
     Box,
+    /// Sphere: `radius`.
+    #[serde(alias = "SPHERE")]
+    Sphere,
     /// No collider.
     #[default]
+    #[serde(alias = "NONE")]
     None,
 }
 
@@ -78,6 +86,24 @@ pub struct ColliderDef {
     pub collision_mask: String,
 }
 
+impl ColliderDef {
+    /// Half extents of the box this collider is in the collision world, in the node's
+    /// frame, centred on the node: a box as given; a capsule (along local Y) and a sphere
+    /// as their bounding boxes, `(r, halfHeight + r, r)` and `(r, r, r)` — the collision
+    /// world tests oriented boxes only. `None` for `shape: none` or a degenerate size
+    /// (any half extent ≤ 0 or not finite).
+    pub fn box_half_extents(&self) -> Option<Vec3> {
+        let r = self.radius;
+        let half = match self.shape {
+            ColliderShape::None => return None,
+            ColliderShape::Box => self.box_half_extents,
+            ColliderShape::Capsule => Vec3::new(r, self.half_height + r, r),
+            ColliderShape::Sphere => Vec3::splat(r),
+        };
+        (half.is_finite() && half.min_element() > 0.0).then_some(half)
+    }
+}
+
 impl Default for ColliderDef {
     fn default() -> Self {
         Self {
@@ -92,57 +118,70 @@ impl Default for ColliderDef {
     }
 }
 
-/// Joint constraint type of seed 001's `ConstraintDef`.
+/// Joint constraint type as spelt in glTF extras: seed 001's `NONE`, `BALL_SOCKET`, `HINGE`,
+/// in upper or lower case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ConstraintType {
-    /// Unconstrained.
+enum ConstraintTypeJson {
     #[default]
+    #[serde(alias = "NONE", rename = "none")]
     None,
-    /// Swing cone plus twist limit.
+    #[serde(alias = "BALL_SOCKET", rename = "ball_socket")]
     BallSocket,
-    /// One rotation axis with min/max angles.
+    #[serde(alias = "HINGE", rename = "hinge")]
     Hinge,
 }
 
-/// Seed 001's `ConstraintDef` (IK joint limits), from a glTF node's `extras.constraint`.
-/// Angles in degrees, as the seed stores them.
+/// The JSON form of seed 001's `ConstraintDef` in a glTF node's `extras.constraint`
+/// (snake_case as the seed, or camelCase); read into `sierra_anim`'s [`ConstraintDef`],
+/// the type the IK solver takes. Angles in degrees.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
-pub struct ConstraintDef {
-    /// `"none"`, `"ball_socket"` or `"hinge"`.
+struct ConstraintJson {
     #[serde(rename = "type")]
-    pub kind: ConstraintType,
-    /// Ball-socket swing cone half-angle, degrees (default 180).
+    kind: ConstraintTypeJson,
     #[serde(alias = "swing_limit_deg")]
-    pub swing_limit_deg: f32,
-    /// Ball-socket twist limit, degrees (default 180).
+    swing_limit_deg: f32,
     #[serde(alias = "twist_limit_deg")]
-    pub twist_limit_deg: f32,
-    /// Hinge minimum angle, degrees (default -180).
+    twist_limit_deg: f32,
     #[serde(alias = "hinge_min_deg")]
-    pub hinge_min_deg: f32,
-    /// Hinge maximum angle, degrees (default 180).
+    hinge_min_deg: f32,
     #[serde(alias = "hinge_max_deg")]
-    pub hinge_max_deg: f32,
-    /// Hinge axis in the joint's local frame (default +Z).
+    hinge_max_deg: f32,
     #[serde(alias = "hinge_axis")]
-    pub hinge_axis: Vec3,
-    /// Name of the parent bone the limits are relative to.
+    hinge_axis: Vec3,
+    /// The bone the limits are relative to: must be the node's parent (or empty).
     #[serde(alias = "parent_bone")]
-    pub parent_bone: String,
+    parent_bone: String,
 }
 
-impl Default for ConstraintDef {
+impl Default for ConstraintJson {
     fn default() -> Self {
+        let d = ConstraintDef::default();
         Self {
-            kind: ConstraintType::None,
-            swing_limit_deg: 180.0,
-            twist_limit_deg: 180.0,
-            hinge_min_deg: -180.0,
-            hinge_max_deg: 180.0,
-            hinge_axis: Vec3::Z,
+            kind: ConstraintTypeJson::None,
+            swing_limit_deg: d.swing_limit_deg,
+            twist_limit_deg: d.twist_limit_deg,
+            hinge_min_deg: d.hinge_min_deg,
+            hinge_max_deg: d.hinge_max_deg,
+            hinge_axis: d.hinge_axis,
             parent_bone: String::new(),
+        }
+    }
+}
+
+impl ConstraintJson {
+    fn into_def(self) -> ConstraintDef {
+        ConstraintDef {
+            kind: match self.kind {
+                ConstraintTypeJson::None => ConstraintType::None,
+                ConstraintTypeJson::BallSocket => ConstraintType::BallSocket,
+                ConstraintTypeJson::Hinge => ConstraintType::Hinge,
+            },
+            swing_limit_deg: self.swing_limit_deg,
+            twist_limit_deg: self.twist_limit_deg,
+            hinge_min_deg: self.hinge_min_deg,
+            hinge_max_deg: self.hinge_max_deg,
+            hinge_axis: self.hinge_axis,
         }
     }
 }
@@ -151,7 +190,47 @@ impl Default for ConstraintDef {
 #[serde(default)]
 struct NodeExtras {
     collider: Option<ColliderDef>,
-    constraint: Option<ConstraintDef>,
+    constraint: Option<ConstraintJson>,
+}
+
+/// Seed 001's physics metadata of one glTF node, read from its `extras` (other extras keys
+/// are left alone). `parent` is the name of the node's parent, which a constraint's
+/// `parent_bone` must name when given (the limits are relative to the parent's frame).
+///
+/// # Errors
+/// A message naming the field (`extras.collider.radius: …`) for a malformed definition or
+/// a `parent_bone` that is not the node's parent.
+pub fn node_extras(
+    extras: Option<&serde_json::Value>,
+    parent: Option<&str>,
+) -> Result<(Option<ColliderDef>, Option<ConstraintDef>), String> {
+    let Some(value) = extras.filter(|v| v.is_object()) else {
+        return Ok((None, None));
+    };
+    let extras: NodeExtras = serde_path_to_error::deserialize(value)
+        .map_err(|e| format!("extras.{}: {}", e.path(), e.inner()))?;
+    if let Some(c) = &extras.collider {
+        if c.shape != ColliderShape::None && c.box_half_extents().is_none() {
+            return Err(format!(
+                "extras.collider: a {:?} collider needs a positive, finite size (radius {}, halfHeight {}, boxHalfExtents {})",
+                c.shape, c.radius, c.half_height, c.box_half_extents
+            ));
+        }
+    }
+    let constraint = match extras.constraint {
+        Some(c) => {
+            if !c.parent_bone.is_empty() && Some(c.parent_bone.as_str()) != parent {
+                return Err(format!(
+                    "extras.constraint.parent_bone: `{}` is not the node's parent ({})",
+                    c.parent_bone,
+                    parent.map_or("none".to_owned(), |p| format!("`{p}`"))
+                ));
+            }
+            Some(c.into_def())
+        }
+        None => None,
+    };
+    Ok((extras.collider, constraint))
 }
 
 impl Asset for GltfScene {
@@ -181,27 +260,17 @@ pub fn import_gltf(bytes: &[u8], path: &Path) -> Result<GltfScene, Error> {
     .map_err(|e| fail(e.to_string()))?;
     let mut nodes = Vec::with_capacity(import.nodes.len());
     for (i, n) in import.nodes.iter().enumerate() {
-        let extras: NodeExtras = match &n.extras {
-            Some(value) if value.is_object() => {
-                serde_path_to_error::deserialize(value).map_err(|e| {
-                    fail(format!(
-                        "node {i} `{}` extras.{}: {}",
-                        n.name,
-                        e.path(),
-                        e.inner()
-                    ))
-                })?
-            }
-            _ => NodeExtras::default(),
-        };
+        let parent = n.parent.map(|p| import.nodes[p].name.as_str());
+        let (collider, constraint) = node_extras(n.extras.as_ref(), parent)
+            .map_err(|e| fail(format!("node {i} `{}` {e}", n.name)))?;
         let t = &n.transform;
         nodes.push(GltfNode {
             name: n.name.clone(),
             children: n.children.clone(),
             local: Transform::new(Vec3::from(t.translation), t.rotation, Vec3::from(t.scale)),
             mesh: n.mesh,
-            collider: extras.collider,
-            constraint: extras.constraint,
+            collider,
+            constraint,
         });
     }
     Ok(GltfScene {

@@ -8,7 +8,7 @@
 mod gltf_scene;
 
 pub use gltf_scene::{
-    ColliderDef, ColliderShape, ConstraintDef, ConstraintType, GltfNode, GltfScene,
+    node_extras, ColliderDef, ColliderShape, ConstraintDef, ConstraintType, GltfNode, GltfScene,
 };
 
 use std::any::{Any, TypeId};

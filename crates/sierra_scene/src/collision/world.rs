@@ -22,6 +22,10 @@ pub struct OrientedBox {
     pub previous_world: Affine3A,
     /// World-space bounds (broad phase).
     pub bounds: Aabb,
+    /// Whether the node moved between the last two updates (`previous_world != world`).
+    pub moving: bool,
+    /// Graph pass ([`SceneGraph::pass`]) at which `world` was last read.
+    pub read_pass: u32,
 }
 
 /// The closest hit of a ray cast.
@@ -54,11 +58,16 @@ impl BoxMotion {
     }
 }
 
-/// The collision boxes of a scene. Refresh with [`update`](Self::update) once per tick,
-/// after transform propagation.
+/// The collision boxes of a scene: every `CollisionBox` component, including those made
+/// from glTF node `extras.collider` definitions (seed 001) when the file was instantiated.
+/// Refresh with [`update`](Self::update) once per tick, after transform propagation; it
+/// re-reads only the boxes whose nodes moved (the graph's per-node change stamps, see
+/// [`SceneGraph::moved_since`]).
 #[derive(Clone, Debug, Default)]
 pub struct CollisionWorld {
     boxes: Vec<OrientedBox>,
+    /// Boxes whose world matrix was re-read by the last update.
+    refreshed: usize,
 }
 
 impl CollisionWorld {
@@ -77,10 +86,20 @@ impl CollisionWorld {
                     world_inverse: world.inverse(),
                     previous_world: world,
                     bounds: local.transformed(&world),
+                    moving: false,
+                    read_pass: scene.graph.pass(),
                 });
             }
         }
-        Self { boxes }
+        Self {
+            boxes,
+            refreshed: 0,
+        }
+    }
+
+    /// How many boxes the last [`update`](Self::update) re-read (those whose nodes moved).
+    pub fn last_refreshed(&self) -> usize {
+        self.refreshed
     }
 
     /// The boxes.
@@ -98,21 +117,37 @@ impl CollisionWorld {
             world_inverse: world.inverse(),
             previous_world: world,
             bounds: local.transformed(&world),
+            moving: false,
+            read_pass: graph.pass(),
         });
     }
 
-    /// Moves this tick's matrices to "previous" and reads the nodes' new world matrices
-    /// (boxes of removed nodes are dropped). Call after [`SceneGraph::propagate`].
+    /// Moves this tick's matrices to "previous" and re-reads the world matrices of the
+    /// boxes whose nodes moved in any propagation pass since the last update (seed 001's
+    /// physics sync: only the proxies of moved nodes are touched; a game propagates several
+    /// times per tick, so the check is [`SceneGraph::moved_since`] this world's last pass
+    /// rather than only [`SceneGraph::moved_last_pass`]; each box remembers the pass it was
+    /// read at). Boxes of removed nodes are dropped.
+    /// Call after [`SceneGraph::propagate`].
     pub fn update(&mut self, graph: &SceneGraph) {
         self.boxes.retain(|b| graph.contains(b.node));
+        self.refreshed = 0;
+        let pass = graph.pass();
         for b in &mut self.boxes {
-            b.previous_world = b.world;
-            if let Some(world) = graph.world(b.node) {
-                if world != b.world {
+            if graph.moved_since(b.node, b.read_pass) {
+                b.read_pass = pass;
+                if let Some(world) = graph.world(b.node) {
+                    b.previous_world = b.world;
                     b.world = world;
                     b.world_inverse = world.inverse();
                     b.bounds = b.local.transformed(&world);
+                    b.moving = true;
+                    self.refreshed += 1;
                 }
+            } else if b.moving {
+                // Still since the last update: no motion this tick.
+                b.previous_world = b.world;
+                b.moving = false;
             }
         }
     }

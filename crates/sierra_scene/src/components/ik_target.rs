@@ -77,7 +77,9 @@ pub struct IkTarget {
     #[serde(default)]
     #[schemars(with = "Option<[f32; 3]>")]
     pub pole: Option<Vec3>,
-    /// Limits by joint name (joints of the chain except the end effector); others are free.
+    /// Limits by joint name (joints of the chain except the end effector); a chain joint not
+    /// listed takes the model's own limit (seed 001's `ConstraintDef` in the joint node's glTF
+    /// `extras.constraint`), if any, else is free.
     #[serde(default)]
     pub limits: BTreeMap<String, LimitDef>,
 }

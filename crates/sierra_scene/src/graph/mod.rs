@@ -324,6 +324,26 @@ impl SceneGraph {
             .is_some_and(|m| self.epoch != 0 && self.changed[m.slot as usize] == self.epoch)
     }
 
+    /// Number of the last [`propagate`](Self::propagate) pass (0 before the first). A
+    /// consumer that runs less often than propagation keeps it and later asks
+    /// [`moved_since`](Self::moved_since).
+    pub fn pass(&self) -> u32 {
+        self.epoch
+    }
+
+    /// Whether `id`'s world matrix changed in any pass after pass `pass` (the same stamps
+    /// as [`moved_last_pass`](Self::moved_last_pass), which is `moved_since(id, pass() − 1)`).
+    /// After the pass counter wraps (2³² passes) every node counts as moved once.
+    pub fn moved_since(&self, id: NodeId, pass: u32) -> bool {
+        let Some(m) = self.meta.get(id) else {
+            return false;
+        };
+        if self.epoch < pass {
+            return true;
+        }
+        self.changed[m.slot as usize] > pass
+    }
+
     /// Counters of the last [`propagate`](Self::propagate).
     pub fn last_stats(&self) -> PropagationStats {
         self.stats
