@@ -132,6 +132,19 @@ impl<H: PoseHook> CharacterJob<'_, H> {
     /// Errors: [`AnimError::BufferSize`] when there are no layers, more layers than
     /// `pose.max_layers()`, or a clip/skin/pose does not match the skeleton.
     pub fn run(&self, pose: &mut CharacterPose) -> Result<(), AnimError> {
+        self.run_with(pose, true)
+    }
+
+    /// Like [`CharacterJob::run`] but stage by stage: every layer is sampled into its own
+    /// pose, then the poses are blended ([`sample_clip`] per layer + [`blend_poses`]); the
+    /// same result as `run`, kept to measure the fused path against.
+    ///
+    /// Errors: as [`CharacterJob::run`].
+    pub fn run_staged(&self, pose: &mut CharacterPose) -> Result<(), AnimError> {
+        self.run_with(pose, false)
+    }
+
+    fn run_with(&self, pose: &mut CharacterPose, fused: bool) -> Result<(), AnimError> {
         let n = self.skeleton.joint_count();
         if self.layers.is_empty() || self.layers.len() > pose.contexts.len() {
             return Err(AnimError::BufferSize {
@@ -155,7 +168,7 @@ impl<H: PoseHook> CharacterJob<'_, H> {
                 &mut pose.contexts[0],
                 &mut pose.local,
             )?;
-        } else if let [a, b] = self.layers {
+        } else if let ([a, b], true) = (self.layers, fused) {
             sample_and_blend2(a, b, self.skeleton, pose)?;
         } else {
             for ((layer, ctx), out) in self
