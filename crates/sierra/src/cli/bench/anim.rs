@@ -18,8 +18,8 @@ use glam::Mat4;
 use serde::Serialize;
 use sierra_anim::synthetic::Crowd;
 use sierra_anim::{
-    blend_poses, local_to_model, sample_clip, skinning_palette, BlendLayer, SamplingContext,
-    Transform,
+    blend_poses_soa, local_to_model_soa, sample_clip_soa, skinning_palette, soa_blocks,
+    SamplingContext, SimdLevel, SoaBlendLayer, SoaTransform,
 };
 
 /// `sierra bench anim` arguments.
@@ -89,6 +89,8 @@ pub struct AnimBench {
     pub joints: usize,
     /// Keyed tracks per clip.
     pub keyed_tracks_per_clip: usize,
+    /// Instruction set the SoA kernels ran with (detected at run time).
+    pub simd: String,
     /// Full job (fused sample-and-blend), one thread, fastest frame, µs per character.
     pub one_thread_us_per_character: f64,
     /// Full job, one thread, median frame, µs per character.
@@ -157,16 +159,16 @@ fn full_job_ms(
 /// Per-character buffers of the stage-by-stage measurement.
 struct StageBuffers {
     contexts: Vec<[SamplingContext; 2]>,
-    a: Vec<Vec<Transform>>,
-    b: Vec<Vec<Transform>>,
-    local: Vec<Vec<Transform>>,
+    a: Vec<Vec<SoaTransform>>,
+    b: Vec<Vec<SoaTransform>>,
+    local: Vec<Vec<SoaTransform>>,
     model: Vec<Vec<Mat4>>,
     palette: Vec<Vec<Mat4>>,
 }
 
 impl StageBuffers {
     fn new(characters: usize, joints: usize) -> Self {
-        let poses = || vec![vec![Transform::IDENTITY; joints]; characters];
+        let poses = || vec![vec![SoaTransform::IDENTITY; soa_blocks(joints)]; characters];
         Self {
             contexts: (0..characters)
                 .map(|_| [SamplingContext::new(joints), SamplingContext::new(joints)])
@@ -189,29 +191,31 @@ fn stage_times(crowd: &Crowd, buf: &mut StageBuffers, count: usize, passes: usiz
         for i in 0..count {
             let [la, lb] = crowd.layers(i, t);
             let [ca, cb] = &mut buf.contexts[i];
-            let _ = sample_clip(la.clip, la.time, la.playback, ca, &mut buf.a[i]);
-            let _ = sample_clip(lb.clip, lb.time, lb.playback, cb, &mut buf.b[i]);
+            let _ = sample_clip_soa(la.clip, la.time, la.playback, ca, &mut buf.a[i]);
+            let _ = sample_clip_soa(lb.clip, lb.time, lb.playback, cb, &mut buf.b[i]);
         }
     });
-    let rest = crowd.skeleton.rest_pose();
+    let rest = crowd.skeleton.soa_rest_pose();
     let blending = best_ms(passes, || {
         for i in 0..count {
             let layers = [
-                BlendLayer {
+                SoaBlendLayer {
                     pose: black_box(&buf.a[i]),
                     weight: 0.3,
+                    joint_weights: None,
                 },
-                BlendLayer {
+                SoaBlendLayer {
                     pose: &buf.b[i],
                     weight: 0.7,
+                    joint_weights: None,
                 },
             ];
-            let _ = blend_poses(&layers, rest, &mut buf.local[i]);
+            let _ = blend_poses_soa(&layers, &[], rest, &mut buf.local[i]);
         }
     });
     let l2m = best_ms(passes, || {
         for i in 0..count {
-            let _ = local_to_model(
+            let _ = local_to_model_soa(
                 &crowd.skeleton,
                 black_box(&buf.local[i]),
                 Mat4::IDENTITY,
@@ -300,7 +304,7 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         let mut t = StageTimes::default();
         // One character is below timer resolution: time batches of `reps` repetitions.
         let batch = |f: &mut dyn FnMut()| best_ms(9, || (0..reps).for_each(|_| f())) * 1e6 / reps as f64;
-        let rest = crowd.skeleton.rest_pose();
+        let rest = crowd.skeleton.soa_rest_pose();
         let mut time = 0.0f32;
         let (a, b, local, model, palette) = (
             &mut buf.a[0],
@@ -313,24 +317,26 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         t.sampling_two_clips_ns = batch(&mut || {
             time += 1.0 / 60.0;
             let [la, lb] = crowd.layers(0, time);
-            let _ = sample_clip(la.clip, la.time, la.playback, ca, a);
-            let _ = sample_clip(lb.clip, lb.time, lb.playback, cb, b);
+            let _ = sample_clip_soa(la.clip, la.time, la.playback, ca, a);
+            let _ = sample_clip_soa(lb.clip, lb.time, lb.playback, cb, b);
         });
         t.blending_ns = batch(&mut || {
             let layers = [
-                BlendLayer {
+                SoaBlendLayer {
                     pose: black_box(&*a),
                     weight: 0.3,
+                    joint_weights: None,
                 },
-                BlendLayer {
+                SoaBlendLayer {
                     pose: &*b,
                     weight: 0.7,
+                    joint_weights: None,
                 },
             ];
-            let _ = blend_poses(&layers, rest, local);
+            let _ = blend_poses_soa(&layers, &[], rest, local);
         });
         t.local_to_model_ns = batch(&mut || {
-            let _ = local_to_model(&crowd.skeleton, black_box(&*local), Mat4::IDENTITY, model);
+            let _ = local_to_model_soa(&crowd.skeleton, black_box(&*local), Mat4::IDENTITY, model);
         });
         t.palette_ns = batch(&mut || {
             let _ = skinning_palette(&crowd.skin, black_box(&*model), palette);
@@ -365,6 +371,7 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         characters,
         joints,
         keyed_tracks_per_clip: 2 * joints,
+        simd: format!("{:?}", SimdLevel::detect()),
         one_thread_us_per_character: us(one),
         one_thread_median_us_per_character: us(one_median),
         staged_one_thread_us_per_character: us(staged),
@@ -400,8 +407,8 @@ pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "animation job: {} characters × {} joints, two 1 s clips × {} keyed tracks (31 keys), random phases, crossfading",
-        r.characters, r.joints, r.keyed_tracks_per_clip
+        "animation job: {} characters × {} joints, two 1 s clips × {} keyed tracks (31 keys), random phases, crossfading; SoA kernels: {}",
+        r.characters, r.joints, r.keyed_tracks_per_clip, r.simd
     );
     println!("  full job (sample ×2 + blend + local-to-model + palette), fastest frame:");
     println!(
