@@ -420,6 +420,29 @@ impl Clip {
         })
     }
 
+    /// Recomputes what is derived from the keys (slerp constants, SoA blocks) after the keys
+    /// changed, under a new id (so sampling contexts reset).
+    pub(crate) fn rebuild_derived(&mut self) {
+        for h in &self.rotations.headers {
+            if h.interpolation == Interpolation::Linear {
+                let v = h.values as usize;
+                for k in 0..(h.keys as usize).saturating_sub(1) {
+                    self.slerp[v + k] = crate::slerp::SlerpSegment::new(
+                        self.rotations.values[v + k],
+                        self.rotations.values[v + k + 1],
+                    );
+                }
+            }
+        }
+        self.soa = crate::clip_soa::ClipSoa::build(
+            &self.translations,
+            &self.rotations,
+            &self.slerp,
+            &self.scales,
+        );
+        self.id = NEXT_CLIP_ID.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Clip name.
     pub fn name(&self) -> &str {
         &self.name

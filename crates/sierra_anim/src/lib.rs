@@ -40,6 +40,7 @@ mod baking;
 mod blending;
 mod clip;
 mod clip_soa;
+pub mod compress;
 mod crossfade;
 mod error;
 pub mod ik;

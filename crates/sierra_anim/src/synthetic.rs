@@ -49,7 +49,10 @@ pub fn raw_clip(skeleton: &Skeleton, name: &str, duration: f32, fps: f32, seed: 
     times.dedup();
     let tracks = (0..skeleton.joint_count())
         .map(|j| {
-            let phase = (j as u32).wrapping_mul(2654435761).wrapping_add(seed) as f32
+            // The seed is scrambled too: added as is it moved phases by ~1e-8 rad (two equal clips).
+            let phase = (j as u32)
+                .wrapping_mul(2654435761)
+                .wrapping_add(seed.wrapping_mul(0x9E37_79B9)) as f32
                 / u32::MAX as f32
                 * std::f32::consts::TAU;
             let rest = skeleton.rest_pose()[j];
