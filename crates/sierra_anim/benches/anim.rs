@@ -55,14 +55,8 @@ fn stages(c: &mut Criterion) {
         bench.iter(|| {
             blend_poses(
                 &[
-                    BlendLayer {
-                        pose: &a,
-                        weight: 0.3,
-                    },
-                    BlendLayer {
-                        pose: &b,
-                        weight: 0.7,
-                    },
+                    BlendLayer::new(&a, 0.3),
+                    BlendLayer::new(&b, 0.7),
                 ],
                 skel.rest_pose(),
                 &mut out,

@@ -50,14 +50,8 @@ fn main() {
         for _ in 0..reps {
             blend_poses(
                 &[
-                    BlendLayer {
-                        pose: std::hint::black_box(&a),
-                        weight: 0.3,
-                    },
-                    BlendLayer {
-                        pose: &b,
-                        weight: 0.7,
-                    },
+                    BlendLayer::new(std::hint::black_box(&a), 0.3),
+                    BlendLayer::new(&b, 0.7),
                 ],
                 skel.rest_pose(),
                 &mut out,

@@ -189,6 +189,8 @@ pub struct Clip {
     /// Parallel to `rotations.values`: slerp constants from key `k` to `k + 1` of LINEAR tracks.
     pub(crate) slerp: Vec<crate::slerp::SlerpSegment>,
     pub(crate) scales: TrackSet<Vec3A>,
+    /// The same keys in SoA blocks where a channel kind is uniform (see `clip_soa.rs`).
+    pub(crate) soa: crate::clip_soa::ClipSoa,
     pub(crate) morph_tracks: Vec<MorphTrack>,
 }
 
@@ -404,7 +406,9 @@ impl Clip {
         if let Some(d) = raw.duration.filter(|d| d.is_finite()) {
             duration = duration.max(d);
         }
+        let soa = crate::clip_soa::ClipSoa::build(&translations, &rotations, &slerp, &scales);
         Ok(Self {
+            soa,
             id: NEXT_CLIP_ID.fetch_add(1, Ordering::Relaxed),
             name: raw.name.clone(),
             duration,
@@ -414,6 +418,29 @@ impl Clip {
             scales,
             morph_tracks,
         })
+    }
+
+    /// Recomputes what is derived from the keys (slerp constants, SoA blocks) after the keys
+    /// changed, under a new id (so sampling contexts reset).
+    pub(crate) fn rebuild_derived(&mut self) {
+        for h in &self.rotations.headers {
+            if h.interpolation == Interpolation::Linear {
+                let v = h.values as usize;
+                for k in 0..(h.keys as usize).saturating_sub(1) {
+                    self.slerp[v + k] = crate::slerp::SlerpSegment::new(
+                        self.rotations.values[v + k],
+                        self.rotations.values[v + k + 1],
+                    );
+                }
+            }
+        }
+        self.soa = crate::clip_soa::ClipSoa::build(
+            &self.translations,
+            &self.rotations,
+            &self.slerp,
+            &self.scales,
+        );
+        self.id = NEXT_CLIP_ID.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Clip name.

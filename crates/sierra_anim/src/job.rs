@@ -3,11 +3,15 @@
 use glam::Mat4;
 use rayon::prelude::*;
 
-use crate::blending::blend2;
-use crate::sampling::JointSampler;
+use crate::blending::blend2_lane;
+use crate::lane::Trs;
+use crate::sampling_soa::SoaSampler;
+use crate::simd::{dispatch, SimdLevel, F8};
+use crate::soa::{from_soa, soa_blocks, SoaTransform};
 use crate::{
-    blend_poses, local_to_model, local_to_model_from, sample_clip, skinning_palette, AnimError,
-    BlendLayer, Clip, Playback, SamplingContext, Skeleton, Skin, Transform,
+    blend_poses_soa_with, local_to_model_from, local_to_model_soa_with, sample_clip_soa_with,
+    skinning_palette, AnimError, Clip, Playback, SamplingContext, Skeleton, Skin, SoaBlendLayer,
+    Transform,
 };
 
 /// A post-sampling hook (IK) run inside [`CharacterJob::run`] after the first
@@ -27,6 +31,13 @@ pub trait PoseHook: Sync {
         local: &mut [Transform],
         model: &[Mat4],
     ) -> Option<usize>;
+
+    /// Whether [`PoseHook::apply`] may edit the pose (so the job must hand it the
+    /// array-of-structures local pose). `false` lets the job skip that conversion:
+    /// [`CharacterPose::local`] is then not written (read [`CharacterPose::soa_local`]).
+    fn edits_pose(&self) -> bool {
+        true
+    }
 }
 
 /// The hook that does nothing.
@@ -37,6 +48,10 @@ impl PoseHook for NoHook {
     #[inline]
     fn apply(&self, _: usize, _: &Skeleton, _: &mut [Transform], _: &[Mat4]) -> Option<usize> {
         None
+    }
+    #[inline]
+    fn edits_pose(&self) -> bool {
+        false
     }
 }
 
@@ -68,7 +83,7 @@ pub struct ClipLayer<'a> {
     pub time: f32,
     /// Clamp or loop.
     pub playback: Playback,
-    /// Blend weight (see [`blend_poses`]).
+    /// Blend weight (see [`crate::blend_poses`]).
     pub weight: f32,
 }
 
@@ -77,8 +92,12 @@ pub struct ClipLayer<'a> {
 #[derive(Clone, Debug)]
 pub struct CharacterPose {
     contexts: Vec<SamplingContext>,
-    layer_poses: Vec<Transform>,
-    /// `[joint_count]` blended local pose (after the hook).
+    /// `[max_layers][soa_blocks(joint_count)]` sampled layers (staged path).
+    layer_poses: Vec<SoaTransform>,
+    /// `[soa_blocks(joint_count)]` blended local pose (before the hook).
+    soa_local: Vec<SoaTransform>,
+    /// `[joint_count]` blended local pose (after the hook), written only when the job's hook
+    /// [`PoseHook::edits_pose`]; [`CharacterPose::soa_local`] always holds the blended pose.
     pub local: Vec<Transform>,
     /// `[joint_count]` column-major model-space matrices.
     pub model: Vec<Mat4>,
@@ -93,11 +112,18 @@ impl CharacterPose {
         let max_layers = max_layers.max(1);
         Self {
             contexts: (0..max_layers).map(|_| SamplingContext::new(n)).collect(),
-            layer_poses: vec![Transform::IDENTITY; n * max_layers],
+            layer_poses: vec![SoaTransform::IDENTITY; soa_blocks(n) * max_layers],
+            soa_local: skeleton.soa_rest_pose().to_vec(),
             local: skeleton.rest_pose().to_vec(),
             model: vec![Mat4::IDENTITY; n],
             palette: vec![Mat4::IDENTITY; skin_joint_count],
         }
+    }
+
+    /// `[soa_blocks(joint_count)]` the blended local pose of the last run, before the hook
+    /// (eight joints per block, identity past the last joint).
+    pub fn soa_local(&self) -> &[SoaTransform] {
+        &self.soa_local
     }
 
     /// Maximum number of layers this pose can blend.
@@ -132,7 +158,21 @@ impl<H: PoseHook> CharacterJob<'_, H> {
     /// Errors: [`AnimError::BufferSize`] when there are no layers, more layers than
     /// `pose.max_layers()`, or a clip/skin/pose does not match the skeleton.
     pub fn run(&self, pose: &mut CharacterPose) -> Result<(), AnimError> {
+        self.run_with(pose, true)
+    }
+
+    /// Like [`CharacterJob::run`] but stage by stage: every layer is sampled into its own
+    /// pose, then the poses are blended ([`crate::sample_clip_soa`] per layer + [`blend_poses_soa`]); the
+    /// same bits as `run`, kept to measure the fused path against.
+    ///
+    /// Errors: as [`CharacterJob::run`].
+    pub fn run_staged(&self, pose: &mut CharacterPose) -> Result<(), AnimError> {
+        self.run_with(pose, false)
+    }
+
+    fn run_with(&self, pose: &mut CharacterPose, fused: bool) -> Result<(), AnimError> {
         let n = self.skeleton.joint_count();
+        let blocks = soa_blocks(n);
         if self.layers.is_empty() || self.layers.len() > pose.contexts.len() {
             return Err(AnimError::BufferSize {
                 what: "clip layers",
@@ -140,69 +180,103 @@ impl<H: PoseHook> CharacterJob<'_, H> {
                 actual: self.layers.len(),
             });
         }
-        if pose.local.len() != n || pose.layer_poses.len() < n * self.layers.len() {
+        if pose.local.len() != n
+            || pose.soa_local.len() != blocks
+            || pose.layer_poses.len() < blocks * self.layers.len()
+        {
             return Err(AnimError::BufferSize {
                 what: "character pose",
                 expected: n,
                 actual: pose.local.len(),
             });
         }
+        if let Some(l) = self.layers.iter().find(|l| l.clip.joint_count() != n) {
+            return Err(AnimError::BufferSize {
+                what: "clip joints",
+                expected: n,
+                actual: l.clip.joint_count(),
+            });
+        }
+        let level = SimdLevel::detect();
         if let [layer] = self.layers {
-            sample_clip(
+            sample_clip_soa_with(
+                level,
                 layer.clip,
                 layer.time,
                 layer.playback,
                 &mut pose.contexts[0],
-                &mut pose.local,
+                &mut pose.soa_local,
             )?;
-        } else if let [a, b] = self.layers {
-            sample_and_blend2(a, b, self.skeleton, pose)?;
+        } else if let ([a, b], true) = (self.layers, fused) {
+            let (ca, rest) = pose.contexts.split_at_mut(1);
+            let mut sa = SoaSampler::new(a.clip, a.time, a.playback, &mut ca[0]);
+            let mut sb = SoaSampler::new(b.clip, b.time, b.playback, &mut rest[0]);
+            fused2_dispatch(
+                level,
+                &mut sa,
+                &mut sb,
+                a.weight,
+                b.weight,
+                self.skeleton.soa_rest_pose(),
+                &mut pose.soa_local,
+            );
         } else {
             for ((layer, ctx), out) in self
                 .layers
                 .iter()
                 .zip(&mut pose.contexts)
-                .zip(pose.layer_poses.chunks_exact_mut(n))
+                .zip(pose.layer_poses.chunks_exact_mut(blocks))
             {
-                sample_clip(layer.clip, layer.time, layer.playback, ctx, out)?;
+                sample_clip_soa_with(level, layer.clip, layer.time, layer.playback, ctx, out)?;
             }
-            let mut blend = [BlendLayer {
+            let mut blend = [SoaBlendLayer {
                 pose: &[],
                 weight: 0.0,
+                joint_weights: None,
             }; 8];
+            let layers = self.layers.iter().zip(pose.layer_poses.chunks_exact(blocks));
             if self.layers.len() <= blend.len() {
-                for (b, (layer, p)) in blend
-                    .iter_mut()
-                    .zip(self.layers.iter().zip(pose.layer_poses.chunks_exact(n)))
-                {
-                    *b = BlendLayer {
-                        pose: p,
-                        weight: layer.weight,
-                    };
+                for (b, (layer, p)) in blend.iter_mut().zip(layers) {
+                    b.pose = p;
+                    b.weight = layer.weight;
                 }
-                blend_poses(
+                blend_poses_soa_with(
+                    level,
                     &blend[..self.layers.len()],
-                    self.skeleton.rest_pose(),
-                    &mut pose.local,
+                    &[],
+                    self.skeleton.soa_rest_pose(),
+                    &mut pose.soa_local,
                 )?;
             } else {
-                let blend: Vec<BlendLayer> = self
-                    .layers
-                    .iter()
-                    .zip(pose.layer_poses.chunks_exact(n))
-                    .map(|(l, p)| BlendLayer {
+                let blend: Vec<SoaBlendLayer> = layers
+                    .map(|(l, p)| SoaBlendLayer {
                         pose: p,
                         weight: l.weight,
+                        joint_weights: None,
                     })
                     .collect();
-                blend_poses(&blend, self.skeleton.rest_pose(), &mut pose.local)?;
+                blend_poses_soa_with(
+                    level,
+                    &blend,
+                    &[],
+                    self.skeleton.soa_rest_pose(),
+                    &mut pose.soa_local,
+                )?;
             }
         }
-        local_to_model(self.skeleton, &pose.local, self.root, &mut pose.model)?;
-        if let Some(from) =
+        local_to_model_soa_with(
+            level,
+            self.skeleton,
+            &pose.soa_local,
+            self.root,
+            &mut pose.model,
+        )?;
+        if !self.hook.edits_pose() {
+        } else if let Some(from) = {
+            from_soa(&pose.soa_local, &mut pose.local)?;
             self.hook
                 .apply(self.character, self.skeleton, &mut pose.local, &pose.model)
-        {
+        } {
             local_to_model_from(
                 self.skeleton,
                 &pose.local,
@@ -218,39 +292,36 @@ impl<H: PoseHook> CharacterJob<'_, H> {
     }
 }
 
-/// The crossfade fast path: samples both clips joint by joint and blends in
-/// the same pass, without writing the two intermediate poses (same result as
-/// [`sample_clip`] ×2 + [`blend_poses`]).
-fn sample_and_blend2(
-    a: &ClipLayer,
-    b: &ClipLayer,
-    skeleton: &Skeleton,
-    pose: &mut CharacterPose,
-) -> Result<(), AnimError> {
-    let n = skeleton.joint_count();
-    for clip in [a.clip, b.clip] {
-        if clip.joint_count() != n {
-            return Err(AnimError::BufferSize {
-                what: "clip joints",
-                expected: n,
-                actual: clip.joint_count(),
-            });
-        }
+dispatch! {
+    /// The crossfade fast path: samples both clips block by block and blends in the same
+    /// pass, without writing the two intermediate poses (the same bits as sampling twice
+    /// and [`blend_poses_soa`]).
+    fn fused2_dispatch(
+        sa: &mut SoaSampler<'_>,
+        sb: &mut SoaSampler<'_>,
+        wa: f32,
+        wb: f32,
+        rest: &[SoaTransform],
+        out: &mut [SoaTransform],
+    ) => fused2_kernel
+}
+
+#[inline(always)]
+fn fused2_kernel(
+    sa: &mut SoaSampler<'_>,
+    sb: &mut SoaSampler<'_>,
+    wa: f32,
+    wb: f32,
+    rest: &[SoaTransform],
+    out: &mut [SoaTransform],
+) {
+    let (wa, wb) = (F8::splat(wa), F8::splat(wb));
+    for (b, o) in out.iter_mut().enumerate() {
+        let pa = sa.block(b);
+        let pb = sb.block(b);
+        let r = Trs::from(&rest[b]);
+        *o = blend2_lane(&pa, &pb, wa, wb, &r).into();
     }
-    let (wa, wb) = (a.weight.max(0.0), b.weight.max(0.0));
-    let total = wa + wb;
-    if !(total > 1e-6) || !total.is_finite() {
-        pose.local.copy_from_slice(skeleton.rest_pose());
-        return Ok(());
-    }
-    let (wa, wb) = (wa / total, wb / total);
-    let (ca, rest) = pose.contexts.split_at_mut(1);
-    let mut sa = JointSampler::new(a.clip, a.time, a.playback, &mut ca[0]);
-    let mut sb = JointSampler::new(b.clip, b.time, b.playback, &mut rest[0]);
-    for (j, out) in pose.local.iter_mut().enumerate() {
-        *out = blend2(&sa.joint(j), &sb.joint(j), wa, wb);
-    }
-    Ok(())
 }
 
 /// Runs `job(character_index, pose)` for every pose in parallel on rayon's

@@ -39,29 +39,43 @@
 mod baking;
 mod blending;
 mod clip;
+mod clip_soa;
+pub mod compress;
 mod crossfade;
 mod error;
 pub mod ik;
 mod job;
+mod lane;
 mod local_to_model;
 mod palette;
 mod sampling;
+mod sampling_soa;
+pub mod simd;
 mod skeleton;
 mod slerp;
+mod soa;
 pub mod synthetic;
 mod transform;
 
 pub use baking::{bake_skinning_matrices, BakedAnimation, BakedClip};
-pub use blending::{blend_poses, BlendLayer};
+pub use blending::{
+    blend_poses, blend_poses_layered, blend_poses_soa, blend_poses_soa_with, BlendLayer,
+    SoaBlendLayer,
+};
 pub use clip::{Clip, Interpolation, MorphTrack, RawClip, RawJointTrack, RawMorphTrack, RawTrack};
 pub use crossfade::Crossfade;
 pub use error::AnimError;
 pub use job::{
     run_characters_parallel, CharacterJob, CharacterPose, ClipLayer, FnHook, NoHook, PoseHook,
 };
-pub use local_to_model::{local_to_model, local_to_model_from};
+pub use local_to_model::{
+    local_to_model, local_to_model_from, local_to_model_soa, local_to_model_soa_with,
+};
 pub use palette::{joint_matrices, skinning_palette, Skin};
 pub use sampling::{sample_clip, sample_morph_weights, Playback, SamplingContext};
+pub use sampling_soa::{sample_clip_soa, sample_clip_soa_with};
+pub use simd::{SimdLevel, F8, LANES};
+pub use soa::{from_soa, soa_blocks, to_soa, SoaTransform};
 pub use skeleton::{RawJoint, RawSkeleton, Skeleton, NO_PARENT};
 pub use transform::Transform;
 

@@ -59,6 +59,8 @@ impl Playback {
 pub struct SamplingContext {
     clip_id: u64,
     cursors: Vec<u32>,
+    /// Cursors of the clip's uniform SoA channels (translation, rotation, scale).
+    pub(crate) channel_cursors: [u32; 3],
 }
 
 impl SamplingContext {
@@ -67,10 +69,11 @@ impl SamplingContext {
         Self {
             clip_id: 0,
             cursors: vec![0; 3 * max_joints],
+            channel_cursors: [0; 3],
         }
     }
 
-    fn bind(&mut self, clip: &Clip) {
+    pub(crate) fn bind(&mut self, clip: &Clip) {
         let needed = 3 * clip.joint_count();
         if self.clip_id != clip.id || self.cursors.len() < needed {
             if self.cursors.len() < needed {
@@ -78,6 +81,7 @@ impl SamplingContext {
                 self.cursors.resize(needed, 0);
             }
             self.cursors.fill(0);
+            self.channel_cursors = [0; 3];
             self.clip_id = clip.id;
         }
     }
@@ -87,7 +91,7 @@ impl SamplingContext {
 /// fraction from key `k` to key `k + 1`; `u == 0` means exactly key `k` (also
 /// used for the clamped ends).
 #[inline(always)]
-fn locate(times: &[f32], t: f32, cursor: &mut u32) -> (usize, f32) {
+pub(crate) fn locate(times: &[f32], t: f32, cursor: &mut u32) -> (usize, f32) {
     let n = times.len();
     if n < 2 || t <= times[0] {
         return (0, 0.0);
@@ -334,37 +338,53 @@ impl<'a> JointSampler<'a> {
 
     #[inline(always)]
     pub(crate) fn joint(&mut self, j: usize) -> Transform {
-        let c = self.clip;
-        let n = self.n;
         Transform {
-            translation: sample_track(
-                &c.translations,
-                &(),
-                c.translations.headers[j],
-                self.t,
-                self.wrap,
-                &mut self.cursors[j],
-                &mut self.memo[0],
-            ),
-            rotation: sample_track(
-                &c.rotations,
-                &c.slerp,
-                c.rotations.headers[j],
-                self.t,
-                self.wrap,
-                &mut self.cursors[n + j],
-                &mut self.memo[1],
-            ),
-            scale: sample_track(
-                &c.scales,
-                &(),
-                c.scales.headers[j],
-                self.t,
-                self.wrap,
-                &mut self.cursors[2 * n + j],
-                &mut self.memo[2],
-            ),
+            translation: self.translation(j),
+            rotation: self.rotation(j),
+            scale: self.scale(j),
         }
+    }
+
+    #[inline(always)]
+    pub(crate) fn translation(&mut self, j: usize) -> Vec3A {
+        let c = self.clip;
+        sample_track(
+            &c.translations,
+            &(),
+            c.translations.headers[j],
+            self.t,
+            self.wrap,
+            &mut self.cursors[j],
+            &mut self.memo[0],
+        )
+    }
+
+    #[inline(always)]
+    pub(crate) fn rotation(&mut self, j: usize) -> Quat {
+        let c = self.clip;
+        sample_track(
+            &c.rotations,
+            &c.slerp,
+            c.rotations.headers[j],
+            self.t,
+            self.wrap,
+            &mut self.cursors[self.n + j],
+            &mut self.memo[1],
+        )
+    }
+
+    #[inline(always)]
+    pub(crate) fn scale(&mut self, j: usize) -> Vec3A {
+        let c = self.clip;
+        sample_track(
+            &c.scales,
+            &(),
+            c.scales.headers[j],
+            self.t,
+            self.wrap,
+            &mut self.cursors[2 * self.n + j],
+            &mut self.memo[2],
+        )
     }
 }
 

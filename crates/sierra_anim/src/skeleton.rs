@@ -35,6 +35,7 @@ pub struct Skeleton {
     parents: Vec<u16>,
     names: Vec<String>,
     rest_pose: Vec<Transform>,
+    soa_rest_pose: Vec<crate::SoaTransform>,
     raw_index: Vec<u32>,
 }
 
@@ -86,13 +87,17 @@ impl Skeleton {
         for (s, &r) in order.iter().enumerate() {
             sorted_of_raw[r] = s as u16;
         }
+        let rest_pose: Vec<Transform> = order.iter().map(|&r| raw.joints[r].rest).collect();
+        let mut soa_rest_pose = vec![crate::SoaTransform::IDENTITY; crate::soa_blocks(n)];
+        crate::to_soa(&rest_pose, &mut soa_rest_pose)?;
         Ok(Self {
+            soa_rest_pose,
             parents: order
                 .iter()
                 .map(|&r| raw.joints[r].parent.map_or(NO_PARENT, |p| sorted_of_raw[p]))
                 .collect(),
             names: order.iter().map(|&r| raw.joints[r].name.clone()).collect(),
-            rest_pose: order.iter().map(|&r| raw.joints[r].rest).collect(),
+            rest_pose,
             raw_index: order.iter().map(|&r| r as u32).collect(),
         })
     }
@@ -123,6 +128,11 @@ impl Skeleton {
     /// `[joint_count]` rest-pose local transforms.
     pub fn rest_pose(&self) -> &[Transform] {
         &self.rest_pose
+    }
+
+    /// `[soa_blocks(joint_count)]` the rest pose in SoA blocks (identity past the last joint).
+    pub fn soa_rest_pose(&self) -> &[crate::SoaTransform] {
+        &self.soa_rest_pose
     }
 
     /// `[joint_count]`: for each runtime joint, its index in the [`RawSkeleton`]

@@ -41,44 +41,38 @@ impl SlerpSegment {
         }
     }
 
+    /// `[theta, inv_sin, sign]`, the lanes of [`crate::lane::slerp4`].
+    #[inline(always)]
+    pub(crate) fn constants(&self) -> [f32; 3] {
+        [self.theta, self.inv_sin, self.sign]
+    }
+
+    /// Slerp from `a` (`u = 0`) to `b` (`u = 1`): [`crate::lane::slerp4`] on one lane (the
+    /// exact slerp of unit keys is unit to ~1e-6: no normalisation).
     #[inline(always)]
     pub(crate) fn interpolate(&self, a: Quat, b: Quat, u: f32) -> Quat {
-        let (a, b) = (Vec4::from(a), Vec4::from(b));
-        if self.theta == 0.0 {
-            // θ < 5·10⁻⁴: |lerp| = 1 − O(θ²) ≈ 1 − 3·10⁻⁸, no renormalisation needed.
-            return Quat::from_vec4(a * (1.0 - u) + b * (u * self.sign));
-        }
-        // Both sines in one SIMD polynomial evaluation.
-        let s = sin_0_half_pi(Vec4::new((1.0 - u) * self.theta, u * self.theta, 0.0, 0.0))
-            * self.inv_sin;
-        // The exact slerp of unit keys is unit (to ~1e-6): no normalisation.
-        Quat::from_vec4(a * s.x + b * (s.y * self.sign))
+        Quat::from_array(crate::lane::slerp4(
+            &a.to_array(),
+            &b.to_array(),
+            u,
+            self.theta,
+            self.inv_sin,
+            self.sign,
+        ))
     }
-}
-
-/// `sin x` per lane for `x` in `[0, π/2]`: odd Taylor polynomial to x¹¹ (Horner in x²).
-#[inline(always)]
-fn sin_0_half_pi(x: Vec4) -> Vec4 {
-    let x2 = x * x;
-    let p = Vec4::splat(-1.0 / 39_916_800.0);
-    let p = p * x2 + Vec4::splat(1.0 / 362_880.0);
-    let p = p * x2 + Vec4::splat(-1.0 / 5040.0);
-    let p = p * x2 + Vec4::splat(1.0 / 120.0);
-    let p = p * x2 + Vec4::splat(-1.0 / 6.0);
-    let p = p * x2 + Vec4::ONE;
-    x * p
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lane::sin_0_half_pi;
 
     #[test]
     fn polynomial_sine_is_accurate_on_its_range() {
         for i in 0..=1000 {
             let x = i as f32 / 1000.0 * std::f32::consts::FRAC_PI_2;
             assert!(
-                (sin_0_half_pi(Vec4::splat(x)).x - x.sin()).abs() < 3e-7,
+                (sin_0_half_pi(x) - x.sin()).abs() < 3e-7,
                 "{x}"
             );
         }

@@ -33,20 +33,29 @@ pub fn skeleton(joint_count: usize) -> Skeleton {
         .unwrap_or_else(|_| unreachable!("synthetic skeleton is a valid tree"))
 }
 
-/// A looping clip for `skeleton`: every joint has a LINEAR rotation track keyed
-/// at `fps` over `duration` seconds (small swings around the rest pose, phase
-/// from `seed`), the root also a translation track; scales are constant.
+/// A looping clip for `skeleton` (the anchor workload of issue #23): every joint has a
+/// LINEAR rotation track and a LINEAR translation track keyed at `fps` over `duration`
+/// seconds (small swings around the rest pose, phase from `seed`); scales are constant.
+/// At 30 fps over 1 s that is 31 keys on 2 × `joint_count` tracks (136 for 68 joints).
 pub fn clip(skeleton: &Skeleton, name: &str, duration: f32, fps: f32, seed: u32) -> Clip {
+    Clip::build(&raw_clip(skeleton, name, duration, fps, seed), skeleton)
+        .unwrap_or_else(|e| unreachable!("synthetic clip is valid: {e}"))
+}
+
+/// The raw form of [`clip`] (what an importer would produce).
+pub fn raw_clip(skeleton: &Skeleton, name: &str, duration: f32, fps: f32, seed: u32) -> RawClip {
     let keys = (duration * fps).ceil() as usize + 1;
-    let times: Vec<f32> = (0..keys).map(|k| (k as f32 / fps).min(duration)).collect();
-    let mut times = times;
+    let mut times: Vec<f32> = (0..keys).map(|k| (k as f32 / fps).min(duration)).collect();
     times.dedup();
     let tracks = (0..skeleton.joint_count())
         .map(|j| {
-            let phase = (j as u32).wrapping_mul(2654435761).wrapping_add(seed) as f32
+            // The seed is scrambled too: added as is it moved phases by ~1e-8 rad (two equal clips).
+            let phase = (j as u32)
+                .wrapping_mul(2654435761)
+                .wrapping_add(seed.wrapping_mul(0x9E37_79B9)) as f32
                 / u32::MAX as f32
                 * std::f32::consts::TAU;
-            let rest = skeleton.rest_pose()[j].rotation;
+            let rest = skeleton.rest_pose()[j];
             let rotation = RawTrack {
                 interpolation: Interpolation::Linear,
                 times: times.clone(),
@@ -54,21 +63,25 @@ pub fn clip(skeleton: &Skeleton, name: &str, duration: f32, fps: f32, seed: u32)
                     .iter()
                     .map(|&t| {
                         let a = (t / duration * std::f32::consts::TAU + phase).sin() * 0.4;
-                        rest * Quat::from_euler(glam::EulerRot::XYZ, a, 0.5 * a, 0.25 * a)
+                        rest.rotation * Quat::from_euler(glam::EulerRot::XYZ, a, 0.5 * a, 0.25 * a)
                     })
                     .collect(),
             };
-            let translation = if j == 0 {
-                RawTrack {
-                    interpolation: Interpolation::Linear,
-                    times: times.clone(),
-                    values: times
-                        .iter()
-                        .map(|&t| Vec3::new(0.0, 1.0 + 0.05 * (t * 6.0 + phase).sin(), 0.0))
-                        .collect(),
-                }
+            let base = if j == 0 {
+                Vec3::new(0.0, 1.0, 0.0)
             } else {
-                RawTrack::default()
+                Vec3::from(rest.translation)
+            };
+            let translation = RawTrack {
+                interpolation: Interpolation::Linear,
+                times: times.clone(),
+                values: times
+                    .iter()
+                    .map(|&t| {
+                        let w = (t * std::f32::consts::TAU / duration * 2.0 + phase).sin();
+                        base + Vec3::new(0.002 * w, 0.05 * w * (j == 0) as u8 as f32, 0.001 * w)
+                    })
+                    .collect(),
             };
             RawJointTrack {
                 joint: j,
@@ -78,18 +91,18 @@ pub fn clip(skeleton: &Skeleton, name: &str, duration: f32, fps: f32, seed: u32)
             }
         })
         .collect();
-    let raw = RawClip {
+    RawClip {
         name: name.to_owned(),
         duration: Some(duration),
         tracks,
         morph_tracks: Vec::new(),
-    };
-    Clip::build(&raw, skeleton).unwrap_or_else(|e| unreachable!("synthetic clip is valid: {e}"))
+    }
 }
 
-/// The benchmark scenario of issue #4: `characters` characters sharing one
-/// skeleton and skin, each crossfading between two looping clips with its own
-/// time offset; [`Crowd::frame`] runs the full job (sample both clips → blend →
+/// The benchmark scenario of issues #4 and #23 (the anchor workload): `characters`
+/// characters sharing one skeleton and skin, each crossfading between two looping 1 s
+/// clips (31 keys on the rotation and translation of every joint) with its own random
+/// phase per clip; [`Crowd::frame`] runs the full job (sample both clips → blend →
 /// local-to-model → skinning palette) for every character on rayon's current pool.
 pub struct Crowd {
     /// Shared skeleton.
@@ -100,10 +113,12 @@ pub struct Crowd {
     pub clips: [Clip; 2],
     /// One pose buffer per character.
     pub poses: Vec<crate::CharacterPose>,
+    /// `[characters]` random time offsets in seconds of clip A, clip B and the fade.
+    pub phases: Vec<[f32; 3]>,
 }
 
 impl Crowd {
-    /// `characters` characters on a `joint_count`-joint skeleton, clips keyed at 30 fps.
+    /// `characters` characters on a `joint_count`-joint skeleton, two 1 s clips keyed at 30 fps.
     pub fn new(characters: usize, joint_count: usize) -> Self {
         let skeleton = skeleton(joint_count);
         let skin = crate::Skin {
@@ -112,78 +127,110 @@ impl Crowd {
         };
         let clips = [
             clip(&skeleton, "walk", 1.0, 30.0, 1),
-            clip(&skeleton, "run", 0.7, 30.0, 2),
+            clip(&skeleton, "run", 1.0, 30.0, 2),
         ];
         let poses = (0..characters)
             .map(|_| crate::CharacterPose::new(&skeleton, joint_count, 2))
+            .collect();
+        // xorshift32: deterministic, different phases per character and clip.
+        let mut state = 0x9E37_79B9u32;
+        let mut rnd = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let phases = (0..characters)
+            .map(|_| [rnd(), rnd(), 2.0 * rnd()])
             .collect();
         Self {
             skeleton,
             skin,
             clips,
             poses,
+            phases,
         }
     }
 
-    /// One frame at `time` seconds, characters in parallel.
+    /// One frame at `time` seconds, characters in parallel (fused sample-and-blend job).
     pub fn frame(&mut self, time: f32) -> Result<(), crate::AnimError> {
+        self.frame_with(time, true)
+    }
+
+    /// One frame at `time` seconds, characters in parallel; `fused` picks
+    /// [`crate::CharacterJob::run`] (true) or [`crate::CharacterJob::run_staged`] (false).
+    pub fn frame_with(&mut self, time: f32, fused: bool) -> Result<(), crate::AnimError> {
         let Self {
             skeleton,
             skin,
             clips,
             poses,
+            phases,
         } = self;
-        let (skeleton, skin, clips) = (&*skeleton, &*skin, &*clips);
+        let (skeleton, skin, clips, phases) = (&*skeleton, &*skin, &*clips, &*phases);
         crate::run_characters_parallel(poses, |i, pose| {
-            Self::character(skeleton, skin, clips, i, time, pose)
+            let layers = Self::layers_of(clips, phases[i], time);
+            Self::job(skeleton, skin, &layers, i, pose, fused)
         })
     }
 
     /// One frame at `time` seconds on the calling thread only.
     pub fn frame_sequential(&mut self, time: f32) -> Result<(), crate::AnimError> {
         for (i, pose) in self.poses.iter_mut().enumerate() {
-            Self::character(&self.skeleton, &self.skin, &self.clips, i, time, pose)?;
+            let layers = Self::layers_of(&self.clips, self.phases[i], time);
+            Self::job(&self.skeleton, &self.skin, &layers, i, pose, true)?;
         }
         Ok(())
     }
 
-    fn character(
-        skeleton: &Skeleton,
-        skin: &crate::Skin,
-        clips: &[Clip; 2],
-        i: usize,
-        time: f32,
-        pose: &mut crate::CharacterPose,
-    ) -> Result<(), crate::AnimError> {
-        let offset = i as f32 * 0.037;
-        // Each character fades back and forth between A and B with a 2 s period.
+    /// The two clip layers of character `i` at `time`: each clip at its own phase, weights of
+    /// a fade back and forth between A and B with a 2 s period.
+    pub fn layers(&self, i: usize, time: f32) -> [crate::ClipLayer<'_>; 2] {
+        Self::layers_of(&self.clips, self.phases[i], time)
+    }
+
+    fn layers_of(clips: &[Clip; 2], phase: [f32; 3], time: f32) -> [crate::ClipLayer<'_>; 2] {
         let fade = crate::Crossfade {
             duration: 1.0,
-            elapsed: ((time + offset) % 2.0 - 0.5).abs(),
+            elapsed: ((time + phase[2]) % 2.0 - 0.5).abs(),
         };
         let (wa, wb) = fade.weights();
-        let layers = [
+        [
             crate::ClipLayer {
                 clip: &clips[0],
-                time: time + offset,
+                time: time + phase[0],
                 playback: crate::Playback::Loop,
                 weight: wa,
             },
             crate::ClipLayer {
                 clip: &clips[1],
-                time: time * 1.1 + offset,
+                time: time * 1.1 + phase[1],
                 playback: crate::Playback::Loop,
                 weight: wb,
             },
-        ];
-        crate::CharacterJob {
+        ]
+    }
+
+    fn job(
+        skeleton: &Skeleton,
+        skin: &crate::Skin,
+        layers: &[crate::ClipLayer<'_>],
+        i: usize,
+        pose: &mut crate::CharacterPose,
+        fused: bool,
+    ) -> Result<(), crate::AnimError> {
+        let job = crate::CharacterJob {
             skeleton,
             skin: Some(skin),
-            layers: &layers,
+            layers,
             root: glam::Mat4::IDENTITY,
             hook: &crate::NoHook,
             character: i,
+        };
+        if fused {
+            job.run(pose)
+        } else {
+            job.run_staged(pose)
         }
-        .run(pose)
     }
 }

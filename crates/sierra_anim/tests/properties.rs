@@ -134,14 +134,14 @@ proptest! {
         let rest = vec![Transform::IDENTITY; 5];
         let mut out = vec![Transform::IDENTITY; 5];
         for (wa, wb, expect) in [(1.0, 0.0, &a), (0.0, 1.0, &b)] {
-            blend_poses(&[BlendLayer { pose: &a, weight: wa }, BlendLayer { pose: &b, weight: wb }], &rest, &mut out).unwrap();
+            blend_poses(&[BlendLayer::new(&a, wa), BlendLayer::new(&b, wb)], &rest, &mut out).unwrap();
             for (o, e) in out.iter().zip(expect.iter()) {
                 prop_assert!((o.translation - e.translation).abs().max_element() < 1e-5);
                 prop_assert!((o.scale - e.scale).abs().max_element() < 1e-6);
                 prop_assert!(o.rotation.dot(e.rotation) > 1.0 - 1e-6);
             }
             // Three layers with the extra one at weight 0 (generic path).
-            blend_poses(&[BlendLayer { pose: &a, weight: wa }, BlendLayer { pose: &b, weight: wb }, BlendLayer { pose: &rest, weight: 0.0 }], &rest, &mut out).unwrap();
+            blend_poses(&[BlendLayer::new(&a, wa), BlendLayer::new(&b, wb), BlendLayer::new(&rest, 0.0)], &rest, &mut out).unwrap();
             for (o, e) in out.iter().zip(expect.iter()) {
                 prop_assert!((o.translation - e.translation).abs().max_element() < 1e-5);
                 prop_assert!(o.rotation.dot(e.rotation).abs() > 1.0 - 1e-6);

@@ -226,14 +226,8 @@ fn blend_fixes_hemisphere_and_falls_back_to_rest() {
     let mut out = [Transform::IDENTITY];
     blend_poses(
         &[
-            BlendLayer {
-                pose: &a,
-                weight: 0.5,
-            },
-            BlendLayer {
-                pose: &b,
-                weight: 0.5,
-            },
+            BlendLayer::new(&a, 0.5),
+            BlendLayer::new(&b, 0.5),
         ],
         &rest,
         &mut out,
@@ -245,10 +239,7 @@ fn blend_fixes_hemisphere_and_falls_back_to_rest() {
     );
     assert!((out[0].translation.x - 0.5).abs() < 1e-6);
     blend_poses(
-        &[BlendLayer {
-            pose: &a,
-            weight: 0.0,
-        }],
+        &[BlendLayer::new(&a, 0.0)],
         &rest,
         &mut out,
     )
@@ -508,19 +499,15 @@ fn fused_crossfade_equals_sampling_twice_then_blending() {
         let mut blended = vec![Transform::IDENTITY; n];
         blend_poses(
             &[
-                BlendLayer {
-                    pose: &a,
-                    weight: wa,
-                },
-                BlendLayer {
-                    pose: &b,
-                    weight: wb,
-                },
+                BlendLayer::new(&a, wa),
+                BlendLayer::new(&b, wb),
             ],
             skel.rest_pose(),
             &mut blended,
         )
         .unwrap();
-        assert_eq!(pose.local, blended, "weights {wa} {wb}");
+        let mut local = vec![Transform::IDENTITY; n];
+        sierra_anim::from_soa(pose.soa_local(), &mut local).unwrap();
+        assert_eq!(local, blended, "weights {wa} {wb}");
     }
 }

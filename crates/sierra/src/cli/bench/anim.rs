@@ -1,21 +1,26 @@
-//! `sierra bench anim --characters N`: the animation job of issue #4 — N characters on a
-//! 68-joint skeleton, each crossfading two clips; full job = sample both clips + blend +
-//! local-to-model + skinning palette. Reference on this machine: ozz-animation 0.16 takes
-//! about 3.5 µs per character on one core (sampling 2.3, blending 0.37, local-to-model 0.58,
-//! palette 0.26) and is 1.95× faster on 2 threads.
+//! `sierra bench anim`: the anchor workload of issue #23 — N characters (default 1,000) on a
+//! 68-joint skeleton, each crossfading two looping 1 s clips (31 keys on the rotation and
+//! translation of every joint: 136 keyed tracks per clip) at its own random phases. Full job =
+//! sample both clips + blend + local-to-model + skinning palette.
+//!
+//! Figures are fastest passes ("best"), compared best with best against the plain C baseline
+//! `../shared/bench/skel.c` (TRS → matrix, local-to-model, skinning multiply), which this
+//! command builds with `gcc -O3 -march=native -fopenmp` and runs in the same invocation, before
+//! and after Sierra's measurements (its best of both runs). Ratios, not absolute times, are what
+//! carries between machines.
 
 use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use clap::Args;
 use glam::Mat4;
 use serde::Serialize;
 use sierra_anim::synthetic::Crowd;
 use sierra_anim::{
-    blend_poses, local_to_model, sample_clip, skinning_palette, BlendLayer, Playback,
-    SamplingContext, Transform,
+    blend_poses_soa, local_to_model_soa, sample_clip_soa, skinning_palette, soa_blocks,
+    SamplingContext, SimdLevel, SoaBlendLayer, SoaTransform,
 };
-
-use super::median_ms;
 
 /// `sierra bench anim` arguments.
 #[derive(Debug, Args)]
@@ -23,15 +28,56 @@ pub struct AnimBenchArgs {
     /// Number of characters.
     #[arg(long, default_value_t = 1000)]
     pub characters: usize,
-    /// Joints per skeleton.
+    /// Joints per skeleton (skel.c is fixed at 68: ratios are printed only for 68).
     #[arg(long, default_value_t = 68)]
     pub joints: usize,
-    /// Frames measured per configuration (the median frame is reported).
-    #[arg(long, default_value_t = 60)]
+    /// Passes measured per configuration (the fastest is reported; more passes find a quiet
+    /// moment on a shared machine).
+    #[arg(long, default_value_t = 200)]
     pub frames: usize,
+    /// The C baseline to build and run in the same invocation.
+    #[arg(long, default_value = "../shared/bench/skel.c")]
+    pub skel_c: PathBuf,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Per-stage times, ns per character, one thread.
+#[derive(Debug, Default, Serialize)]
+pub struct StageTimes {
+    /// Sampling both clips.
+    pub sampling_two_clips_ns: f64,
+    /// Blending the two poses (weights 0.3 / 0.7).
+    pub blending_ns: f64,
+    /// Local-to-model.
+    pub local_to_model_ns: f64,
+    /// Skinning palette.
+    pub palette_ns: f64,
+}
+
+/// `skel.c` figures from the same invocation (best of its runs).
+#[derive(Debug, Serialize)]
+pub struct SkelC {
+    /// ns per character, one thread.
+    pub one_thread_ns_per_character: f64,
+    /// ns per character, two threads.
+    pub two_threads_ns_per_character: f64,
+    /// One-thread time / two-thread time.
+    pub two_thread_speedup: f64,
+}
+
+/// Ratios of Sierra's best to `skel.c`'s best (lower is faster; issue #23's targets in brackets).
+#[derive(Debug, Serialize)]
+pub struct Ratios {
+    /// Full job per character, one thread [≤ 2.4].
+    pub full_job: f64,
+    /// Blending over the crowd [≤ 0.26].
+    pub blending: f64,
+    /// Local-to-model over the crowd [≤ 0.82].
+    pub local_to_model: f64,
+    /// Sierra's 2-thread speed-up / skel.c's [≥ 0.95].
+    pub two_thread_speedup: f64,
 }
 
 /// The figures.
@@ -41,30 +87,195 @@ pub struct AnimBench {
     pub characters: usize,
     /// Joints per skeleton.
     pub joints: usize,
-    /// Full job, one thread: median frame.
-    pub one_thread_ms_per_frame: f64,
-    /// Full job, one thread, per character.
+    /// Keyed tracks per clip.
+    pub keyed_tracks_per_clip: usize,
+    /// Instruction set the SoA kernels ran with (detected at run time).
+    pub simd: String,
+    /// Full job (fused sample-and-blend), one thread, fastest frame, µs per character.
     pub one_thread_us_per_character: f64,
-    /// Full job, one thread, per joint.
-    pub one_thread_ns_per_joint: f64,
-    /// Full job, two threads: median frame.
-    pub two_threads_ms_per_frame: f64,
-    /// One-thread time / two-thread time.
+    /// Full job, one thread, median frame, µs per character.
+    pub one_thread_median_us_per_character: f64,
+    /// Full job stage by stage (sample each clip, then blend), one thread, fastest frame.
+    pub staged_one_thread_us_per_character: f64,
+    /// Fused / staged (≤ 1: the fused path is not slower).
+    pub fused_over_staged: f64,
+    /// Full job, two threads, fastest frame, µs per character.
+    pub two_threads_us_per_character: f64,
+    /// One-thread best / two-thread best.
     pub two_thread_speedup: f64,
-    /// Stage: sampling both clips, one character, one thread.
-    pub sampling_two_clips_ns_per_character: f64,
-    /// Stage: blending two poses.
-    pub blending_ns_per_character: f64,
-    /// Stage: local-to-model.
-    pub local_to_model_ns_per_character: f64,
-    /// Stage: skinning palette.
-    pub palette_ns_per_character: f64,
-    /// Full job, one thread: fastest frame (least disturbed by other processes).
-    pub one_thread_best_us_per_character: f64,
-    /// Reference: ozz-animation 0.16 on this machine, same job, one core.
-    pub ozz_reference_us_per_character: f64,
-    /// 1-minute load average when measured (`/proc/loadavg`; timings on a busy machine are inflated).
+    /// Each stage run over all characters (their own buffers and phases), fastest pass.
+    pub stages_over_crowd: StageTimes,
+    /// Each stage repeated on one character (hot caches), fastest pass.
+    pub stages_hot_one_character: StageTimes,
+    /// The C baseline, `None` when it could not be built or run (reason in `skel_c_error`).
+    pub skel_c: Option<SkelC>,
+    /// Why skel.c did not run.
+    pub skel_c_error: Option<String>,
+    /// Sierra / skel.c.
+    pub ratios: Option<Ratios>,
+    /// 1-minute load average when measured (`/proc/loadavg`; a busy machine inflates figures).
     pub load_average_1min: Option<f64>,
+}
+
+/// Fastest wall time in milliseconds of `runs` calls of `f` (after one warm-up call).
+fn best_ms(runs: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    (0..runs.max(1))
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// Best and median frame (ms) of the full job on `threads` threads.
+fn full_job_ms(
+    crowd: &mut Crowd,
+    threads: usize,
+    frames: usize,
+    fused: bool,
+) -> anyhow::Result<(f64, f64)> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let mut t = 0.0f32;
+    let mut times = Vec::with_capacity(frames + 1);
+    pool.install(|| -> anyhow::Result<()> {
+        for f in 0..=frames.max(1) {
+            t += 1.0 / 60.0;
+            let start = Instant::now();
+            crowd.frame_with(t, fused)?;
+            if f > 0 {
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        Ok(())
+    })?;
+    times.sort_by(f64::total_cmp);
+    Ok((times[0], times[times.len() / 2]))
+}
+
+/// Per-character buffers of the stage-by-stage measurement.
+struct StageBuffers {
+    contexts: Vec<[SamplingContext; 2]>,
+    a: Vec<Vec<SoaTransform>>,
+    b: Vec<Vec<SoaTransform>>,
+    local: Vec<Vec<SoaTransform>>,
+    model: Vec<Vec<Mat4>>,
+    palette: Vec<Vec<Mat4>>,
+}
+
+impl StageBuffers {
+    fn new(characters: usize, joints: usize) -> Self {
+        let poses = || vec![vec![SoaTransform::IDENTITY; soa_blocks(joints)]; characters];
+        Self {
+            contexts: (0..characters)
+                .map(|_| [SamplingContext::new(joints), SamplingContext::new(joints)])
+                .collect(),
+            a: poses(),
+            b: poses(),
+            local: poses(),
+            model: vec![vec![Mat4::IDENTITY; joints]; characters],
+            palette: vec![vec![Mat4::IDENTITY; joints]; characters],
+        }
+    }
+}
+
+/// Each stage over characters `0..count` of `buf` (count = 1 and many passes: hot figures).
+fn stage_times(crowd: &Crowd, buf: &mut StageBuffers, count: usize, passes: usize) -> StageTimes {
+    let per_char = |ms: f64| ms * 1e6 / count as f64;
+    let mut t = 0.0f32;
+    let sampling = best_ms(passes, || {
+        t += 1.0 / 60.0;
+        for i in 0..count {
+            let [la, lb] = crowd.layers(i, t);
+            let [ca, cb] = &mut buf.contexts[i];
+            let _ = sample_clip_soa(la.clip, la.time, la.playback, ca, &mut buf.a[i]);
+            let _ = sample_clip_soa(lb.clip, lb.time, lb.playback, cb, &mut buf.b[i]);
+        }
+    });
+    let rest = crowd.skeleton.soa_rest_pose();
+    let blending = best_ms(passes, || {
+        for i in 0..count {
+            let layers = [
+                SoaBlendLayer {
+                    pose: black_box(&buf.a[i]),
+                    weight: 0.3,
+                    joint_weights: None,
+                },
+                SoaBlendLayer {
+                    pose: &buf.b[i],
+                    weight: 0.7,
+                    joint_weights: None,
+                },
+            ];
+            let _ = blend_poses_soa(&layers, &[], rest, &mut buf.local[i]);
+        }
+    });
+    let l2m = best_ms(passes, || {
+        for i in 0..count {
+            let _ = local_to_model_soa(
+                &crowd.skeleton,
+                black_box(&buf.local[i]),
+                Mat4::IDENTITY,
+                &mut buf.model[i],
+            );
+        }
+    });
+    let palette = best_ms(passes, || {
+        for i in 0..count {
+            let _ = skinning_palette(&crowd.skin, black_box(&buf.model[i]), &mut buf.palette[i]);
+        }
+    });
+    StageTimes {
+        sampling_two_clips_ns: per_char(sampling),
+        blending_ns: per_char(blending),
+        local_to_model_ns: per_char(l2m),
+        palette_ns: per_char(palette),
+    }
+}
+
+/// Builds `skel.c` with gcc into a temporary folder and runs it for `characters` characters:
+/// `(ns per character on 1 thread, on 2 threads)`.
+fn run_skel_c(source: &Path, characters: usize) -> Result<(f64, f64), String> {
+    if !source.is_file() {
+        return Err(format!("{} not found", source.display()));
+    }
+    let dir = std::env::temp_dir().join(format!("sierra-skel-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let exe = dir.join("skel");
+    let built = std::process::Command::new("gcc")
+        .args(["-O3", "-march=native", "-fopenmp"])
+        .arg(source)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .output()
+        .map_err(|e| format!("running gcc: {e}"))?;
+    if !built.status.success() {
+        return Err(format!(
+            "gcc failed on {}: {}",
+            source.display(),
+            String::from_utf8_lossy(&built.stderr)
+        ));
+    }
+    let out = std::process::Command::new(&exe)
+        .arg(characters.to_string())
+        .output()
+        .map_err(|e| format!("running {}: {e}", exe.display()))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // "… threads=1: best 0.573 ms/frame = 572.9 ns/char = …"
+    let ns = |threads: &str| -> Option<f64> {
+        let line = text.lines().find(|l| l.contains(threads))?;
+        let before = line.split(" ns/char").next()?;
+        before.rsplit("= ").next()?.trim().parse().ok()
+    };
+    match (ns("threads=1:"), ns("threads=2:")) {
+        (Some(one), Some(two)) => Ok((one, two)),
+        _ => Err(format!("unexpected skel.c output: {text}")),
+    }
 }
 
 /// Runs the measurements.
@@ -74,105 +285,115 @@ pub struct AnimBench {
 pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
     let characters = args.characters.max(1);
     let joints = args.joints.clamp(1, 65_000);
+    let frames = args.frames.max(1);
+    let skel_before = run_skel_c(&args.skel_c, characters);
+
     let mut crowd = Crowd::new(characters, joints);
-    let mut frame_ms = |threads: usize| -> anyhow::Result<f64> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?;
-        let mut t = 0.0f32;
-        let mut result = Ok(());
-        let ms = pool.install(|| {
-            median_ms(args.frames, || {
-                t += 1.0 / 60.0;
-                if let Err(e) = crowd.frame(t) {
-                    result = Err(e);
-                }
-            })
+    let (one, one_median) = full_job_ms(&mut crowd, 1, frames, true)?;
+    let (staged, _) = full_job_ms(&mut crowd, 1, frames, false)?;
+    let (two, _) = full_job_ms(&mut crowd, 2, frames, true)?;
+    // Second fused pass, interleaved, so a burst of load on the shared machine hits both.
+    let (one_again, _) = full_job_ms(&mut crowd, 1, frames, true)?;
+    let (staged_again, _) = full_job_ms(&mut crowd, 1, frames, false)?;
+    let (one, staged) = (one.min(one_again), staged.min(staged_again));
+
+    let mut buf = StageBuffers::new(characters, joints);
+    let over_crowd = stage_times(&crowd, &mut buf, characters, (frames / 4).max(1));
+    let hot = {
+        let reps = 2000;
+        let mut t = StageTimes::default();
+        // One character is below timer resolution: time batches of `reps` repetitions.
+        let batch = |f: &mut dyn FnMut()| best_ms(9, || (0..reps).for_each(|_| f())) * 1e6 / reps as f64;
+        let rest = crowd.skeleton.soa_rest_pose();
+        let mut time = 0.0f32;
+        let (a, b, local, model, palette) = (
+            &mut buf.a[0],
+            &mut buf.b[0],
+            &mut buf.local[0],
+            &mut buf.model[0],
+            &mut buf.palette[0],
+        );
+        let [ca, cb] = &mut buf.contexts[0];
+        t.sampling_two_clips_ns = batch(&mut || {
+            time += 1.0 / 60.0;
+            let [la, lb] = crowd.layers(0, time);
+            let _ = sample_clip_soa(la.clip, la.time, la.playback, ca, a);
+            let _ = sample_clip_soa(lb.clip, lb.time, lb.playback, cb, b);
         });
-        result?;
-        Ok(ms)
-    };
-    let one = frame_ms(1)?;
-    let two = frame_ms(2)?;
-    let best_one = {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
-        let mut best = f64::MAX;
-        let mut t = 0.0f32;
-        pool.install(|| {
-            for _ in 0..args.frames.max(1) {
-                t += 1.0 / 60.0;
-                let start = std::time::Instant::now();
-                let _ = crowd.frame(t);
-                best = best.min(start.elapsed().as_secs_f64() * 1e3);
-            }
+        t.blending_ns = batch(&mut || {
+            let layers = [
+                SoaBlendLayer {
+                    pose: black_box(&*a),
+                    weight: 0.3,
+                    joint_weights: None,
+                },
+                SoaBlendLayer {
+                    pose: &*b,
+                    weight: 0.7,
+                    joint_weights: None,
+                },
+            ];
+            let _ = blend_poses_soa(&layers, &[], rest, local);
         });
-        best
+        t.local_to_model_ns = batch(&mut || {
+            let _ = local_to_model_soa(&crowd.skeleton, black_box(&*local), Mat4::IDENTITY, model);
+        });
+        t.palette_ns = batch(&mut || {
+            let _ = skinning_palette(&crowd.skin, black_box(&*model), palette);
+        });
+        t
     };
 
-    // Stages on one character, repeated to get above timer resolution.
-    let reps = 2000;
-    let skel = &crowd.skeleton;
-    let mut ctx = [SamplingContext::new(joints), SamplingContext::new(joints)];
-    let mut a = vec![Transform::IDENTITY; joints];
-    let mut b = vec![Transform::IDENTITY; joints];
-    let mut t = 0.0f32;
-    let sampling = median_ms(9, || {
-        for _ in 0..reps {
-            t += 1.0 / 60.0;
-            let _ = sample_clip(&crowd.clips[0], t, Playback::Loop, &mut ctx[0], &mut a);
-            let _ = sample_clip(&crowd.clips[1], t, Playback::Loop, &mut ctx[1], &mut b);
+    let skel_after = run_skel_c(&args.skel_c, characters);
+    let (skel_c, skel_c_error) = match (skel_before, skel_after) {
+        (Ok(a), Ok(b)) => {
+            let (one, two) = (a.0.min(b.0), a.1.min(b.1));
+            (
+                Some(SkelC {
+                    one_thread_ns_per_character: one,
+                    two_threads_ns_per_character: two,
+                    two_thread_speedup: one / two,
+                }),
+                None,
+            )
         }
+        (Err(e), _) | (_, Err(e)) => (None, Some(e)),
+    };
+    let us = |ms: f64| ms * 1e3 / characters as f64;
+    let speedup = one / two;
+    let ratios = skel_c.as_ref().filter(|_| joints == 68).map(|c| Ratios {
+        full_job: us(one) * 1e3 / c.one_thread_ns_per_character,
+        blending: over_crowd.blending_ns / c.one_thread_ns_per_character,
+        local_to_model: over_crowd.local_to_model_ns / c.one_thread_ns_per_character,
+        two_thread_speedup: speedup / c.two_thread_speedup,
     });
-    let mut local = vec![Transform::IDENTITY; joints];
-    let blending = median_ms(9, || {
-        for _ in 0..reps {
-            let _ = blend_poses(
-                &[
-                    BlendLayer {
-                        pose: black_box(&a),
-                        weight: 0.3,
-                    },
-                    BlendLayer {
-                        pose: &b,
-                        weight: 0.7,
-                    },
-                ],
-                skel.rest_pose(),
-                &mut local,
-            );
-        }
-    });
-    let mut model = vec![Mat4::IDENTITY; joints];
-    let l2m = median_ms(9, || {
-        for _ in 0..reps {
-            let _ = local_to_model(skel, black_box(&local), Mat4::IDENTITY, &mut model);
-        }
-    });
-    let mut palette = vec![Mat4::IDENTITY; joints];
-    let pal = median_ms(9, || {
-        for _ in 0..reps {
-            let _ = skinning_palette(&crowd.skin, black_box(&model), &mut palette);
-        }
-    });
-    let per_char = |ms: f64| ms * 1e6 / reps as f64;
     Ok(AnimBench {
         characters,
         joints,
-        one_thread_ms_per_frame: one,
-        one_thread_us_per_character: one * 1e3 / characters as f64,
-        one_thread_ns_per_joint: one * 1e6 / (characters * joints) as f64,
-        two_threads_ms_per_frame: two,
-        two_thread_speedup: one / two,
-        sampling_two_clips_ns_per_character: per_char(sampling),
-        blending_ns_per_character: per_char(blending),
-        local_to_model_ns_per_character: per_char(l2m),
-        palette_ns_per_character: per_char(pal),
-        one_thread_best_us_per_character: best_one * 1e3 / characters as f64,
-        ozz_reference_us_per_character: 3.5,
+        keyed_tracks_per_clip: 2 * joints,
+        simd: format!("{:?}", SimdLevel::detect()),
+        one_thread_us_per_character: us(one),
+        one_thread_median_us_per_character: us(one_median),
+        staged_one_thread_us_per_character: us(staged),
+        fused_over_staged: one / staged,
+        two_threads_us_per_character: us(two),
+        two_thread_speedup: speedup,
+        stages_over_crowd: over_crowd,
+        stages_hot_one_character: hot,
+        skel_c,
+        skel_c_error,
+        ratios,
         load_average_1min: std::fs::read_to_string("/proc/loadavg")
             .ok()
             .and_then(|s| s.split_whitespace().next()?.parse().ok()),
     })
+}
+
+fn print_stages(label: &str, s: &StageTimes) {
+    println!(
+        "  {label}: sampling 2 clips {:.0} ns, blending {:.0} ns, local-to-model {:.0} ns, palette {:.0} ns",
+        s.sampling_two_clips_ns, s.blending_ns, s.local_to_model_ns, s.palette_ns
+    );
 }
 
 /// Runs `sierra bench anim`.
@@ -185,24 +406,44 @@ pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&r)?);
         return Ok(());
     }
-    println!("animation job: {} characters × {} joints, crossfading two clips (sample ×2 + blend + local-to-model + palette)", r.characters, r.joints);
     println!(
-        "  1 thread : {:8.3} ms/frame  {:7.3} µs/character  {:6.2} ns/joint",
-        r.one_thread_ms_per_frame, r.one_thread_us_per_character, r.one_thread_ns_per_joint
+        "animation job: {} characters × {} joints, two 1 s clips × {} keyed tracks (31 keys), random phases, crossfading; SoA kernels: {}",
+        r.characters, r.joints, r.keyed_tracks_per_clip, r.simd
+    );
+    println!("  full job (sample ×2 + blend + local-to-model + palette), fastest frame:");
+    println!(
+        "    1 thread : {:7.3} µs/character (median frame {:.3})",
+        r.one_thread_us_per_character, r.one_thread_median_us_per_character
     );
     println!(
-        "  1 thread, fastest frame: {:.3} µs/character",
-        r.one_thread_best_us_per_character
+        "    staged   : {:7.3} µs/character (sample each clip, then blend); fused / staged = {:.2}",
+        r.staged_one_thread_us_per_character, r.fused_over_staged
     );
     println!(
-        "  2 threads: {:8.3} ms/frame  speed-up {:.2}×",
-        r.two_threads_ms_per_frame, r.two_thread_speedup
+        "    2 threads: {:7.3} µs/character, speed-up {:.2}×",
+        r.two_threads_us_per_character, r.two_thread_speedup
     );
-    println!("  stages per character (1 thread): sampling 2 clips {:.0} ns, blending {:.0} ns, local-to-model {:.0} ns, palette {:.0} ns", r.sampling_two_clips_ns_per_character, r.blending_ns_per_character, r.local_to_model_ns_per_character, r.palette_ns_per_character);
-    println!(
-        "  reference: ozz-animation 0.16, same job, one core: {:.1} µs/character",
-        r.ozz_reference_us_per_character
-    );
+    println!("  stages per character, 1 thread, fastest pass:");
+    print_stages("over all characters  ", &r.stages_over_crowd);
+    print_stages("one character (hot)  ", &r.stages_hot_one_character);
+    match (&r.skel_c, &r.ratios) {
+        (Some(c), ratios) => {
+            println!(
+                "  skel.c (same run, best of two): 1 thread {:.1} ns/character, 2 threads {:.1}, speed-up {:.2}×",
+                c.one_thread_ns_per_character, c.two_threads_ns_per_character, c.two_thread_speedup
+            );
+            if let Some(q) = ratios {
+                println!(
+                    "  ratios to skel.c: full job {:.2}× [target ≤ 2.4], blending {:.2}× [≤ 0.26], local-to-model {:.2}× [≤ 0.82], 2-thread speed-up {:.2} of skel.c's [≥ 0.95]",
+                    q.full_job, q.blending, q.local_to_model, q.two_thread_speedup
+                );
+            }
+        }
+        (None, _) => println!(
+            "  skel.c not run: {}",
+            r.skel_c_error.as_deref().unwrap_or("unknown")
+        ),
+    }
     if let Some(load) = r.load_average_1min {
         println!("  load average (1 min) while measuring: {load:.2} (a busy machine inflates every figure)");
     }

@@ -1,0 +1,177 @@
+//! Sampling a clip into a structure-of-arrays pose, eight joints at a time.
+//!
+//! Uniform channels (see `clip_soa.rs`) locate their key interval once (with the context's
+//! cursor for that channel) and interpolate whole blocks from two contiguous key blocks;
+//! other channels fall back to the scalar sampler lane by lane. Both run the formulas of
+//! [`crate::lane`], so the result equals [`crate::sample_clip`] bit for bit.
+
+use crate::clip_soa::SoaChannel;
+use crate::lane::{lerp3, slerp4, Trs};
+use crate::sampling::{locate, JointSampler};
+use crate::simd::{dispatch, SimdLevel, F8, LANES};
+use crate::soa::{soa_blocks, SoaTransform};
+use crate::{AnimError, Clip, Playback, SamplingContext};
+
+/// Key-block offsets `k · blocks`, `(k + 1) · blocks` and the fraction `u` of one uniform channel.
+#[derive(Clone, Copy, Debug)]
+struct Interval {
+    k0: usize,
+    k1: usize,
+    u: f32,
+}
+
+/// Samples one clip block by block (used by [`sample_clip_soa`] and the fused job).
+pub(crate) struct SoaSampler<'a> {
+    clip: &'a Clip,
+    scalar: JointSampler<'a>,
+    intervals: [Option<Interval>; 3],
+}
+
+fn interval<const C: usize>(
+    channel: Option<&SoaChannel<C>>,
+    t: f32,
+    in_wrap: bool,
+    blocks: usize,
+    cursor: &mut u32,
+) -> Option<Interval> {
+    let ch = channel.filter(|_| !in_wrap)?;
+    let (k, u) = locate(&ch.times, t, cursor);
+    let k1 = (k + 1).min(ch.times.len() - 1);
+    Some(Interval {
+        k0: k * blocks,
+        k1: k1 * blocks,
+        u,
+    })
+}
+
+impl<'a> SoaSampler<'a> {
+    #[inline(always)]
+    pub(crate) fn new(
+        clip: &'a Clip,
+        time: f32,
+        playback: Playback,
+        context: &'a mut SamplingContext,
+    ) -> Self {
+        context.bind(clip);
+        let (t, wrap) = playback.local_time(time, clip.duration());
+        // The wrap segment of LoopWithPeriod interpolates last → first: scalar code.
+        let in_wrap = wrap.is_some_and(|(start, _)| t > start);
+        let blocks = soa_blocks(clip.joint_count());
+        let soa = &clip.soa;
+        let c = &mut context.channel_cursors;
+        let intervals = [
+            interval(soa.translations.as_ref(), t, in_wrap, blocks, &mut c[0]),
+            interval(soa.rotations.as_ref(), t, in_wrap, blocks, &mut c[1]),
+            interval(soa.scales.as_ref(), t, in_wrap, blocks, &mut c[2]),
+        ];
+        Self {
+            clip,
+            scalar: JointSampler::new(clip, time, playback, context),
+            intervals,
+        }
+    }
+
+    /// Lane by lane with the scalar sampler: `get(sampler, joint)` for joints in range, `pad` past them.
+    #[inline(always)]
+    fn lanes<const C: usize>(
+        &mut self,
+        b: usize,
+        pad: [f32; C],
+        get: impl Fn(&mut JointSampler<'a>, usize) -> [f32; C],
+    ) -> [F8; C] {
+        let mut out = [F8::ZERO; C];
+        for i in 0..LANES {
+            let j = b * LANES + i;
+            let v = if j < self.clip.joint_count() {
+                get(&mut self.scalar, j)
+            } else {
+                pad
+            };
+            for (o, x) in out.iter_mut().zip(v) {
+                o.0[i] = x;
+            }
+        }
+        out
+    }
+
+    /// Joints `8·b .. 8·b + 8` (identity past the last joint).
+    #[inline(always)]
+    pub(crate) fn block(&mut self, b: usize) -> Trs<F8> {
+        let soa = &self.clip.soa;
+        let t = match (self.intervals[0], &soa.translations) {
+            (Some(iv), Some(ch)) => lerp3(
+                &ch.keys[iv.k0 + b],
+                &ch.keys[iv.k1 + b],
+                ch.interpolate[b] * iv.u,
+            ),
+            _ => self.lanes(b, [0.0; 3], |s, j| s.translation(j).to_array()),
+        };
+        let q = match (self.intervals[1], &soa.rotations) {
+            (Some(iv), Some(ch)) => {
+                let [theta, inv_sin, sign] = ch.segments[iv.k0 + b];
+                slerp4(
+                    &ch.keys[iv.k0 + b],
+                    &ch.keys[iv.k1 + b],
+                    ch.interpolate[b] * iv.u,
+                    theta,
+                    inv_sin,
+                    sign,
+                )
+            }
+            _ => self.lanes(b, [0.0, 0.0, 0.0, 1.0], |s, j| s.rotation(j).to_array()),
+        };
+        let s = match (self.intervals[2], &soa.scales) {
+            (Some(iv), Some(ch)) => lerp3(
+                &ch.keys[iv.k0 + b],
+                &ch.keys[iv.k1 + b],
+                ch.interpolate[b] * iv.u,
+            ),
+            _ => self.lanes(b, [1.0; 3], |s, j| s.scale(j).to_array()),
+        };
+        Trs { t, q, s }
+    }
+}
+
+/// Samples every joint of `clip` at `time` seconds into `output`
+/// (`[soa_blocks(clip.joint_count())]`; lanes past the last joint get identity), mapping
+/// time with `playback`: the same bits as [`crate::sample_clip`], eight joints at a time,
+/// with the best instruction set of this CPU.
+///
+/// Errors: [`AnimError::BufferSize`] when `output` has the wrong length.
+pub fn sample_clip_soa(
+    clip: &Clip,
+    time: f32,
+    playback: Playback,
+    context: &mut SamplingContext,
+    output: &mut [SoaTransform],
+) -> Result<(), AnimError> {
+    sample_clip_soa_with(SimdLevel::detect(), clip, time, playback, context, output)
+}
+
+/// [`sample_clip_soa`] with a chosen instruction set (lowered to what this CPU supports).
+///
+/// Errors: as [`sample_clip_soa`].
+pub fn sample_clip_soa_with(
+    level: SimdLevel,
+    clip: &Clip,
+    time: f32,
+    playback: Playback,
+    context: &mut SamplingContext,
+    output: &mut [SoaTransform],
+) -> Result<(), AnimError> {
+    crate::soa::check_blocks("SoA sampling output", clip.joint_count(), output.len())?;
+    let mut sampler = SoaSampler::new(clip, time, playback, context);
+    sample_dispatch(level, &mut sampler, output);
+    Ok(())
+}
+
+dispatch! {
+    fn sample_dispatch(sampler: &mut SoaSampler<'_>, output: &mut [SoaTransform]) => sample_kernel
+}
+
+#[inline(always)]
+fn sample_kernel(sampler: &mut SoaSampler<'_>, output: &mut [SoaTransform]) {
+    for (b, o) in output.iter_mut().enumerate() {
+        *o = sampler.block(b).into();
+    }
+}
