@@ -14,8 +14,7 @@ use glam::{Affine3A, Mat4};
 use rayon::prelude::*;
 use sierra_anim::graph::GraphJob;
 use sierra_anim::{
-    CharacterJob, CharacterPose, Clip, ClipLayer, Crossfade, Playback,
-    PoseHook, Skeleton, Skin,
+    CharacterJob, CharacterPose, Clip, ClipLayer, Crossfade, Playback, PoseHook, Skeleton, Skin,
 };
 use sierra_gltf::GltfAsset;
 use sierra_scene::{NodeId, Scene, Transform};
@@ -231,10 +230,10 @@ pub fn animate_characters<H: PoseHook>(
             }
             .run(pose)
         })
-    .map_err(|source| GameplayError::Anim {
-        file: file.to_owned(),
-        source,
-    })?;
+        .map_err(|source| GameplayError::Anim {
+            file: file.to_owned(),
+            source,
+        })?;
     for (c, pose) in characters.iter().zip(poses.iter()) {
         for (&node, m) in c.joint_nodes.iter().zip(&pose.model) {
             scene.graph.set_world(node, Affine3A::from_mat4(*m));

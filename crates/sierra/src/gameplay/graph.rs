@@ -33,7 +33,11 @@ impl CharacterGraph {
     /// Errors: [`GraphError::Invalid`] for a mask joint the skeleton lacks.
     pub fn new(graph: Arc<AnimGraph>, model: &CharacterModel) -> Result<Self, GraphError> {
         let binding = GraphBinding::by_name(&graph, &model.skeleton, &model.clips)?;
-        Ok(Self::with_binding(graph, binding, model.skeleton.joint_count()))
+        Ok(Self::with_binding(
+            graph,
+            binding,
+            model.skeleton.joint_count(),
+        ))
     }
 
     /// A graph with no model: the state machine runs on the slots' fallback durations.

@@ -141,9 +141,20 @@ impl Player {
     }
 
     /// Sets the graph's parameters, updates it by `dt` seconds and follows its state.
-    fn animate(&mut self, character: Option<&mut Character>, speed: f32, jumped: bool, tick: u64, dt: f32) {
+    fn animate(
+        &mut self,
+        character: Option<&mut Character>,
+        speed: f32,
+        jumped: bool,
+        tick: u64,
+        dt: f32,
+    ) {
         let (graph, dt) = match character {
-            Some(Character { graph: Some(g), speed: rate, .. }) => (g.as_mut(), dt * *rate),
+            Some(Character {
+                graph: Some(g),
+                speed: rate,
+                ..
+            }) => (g.as_mut(), dt * *rate),
             _ => (&mut self.graph, dt),
         };
         let p = self.params;
