@@ -8,7 +8,8 @@
 //! `--changing P` adds, per count, a run in which P % of the members (scattered, drawn anew
 //! each frame) change state every frame: each switches to another clip with a crossfade
 //! ([`CrowdInstance::switch_to`]) and is written back with [`CrowdPass::update_instances`]
-//! (one write per run of adjacent changed members), inside the timed span. The report gives
+//! (per run of adjacent members, or one span write when cheaper:
+//! [`crate::world::crowd_reaction::write_changed`]), inside the timed span. The report gives
 //! its CPU milliseconds and the ratio to the static crowd's of the same run (goal ≤ 2).
 //!
 //! [`CrowdPass::update_instances`]: sierra_render::crowd::CrowdPass::update_instances
@@ -63,7 +64,7 @@ fn splitmix(state: &mut u64) -> u64 {
 }
 
 /// Switches `count` members drawn at random to their next clip at `now` and writes them back
-/// (sorted, one write per run of adjacent members). Returns the members changed.
+/// ([`crate::world::crowd_reaction::write_changed`]); `changed` receives the members changed.
 fn change_members(
     ctx: &GpuContext,
     crowd: &mut sierra_render::crowd::CrowdPass,
@@ -85,20 +86,7 @@ fn change_members(
         let next = (m.second_clip + 1) % clips;
         m.switch_to(next, now, 0.25);
     }
-    let mut k = 0;
-    while k < changed.len() {
-        let first = changed[k];
-        let mut end = first + 1;
-        while k + 1 < changed.len() && changed[k + 1] == end {
-            k += 1;
-            end += 1;
-        }
-        for &h in handles {
-            crowd.update_instances(ctx, h, first, &instances[first..end])?;
-        }
-        k += 1;
-    }
-    Ok(())
+    crate::world::crowd_reaction::write_changed(ctx, crowd, handles, instances, changed)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
