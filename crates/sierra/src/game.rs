@@ -82,6 +82,11 @@ impl Game {
             log::error!("{e}");
         }
         self.world.tick(self.clock.dt() as f32);
+        let player = (self.gameplay.player.as_ref())
+            .and_then(|p| self.scene.graph.world(p.node))
+            .map(|w| glam::Vec3::from(w.translation));
+        let (now, dt) = (self.world.time as f32, self.clock.dt() as f32);
+        self.world.crowds.react(player, now, dt);
         if let Some(path) = &self.camera_path {
             let world = &self.world;
             let (eye, target) = path.sample(

@@ -30,8 +30,13 @@
 //! - Morph weights ([`sample_morph_weights`]): `[weight_count]` floats per
 //!   [`MorphTrack`] (one per animated mesh instance).
 //!
+//! 4. **Animation graphs** ([`graph`]): data-driven state machines (JSON assets with a
+//!    JSON Schema) of clips and 1D blend spaces, transitions on parameters and exit times,
+//!    crossfades, masked override and additive layers, and clip events; they evaluate to a
+//!    local pose through the jobs above. Graph files are the one thing this crate reads.
+//!
 //! Conventions: right-handed, Y up, metres, seconds, radians, column-major
-//! matrices, as glTF 2.0. glam types everywhere; no files and no GPU here (the
+//! matrices, as glTF 2.0. glam types everywhere; no GPU here and no model files (the
 //! glTF importer lives in `sierra_gltf`).
 
 #![warn(missing_docs)]
@@ -43,6 +48,7 @@ mod clip_soa;
 pub mod compress;
 mod crossfade;
 mod error;
+pub mod graph;
 pub mod ik;
 mod job;
 mod lane;

@@ -14,7 +14,8 @@
 //! pass and before the forward pass, so the ground and the crowd itself receive them.
 //!
 //! CPU cost per frame: [`CrowdPass::set_time`] writes one `f32` per crowd; instance buffers are
-//! written only when [`CrowdPass::set_instances`] is called.
+//! written only when [`CrowdPass::set_instances`] or [`CrowdPass::update_instances`] (members
+//! changing state at run time, [`CrowdInstance::switch_to`]) is called.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
@@ -56,7 +57,20 @@ pub fn shadow_shader_source() -> String {
     )
 }
 
-/// One crowd member, `@location(7..=12)` of `crowd.wgsl` (instance step), 96 bytes.
+/// One crowd member, `@location(7..=13)` of `crowd.wgsl` (instance step), 96 bytes.
+///
+/// A member plays `clip` at clip time `time_offset + speed · t` and `second_clip` at
+/// `second_time_offset + speed · t` (`t` the crowd's global time, [`CrowdPass::set_time`],
+/// both looping), mixed with the second clip's weight
+/// `clamp(crossfade + fade_rate · (t − fade_start), 0, 1)`: a constant mix when `fade_rate` is 0,
+/// a crossfade the GPU advances by itself otherwise, so changing a member's state is one
+/// instance write ([`CrowdInstance::switch_to`], [`CrowdPass::update_instances`]) and nothing
+/// per frame after it.
+///
+/// The mix blends the two clips' baked skinning matrices linearly (a blend of baked
+/// palettes), not their joint rotations: an approximation that shortens limbs slightly
+/// where the two poses differ by large rotations, acceptable for the short fades of crowd
+/// members (the animation runtime's `blend_poses` is the exact path for characters).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct CrowdInstance {
@@ -64,16 +78,20 @@ pub struct CrowdInstance {
     pub model: Mat4,
     /// Clip index into [`BakedAnimation::clips`].
     pub clip: u32,
-    /// Second clip (crossfade target); ignored while `crossfade` is 0.
+    /// Second clip (crossfade target); ignored while its weight is 0.
     pub second_clip: u32,
-    /// Seconds added to the instance's clip time (desynchronises the crowd).
+    /// Seconds added to the instance's time for `clip` (desynchronises the crowd).
     pub time_offset: f32,
-    /// Playback rate (1 = real time).
+    /// Playback rate of both clips (1 = real time).
     pub speed: f32,
-    /// Weight of `second_clip` in `[0, 1]` (0: only `clip`).
+    /// Weight of `second_clip` at `fade_start`, in `[0, 1]` (0: only `clip`).
     pub crossfade: f32,
-    /// Padding.
-    pub _pad: [f32; 3],
+    /// Seconds added to the instance's time for `second_clip`.
+    pub second_time_offset: f32,
+    /// Global time (seconds) at which the weight is `crossfade`.
+    pub fade_start: f32,
+    /// Weight change per second of global time (`1 / fade seconds`; 0: constant weight).
+    pub fade_rate: f32,
 }
 
 impl CrowdInstance {
@@ -86,7 +104,34 @@ impl CrowdInstance {
             time_offset,
             speed,
             crossfade: 0.0,
-            _pad: [0.0; 3],
+            second_time_offset: time_offset,
+            fade_start: 0.0,
+            fade_rate: 0.0,
+        }
+    }
+
+    /// Weight of `second_clip` at global time `time` (what the vertex shader computes).
+    pub fn second_weight(&self, time: f32) -> f32 {
+        (self.crossfade + self.fade_rate * (time - self.fade_start)).clamp(0.0, 1.0)
+    }
+
+    /// Starts `clip` from its time 0 at global time `now`, crossfading to it over `fade`
+    /// seconds (0: at once). What plays now collapses to its heavier clip first (a fade
+    /// interrupted before half-way restarts from its source clip), keeping that clip's time.
+    pub fn switch_to(&mut self, clip: u32, now: f32, fade: f32) {
+        if self.second_weight(now) >= 0.5 {
+            self.clip = self.second_clip;
+            self.time_offset = self.second_time_offset;
+        }
+        self.second_clip = clip;
+        self.second_time_offset = -self.speed * now;
+        self.fade_start = now;
+        if fade > 0.0 && fade.is_finite() {
+            self.crossfade = 0.0;
+            self.fade_rate = 1.0 / fade;
+        } else {
+            self.crossfade = 1.0;
+            self.fade_rate = 0.0;
         }
     }
 }
@@ -278,8 +323,9 @@ fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
 
 const INFLUENCE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
     wgpu::vertex_attr_array![5 => Uint32x4, 6 => Float32x4];
-const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
-    7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Float32x4, 11 => Uint32x2, 12 => Float32x4
+const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
+    7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Float32x4, 11 => Uint32x2, 12 => Float32x4,
+    13 => Float32x2
 ];
 
 impl CrowdPass {
@@ -612,6 +658,48 @@ impl CrowdPass {
                 .write_buffer(&c.instances, 0, bytemuck::cast_slice(instances));
         }
         c.instance_count = instances.len() as u32;
+        Ok(())
+    }
+
+    /// Rewrites instances `first..first + instances.len()` of `crowd` in place (members whose
+    /// state changed), without touching the others.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for an unknown handle, a range past the crowd's instance
+    /// count, or a clip out of range.
+    pub fn update_instances(
+        &mut self,
+        ctx: &GpuContext,
+        crowd: CrowdHandle,
+        first: usize,
+        instances: &[CrowdInstance],
+    ) -> Result<()> {
+        let c = self
+            .crowds
+            .get(crowd.0 as usize)
+            .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", crowd.0)))?;
+        let end = first.saturating_add(instances.len());
+        if end > c.instance_count as usize {
+            return Err(RenderError::InvalidInput(format!(
+                "crowd instances {first}..{end} past the crowd's {} instances",
+                c.instance_count
+            )));
+        }
+        let clip_count = c.uniform.clip_count;
+        if let Some(inst) = instances
+            .iter()
+            .find(|i| i.clip >= clip_count || i.second_clip >= clip_count)
+        {
+            return Err(RenderError::InvalidInput(format!(
+                "crowd instance plays clips {} and {} but the baked animation has {clip_count} clips",
+                inst.clip, inst.second_clip
+            )));
+        }
+        if !instances.is_empty() {
+            let offset = (first * size_of::<CrowdInstance>()) as u64;
+            ctx.queue
+                .write_buffer(&c.instances, offset, bytemuck::cast_slice(instances));
+        }
         Ok(())
     }
 

@@ -44,8 +44,11 @@ struct CrowdVertexIn {
     @location(10) model3: vec4<f32>,
     // x: clip, y: second clip (crossfade target).
     @location(11) clips: vec2<u32>,
-    // x: time offset (s), y: speed (playback rate), z: crossfade weight of the second clip.
+    // x: time offset (s), y: speed (playback rate), z: weight of the second clip at fade start,
+    // w: time offset of the second clip (s).
     @location(12) play: vec4<f32>,
+    // x: fade start (global s), y: fade rate (weight per second; 0: constant weight).
+    @location(13) fade: vec2<f32>,
 }
 
 // The three baked rows of `joint` at global frame `row`.
@@ -86,7 +89,7 @@ fn frame_pair(c: u32, t: f32) -> FramePair {
 }
 
 // Skinning matrix of `joint` (rows), interpolated between two baked frames of each clip and
-// crossfaded between the instance's two clips.
+// crossfaded between the instance's two clips (a blend of baked palettes, see CrowdInstance).
 fn joint_rows(joint: u32, a: FramePair, b: FramePair, fade: f32) -> mat3x4<f32> {
     var m = baked_rows(joint, a.row0) * ((1.0 - a.weight) * (1.0 - fade))
         + baked_rows(joint, a.row1) * (a.weight * (1.0 - fade));
@@ -101,10 +104,9 @@ fn joint_rows(joint: u32, a: FramePair, b: FramePair, fade: f32) -> mat3x4<f32> 
 // instance's time: the three rows of the 3x4 skinning matrix (model space of the bind pose ->
 // model space of the pose).
 fn crowd_skin_rows(in: CrowdVertexIn) -> mat3x4<f32> {
-    let t = in.play.x + in.play.y * crowd.time;
-    let a = frame_pair(in.clips.x, t);
-    let b = frame_pair(in.clips.y, t);
-    let fade = clamp(in.play.z, 0.0, 1.0);
+    let a = frame_pair(in.clips.x, in.play.x + in.play.y * crowd.time);
+    let b = frame_pair(in.clips.y, in.play.w + in.play.y * crowd.time);
+    let fade = clamp(in.play.z + in.fade.y * (crowd.time - in.fade.x), 0.0, 1.0);
     var rows = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     for (var i = 0u; i < 4u; i++) {
         let w = in.weights[i];

@@ -11,13 +11,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use glam::{Affine3A, Mat4};
+use rayon::prelude::*;
+use sierra_anim::graph::GraphJob;
 use sierra_anim::{
-    run_characters_parallel, CharacterJob, CharacterPose, Clip, ClipLayer, Crossfade, Playback,
-    PoseHook, Skeleton, Skin,
+    CharacterJob, CharacterPose, Clip, ClipLayer, Crossfade, Playback, PoseHook, Skeleton, Skin,
 };
 use sierra_gltf::GltfAsset;
 use sierra_scene::{NodeId, Scene, Transform};
 
+use super::graph::CharacterGraph;
 use super::GameplayError;
 
 /// Crossfade length when a character changes clip, seconds.
@@ -125,6 +127,9 @@ pub struct Character {
     pub speed: f32,
     /// One scene node per skeleton joint (driven: world written each tick), skeleton order.
     pub joint_nodes: Vec<NodeId>,
+    /// The animation graph driving the pose, if any (the player's); it replaces
+    /// `current`/`previous`/`fade`, which then play no part.
+    pub graph: Option<Box<CharacterGraph>>,
 }
 
 impl Character {
@@ -180,10 +185,11 @@ fn layers_of(character: &Character) -> ([ClipLayer<'_>; 2], usize) {
 
 /// Runs every character's animation job in parallel (rayon), with `hook` (IK) after sampling,
 /// then writes joint world matrices into the scene graph. `poses[i]` belongs to `characters[i]`.
+/// A character with a graph runs a [`GraphJob`] (the graph's pose) instead of the clip crossfade.
 ///
 /// Errors: [`GameplayError::Anim`] naming the character's level file.
 pub fn animate_characters<H: PoseHook>(
-    characters: &[Character],
+    characters: &mut [Character],
     poses: &mut [CharacterPose],
     hook: &H,
     scene: &mut Scene,
@@ -193,23 +199,41 @@ pub fn animate_characters<H: PoseHook>(
         .iter()
         .map(|c| Mat4::from(scene.graph.world(c.node).unwrap_or(Affine3A::IDENTITY)))
         .collect();
-    run_characters_parallel(poses, |i, pose| {
-        let c = &characters[i];
-        let (layers, n) = layers_of(c);
-        CharacterJob {
-            skeleton: &c.model.skeleton,
-            skin: Some(&c.model.skin),
-            layers: &layers[..n],
-            root: roots[i],
-            hook,
-            character: i,
-        }
-        .run(pose)
-    })
-    .map_err(|source| GameplayError::Anim {
-        file: file.to_owned(),
-        source,
-    })?;
+    poses
+        .par_iter_mut()
+        .zip(characters.par_iter_mut())
+        .enumerate()
+        .try_for_each(|(i, (pose, c))| {
+            let model = &*c.model;
+            if let Some(g) = &mut c.graph {
+                let g = &mut **g;
+                return GraphJob {
+                    skeleton: &model.skeleton,
+                    skin: Some(&model.skin),
+                    clips: &model.clips,
+                    instance: &g.instance,
+                    binding: &g.binding,
+                    root: roots[i],
+                    hook,
+                    character: i,
+                }
+                .run(&mut g.buffers, pose);
+            }
+            let (layers, n) = layers_of(c);
+            CharacterJob {
+                skeleton: &model.skeleton,
+                skin: Some(&model.skin),
+                layers: &layers[..n],
+                root: roots[i],
+                hook,
+                character: i,
+            }
+            .run(pose)
+        })
+        .map_err(|source| GameplayError::Anim {
+            file: file.to_owned(),
+            source,
+        })?;
     for (c, pose) in characters.iter().zip(poses.iter()) {
         for (&node, m) in c.joint_nodes.iter().zip(&pose.model) {
             scene.graph.set_world(node, Affine3A::from_mat4(*m));

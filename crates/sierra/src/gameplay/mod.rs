@@ -10,6 +10,7 @@
 pub mod attach;
 pub mod character;
 pub mod follow_camera;
+pub mod graph;
 pub mod ik_target;
 pub mod input;
 pub mod player;
@@ -30,7 +31,7 @@ use character::{Character, CharacterModel, Playing};
 use follow_camera::FollowCam;
 use ik_target::IkBinding;
 use input::{InputTrack, KeyState};
-use player::{Player, PlayerClips};
+use player::Player;
 
 /// Errors building or running gameplay; each names the level file and JSON path.
 #[derive(Debug, thiserror::Error)]
@@ -130,6 +131,16 @@ pub enum GameplayError {
         json_path: String,
         /// The joint.
         joint: String,
+    },
+    /// The player's animation graph does not fit the character's model.
+    #[error("{}: at `{json_path}`: {source}", file.display())]
+    Graph {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path of the component.
+        json_path: String,
+        /// What is wrong (names the graph file and its JSON path).
+        source: sierra_anim::graph::GraphError,
     },
     /// An animation job failed.
     #[error("{}: animation: {source}", file.display())]
@@ -252,6 +263,7 @@ impl Gameplay {
                     fade: sierra_anim::Crossfade::new(0.0),
                     speed: c.speed,
                     joint_nodes,
+                    graph: None,
                 });
             }
         }
@@ -272,18 +284,19 @@ impl Gameplay {
                 match component {
                     Component::PlayerControl(p) => {
                         let character = character_of_node.get(&node).copied();
-                        let clips = character.map_or_else(PlayerClips::default, |c| {
-                            let m = &gameplay.characters[c].model;
-                            PlayerClips {
-                                idle: m.clip_index("idle"),
-                                walk: m.clip_index("walk"),
-                                jump_start: m.clip_index("jump_start"),
-                                in_air: m.clip_index("in_air"),
-                                land: m.clip_index("land"),
-                            }
-                        });
+                        let graph_error = |source| GameplayError::Graph {
+                            file: file.to_owned(),
+                            json_path: at.clone(),
+                            source,
+                        };
+                        let graph = graph::player_graph().map_err(graph_error)?;
+                        if let Some(c) = character.and_then(|c| gameplay.characters.get_mut(c)) {
+                            let g = graph::CharacterGraph::new(graph.clone(), &c.model)
+                                .map_err(graph_error)?;
+                            c.graph = Some(Box::new(g));
+                        }
                         gameplay.player =
-                            Some(Player::new(node, character, p.speed, p.jump_speed, clips));
+                            Some(Player::new(node, character, p.speed, p.jump_speed, graph));
                     }
                     Component::FollowCamera(f) => {
                         let target = scene.object(&f.target).ok_or_else(|| {
@@ -377,7 +390,7 @@ impl Gameplay {
         scene.graph.propagate();
         ik_target::update_goals(&mut self.ik, &self.ik_targets, &self.characters, scene);
         character::animate_characters(
-            &self.characters,
+            &mut self.characters,
             &mut self.poses,
             &self.ik,
             scene,

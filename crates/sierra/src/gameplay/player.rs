@@ -1,25 +1,32 @@
-//! The player controller: seed 000's character state machine IDLE, WALK, JUMP, FALL, LAND
-//! on a kinematic body that stands on collision boxes.
+//! The player controller: a kinematic body that stands on collision boxes, animated by the
+//! player graph `assets/anim/player.graph.json` (seed 000's IDLE, WALK, JUMP, FALL, LAND as data).
 //!
-//! - Entering a state starts its clip with a crossfade (IDLE `idle`, WALK `walk`, JUMP
-//!   `jump_start` once then `in_air` looping, FALL `in_air`, LAND `land` once).
+//! The controller owns the physics and only sets the graph's parameters: `speed` (horizontal
+//! speed from input, m/s), `grounded` (standing on a box) and the `jump` trigger. The graph
+//! picks states, clips, crossfades and exit times; [`Player::state`] is its base layer's
+//! state tag (`idle`, `walk`, `jump`, `fall`, `land`).
+//!
 //! - JUMP gives upward velocity `jumpSpeed`; gravity pulls while airborne.
 //! - Ground is a downward ray cast against the `CollisionBox`es from [`STEP_HEIGHT`] above the
-//!   feet: an airborne body falling to or below the hit point lands (LAND); a grounded body
-//!   whose ray finds nothing within [`STEP_HEIGHT`] + [`GROUND_SNAP`] has left the edge (FALL).
-//! - `land` finishing (or [`LAND_SECONDS`] without a character) returns to IDLE.
+//!   feet: an airborne body falling to or below the hit point lands; a grounded body whose
+//!   ray finds nothing within [`STEP_HEIGHT`] + [`GROUND_SNAP`] has left the edge.
 //! - Standing on a moving box carries the body with the box's motion this tick
 //!   ([`sierra_scene::collision::BoxMotion::carry`]).
+//! - Without a character (or a model lacking a slot's clip) the graph runs on the slots'
+//!   `fallbackDuration`s (LAND lasts 0.25 s).
 //!
 //! No wall collision: walking into a box's side passes through it (boxes are platforms to
 //! jump onto). Terrain height is not queried yet.
 
+use std::sync::Arc;
+
 use glam::{Quat, Vec3};
-use sierra_anim::Playback;
+use sierra_anim::graph::{AnimGraph, ParamId};
 use sierra_scene::collision::{CollisionWorld, Ray};
 use sierra_scene::{NodeId, Scene};
 
-use super::character::{Character, DEFAULT_FADE_SECONDS};
+use super::character::Character;
+use super::graph::CharacterGraph;
 use super::input::{Key, KeyState};
 
 /// Gravity, metres per second².
@@ -28,8 +35,6 @@ pub const GRAVITY: f32 = 9.81;
 pub const STEP_HEIGHT: f32 = 0.4;
 /// How far below the feet a grounded body still finds the ground, metres.
 pub const GROUND_SNAP: f32 = 0.1;
-/// LAND length when there is no `land` clip, seconds.
-pub const LAND_SECONDS: f32 = 0.25;
 
 /// States of seed 000's player state machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,19 +51,26 @@ pub enum PlayerState {
     Land,
 }
 
-/// Clip indices of the player's character for each state (`None`: clip missing, state shown without it).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PlayerClips {
-    /// `idle`.
-    pub idle: Option<usize>,
-    /// `walk`.
-    pub walk: Option<usize>,
-    /// `jump_start`.
-    pub jump_start: Option<usize>,
-    /// `in_air`.
-    pub in_air: Option<usize>,
-    /// `land`.
-    pub land: Option<usize>,
+impl PlayerState {
+    /// The state a player-graph state tag stands for (`None` for other tags).
+    pub fn from_tag(tag: &str) -> Option<Self> {
+        Some(match tag {
+            "idle" => Self::Idle,
+            "walk" => Self::Walk,
+            "jump" => Self::Jump,
+            "fall" => Self::Fall,
+            "land" => Self::Land,
+            _ => return None,
+        })
+    }
+}
+
+/// The player graph's parameters.
+#[derive(Debug, Clone, Copy)]
+struct Params {
+    speed: Option<ParamId>,
+    grounded: Option<ParamId>,
+    jump: Option<ParamId>,
 }
 
 /// The player body and its state.
@@ -72,43 +84,54 @@ pub struct Player {
     pub speed: f32,
     /// Jump launch speed, metres per second.
     pub jump_speed: f32,
-    /// Current state.
+    /// Current state (the tag of the graph's base-layer state).
     pub state: PlayerState,
+    /// Whether the body is off the ground (gravity applies).
+    pub airborne: bool,
     /// Vertical velocity, metres per second (+Y up).
     pub velocity_y: f32,
     /// The box stood on (carries the body when it moves).
     pub ground: Option<NodeId>,
     /// Seconds in the current state.
     pub state_time: f32,
-    /// Whether JUMP has switched from `jump_start` to `in_air`.
-    in_air_started: bool,
-    /// Clips per state.
-    pub clips: PlayerClips,
+    /// The graph when the player has no graph-driven character (logic only, no pose).
+    pub graph: CharacterGraph,
+    params: Params,
     /// `(tick, state)` at every state change, starting with the initial state at tick 0.
     pub history: Vec<(u64, PlayerState)>,
 }
 
 impl Player {
-    /// A player on `node`, starting in IDLE.
+    /// A player on `node` playing `graph` (see [`super::graph::player_graph`]), starting in
+    /// its entry state. When `character` is set, that character should carry the graph
+    /// (its `graph` field); `Player::graph` then only stands in if it does not.
     pub fn new(
         node: NodeId,
         character: Option<usize>,
         speed: f32,
         jump_speed: f32,
-        clips: PlayerClips,
+        graph: Arc<AnimGraph>,
     ) -> Self {
+        let params = Params {
+            speed: graph.parameter("speed"),
+            grounded: graph.parameter("grounded"),
+            jump: graph.parameter("jump"),
+        };
+        let graph = CharacterGraph::unbound(graph);
+        let state = PlayerState::from_tag(graph.instance.state_tag(0)).unwrap_or(PlayerState::Idle);
         Self {
             node,
             character,
             speed,
             jump_speed,
-            state: PlayerState::Idle,
+            state,
+            airborne: false,
             velocity_y: 0.0,
             ground: None,
             state_time: 0.0,
-            in_air_started: false,
-            clips,
-            history: vec![(0, PlayerState::Idle)],
+            graph,
+            params,
+            history: vec![(0, state)],
         }
     }
 
@@ -117,34 +140,51 @@ impl Player {
         self.history.iter().map(|&(_, s)| s).collect()
     }
 
-    fn enter(&mut self, state: PlayerState, tick: u64, character: Option<&mut Character>) {
-        if state == self.state {
-            return;
-        }
-        self.state = state;
-        self.state_time = 0.0;
-        self.in_air_started = false;
-        self.history.push((tick, state));
-        let (clip, playback) = match state {
-            PlayerState::Idle => (self.clips.idle, Playback::Loop),
-            PlayerState::Walk => (self.clips.walk, Playback::Loop),
-            PlayerState::Jump => (self.clips.jump_start, Playback::Once),
-            PlayerState::Fall => (self.clips.in_air, Playback::Loop),
-            PlayerState::Land => (self.clips.land, Playback::Once),
+    /// Sets the graph's parameters, updates it by `dt` seconds and follows its state.
+    fn animate(
+        &mut self,
+        character: Option<&mut Character>,
+        speed: f32,
+        jumped: bool,
+        tick: u64,
+        dt: f32,
+    ) {
+        let (graph, dt) = match character {
+            Some(Character {
+                graph: Some(g),
+                speed: rate,
+                ..
+            }) => (g.as_mut(), dt * *rate),
+            _ => (&mut self.graph, dt),
         };
-        if let (Some(c), Some(clip)) = (character, clip) {
-            c.play(clip, playback, DEFAULT_FADE_SECONDS);
+        let p = self.params;
+        let instance = &mut graph.instance;
+        if let Some(id) = p.speed {
+            instance.set(id, speed);
+        }
+        if let Some(id) = p.grounded {
+            instance.set(id, f32::from(u8::from(!self.airborne)));
+        }
+        if let (Some(id), true) = (p.jump, jumped) {
+            instance.set(id, 1.0);
+        }
+        graph.update(dt);
+        let state = PlayerState::from_tag(graph.instance.state_tag(0)).unwrap_or(self.state);
+        if state != self.state {
+            self.state = state;
+            self.state_time = 0.0;
+            self.history.push((tick, state));
         }
     }
 
     /// One tick: input → horizontal motion (+ platform carry) → jump/gravity → ground probe →
-    /// state changes. Writes the node's local translation and facing; run before animation.
+    /// graph parameters and update. Writes the node's local translation and facing; run before animation.
     pub fn update(
         &mut self,
         scene: &mut Scene,
         collision: &CollisionWorld,
         input: &KeyState,
-        mut character: Option<&mut Character>,
+        character: Option<&mut Character>,
         tick: u64,
         dt: f32,
     ) {
@@ -153,11 +193,7 @@ impl Player {
         };
         let mut p = local.translation;
         self.state_time += dt;
-        let grounded = matches!(
-            self.state,
-            PlayerState::Idle | PlayerState::Walk | PlayerState::Land
-        );
-        if grounded {
+        if !self.airborne {
             if let Some(motion) = self.ground.and_then(|g| collision.motion(g)) {
                 p = motion.carry(p);
             }
@@ -167,26 +203,26 @@ impl Player {
         if dir != Vec3::ZERO {
             local.rotation = Quat::from_rotation_y(dir.x.atan2(dir.z));
         }
-        if grounded && input.pressed(Key::Jump) {
+        let jumped = !self.airborne && input.pressed(Key::Jump);
+        if jumped {
             self.velocity_y = self.jump_speed;
             self.ground = None;
-            self.enter(PlayerState::Jump, tick, character.as_deref_mut());
+            self.airborne = true;
         }
-        let airborne = matches!(self.state, PlayerState::Jump | PlayerState::Fall);
-        if airborne {
+        if self.airborne {
             self.velocity_y -= GRAVITY * dt;
             p.y += self.velocity_y * dt;
         }
-        let reach = STEP_HEIGHT + if airborne { 0.0 } else { GROUND_SNAP };
+        let reach = STEP_HEIGHT + if self.airborne { 0.0 } else { GROUND_SNAP };
         let hit = collision
             .raycast(&Ray::new(p + Vec3::Y * STEP_HEIGHT, Vec3::NEG_Y), reach)
             .filter(|h| h.distance > 0.0);
-        if airborne {
+        if self.airborne {
             if let Some(h) = hit.filter(|h| self.velocity_y <= 0.0 && p.y <= h.point.y) {
                 p.y = h.point.y;
                 self.velocity_y = 0.0;
                 self.ground = Some(h.node);
-                self.enter(PlayerState::Land, tick, character.as_deref_mut());
+                self.airborne = false;
             }
         } else if let Some(h) = hit {
             p.y = h.point.y;
@@ -194,38 +230,9 @@ impl Player {
         } else {
             self.ground = None;
             self.velocity_y = 0.0;
-            self.enter(PlayerState::Fall, tick, character.as_deref_mut());
+            self.airborne = true;
         }
-        match self.state {
-            PlayerState::Idle if dir != Vec3::ZERO => {
-                self.enter(PlayerState::Walk, tick, character.as_deref_mut())
-            }
-            PlayerState::Walk if dir == Vec3::ZERO => {
-                self.enter(PlayerState::Idle, tick, character.as_deref_mut())
-            }
-            PlayerState::Jump if !self.in_air_started => {
-                let done = match character.as_deref() {
-                    Some(c) if self.clips.jump_start.is_some() => c.finished(),
-                    _ => self.velocity_y <= 0.0,
-                };
-                if done {
-                    self.in_air_started = true;
-                    if let (Some(c), Some(clip)) = (character.as_deref_mut(), self.clips.in_air) {
-                        c.play(clip, Playback::Loop, DEFAULT_FADE_SECONDS);
-                    }
-                }
-            }
-            PlayerState::Land => {
-                let done = match character.as_deref() {
-                    Some(c) if self.clips.land.is_some() => c.finished(),
-                    _ => self.state_time >= LAND_SECONDS,
-                };
-                if done {
-                    self.enter(PlayerState::Idle, tick, character.as_deref_mut());
-                }
-            }
-            _ => {}
-        }
+        self.animate(character, dir.length() * self.speed, jumped, tick, dt);
         local.translation = p;
         scene.graph.set_local(self.node, local);
     }

@@ -16,12 +16,14 @@ use std::sync::Arc;
 
 use glam::{Mat4, Quat, Vec3};
 use sierra_anim::BakedAnimation;
-use sierra_render::crowd::{bake_asset, primitive_materials, CrowdInstance};
+use sierra_render::crowd::{bake_asset, primitive_materials, CrowdHandle, CrowdInstance};
 use sierra_render::material::SurfaceMaterial;
 use sierra_render::skinning::SkinnedMeshData;
 use sierra_render::{GpuContext, Material, Renderer};
 use sierra_scene::components::{Crowd, CrowdLayout};
 use sierra_scene::{Component, Scene};
+
+use super::crowd_reaction::CrowdReaction;
 
 /// Baking rate of crowd clips, frames per second (the vertex shader interpolates between frames).
 pub const CROWD_SAMPLE_RATE: f32 = 30.0;
@@ -102,8 +104,15 @@ pub struct LevelCrowd {
 pub struct LevelCrowds {
     /// In level order.
     pub crowds: Vec<LevelCrowd>,
-    /// `[crowd]` the instances uploaded by [`LevelCrowds::upload`] (empty before).
+    /// `[crowd]` the instances uploaded by [`LevelCrowds::upload`] (empty before); members
+    /// change at run time ([`super::crowd_reaction`]).
     pub placed: Vec<Vec<CrowdInstance>>,
+    /// `[crowd]` the renderer crowds (one per model primitive) drawing it.
+    pub handles: Vec<Vec<CrowdHandle>>,
+    /// `[crowd]` its members' reaction to the player.
+    pub reactions: Vec<CrowdReaction>,
+    /// Reused list of changed members ([`LevelCrowds::flush`]).
+    pub(super) dirty_scratch: Vec<usize>,
 }
 
 /// splitmix64 (Steele, Lea, Flood 2014): a tiny seeded generator, so a seed gives the same crowd everywhere.
@@ -218,7 +227,7 @@ impl LevelCrowds {
         }
         Ok(Self {
             crowds,
-            placed: Vec::new(),
+            ..Default::default()
         })
     }
 
@@ -242,6 +251,8 @@ impl LevelCrowds {
     ) -> anyhow::Result<()> {
         use anyhow::Context;
         self.placed.clear();
+        self.handles.clear();
+        self.reactions.clear();
         for crowd in &self.crowds {
             let instances = crowd.instances(&ground, sea_level);
             if instances.len() < crowd.spec.count as usize {
@@ -253,8 +264,9 @@ impl LevelCrowds {
                 );
             }
             let m = &crowd.model;
+            let mut handles = Vec::new();
             for (mesh, material) in m.meshes.iter().zip(&m.materials) {
-                renderer
+                let handle = renderer
                     .crowd
                     .add_crowd(
                         ctx,
@@ -265,7 +277,12 @@ impl LevelCrowds {
                         &instances,
                     )
                     .with_context(|| format!("uploading the crowd at `{}`", crowd.json_path))?;
+                handles.push(handle);
             }
+            let walk = m.baked.clips.iter().position(|c| c.name == "walk");
+            self.reactions
+                .push(CrowdReaction::new(&instances, walk.map(|w| w as u32)));
+            self.handles.push(handles);
             self.placed.push(instances);
         }
         Ok(())

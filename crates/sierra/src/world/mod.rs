@@ -10,6 +10,7 @@
 //!   [`World::step_gpu`] steps the water once per tick; [`World::push_draws`] adds this tick's
 //!   draws (chunks picked by distance from the camera) to the frame.
 
+pub mod crowd_reaction;
 pub mod crowds;
 pub mod landscape;
 pub mod sea;
@@ -171,8 +172,10 @@ impl World {
     /// # Errors
     /// GPU errors.
     pub fn step_gpu(&mut self, ctx: &GpuContext, renderer: &mut Renderer, dt: f32) -> Result<()> {
-        // Crowds animate from the world clock: one time uniform per crowd, nothing per instance.
+        // Crowds animate from the world clock: one time uniform per crowd; only members that
+        // changed (reacting to the player) are written.
         renderer.crowd.set_time(self.time as f32);
+        self.crowds.flush(ctx, renderer)?;
         let (Some(sea), Some(gpu)) = (&self.sea, &mut self.gpu) else {
             return Ok(());
         };

@@ -4,6 +4,15 @@
 //! wait for the GPU outside the timed span), and GPU milliseconds per frame of the crowd pass and
 //! of the whole frame (timestamp queries, where the adapter has them). The CPU time should stay
 //! nearly flat as the count grows: per frame only a time uniform is written.
+//!
+//! `--changing P` adds, per count, a run in which P % of the members (scattered, drawn anew
+//! each frame) change state every frame: each switches to another clip with a crossfade
+//! ([`CrowdInstance::switch_to`]) and is written back with [`CrowdPass::update_instances`]
+//! (per run of adjacent members, or one span write when cheaper:
+//! [`crate::world::crowd_reaction::write_changed`]), inside the timed span. The report gives
+//! its CPU milliseconds and the ratio to the static crowd's of the same run (goal ≤ 2).
+//!
+//! [`CrowdPass::update_instances`]: sierra_render::crowd::CrowdPass::update_instances
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -29,6 +38,9 @@ pub struct CrowdBenchArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Also time frames in which this percentage of the members changes state (e.g. 1).
+    #[arg(long)]
+    pub changing: Option<f32>,
 }
 
 /// One row of the report.
@@ -38,6 +50,43 @@ struct Row {
     gpu_crowd_ms: Option<f64>,
     gpu_frame_ms: Option<f64>,
     triangles: u64,
+    /// CPU ms per frame with `--changing` % of the members changing state each frame.
+    changing_cpu_ms: Option<f64>,
+}
+
+/// splitmix64 (Steele, Lea, Flood 2014), so every run changes the same members.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Switches `count` members drawn at random to their next clip at `now` and writes them back
+/// ([`crate::world::crowd_reaction::write_changed`]); `changed` receives the members changed.
+fn change_members(
+    ctx: &GpuContext,
+    crowd: &mut sierra_render::crowd::CrowdPass,
+    handles: &[sierra_render::crowd::CrowdHandle],
+    instances: &mut [CrowdInstance],
+    changed: &mut Vec<usize>,
+    rng: &mut u64,
+    count: usize,
+    now: f32,
+    clips: u32,
+) -> Result<()> {
+    changed.clear();
+    let n = instances.len() as u64;
+    changed.extend((0..count).map(|_| (splitmix(rng) % n.max(1)) as usize));
+    changed.sort_unstable();
+    changed.dedup();
+    for &i in changed.iter() {
+        let m = &mut instances[i];
+        let next = (m.second_clip + 1) % clips;
+        m.switch_to(next, now, 0.25);
+    }
+    crate::world::crowd_reaction::write_changed(ctx, crowd, handles, instances, changed)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -83,9 +132,10 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
     for &n in &args.instances {
         let mut headless = HeadlessRenderer::new(&ctx, width, height)
             .with_context(|| format!("creating a {width}x{height} renderer"))?;
-        let instances = grid(n, clips);
+        let mut instances = grid(n, clips);
+        let mut handles = Vec::new();
         for mesh in &meshes {
-            headless
+            let handle = headless
                 .renderer
                 .crowd
                 .add_crowd(
@@ -97,6 +147,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
                     &instances,
                 )
                 .with_context(|| format!("uploading a crowd of {n}"))?;
+            handles.push(handle);
         }
         let extent = (n as f32).sqrt() * 1.2;
         let frame = FrameData {
@@ -135,6 +186,41 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
                 cpu.push(ms);
             }
         }
+        // The same frames with members changing state (the static run above is the reference).
+        let changing_cpu_ms = match args.changing {
+            Some(percent) => {
+                let per_frame = ((n as f32 * percent / 100.0).round() as usize).max(1);
+                let (mut rng, mut changed) = (0x5EED_u64, Vec::with_capacity(per_frame));
+                let mut ms = Vec::new();
+                for f in 0..args.frames + 3 {
+                    let now = f as f32 / 60.0;
+                    headless.renderer.crowd.set_time(now);
+                    let start = std::time::Instant::now();
+                    change_members(
+                        &ctx,
+                        &mut headless.renderer.crowd,
+                        &handles,
+                        &mut instances,
+                        &mut changed,
+                        &mut rng,
+                        per_frame,
+                        now,
+                        clips,
+                    )?;
+                    headless
+                        .renderer
+                        .render(&ctx, &frame, &headless.target.view)
+                        .context("rendering a changing crowd frame")?;
+                    let elapsed = start.elapsed().as_secs_f64() * 1e3;
+                    wait(&ctx);
+                    if f >= 3 {
+                        ms.push(elapsed);
+                    }
+                }
+                Some(median(ms))
+            }
+            None => None,
+        };
         // GPU: timestamp queries around each pass.
         headless.renderer.set_gpu_timing(true);
         let (mut crowd_ms, mut frame_ms) = (Vec::new(), Vec::new());
@@ -157,6 +243,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
             gpu_crowd_ms: (!crowd_ms.is_empty()).then(|| median(crowd_ms)),
             gpu_frame_ms: (!frame_ms.is_empty()).then(|| median(frame_ms)),
             triangles: headless.renderer.crowd.totals().1,
+            changing_cpu_ms,
         });
     }
     let adapter = ctx.adapter_summary();
@@ -171,6 +258,9 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
                     "gpu_crowd_ms_per_frame": r.gpu_crowd_ms,
                     "gpu_frame_ms_per_frame": r.gpu_frame_ms,
                     "triangles": r.triangles,
+                    "changing_percent": args.changing,
+                    "changing_cpu_ms_per_frame": r.changing_cpu_ms,
+                    "changing_over_static_cpu": r.changing_cpu_ms.map(|c| c / r.cpu_ms),
                 })
             })
             .collect();
@@ -204,6 +294,14 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
             opt(r.gpu_frame_ms),
             r.triangles
         );
+    }
+    if let Some(percent) = args.changing {
+        println!("with {percent} % of the members changing state every frame (CPU ms/frame, ratio to static):");
+        for r in &rows {
+            if let Some(c) = r.changing_cpu_ms {
+                println!("{:>10} {:>12.3} {:>8.2}x", r.instances, c, c / r.cpu_ms);
+            }
+        }
     }
     Ok(())
 }
