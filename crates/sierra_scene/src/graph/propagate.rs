@@ -4,7 +4,7 @@
 //!
 //! 1. **Local columns, across slots**: the rotation-scale columns `R(q) · diag(s)` of every
 //!    slot in the chunk, from the structure-of-arrays local transforms, in a loop the compiler
-//!    vectorises over slots (8 lanes with AVX2). No dependencies between slots.
+//!    vectorises over slots. No dependencies between slots.
 //! 2. **World matrices, slot by slot**: `world[i] = world[parent[i]] · local[i]` as an affine
 //!    3×4 product (three column products plus the translation), with the parent's world kept in
 //!    registers when the parent is the previous slot (chains), so the dependent chain does not
@@ -12,7 +12,7 @@
 //!
 //! Both phases use exactly the operations, in the order, of glam's
 //! `Affine3A::from_scale_rotation_translation` and `Affine3A * Affine3A` (no fused
-//! multiply-add), so every dispatch path (AVX2 or portable) gives the same bits as the
+//! multiply-add), so every dispatch path (AVX-512, AVX2, portable) gives the same bits as the
 //! per-node reference `world[parent] * local.to_affine()`.
 //!
 //! Dirty ranges: each slot knows `span_end`, an exclusive upper bound of its descendants'
