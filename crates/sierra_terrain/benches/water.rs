@@ -1,9 +1,17 @@
 //! Virtual-pipes water step on the CPU: time per step at 256²..2048², 1 and 2 threads.
 //! Divide by the cell count for ns/cell/step (`sierra bench water` prints that directly).
-//! Reference: a plain C single-thread version takes 8–9 ns/cell/step at 1024² on the CI machine.
+//!
+//! Then, at 1024² and 2048², one-off figures measured in this same invocation, best against
+//! best: the 2-thread speed-up beside that of `../shared/bench/pipes.c` (compiled with gcc and
+//! run now), the ratio of the one-thread times to pipes.c's, and the achieved bandwidth of the
+//! 2-thread step (44 bytes per cell: 6 arrays read, 5 written) as a fraction of a 2-thread
+//! banded copy of the same bytes ([`CopyProbe`]).
+
+use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sierra_terrain::water::{InitialState, WaterParams, WaterSim};
+use sierra_terrain::water::{CopyProbe, InitialState, WaterParams, WaterSim};
+use sierra_testkit::c_bench;
 
 fn sim(n: usize) -> WaterSim {
     let p = WaterParams::new(n, n, 1.0);
@@ -18,14 +26,18 @@ fn sim(n: usize) -> WaterSim {
     WaterSim::new(p, terrain, depth).expect("valid bench sim")
 }
 
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("rayon pool")
+}
+
 fn water_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("water_step");
     group.sample_size(10);
     for threads in [1usize, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("rayon pool");
+        let pool = pool(threads);
         for n in [256usize, 512, 1024, 2048] {
             let mut s = sim(n);
             let dt = 0.5 * s.max_stable_dt();
@@ -36,6 +48,62 @@ fn water_step(c: &mut Criterion) {
         }
     }
     group.finish();
+    for n in [1024, 2048] {
+        against_pipes_c(n);
+    }
+}
+
+/// Best of `reps` timings of `f`, in ns per cell.
+fn best_ns_per_cell(cells: usize, reps: usize, mut f: impl FnMut()) -> f64 {
+    f(); // warm-up: page faults of the second buffers
+    (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e9 / cells as f64
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+fn against_pipes_c(n: usize) {
+    let cells = n * n;
+    let reps = 30;
+    let step = |threads: usize| {
+        let mut s = sim(n);
+        let dt = 0.5 * s.max_stable_dt();
+        pool(threads).install(|| best_ns_per_cell(cells, reps, || s.step(dt).expect("stable")))
+    };
+    let (one, two) = (step(1), step(2));
+    let mut probe = CopyProbe::new(n, n);
+    let copy = pool(2).install(|| best_ns_per_cell(cells, reps, || probe.run()));
+    let gb_s = |ns_per_cell: f64| probe.bytes() as f64 / cells as f64 / ns_per_cell;
+    println!(
+        "water {n}²: 1 thread {one:.2} ns/cell, 2 threads {two:.2} (speed-up {:.2}x); \
+         2-thread step {:.1} GB/s = {:.0} % of a 2-thread copy of the same bytes ({:.1} GB/s)",
+        one / two,
+        gb_s(two),
+        100.0 * copy / two,
+        gb_s(copy)
+    );
+    let size = n.to_string();
+    match c_bench::build_and_run("pipes.c", &[], &[&size]) {
+        Ok(out) => {
+            let t1 = c_bench::number_before(&out, "threads=1", " ns/cell");
+            let t2 = c_bench::number_before(&out, "threads=2", " ns/cell");
+            if let (Some(t1), Some(t2)) = (t1, t2) {
+                println!(
+                    "  pipes.c {n}², same run: 1 thread {t1:.2} ns/cell, 2 threads {t2:.2} (speed-up {:.2}x) \
+                     -> Sierra 1 thread = {:.2}x pipes.c, 2-thread speed-up = {:.2}x pipes.c's",
+                    t1 / t2,
+                    one / t1,
+                    (one / two) / (t1 / t2)
+                );
+            } else {
+                println!("  pipes.c: unexpected output: {out}");
+            }
+        }
+        Err(e) => println!("  pipes.c baseline not run: {e}"),
+    }
 }
 
 criterion_group!(benches, water_step);

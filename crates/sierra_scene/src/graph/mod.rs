@@ -10,8 +10,12 @@
 //!
 //! Dirty tracking: editing a node's local transform flags it; a propagation pass recomputes
 //! a node when it is flagged or when its parent was recomputed in the same pass (an epoch
-//! stamp per node, so nothing is cleared per frame). The pass starts at the lowest flagged
-//! slot and does nothing at all when no node was edited.
+//! stamp per node, so nothing is cleared per frame). The pass touches only the slot ranges
+//! that hold the flagged nodes' subtrees and does nothing at all when no node was edited.
+//!
+//! Layout: local transforms are stored as a structure of arrays (one `f32` array per
+//! component) and world matrices as affine 3×4 [`Affine3A`]; see [`propagate`'s
+//! module](self::propagate) for the two-phase, chunked pass.
 //!
 //! Animated joints: the animation job computes joint world transforms itself (local-to-model
 //! times the character's world). It writes them with [`SceneGraph::set_world`], which marks
@@ -20,6 +24,8 @@
 //! hand follows. The frame order (ARCHITECTURE.md) is propagate → animation jobs →
 //! `set_world` on joints → propagate (only the attachments run the second time).
 
+mod locals;
+mod propagate;
 mod transform;
 
 pub use transform::{decompose, Decomposed, Transform};
@@ -28,6 +34,8 @@ use glam::Affine3A;
 use slotmap::SlotMap;
 
 use crate::error::Error;
+use locals::LocalSoa;
+use propagate::{Kernel, PassArrays};
 
 slotmap::new_key_type! {
     /// Stable generational id of a scene node; stale ids (removed nodes) are detected.
@@ -35,7 +43,6 @@ slotmap::new_key_type! {
 }
 
 const NO_PARENT: u32 = u32::MAX;
-const NONE_DIRTY: usize = usize::MAX;
 
 /// Node flag: the local transform changed since the last pass.
 const LOCAL_DIRTY: u8 = 1;
@@ -58,7 +65,8 @@ struct NodeMeta {
 pub struct PropagationStats {
     /// World matrices recomputed from `parent world · local`.
     pub recomputed: usize,
-    /// Slots visited (from the first flagged slot to the end); 0 when nothing was edited.
+    /// Slots inside the dirty ranges (the flagged nodes' subtree spans, merged); 0 when
+    /// nothing was edited.
     pub visited: usize,
 }
 
@@ -70,22 +78,22 @@ pub struct SceneGraph {
     // the propagation pass streams only what it needs).
     ids: Vec<NodeId>,
     parents: Vec<u32>,
-    locals: Vec<Transform>,
+    /// Exclusive upper bound of the slots of each node's subtree (conservative).
+    span_end: Vec<u32>,
+    locals: LocalSoa,
     worlds: Vec<Affine3A>,
     flags: Vec<u8>,
     changed: Vec<u32>,
+    /// Slots flagged `LOCAL_DIRTY` or `WORLD_WRITTEN` since the last pass, each once.
+    dirty: Vec<u32>,
     epoch: u32,
-    first_dirty: usize,
     stats: PropagationStats,
 }
 
 impl SceneGraph {
     /// An empty graph.
     pub fn new() -> Self {
-        Self {
-            first_dirty: NONE_DIRTY,
-            ..Default::default()
-        }
+        Self::default()
     }
 
     /// Number of nodes.
@@ -131,11 +139,13 @@ impl SceneGraph {
         // Appending keeps parents first: the parent already has a lower slot.
         self.ids.push(id);
         self.parents.push(parent_slot);
+        self.span_end.push(slot as u32 + 1);
         self.locals.push(local);
         self.worlds.push(Affine3A::IDENTITY);
-        self.flags.push(LOCAL_DIRTY);
+        self.flags.push(0);
         self.changed.push(0);
-        self.mark_dirty_slot(slot);
+        self.extend_ancestor_spans(slot);
+        self.flag(slot, LOCAL_DIRTY);
         Ok(id)
     }
 
@@ -145,7 +155,7 @@ impl SceneGraph {
     /// # Errors
     /// [`Error::Graph`] when `id` is stale.
     pub fn remove(&mut self, id: NodeId) -> Result<usize, Error> {
-        let first = self.slot_of(id)?;
+        self.slot_of(id)?;
         let subtree = self.subtree(id);
         if let Some(p) = self.meta[id].parent {
             self.meta[p].children.retain(|&c| c != id);
@@ -158,7 +168,6 @@ impl SceneGraph {
             .filter(|&s| self.meta.contains_key(self.ids[s as usize]))
             .collect();
         self.apply_order(&keep);
-        self.mark_dirty_slot(first.min(self.ids.len()));
         Ok(subtree.len())
     }
 
@@ -206,8 +215,9 @@ impl SceneGraph {
         }
         let new_slot = self.meta[id].slot as usize;
         self.parents[new_slot] = parent.map_or(NO_PARENT, |p| self.meta[p].slot);
-        self.flags[new_slot] |= LOCAL_DIRTY;
-        self.mark_dirty_slot(slot.min(new_slot));
+        // The old parent's span stays as it was (an upper bound is enough).
+        self.extend_ancestor_spans(new_slot);
+        self.flag(new_slot, LOCAL_DIRTY);
         Ok(())
     }
 
@@ -270,7 +280,7 @@ impl SceneGraph {
 
     /// Local transform of `id`.
     pub fn local(&self, id: NodeId) -> Option<Transform> {
-        self.meta.get(id).map(|m| self.locals[m.slot as usize])
+        self.meta.get(id).map(|m| self.locals.get(m.slot as usize))
     }
 
     /// Sets the local transform of `id` and flags it; returns `false` for a stale id.
@@ -279,9 +289,8 @@ impl SceneGraph {
             return false;
         };
         let slot = m.slot as usize;
-        self.locals[slot] = local;
-        self.flags[slot] |= LOCAL_DIRTY;
-        self.mark_dirty_slot(slot);
+        self.locals.set(slot, local);
+        self.flag(slot, LOCAL_DIRTY);
         true
     }
 
@@ -300,8 +309,7 @@ impl SceneGraph {
         };
         let slot = m.slot as usize;
         self.worlds[slot] = world;
-        self.flags[slot] |= DRIVEN | WORLD_WRITTEN;
-        self.mark_dirty_slot(slot);
+        self.flag(slot, DRIVEN | WORLD_WRITTEN);
         true
     }
 
@@ -311,8 +319,8 @@ impl SceneGraph {
             return false;
         };
         let slot = m.slot as usize;
-        self.flags[slot] = (self.flags[slot] & !DRIVEN) | LOCAL_DIRTY;
-        self.mark_dirty_slot(slot);
+        self.flags[slot] &= !DRIVEN;
+        self.flag(slot, LOCAL_DIRTY);
         true
     }
 
@@ -350,36 +358,50 @@ impl SceneGraph {
     }
 
     /// Recomputes the world matrices of every flagged node and of every descendant of a
-    /// recomputed node, in one linear pass over the parent-first arrays, starting at the
-    /// lowest flagged slot. Allocates nothing. Returns the counters (also kept in
-    /// [`last_stats`](Self::last_stats)).
+    /// recomputed node, in linear passes over the slot ranges of the flagged subtrees
+    /// (parent-first, so one pass per range suffices). Allocates nothing. Returns the
+    /// counters (also kept in [`last_stats`](Self::last_stats)).
     pub fn propagate(&mut self) -> PropagationStats {
+        self.propagate_with(Kernel::detect())
+    }
+
+    /// [`propagate`](Self::propagate) with a chosen kernel (tests compare them).
+    pub(crate) fn propagate_with(&mut self, kernel: Kernel) -> PropagationStats {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             // After 2³² passes: restart the stamps so no stale stamp equals the epoch.
             self.changed.fill(0);
             self.epoch = 1;
         }
-        let start = self.first_dirty;
-        self.first_dirty = NONE_DIRTY;
-        let mut stats = PropagationStats::default();
-        if start < self.ids.len() {
-            stats = propagate_slots(
-                start,
-                self.epoch,
-                &self.parents,
-                &self.locals,
-                &mut self.worlds,
-                &mut self.flags,
-                &mut self.changed,
-            );
-        }
+        let mut arrays = PassArrays {
+            parents: &self.parents,
+            span_end: &self.span_end,
+            locals: &self.locals,
+            worlds: &mut self.worlds,
+            flags: &mut self.flags,
+            changed: &mut self.changed,
+        };
+        let stats = propagate::run(kernel, &mut self.dirty, self.epoch, &mut arrays);
         self.stats = stats;
         stats
     }
 
-    fn mark_dirty_slot(&mut self, slot: usize) {
-        self.first_dirty = self.first_dirty.min(slot);
+    /// Sets `bits` on `slot`, listing the slot as dirty the first time it is flagged.
+    fn flag(&mut self, slot: usize, bits: u8) {
+        if self.flags[slot] & (LOCAL_DIRTY | WORLD_WRITTEN) == 0 {
+            self.dirty.push(slot as u32);
+        }
+        self.flags[slot] |= bits;
+    }
+
+    /// Widens the spans of `slot`'s ancestors to cover `slot`'s own span.
+    fn extend_ancestor_spans(&mut self, slot: usize) {
+        let end = self.span_end[slot];
+        let mut p = self.parents[slot];
+        while p != NO_PARENT && self.span_end[p as usize] < end {
+            self.span_end[p as usize] = end;
+            p = self.parents[p as usize];
+        }
     }
 
     fn slot_of(&self, id: NodeId) -> Result<usize, Error> {
@@ -420,55 +442,24 @@ impl SceneGraph {
                 }
             })
             .collect();
-        self.locals = order.iter().map(|k| self.locals[pick(k)]).collect();
+        self.locals.reorder(order);
         self.worlds = order.iter().map(|k| self.worlds[pick(k)]).collect();
         self.flags = order.iter().map(|k| self.flags[pick(k)]).collect();
         self.changed = order.iter().map(|k| self.changed[pick(k)]).collect();
         for (k, &id) in self.ids.iter().enumerate() {
             self.meta[id].slot = k as u32;
         }
-    }
-}
-
-/// The hot loop, on plain slices so the compiler sees no aliasing.
-fn propagate_slots(
-    start: usize,
-    epoch: u32,
-    parents: &[u32],
-    locals: &[Transform],
-    worlds: &mut [Affine3A],
-    flags: &mut [u8],
-    changed: &mut [u32],
-) -> PropagationStats {
-    let n = parents.len();
-    let mut recomputed = 0;
-    for i in start..n {
-        let p = parents[i];
-        let parent_moved = p != NO_PARENT && changed[p as usize] == epoch;
-        let f = flags[i];
-        if f & (LOCAL_DIRTY | WORLD_WRITTEN) == 0 && !parent_moved {
-            continue;
-        }
-        if f & DRIVEN != 0 {
-            // Animated joint: its world came from the animation job; only tell the children.
-            if f & WORLD_WRITTEN != 0 {
-                changed[i] = epoch;
+        // Spans: each node's own slot, widened by its children's spans (children first).
+        self.span_end = (1..=self.ids.len() as u32).collect();
+        for s in (0..self.ids.len()).rev() {
+            let p = self.parents[s];
+            if p != NO_PARENT {
+                let p = p as usize;
+                self.span_end[p] = self.span_end[p].max(self.span_end[s]);
             }
-            flags[i] = DRIVEN;
-            continue;
         }
-        let local = locals[i].to_affine();
-        worlds[i] = if p == NO_PARENT {
-            local
-        } else {
-            worlds[p as usize] * local
-        };
-        changed[i] = epoch;
-        flags[i] = 0;
-        recomputed += 1;
-    }
-    PropagationStats {
-        recomputed,
-        visited: n - start,
+        self.dirty = (0..self.ids.len() as u32)
+            .filter(|&s| self.flags[s as usize] & (LOCAL_DIRTY | WORLD_WRITTEN) != 0)
+            .collect();
     }
 }

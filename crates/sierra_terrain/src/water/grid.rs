@@ -8,9 +8,6 @@ use super::params::WaterParams;
 use super::pipes::{step_band, BandScratch, BandStats, FluxRef, StepConsts};
 use super::sources::WaterSource;
 
-/// Rows per rayon task. 64 rows keep the band's halo recomputation (2 flux rows) near 3 %.
-const BAND_ROWS: usize = 64;
-
 /// Outflow flux of every cell through its four pipes, m³/s, each `[rows * cols]` row-major.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Flux {
@@ -57,7 +54,10 @@ pub struct WaterSim {
     depth: [Vec<f32>; 2],
     flux: [Flux; 2],
     current: usize,
+    /// One per band (one band per thread of the pool that runs the step).
     scratch: Vec<BandScratch>,
+    /// Volume that left through open edges in the last step, m³, per row.
+    row_outflow: Vec<f64>,
     max_depth: f32,
     rain_rate: f32,
     pub(super) sources: Vec<WaterSource>,
@@ -89,14 +89,14 @@ impl WaterSim {
             });
         }
         let n = params.cell_count();
-        let bands = params.rows.div_ceil(BAND_ROWS);
         let max_depth = depth.iter().copied().fold(0.0, f32::max);
         Ok(Self {
             terrain,
             depth: [depth, vec![0.0; n]],
             flux: [Flux::zeros(n), Flux::zeros(n)],
             current: 0,
-            scratch: vec![BandScratch::new(params.cols); bands],
+            scratch: Vec::new(),
+            row_outflow: vec![0.0; params.rows],
             max_depth,
             rain_rate: 0.0,
             sources: Vec::new(),
@@ -261,7 +261,13 @@ impl WaterSim {
         let (f_old, f_new) = pair(&mut self.flux, self.current);
         let old = f_old.as_ref();
         let terrain = &self.terrain[..];
-        let band = BAND_ROWS * p.cols;
+        // One contiguous band of rows per thread (the halo costs 2 flux rows per band).
+        let band_rows = band_rows(p.rows, rayon::current_num_threads());
+        let bands = p.rows.div_ceil(band_rows);
+        if self.scratch.len() != bands {
+            self.scratch = vec![BandScratch::new(p.cols); bands];
+        }
+        let band = band_rows * p.cols;
         let stats = d_new
             .par_chunks_mut(band)
             .zip(f_new.left.par_chunks_mut(band))
@@ -269,14 +275,16 @@ impl WaterSim {
             .zip(f_new.top.par_chunks_mut(band))
             .zip(f_new.bottom.par_chunks_mut(band))
             .zip(self.scratch.par_iter_mut())
+            .zip(self.row_outflow.par_chunks_mut(band_rows))
             .enumerate()
-            .map(|(i, (((((dn, l), r), t), b), s))| {
-                step_band(&c, terrain, d_old, old, i * BAND_ROWS, dn, [l, r, t, b], s)
+            .map(|(i, ((((((dn, l), r), t), b), s), out))| {
+                step_band(&c, terrain, d_old, old, i * band_rows, dn, [l, r, t, b], s, out)
             })
             .reduce(BandStats::default, BandStats::merge);
         self.current = 1 - self.current;
         self.max_depth = stats.max_depth;
-        self.volume_removed += stats.outflow;
+        // Summed in row order: the same bits for any number of threads.
+        self.volume_removed += self.row_outflow.iter().sum::<f64>();
         self.volume_added += f64::from(c.rain_dt) * f64::from(c.cell_area) * p.cell_count() as f64;
         self.apply_sources(dt);
         self.time += f64::from(dt);
@@ -335,6 +343,11 @@ impl WaterSim {
             }
         });
     }
+}
+
+/// Rows per band for `threads` threads: contiguous, as equal as possible.
+pub(crate) fn band_rows(rows: usize, threads: usize) -> usize {
+    rows.div_ceil(threads.clamp(1, rows.max(1)))
 }
 
 fn pair<T>(buffers: &mut [T; 2], current: usize) -> (&T, &mut T) {

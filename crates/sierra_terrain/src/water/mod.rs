@@ -32,6 +32,7 @@ mod grid;
 mod init;
 mod params;
 pub(crate) mod pipes;
+mod probe;
 mod sources;
 
 pub use component::{BumpSpec, DropSchedule, WaterComponent};
@@ -39,4 +40,5 @@ pub use error::{Result, WaterError};
 pub use grid::{Flux, WaterSim};
 pub use init::InitialState;
 pub use params::{Boundary, WaterParams, MAX_GRID_CELLS, MAX_GRID_SIDE};
+pub use probe::{CopyProbe, STEP_BYTES_PER_CELL};
 pub use sources::WaterSource;

@@ -12,11 +12,13 @@
 //! This is Mei's 4-pipe flux, not the 8-pipe columns of the thesis (seed 002, Annex E): the
 //! scaling factor K needs it, and it is the model the GPU compute pass runs too.
 //!
-//! The grid is processed in bands of rows, each band in one rayon task. A band runs the flux
-//! update one row ahead of the depth update, so the three flux rows a depth row needs are still
-//! in cache (one pass over memory instead of two). The flux rows just above and below a band
-//! belong to its neighbours; the band recomputes them into scratch (the same "halo" trade the
-//! thesis makes with its 18x18 tiles: a few repeated flux computations instead of a second pass).
+//! The grid is processed in bands of rows, one contiguous band per thread, so each thread
+//! streams its own part of every array. A band runs the flux update one row ahead of the depth
+//! update, so the three flux rows a depth row needs are still in cache (one pass over memory
+//! instead of two). The flux rows just above and below a band belong to its neighbours; the band
+//! recomputes them into scratch (the same "halo" trade the thesis makes with its 18x18 tiles: a
+//! few repeated flux computations instead of a second pass). Every cell's arithmetic is the same
+//! whatever the banding, so any number of threads gives the same bits.
 
 use super::params::Boundary;
 
@@ -77,20 +79,18 @@ impl BandScratch {
     }
 }
 
-/// What a band reports back.
+/// What a band reports back (the volume that left through open edges is written per row, so
+/// that its sum does not depend on the banding).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct BandStats {
     /// Largest new depth in the band, metres.
     pub max_depth: f32,
-    /// Volume that left through open edges this step, m³.
-    pub outflow: f64,
 }
 
 impl BandStats {
     pub(crate) fn merge(a: Self, b: Self) -> Self {
         Self {
             max_depth: a.max_depth.max(b.max_depth),
-            outflow: a.outflow + b.outflow,
         }
     }
 }
@@ -246,7 +246,8 @@ fn depth_cell(d: f32, own: [f32; 4], inflow: [f32; 4], dt_over_area: f32, rain: 
 }
 
 /// One step for the band of rows starting at `y0` whose new depth and flux slices are
-/// `new_depth` and `new_flux` (`band_rows * cols` each). Reads the whole old state.
+/// `new_depth` and `new_flux` (`band_rows * cols` each). Reads the whole old state. Writes the
+/// volume that left through open edges, m³, per row of the band into `row_outflow`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn step_band(
     c: &StepConsts,
@@ -257,6 +258,7 @@ pub(crate) fn step_band(
     new_depth: &mut [f32],
     new_flux: [&mut [f32]; 4],
     s: &mut BandScratch,
+    row_outflow: &mut [f64],
 ) -> BandStats {
     let cols = c.cols;
     let y1 = y0 + new_depth.len() / cols;
@@ -290,7 +292,7 @@ pub(crate) fn step_band(
                 &mut nb[local.clone()],
             ];
             flux_row(c, heights, &depth[row], old_row, out);
-            stats.outflow += edge_outflow(
+            row_outflow[y - y0] = edge_outflow(
                 c,
                 y,
                 [

@@ -1,7 +1,11 @@
 //! `sierra bench water`: the virtual-pipes water step in ns per cell per step, CPU on one and
 //! two threads and GPU, grids 256² to 2048² (table, or one JSON object with `--json`).
-//! Reference from the issue: a plain C single-thread version takes 8–9 ns at 1024² on the CI
-//! machine; the memory-bandwidth floor is about 2–4 ns.
+//!
+//! Beside each CPU figure, measured in the same invocation, best step against best step:
+//! `../shared/bench/pipes.c` (built with gcc now) on one and two threads and the ratio of the
+//! 2-thread speed-ups, and a 2-thread banded copy of the same bytes as one step
+//! ([`CopyProbe`]: 6 arrays read, 5 written), against which the step's achieved bandwidth is
+//! reported.
 
 use std::time::Instant;
 
@@ -9,7 +13,8 @@ use anyhow::Result;
 use clap::Args;
 use sierra_render::compute::water::{WaterCompute, WaterKernels};
 use sierra_render::GpuContext;
-use sierra_terrain::water::WaterSim;
+use sierra_terrain::water::{CopyProbe, WaterSim};
+use sierra_testkit::c_bench;
 
 use crate::cli::water::{initial_state, pool, Init};
 
@@ -38,6 +43,16 @@ pub struct WaterBenchRow {
     pub cpu_1_thread_ns_per_cell_step: f64,
     /// CPU, two threads.
     pub cpu_2_threads_ns_per_cell_step: f64,
+    /// A 2-thread banded copy of the bytes one step moves, ns per cell.
+    pub copy_2_threads_ns_per_cell: f64,
+    /// Achieved bandwidth of the 2-thread step as a fraction of the copy's (copy time / step time).
+    pub bandwidth_fraction_of_copy: f64,
+    /// `pipes.c`, one thread, same run (`None` when gcc or the file is unavailable).
+    pub pipes_c_1_thread_ns_per_cell_step: Option<f64>,
+    /// `pipes.c`, two threads, same run.
+    pub pipes_c_2_threads_ns_per_cell_step: Option<f64>,
+    /// Sierra's 2-thread speed-up divided by pipes.c's.
+    pub speed_up_ratio_to_pipes_c: Option<f64>,
     /// GPU with the thesis's staged 18x18 tiles (submission to completion), `None` when
     /// skipped or unavailable.
     pub gpu_staged_ns_per_cell_step: Option<f64>,
@@ -45,8 +60,31 @@ pub struct WaterBenchRow {
     pub gpu_direct_ns_per_cell_step: Option<f64>,
 }
 
-/// The reference the issue gives: a plain C single-thread version at 1024², ns/cell/step.
-pub const C_REFERENCE_NS_PER_CELL_STEP: (f64, f64) = (8.0, 9.0);
+/// Best of `reps` timings of `f` after one warm-up call, ns per cell.
+fn best_ns_per_cell(cells: f64, reps: u32, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
+    f()?; // warm-up: page faults of the second buffers
+    let mut best = f64::MAX;
+    for _ in 0..reps {
+        let t = Instant::now();
+        f()?;
+        best = best.min(t.elapsed().as_secs_f64() * 1e9 / cells);
+    }
+    Ok(best)
+}
+
+/// `pipes.c` at `size`², one and two threads, ns per cell per step (`None` when not run).
+fn pipes_c(size: usize) -> Option<(f64, f64)> {
+    match c_bench::build_and_run("pipes.c", &[], &[&size.to_string()]) {
+        Ok(out) => Some((
+            c_bench::number_before(&out, "threads=1", " ns/cell")?,
+            c_bench::number_before(&out, "threads=2", " ns/cell")?,
+        )),
+        Err(e) => {
+            eprintln!("pipes.c baseline not run: {e}");
+            None
+        }
+    }
+}
 
 /// Measures the water step at each size (CPU 1 and 2 threads, GPU).
 ///
@@ -69,17 +107,18 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
             let pool = pool(Some(threads))?;
             let mut sim = WaterSim::new(params, terrain.clone(), depth.clone())?;
             let dt = 0.9 * sim.max_stable_dt();
-            pool.install(|| -> Result<f64> {
-                sim.step(dt)?; // warm-up: page faults of the second buffers
-                let t = Instant::now();
-                for _ in 0..steps {
-                    sim.step(dt)?;
-                }
-                Ok(t.elapsed().as_secs_f64() * 1e9 / (cells * f64::from(steps)))
-            })
+            pool.install(|| best_ns_per_cell(cells, steps, || Ok(sim.step(dt)?)))
         };
         let one = cpu(1)?;
         let two = cpu(2)?;
+        let mut probe = CopyProbe::new(params.cols, params.rows);
+        let copy = pool(Some(2))?.install(|| {
+            best_ns_per_cell(cells, steps, || {
+                probe.run();
+                Ok(())
+            })
+        })?;
+        let c = pipes_c(size);
         let gpu = |kernels: WaterKernels| -> Result<Option<f64>> {
             let Some(ctx) = &ctx else { return Ok(None) };
             let mut sim = WaterCompute::new(ctx, params, &terrain, &depth)?;
@@ -101,6 +140,11 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
             steps,
             cpu_1_thread_ns_per_cell_step: one,
             cpu_2_threads_ns_per_cell_step: two,
+            copy_2_threads_ns_per_cell: copy,
+            bandwidth_fraction_of_copy: copy / two,
+            pipes_c_1_thread_ns_per_cell_step: c.map(|c| c.0),
+            pipes_c_2_threads_ns_per_cell_step: c.map(|c| c.1),
+            speed_up_ratio_to_pipes_c: c.map(|(c1, c2)| (one / two) / (c1 / c2)),
             gpu_staged_ns_per_cell_step: staged,
             gpu_direct_ns_per_cell_step: direct,
         });
@@ -118,30 +162,36 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
         let json = serde_json::json!({
             "water": rows,
             "gpu_adapter": adapter,
-            "c_reference_1024_ns_per_cell_step": [C_REFERENCE_NS_PER_CELL_STEP.0, C_REFERENCE_NS_PER_CELL_STEP.1],
         });
         println!("{}", serde_json::to_string_pretty(&json)?);
         return Ok(());
     }
     println!(
-        "water columns (virtual pipes), ns per cell per step; plain C 1 thread at 1024²: 8-9 ns"
+        "water columns (virtual pipes), ns per cell per step, best step; pipes.c and a 2-thread copy \
+         of the step's bytes measured in this run"
     );
     println!(
-        "{:>6} {:>6} {:>10} {:>10} {:>11} {:>11}",
-        "size", "steps", "cpu 1t", "cpu 2t", "gpu staged", "gpu direct"
+        "{:>6} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>11} {:>11}",
+        "size", "steps", "cpu 1t", "cpu 2t", "copy 2t", "% copy", "C 1t", "C 2t", "su/C su", "gpu staged", "gpu direct"
     );
     let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
     for r in &rows {
         println!(
-            "{:>6} {:>6} {:>10.2} {:>10.2} {:>11} {:>11}",
+            "{:>6} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>6.0}% {:>8} {:>8} {:>9} {:>11} {:>11}",
             format!("{}²", r.size),
             r.steps,
             r.cpu_1_thread_ns_per_cell_step,
             r.cpu_2_threads_ns_per_cell_step,
+            r.copy_2_threads_ns_per_cell,
+            100.0 * r.bandwidth_fraction_of_copy,
+            cell(r.pipes_c_1_thread_ns_per_cell_step),
+            cell(r.pipes_c_2_threads_ns_per_cell_step),
+            cell(r.speed_up_ratio_to_pipes_c),
             cell(r.gpu_staged_ns_per_cell_step),
             cell(r.gpu_direct_ns_per_cell_step),
         );
     }
+    println!("su/C su: Sierra's 2-thread speed-up over pipes.c's; % copy: achieved bandwidth of the 2-thread step");
     if let Some(a) = adapter {
         println!("gpu: {a}");
     }
