@@ -53,19 +53,19 @@ pub(super) fn perlin_block<const Z3: bool>(
         let mut g = [_mm256_setzero_ps(); 16];
         if hi.wrapping_sub(lo) < BLEND_CELLS {
             // Broadcast the first cell's values, then blend in each further cell's lanes.
-            let row = &cells.cells[(lo & 255) as usize];
             for c in 0..corners {
-                g[c] = _mm256_set1_ps(row[c]);
-                g[8 + c] = _mm256_set1_ps(row[8 + c]);
+                for v in [c, 8 + c] {
+                    g[v] = _mm256_set1_ps(cells.at(v, lo));
+                }
             }
             let mut cell = lo;
             while cell < hi {
                 cell += 1;
-                let row = &cells.cells[(cell & 255) as usize];
                 let mask = _mm256_castsi256_ps(_mm256_cmpeq_epi32(xi, _mm256_set1_epi32(cell)));
                 for c in 0..corners {
-                    g[c] = _mm256_blendv_ps(g[c], _mm256_set1_ps(row[c]), mask);
-                    g[8 + c] = _mm256_blendv_ps(g[8 + c], _mm256_set1_ps(row[8 + c]), mask);
+                    for v in [c, 8 + c] {
+                        g[v] = _mm256_blendv_ps(g[v], _mm256_set1_ps(cells.at(v, cell)), mask);
+                    }
                 }
             }
         } else {
@@ -74,10 +74,9 @@ pub(super) fn perlin_block<const Z3: bool>(
             _mm256_storeu_si256(lanes.as_mut_ptr().cast(), xi);
             let mut t = [[0f32; LANES]; 16];
             for (l, &cell) in lanes.iter().enumerate() {
-                let row = &cells.cells[(cell & 255) as usize];
                 for c in 0..corners {
-                    t[c][l] = row[c];
-                    t[8 + c][l] = row[8 + c];
+                    t[c][l] = cells.at(c, cell);
+                    t[8 + c][l] = cells.at(8 + c, cell);
                 }
             }
             for c in 0..corners {
