@@ -5,8 +5,8 @@
 //! `grad = gx·x + k` with `k = gy·y + gz·z` (`CellGrads`), leaving one multiply and one add per
 //! corner and sample. The lanes of a block are consecutive x samples; the path is chosen at run
 //! time with `is_x86_feature_detected!` ([`SimdPath::detect`]):
-//! - AVX-512F: 16 lanes in one register; a block within one cell broadcasts that cell's values,
-//!   within 16 cells it permutes a 16-cell window of them (`vpermps`), wider blocks gather;
+//! - AVX-512F: 16 lanes in one register; a block within 16 cells permutes a 16-cell window of
+//!   the cell values (`vpermps`), wider blocks gather;
 //! - AVX2: 8 lanes; a block within at most `BLEND_CELLS` cells broadcasts the first cell's values
 //!   and blends in the next cells' lanes, wider blocks (high frequencies) gather per lane;
 //! - otherwise the portable block runs the same operations over `[f32; 8]` arrays.
@@ -23,10 +23,12 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod cells;
+#[cfg(target_arch = "x86_64")]
+mod fill_vbmi;
 
 use super::fbm::{Fbm, FbmKind};
 use super::perlin::{fade, Permutation};
-use cells::{Axis, CellGrads, CELL_VALUES};
+use cells::{fill_scalar, Axis, CellGrads, CELL_VALUES};
 use crate::error::{finite, size, Error};
 
 /// Lanes per block.
@@ -98,6 +100,23 @@ impl GridSpec {
     }
 }
 
+/// The x coordinates of a block's lanes: lane `l` is at `(x0 + (first + l)·dx)·freq`, computed
+/// in `f32` in that order (`freq = 1` for plain noise rows: multiplying by 1 is exact).
+#[derive(Clone, Copy)]
+struct BlockX {
+    x0: f32,
+    dx: f32,
+    freq: f32,
+    first: usize,
+}
+
+impl BlockX {
+    #[inline(always)]
+    fn lane(&self, l: usize) -> f32 {
+        (self.x0 + (self.first + l) as f32 * self.dx) * self.freq
+    }
+}
+
 #[inline(always)]
 fn lerp(t: f32, a: f32, b: f32) -> f32 {
     a + t * (b - a)
@@ -112,7 +131,7 @@ const BLEND_CELLS: i32 = 8;
 #[inline(always)]
 fn perlin_block<const Z3: bool>(
     cells: &CellGrads,
-    x: &[f32; LANES],
+    x: BlockX,
     y: Axis,
     z: Axis,
     out: &mut [f32; LANES],
@@ -120,8 +139,9 @@ fn perlin_block<const Z3: bool>(
     let mut xf = [0f32; LANES];
     let mut xi = [0i32; LANES];
     for l in 0..LANES {
-        let fx = x[l].floor();
-        xf[l] = x[l] - fx;
+        let x = x.lane(l);
+        let fx = x.floor();
+        xf[l] = x - fx;
         xi[l] = fx as i32;
     }
     let corners = if Z3 { 8 } else { 4 };
@@ -160,7 +180,8 @@ fn perlin_block<const Z3: bool>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the row's geometry, as the public row functions take it
 fn noise_row_impl<const Z3: bool, const L: usize>(
-    block_fn: impl Fn(&CellGrads, &[f32; L], Axis, Axis, &mut [f32; L]),
+    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
+    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
     cells: &mut CellGrads,
     p: &[u8; 512],
     x0: f32,
@@ -172,15 +193,18 @@ fn noise_row_impl<const Z3: bool, const L: usize>(
 ) {
     let (ya, za) = (Axis::new(y), Axis::new(if Z3 { z } else { 0.0 }));
     let last = out.len().div_ceil(L) * L;
-    cells.fill::<Z3>(p, ya, za, x0, x0 + last as f32 * dx);
-    let mut xs = [0f32; L];
+    cells.fill::<Z3>(&fill, p, ya, za, x0, x0 + last as f32 * dx);
     let mut block = [0f32; L];
     for (c, chunk) in out.chunks_mut(L).enumerate() {
-        for (l, x) in xs.iter_mut().enumerate() {
-            *x = x0 + (c * L + l) as f32 * dx;
-        }
-        block_fn(cells, &xs, ya, za, &mut block);
+        let xs = BlockX {
+            x0,
+            dx,
+            freq: 1.0,
+            first: c * L,
+        };
+        block_fn(cells, xs, ya, za, &mut block);
         match emit {
+            Emit::Store if chunk.len() == L => chunk.copy_from_slice(&block),
             Emit::Store => chunk.copy_from_slice(&block[..chunk.len()]),
             Emit::Add(amp) => {
                 for (s, &n) in chunk.iter_mut().zip(&block) {
@@ -195,7 +219,8 @@ fn noise_row_impl<const Z3: bool, const L: usize>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the row's geometry, as the public row functions take it
 fn fbm_row_impl<const Z3: bool, const L: usize>(
-    block_fn: impl Fn(&CellGrads, &[f32; L], Axis, Axis, &mut [f32; L]),
+    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
+    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
     cells: &mut CellGrads,
     p: &[u8; 512],
     fbm: &Fbm,
@@ -210,7 +235,6 @@ fn fbm_row_impl<const Z3: bool, const L: usize>(
     let gain = params.gain as f32;
     let kind = fbm.kind();
     out.fill(0.0);
-    let mut xs = [0f32; L];
     let mut block = [0f32; L];
     let last = out.len().div_ceil(L) * L;
     let (mut freq, mut amp) = (1.0f32, 1.0f32);
@@ -221,12 +245,15 @@ fn fbm_row_impl<const Z3: bool, const L: usize>(
             Axis::new(y * freq),
             Axis::new(if Z3 { z * freq } else { 0.0 }),
         );
-        cells.fill::<Z3>(p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
+        cells.fill::<Z3>(&fill, p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
         for (c, chunk) in out.chunks_mut(L).enumerate() {
-            for (l, x) in xs.iter_mut().enumerate() {
-                *x = (x0 + (c * L + l) as f32 * dx) * freq;
-            }
-            block_fn(cells, &xs, ya, za, &mut block);
+            let xs = BlockX {
+                x0,
+                dx,
+                freq,
+                first: c * L,
+            };
+            block_fn(cells, xs, ya, za, &mut block);
             for (s, &n) in chunk.iter_mut().zip(&block) {
                 let term = signal(kind, n) * amp;
                 *s = match weight {
@@ -305,7 +332,7 @@ enum Emit {
 }
 
 macro_rules! simd_rows {
-    ($feature:literal, $noise:ident, $fbm:ident, $module:ident, $lanes:expr) => {
+    ($feature:literal, $noise:ident, $fbm:ident, $module:ident, $lanes:expr, $fill:path) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $feature)]
         #[allow(clippy::too_many_arguments)]
@@ -320,7 +347,9 @@ macro_rules! simd_rows {
             out: &mut [f32],
         ) {
             noise_row_impl::<Z3, { $lanes }>(
-                |c, x, y, z, o| $module::perlin_block::<Z3>(c, x, y, z, o),
+                // SAFETY: this function runs only where the CPU has `$feature`.
+                |c, x, y, z, o| unsafe { $module::perlin_block::<Z3>(c, x, y, z, o) },
+                |c, p, y, z, s, n| $fill(c, p, y, z, s, n),
                 cells,
                 p,
                 x0,
@@ -346,7 +375,9 @@ macro_rules! simd_rows {
             out: &mut [f32],
         ) {
             fbm_row_impl::<Z3, { $lanes }>(
-                |c, x, y, z, o| $module::perlin_block::<Z3>(c, x, y, z, o),
+                // SAFETY: this function runs only where the CPU has `$feature`.
+                |c, x, y, z, o| unsafe { $module::perlin_block::<Z3>(c, x, y, z, o) },
+                |c, p, y, z, s, n| $fill(c, p, y, z, s, n),
                 cells,
                 p,
                 fbm,
@@ -360,13 +391,29 @@ macro_rules! simd_rows {
     };
 }
 
-simd_rows!("avx2", noise_row_avx2, fbm_row_avx2, avx2, LANES);
+simd_rows!(
+    "avx2",
+    noise_row_avx2,
+    fbm_row_avx2,
+    avx2,
+    LANES,
+    fill_scalar::<Z3>
+);
 simd_rows!(
     "avx512f",
     noise_row_avx512,
     fbm_row_avx512,
     avx512,
-    avx512::LANES
+    avx512::LANES,
+    fill_scalar::<Z3>
+);
+simd_rows!(
+    "avx512f,avx512bw,avx512vbmi",
+    noise_row_avx512_vbmi,
+    fbm_row_avx512_vbmi,
+    avx512,
+    avx512::LANES,
+    fill_vbmi::fill::<Z3>
 );
 
 /// Row evaluation with its scratch data (the cell gradients of the row being evaluated, 17 KiB)
@@ -374,6 +421,8 @@ simd_rows!(
 /// build one per call; loops over many rows should keep one.
 pub struct RowNoise {
     path: SimdPath,
+    /// With [`SimdPath::Avx512`]: fill cells with the VBMI kernel (`fill_vbmi`).
+    vbmi: bool,
     cells: Box<CellGrads>,
 }
 
@@ -389,15 +438,30 @@ impl RowNoise {
         Self::with_path(SimdPath::detect())
     }
 
-    /// Rows on `path`, or on the portable path where this CPU does not support `path`.
+    /// Rows on `path`, or on the portable path where this CPU does not support `path`. The
+    /// AVX-512 path fills its cells with AVX-512 VBMI byte look-ups where the CPU has them
+    /// (`avx512bw`, `avx512vbmi`), with scalar code otherwise; both give the same values.
     pub fn with_path(path: SimdPath) -> Self {
+        Self::with_paths(path, true)
+    }
+
+    /// As [`RowNoise::with_path`]; `vbmi = false` keeps the scalar fill on any CPU (tests).
+    fn with_paths(path: SimdPath, vbmi: bool) -> Self {
         let path = if path.is_supported() {
             path
         } else {
             SimdPath::Portable
         };
+        #[cfg(target_arch = "x86_64")]
+        let vbmi = vbmi
+            && path == SimdPath::Avx512
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi");
+        #[cfg(not(target_arch = "x86_64"))]
+        let vbmi = vbmi && false;
         Self {
             path,
+            vbmi,
             cells: Box::new(CellGrads::new()),
         }
     }
@@ -483,7 +547,12 @@ impl RowNoise {
     ) {
         let (p, cells) = (perm.table(), &mut *self.cells);
         match self.path {
-            // SAFETY (both arms): `with_path` keeps a SIMD path only where the CPU supports it.
+            // SAFETY (all three arms): `with_paths` keeps a SIMD path, and `vbmi`, only where
+            // the CPU supports them.
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx512 if self.vbmi => unsafe {
+                noise_row_avx512_vbmi::<Z3>(cells, p, x0, dx, y, z, emit, out)
+            },
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx512 => unsafe {
                 noise_row_avx512::<Z3>(cells, p, x0, dx, y, z, emit, out)
@@ -491,8 +560,8 @@ impl RowNoise {
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx2 => unsafe { noise_row_avx2::<Z3>(cells, p, x0, dx, y, z, emit, out) },
             _ => {
-                let block = perlin_block::<Z3>;
-                noise_row_impl::<Z3, LANES>(block, cells, p, x0, dx, y, z, emit, out)
+                let (block, fill) = (perlin_block::<Z3>, fill_scalar::<Z3>);
+                noise_row_impl::<Z3, LANES>(block, fill, cells, p, x0, dx, y, z, emit, out)
             }
         }
     }
@@ -510,14 +579,18 @@ impl RowNoise {
     ) {
         let (p, cells) = (perm.table(), &mut *self.cells);
         match self.path {
-            // SAFETY (both arms): as in `noise`.
+            // SAFETY (all three arms): as in `noise`.
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx512 if self.vbmi => unsafe {
+                fbm_row_avx512_vbmi::<Z3>(cells, p, fbm, x0, dx, y, z, out)
+            },
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx512 => unsafe { fbm_row_avx512::<Z3>(cells, p, fbm, x0, dx, y, z, out) },
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx2 => unsafe { fbm_row_avx2::<Z3>(cells, p, fbm, x0, dx, y, z, out) },
             _ => {
-                let block = perlin_block::<Z3>;
-                fbm_row_impl::<Z3, LANES>(block, cells, p, fbm, x0, dx, y, z, out)
+                let (block, fill) = (perlin_block::<Z3>, fill_scalar::<Z3>);
+                fbm_row_impl::<Z3, LANES>(block, fill, cells, p, fbm, x0, dx, y, z, out)
             }
         }
     }
@@ -677,16 +750,21 @@ mod tests {
     /// added to a sum, 3D fBm rows and 2D fBm heightmap rows.
     #[test]
     fn simd_paths_agree_bit_for_bit() {
-        let paths: Vec<SimdPath> = [SimdPath::Avx512, SimdPath::Avx2]
-            .into_iter()
-            .filter(|p| {
-                let ok = p.is_supported();
-                if !ok {
-                    eprintln!("{p:?} is not supported on this CPU: not compared");
-                }
-                ok
-            })
-            .collect();
+        // (path, VBMI fill where the CPU has it)
+        let paths: Vec<(SimdPath, bool)> = [
+            (SimdPath::Avx512, true),
+            (SimdPath::Avx512, false),
+            (SimdPath::Avx2, false),
+        ]
+        .into_iter()
+        .filter(|(p, _)| {
+            let ok = p.is_supported();
+            if !ok {
+                eprintln!("{p:?} is not supported on this CPU: not compared");
+            }
+            ok
+        })
+        .collect();
         let perm = Permutation::from_seed(11);
         let fbm = Fbm::new(FbmParams {
             octaves: 6.5,
@@ -713,9 +791,12 @@ mod tests {
                 (3.0, -0.31),
             ] {
                 for (y, z) in [(0.25f32, -3.7f32), (-100.5, 12.0), (7.0, 0.0), (3.3, 0.5)] {
-                    let run = |path: SimdPath, out: &mut [f32]| {
-                        let mut noise = RowNoise::with_path(path);
+                    let run = |(path, vbmi): (SimdPath, bool), out: &mut [f32]| {
+                        let mut noise = RowNoise::with_paths(path, vbmi);
                         assert_eq!(noise.path(), path);
+                        if vbmi && !noise.vbmi {
+                            eprintln!("no AVX-512 VBMI: the AVX-512 path fills with scalar code");
+                        }
                         let mut rows = Vec::new();
                         noise.perlin3_row(&perm, x0, dx, y, z, out);
                         rows.push(bits(out));
@@ -728,7 +809,7 @@ mod tests {
                         rows.push(bits(out));
                         rows
                     };
-                    let want = run(SimdPath::Portable, &mut portable);
+                    let want = run((SimdPath::Portable, false), &mut portable);
                     for &path in &paths {
                         let got = run(path, &mut fast);
                         for (what, (g, w)) in ["perlin3", "perlin3 add", "fbm3", "fbm2"]

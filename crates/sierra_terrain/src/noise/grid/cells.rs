@@ -65,10 +65,14 @@ impl CellGrads {
     }
 
     /// Fills the cells between the floors of `x_first` and `x_last` (all 256 when the span is
-    /// that wide or not finite).
+    /// that wide or not finite) with `kernel(cells, p, y, z, start, count)`, which computes
+    /// cells `start..start + count` (mod 256) and returns how many of them, `n <= 16`, it wrote
+    /// to columns `256..256 + n` instead of `0..n`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // the row's lattice data and the kernel
     pub(super) fn fill<const Z3: bool>(
         &mut self,
+        kernel: impl Fn(&mut Self, &[u8; 512], Axis, Axis, i64, usize) -> usize,
         p: &[u8; 512],
         y: Axis,
         z: Axis,
@@ -81,33 +85,46 @@ impl CellGrads {
         } else {
             (0, 256)
         };
+        let wrapped = kernel(self, p, y, z, start, count).min(16);
         let corners = if Z3 { 8 } else { 4 };
-        for k in 0..count {
-            let xi = ((start + k as i64) & 255) as usize;
-            let a = p[xi] as usize + y.cell;
-            let b = p[xi + 1] as usize + y.cell;
-            let aa = p[a & 511] as usize + z.cell;
-            let ab = p[(a + 1) & 511] as usize + z.cell;
-            let ba = p[b & 511] as usize + z.cell;
-            let bb = p[(b + 1) & 511] as usize + z.cell;
-            let corner_hash = [aa, ba, ab, bb, aa + 1, ba + 1, ab + 1, bb + 1];
-            for c in 0..corners {
-                let g = GRAD_ROWS.0[p[corner_hash[c] & 511] as usize];
-                let yo = if c & 2 == 0 { y.frac } else { y.frac1 };
-                let zo = if c & 4 == 0 { z.frac } else { z.frac1 };
-                self.vals[c][xi] = g[0];
-                self.vals[8 + c][xi] = g[1] * yo + g[2] * zo;
+        for c in 0..corners {
+            for v in [c, 8 + c] {
+                let (head, tail) = self.vals[v].split_at_mut(256);
+                head[..wrapped].copy_from_slice(&tail[..wrapped]);
+                tail.copy_from_slice(&head[..16]);
             }
         }
-        self.repeat_head(corners);
     }
+}
 
-    /// Copies cells `0..16` to columns `256..272` (see [`CellGrads`]).
-    #[inline(always)]
-    fn repeat_head(&mut self, corners: usize) {
-        for c in (0..corners).chain(8..8 + corners) {
-            let (head, tail) = self.vals[c].split_at_mut(256);
-            tail.copy_from_slice(&head[..16]);
+/// The scalar fill kernel (see [`CellGrads::fill`]): per cell the reference's hash chain and
+/// one [`GRAD_ROWS`] row per corner. Writes no wrapped columns.
+#[inline(always)]
+pub(super) fn fill_scalar<const Z3: bool>(
+    cells: &mut CellGrads,
+    p: &[u8; 512],
+    y: Axis,
+    z: Axis,
+    start: i64,
+    count: usize,
+) -> usize {
+    let corners = if Z3 { 8 } else { 4 };
+    for k in 0..count {
+        let xi = ((start + k as i64) & 255) as usize;
+        let a = p[xi] as usize + y.cell;
+        let b = p[xi + 1] as usize + y.cell;
+        let aa = p[a & 511] as usize + z.cell;
+        let ab = p[(a + 1) & 511] as usize + z.cell;
+        let ba = p[b & 511] as usize + z.cell;
+        let bb = p[(b + 1) & 511] as usize + z.cell;
+        let corner_hash = [aa, ba, ab, bb, aa + 1, ba + 1, ab + 1, bb + 1];
+        for c in 0..corners {
+            let g = GRAD_ROWS.0[p[corner_hash[c] & 511] as usize];
+            let yo = if c & 2 == 0 { y.frac } else { y.frac1 };
+            let zo = if c & 4 == 0 { z.frac } else { z.frac1 };
+            cells.vals[c][xi] = g[0];
+            cells.vals[8 + c][xi] = g[1] * yo + g[2] * zo;
         }
     }
+    0
 }
