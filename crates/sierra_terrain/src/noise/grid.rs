@@ -28,8 +28,8 @@ mod fill_vbmi;
 
 use super::fbm::{Fbm, FbmKind};
 use super::perlin::{fade, Permutation};
-use cells::{fill_scalar, Axis, CellGrads, CELL_VALUES};
 use crate::error::{finite, size, Error};
+use cells::{fill_scalar, Axis, CellGrads, CELL_VALUES};
 
 /// Lanes per block.
 pub const LANES: usize = 8;

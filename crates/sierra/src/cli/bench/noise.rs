@@ -219,7 +219,11 @@ fn build_c(dir: &Path) -> anyhow::Result<PathBuf> {
         .arg("-lm")
         .status()
         .map_err(|e| anyhow::anyhow!("running gcc: {e}"))?;
-    anyhow::ensure!(status.success(), "gcc failed on {}: {status}", source.display());
+    anyhow::ensure!(
+        status.success(),
+        "gcc failed on {}: {status}",
+        source.display()
+    );
     Ok(exe)
 }
 
@@ -241,7 +245,12 @@ fn ns_on_line(output: &str, key: &str) -> anyhow::Result<f64> {
 /// Runs the C program once and reads its three lines.
 fn run_c(exe: &Path) -> anyhow::Result<CFigures> {
     let out = Command::new(exe).output()?;
-    anyhow::ensure!(out.status.success(), "{} failed: {}", exe.display(), out.status);
+    anyhow::ensure!(
+        out.status.success(),
+        "{} failed: {}",
+        exe.display(),
+        out.status
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(CFigures {
         random_points_ns_per_sample: ns_on_line(&text, "random points")?,
@@ -281,8 +290,9 @@ pub fn measure(c_dir: &Path, rounds: usize) -> anyhow::Result<NoiseBench> {
                         grid_ns_per_sample: f64::INFINITY,
                         heightmap_ns_per_sample: f64::INFINITY,
                     });
-                    b.random_points_ns_per_sample =
-                        b.random_points_ns_per_sample.min(c.random_points_ns_per_sample);
+                    b.random_points_ns_per_sample = b
+                        .random_points_ns_per_sample
+                        .min(c.random_points_ns_per_sample);
                     b.grid_ns_per_sample = b.grid_ns_per_sample.min(c.grid_ns_per_sample);
                     b.heightmap_ns_per_sample =
                         b.heightmap_ns_per_sample.min(c.heightmap_ns_per_sample);
