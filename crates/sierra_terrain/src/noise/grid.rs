@@ -458,7 +458,10 @@ impl RowNoise {
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi");
         #[cfg(not(target_arch = "x86_64"))]
-        let vbmi = vbmi && false;
+        let vbmi = {
+            let _ = vbmi;
+            false
+        };
         Self {
             path,
             vbmi,
