@@ -1,7 +1,10 @@
-//! Criterion benchmarks: ns per perlin3 sample (scalar and SIMD grid rows), per fBm octave, and
-//! the 1024×1024 six-octave heightmap on one thread and on all threads.
+//! Criterion benchmarks: ns per perlin3 sample (scalar and SIMD grid rows), per fBm octave, the
+//! 1024×1024 six-octave heightmap on one thread and on all threads, and the workloads of the C
+//! baseline `perlin_tbl.c` (`noise::workloads`). Ratios to that C program, built and run in the
+//! same invocation, come from `sierra bench noise`.
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sierra_terrain::noise::grid::{fbm2_grid, perlin3_row, GridSpec, Threads};
+use sierra_terrain::noise::workloads::{perlin_tbl_grid, perlin_tbl_heightmap, GRID_SIDE};
 use sierra_terrain::noise::{perlin3, Fbm, FbmParams, Permutation};
 use std::hint::black_box;
 
@@ -55,6 +58,20 @@ fn noise(c: &mut Criterion) {
             b.iter(|| fbm2_grid(&perm, fbm, &grid, Threads::One, &mut out).unwrap())
         });
     }
+    g.finish();
+
+    let mut g = c.benchmark_group("perlin_tbl_workloads");
+    g.sample_size(10);
+    let mut grid = vec![0f32; GRID_SIDE.pow(3)];
+    g.throughput(Throughput::Elements(grid.len() as u64));
+    g.bench_function("grid_128", |b| {
+        b.iter(|| perlin_tbl_grid(&perm, &mut grid).unwrap())
+    });
+    let mut height = vec![0f32; 1024 * 1024];
+    g.throughput(Throughput::Elements(height.len() as u64));
+    g.bench_function("heightmap_1024_z05", |b| {
+        b.iter(|| perlin_tbl_heightmap(&perm, &mut height).unwrap())
+    });
     g.finish();
 
     let mut g = c.benchmark_group("heightmap_1024_6oct");

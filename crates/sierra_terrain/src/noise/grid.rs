@@ -3,14 +3,15 @@
 //! A grid row shares its y (and z) lattice coordinate, fraction and fade across all samples. So
 //! per row (per octave) each lattice cell the row crosses gets its corner gradients split as
 //! `grad = gx·x + k` with `k = gy·y + gz·z` (`CellGrads`), leaving one multiply and one add per
-//! corner and sample. The 8 lanes of a block are consecutive x samples:
-//! - with AVX2 (chosen at run time with `is_x86_feature_detected!`), `avx2` evaluates a block in
-//!   one 8-lane register; a block within at most `BLEND_CELLS` cells broadcasts the first
-//!   cell's values and blends in the next cells' lanes, wider blocks (high frequencies) gather
-//!   per lane;
+//! corner and sample. The lanes of a block are consecutive x samples; the path is chosen at run
+//! time with `is_x86_feature_detected!` ([`SimdPath::detect`]):
+//! - AVX-512F: 16 lanes in one register; a block within 16 cells permutes a 16-cell window of
+//!   the cell values (`vpermps`), wider blocks gather;
+//! - AVX2: 8 lanes; a block within at most `BLEND_CELLS` cells broadcasts the first cell's values
+//!   and blends in the next cells' lanes, wider blocks (high frequencies) gather per lane;
 //! - otherwise the portable block runs the same operations over `[f32; 8]` arrays.
 //!
-//! FMA is deliberately not used, so every path gives the same bits as the other and as the scalar
+//! FMA is deliberately not used, so every path gives the same bits as the others and as the scalar
 //! [`perlin3`](super::perlin3) / [`Fbm::fbm2`] (tested). The `wide` crate was considered: its lane
 //! width is fixed at compile time by `cfg(target_feature)`, so it cannot give runtime dispatch
 //! without a second build; `std::arch` in a `#[target_feature]` function can.
@@ -19,10 +20,16 @@ use rayon::prelude::*;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod cells;
+#[cfg(target_arch = "x86_64")]
+mod fill_vbmi;
 
 use super::fbm::{Fbm, FbmKind};
-use super::perlin::{fade, Permutation, GRAD_ROWS};
+use super::perlin::{fade, Permutation};
 use crate::error::{finite, size, Error};
+use cells::{fill_scalar, Axis, CellGrads, CELL_VALUES};
 
 /// Lanes per block.
 pub const LANES: usize = 8;
@@ -93,85 +100,26 @@ impl GridSpec {
     }
 }
 
-/// Lattice data of a coordinate shared by a whole row.
+/// The x coordinates of a block's lanes: lane `l` is at `(x0 + (first + l)·dx)·freq`, computed
+/// in `f32` in that order (`freq = 1` for plain noise rows: multiplying by 1 is exact).
 #[derive(Clone, Copy)]
-struct Axis {
-    cell: usize,
-    frac: f32,
-    frac1: f32,
-    fade: f32,
+struct BlockX {
+    x0: f32,
+    dx: f32,
+    freq: f32,
+    first: usize,
 }
 
-impl Axis {
+impl BlockX {
     #[inline(always)]
-    fn new(v: f32) -> Self {
-        let f = v.floor();
-        let frac = v - f;
-        Self {
-            cell: ((f as i32) & 255) as usize,
-            frac,
-            frac1: frac - 1.0,
-            fade: fade(frac),
-        }
+    fn lane(&self, l: usize) -> f32 {
+        (self.x0 + (self.first + l) as f32 * self.dx) * self.freq
     }
 }
 
 #[inline(always)]
 fn lerp(t: f32, a: f32, b: f32) -> f32 {
     a + t * (b - a)
-}
-
-/// Values per cell: `gx` of the 8 corners, then `k` of the 8 corners (see [`CellGrads`]).
-const CELL_VALUES: usize = 16;
-
-/// Gradient data of every lattice cell a row touches. Along a row y and z are fixed, so each
-/// corner's gradient term `grad(h, x, y, z) = gx·x + gy·y + gz·z` (`g ∈ {−1, 0, 1}³` from the
-/// hash, [`GRAD_ROWS`]) splits into `gx·x + k` with `k = gy·y + gz·z` constant per cell and
-/// corner: per sample only one multiply and one add remain per corner. One of the three terms
-/// is an exact `±0`, so the sum equals the reference's `u + v` whichever way it is associated.
-/// Layout `[X & 255][value]`, corners in the reference's order `AA, BA, AB, BB, AA+1, BA+1,
-/// AB+1, BB+1` (x offset = corner bit 0, y = bit 1, z = bit 2).
-struct CellGrads {
-    cells: [[f32; CELL_VALUES]; 256],
-}
-
-impl CellGrads {
-    fn new() -> Self {
-        Self {
-            cells: [[0.0; CELL_VALUES]; 256],
-        }
-    }
-
-    /// Fills the cells between the floors of `x_first` and `x_last` (all 256 when the span is
-    /// that wide or not finite).
-    #[inline(always)]
-    fn fill<const Z3: bool>(&mut self, p: &[u8; 512], y: Axis, z: Axis, x_first: f32, x_last: f32) {
-        let (lo, hi) = (x_first.min(x_last).floor(), x_first.max(x_last).floor());
-        let (start, count) = if lo.is_finite() && hi.is_finite() && hi - lo < 255.0 {
-            (lo as i64, (hi - lo) as usize + 1)
-        } else {
-            (0, 256)
-        };
-        let corners = if Z3 { 8 } else { 4 };
-        for k in 0..count {
-            let xi = ((start + k as i64) & 255) as usize;
-            let a = p[xi] as usize + y.cell;
-            let b = p[xi + 1] as usize + y.cell;
-            let aa = p[a & 511] as usize + z.cell;
-            let ab = p[(a + 1) & 511] as usize + z.cell;
-            let ba = p[b & 511] as usize + z.cell;
-            let bb = p[(b + 1) & 511] as usize + z.cell;
-            let corner_hash = [aa, ba, ab, bb, aa + 1, ba + 1, ab + 1, bb + 1];
-            let cell = &mut self.cells[xi];
-            for c in 0..corners {
-                let g = GRAD_ROWS.0[p[corner_hash[c] & 511] as usize];
-                let yo = if c & 2 == 0 { y.frac } else { y.frac1 };
-                let zo = if c & 4 == 0 { z.frac } else { z.frac1 };
-                cell[c] = g[0];
-                cell[8 + c] = g[1] * yo + g[2] * zo;
-            }
-        }
-    }
 }
 
 /// Most distinct cells a block may touch and still take the broadcast-and-blend path; blocks
@@ -183,7 +131,7 @@ const BLEND_CELLS: i32 = 8;
 #[inline(always)]
 fn perlin_block<const Z3: bool>(
     cells: &CellGrads,
-    x: &[f32; LANES],
+    x: BlockX,
     y: Axis,
     z: Axis,
     out: &mut [f32; LANES],
@@ -191,17 +139,17 @@ fn perlin_block<const Z3: bool>(
     let mut xf = [0f32; LANES];
     let mut xi = [0i32; LANES];
     for l in 0..LANES {
-        let fx = x[l].floor();
-        xf[l] = x[l] - fx;
+        let x = x.lane(l);
+        let fx = x.floor();
+        xf[l] = x - fx;
         xi[l] = fx as i32;
     }
     let corners = if Z3 { 8 } else { 4 };
     // g[v][l]: value v (gx of corner v, or k of corner v − 8) for lane l.
     let mut g = [[0f32; LANES]; CELL_VALUES];
     for l in 0..LANES {
-        let data = &cells.cells[(xi[l] & 255) as usize];
         for v in (0..corners).chain(8..8 + corners) {
-            g[v][l] = data[v];
+            g[v][l] = cells.at(v, xi[l]);
         }
     }
     let (v, w) = (y.fade, z.fade);
@@ -228,37 +176,52 @@ fn perlin_block<const Z3: bool>(
     }
 }
 
-/// One row of noise, `out[i] = perlin3(x0 + i·dx, y, z)`.
+/// One row of noise, `out[i] = perlin3(x0 + i·dx, y, z)` (or added, see [`Emit`]).
 #[inline(always)]
-fn noise_row_impl<const Z3: bool>(
-    block_fn: impl Fn(&CellGrads, &[f32; LANES], Axis, Axis, &mut [f32; LANES]),
+#[allow(clippy::too_many_arguments)] // the row's geometry, as the public row functions take it
+fn noise_row_impl<const Z3: bool, const L: usize>(
+    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
+    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
+    cells: &mut CellGrads,
     p: &[u8; 512],
     x0: f32,
     dx: f32,
     y: f32,
     z: f32,
+    emit: Emit,
     out: &mut [f32],
 ) {
     let (ya, za) = (Axis::new(y), Axis::new(if Z3 { z } else { 0.0 }));
-    let mut cells = CellGrads::new();
-    let last = out.len().div_ceil(LANES) * LANES;
-    cells.fill::<Z3>(p, ya, za, x0, x0 + last as f32 * dx);
-    let mut xs = [0f32; LANES];
-    let mut block = [0f32; LANES];
-    for (c, chunk) in out.chunks_mut(LANES).enumerate() {
-        for (l, x) in xs.iter_mut().enumerate() {
-            *x = x0 + (c * LANES + l) as f32 * dx;
+    let last = out.len().div_ceil(L) * L;
+    cells.fill::<Z3>(&fill, p, ya, za, x0, x0 + last as f32 * dx);
+    let mut block = [0f32; L];
+    for (c, chunk) in out.chunks_mut(L).enumerate() {
+        let xs = BlockX {
+            x0,
+            dx,
+            freq: 1.0,
+            first: c * L,
+        };
+        block_fn(cells, xs, ya, za, &mut block);
+        match emit {
+            Emit::Store if chunk.len() == L => chunk.copy_from_slice(&block),
+            Emit::Store => chunk.copy_from_slice(&block[..chunk.len()]),
+            Emit::Add(amp) => {
+                for (s, &n) in chunk.iter_mut().zip(&block) {
+                    *s += amp * n;
+                }
+            }
         }
-        block_fn(&cells, &xs, ya, za, &mut block);
-        chunk.copy_from_slice(&block[..chunk.len()]);
     }
 }
 
 /// fBm of one row, `out[i] = fbm(x(i), y[, z])` in the same operation order as [`Fbm::fbm2`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the row's geometry, as the public row functions take it
-fn fbm_row_impl<const Z3: bool>(
-    block_fn: impl Fn(&CellGrads, &[f32; LANES], Axis, Axis, &mut [f32; LANES]),
+fn fbm_row_impl<const Z3: bool, const L: usize>(
+    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
+    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
+    cells: &mut CellGrads,
     p: &[u8; 512],
     fbm: &Fbm,
     x0: f32,
@@ -272,10 +235,8 @@ fn fbm_row_impl<const Z3: bool>(
     let gain = params.gain as f32;
     let kind = fbm.kind();
     out.fill(0.0);
-    let mut xs = [0f32; LANES];
-    let mut block = [0f32; LANES];
-    let mut cells = CellGrads::new();
-    let last = out.len().div_ceil(LANES) * LANES;
+    let mut block = [0f32; L];
+    let last = out.len().div_ceil(L) * L;
     let (mut freq, mut amp) = (1.0f32, 1.0f32);
     let octaves = fbm.full_octaves() + u32::from(fbm.fraction() > 0.0);
     for octave in 0..octaves {
@@ -284,12 +245,15 @@ fn fbm_row_impl<const Z3: bool>(
             Axis::new(y * freq),
             Axis::new(if Z3 { z * freq } else { 0.0 }),
         );
-        cells.fill::<Z3>(p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
-        for (c, chunk) in out.chunks_mut(LANES).enumerate() {
-            for (l, x) in xs.iter_mut().enumerate() {
-                *x = (x0 + (c * LANES + l) as f32 * dx) * freq;
-            }
-            block_fn(&cells, &xs, ya, za, &mut block);
+        cells.fill::<Z3>(&fill, p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
+        for (c, chunk) in out.chunks_mut(L).enumerate() {
+            let xs = BlockX {
+                x0,
+                dx,
+                freq,
+                first: c * L,
+            };
+            block_fn(cells, xs, ya, za, &mut block);
             for (s, &n) in chunk.iter_mut().zip(&block) {
                 let term = signal(kind, n) * amp;
                 *s = match weight {
@@ -315,113 +279,344 @@ fn signal(kind: FbmKind, n: f32) -> f32 {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn noise_row_avx2<const Z3: bool>(
-    p: &[u8; 512],
-    x0: f32,
-    dx: f32,
-    y: f32,
-    z: f32,
-    out: &mut [f32],
-) {
-    noise_row_impl::<Z3>(
-        |c, x, y, z, o| avx2::perlin_block::<Z3>(c, x, y, z, o),
-        p,
-        x0,
-        dx,
-        y,
-        z,
-        out,
-    )
+/// The block implementations a grid row can run on; all give the same bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdPath {
+    /// 16 lanes in AVX-512F registers (x86-64 CPUs with `avx512f`).
+    Avx512,
+    /// 8 lanes in AVX2 registers (x86-64 CPUs with `avx2`).
+    Avx2,
+    /// 8 lanes as `[f32; 8]` arrays, any CPU.
+    Portable,
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn fbm_row_avx2<const Z3: bool>(
-    p: &[u8; 512],
-    fbm: &Fbm,
-    x0: f32,
-    dx: f32,
-    y: f32,
-    z: f32,
-    out: &mut [f32],
-) {
-    fbm_row_impl::<Z3>(
-        |c, x, y, z, o| avx2::perlin_block::<Z3>(c, x, y, z, o),
-        p,
-        fbm,
-        x0,
-        dx,
-        y,
-        z,
-        out,
-    )
+impl SimdPath {
+    /// The fastest path this CPU supports (checked at run time with `is_x86_feature_detected!`).
+    pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") {
+                return Self::Avx512;
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                return Self::Avx2;
+            }
+        }
+        Self::Portable
+    }
+
+    /// Whether this CPU can run the path.
+    pub fn is_supported(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => std::is_x86_feature_detected!("avx512f"),
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Self::Avx512 | Self::Avx2 => false,
+            Self::Portable => true,
+        }
+    }
 }
 
-/// Whether the AVX2 code path is used on this CPU.
+/// Whether the AVX2 (or a wider) code path is used on this CPU.
 pub fn uses_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+    SimdPath::detect() != SimdPath::Portable
+}
+
+/// What a row writes: the noise itself, or `out[i] + amp·noise` (an octave added to a sum).
+#[derive(Clone, Copy)]
+enum Emit {
+    Store,
+    Add(f32),
+}
+
+macro_rules! simd_rows {
+    ($feature:literal, $noise:ident, $fbm:ident, $module:ident, $lanes:expr, $fill:path) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feature)]
+        #[allow(clippy::too_many_arguments)]
+        fn $noise<const Z3: bool>(
+            cells: &mut CellGrads,
+            p: &[u8; 512],
+            x0: f32,
+            dx: f32,
+            y: f32,
+            z: f32,
+            emit: Emit,
+            out: &mut [f32],
+        ) {
+            noise_row_impl::<Z3, { $lanes }>(
+                // SAFETY: this function runs only where the CPU has `$feature`.
+                |c, x, y, z, o| unsafe { $module::perlin_block::<Z3>(c, x, y, z, o) },
+                |c, p, y, z, s, n| $fill(c, p, y, z, s, n),
+                cells,
+                p,
+                x0,
+                dx,
+                y,
+                z,
+                emit,
+                out,
+            )
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feature)]
+        #[allow(clippy::too_many_arguments)]
+        fn $fbm<const Z3: bool>(
+            cells: &mut CellGrads,
+            p: &[u8; 512],
+            fbm: &Fbm,
+            x0: f32,
+            dx: f32,
+            y: f32,
+            z: f32,
+            out: &mut [f32],
+        ) {
+            fbm_row_impl::<Z3, { $lanes }>(
+                // SAFETY: this function runs only where the CPU has `$feature`.
+                |c, x, y, z, o| unsafe { $module::perlin_block::<Z3>(c, x, y, z, o) },
+                |c, p, y, z, s, n| $fill(c, p, y, z, s, n),
+                cells,
+                p,
+                fbm,
+                x0,
+                dx,
+                y,
+                z,
+                out,
+            )
+        }
+    };
+}
+
+simd_rows!(
+    "avx2",
+    noise_row_avx2,
+    fbm_row_avx2,
+    avx2,
+    LANES,
+    fill_scalar::<Z3>
+);
+simd_rows!(
+    "avx512f",
+    noise_row_avx512,
+    fbm_row_avx512,
+    avx512,
+    avx512::LANES,
+    fill_scalar::<Z3>
+);
+simd_rows!(
+    "avx512f,avx512bw,avx512vbmi",
+    noise_row_avx512_vbmi,
+    fbm_row_avx512_vbmi,
+    avx512,
+    avx512::LANES,
+    fill_vbmi::fill::<Z3>
+);
+
+/// Row evaluation with its scratch data (the cell gradients of the row being evaluated, 17 KiB)
+/// kept between rows, and the code path chosen once. The free functions ([`perlin3_row`], …)
+/// build one per call; loops over many rows should keep one.
+pub struct RowNoise {
+    path: SimdPath,
+    /// With [`SimdPath::Avx512`]: fill cells with the VBMI kernel (`fill_vbmi`).
+    vbmi: bool,
+    cells: Box<CellGrads>,
+}
+
+impl Default for RowNoise {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
-fn noise_row<const Z3: bool>(
-    perm: &Permutation,
-    x0: f32,
-    dx: f32,
-    y: f32,
-    z: f32,
-    out: &mut [f32],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if uses_avx2() {
-        // SAFETY: the CPU supports AVX2 (checked at run time just above).
-        return unsafe { noise_row_avx2::<Z3>(perm.table(), x0, dx, y, z, out) };
+impl RowNoise {
+    /// Rows on the fastest path this CPU supports ([`SimdPath::detect`]).
+    pub fn new() -> Self {
+        Self::with_path(SimdPath::detect())
     }
-    noise_row_impl::<Z3>(perlin_block::<Z3>, perm.table(), x0, dx, y, z, out)
-}
 
-fn fbm_row<const Z3: bool>(
-    perm: &Permutation,
-    fbm: &Fbm,
-    x0: f32,
-    dx: f32,
-    y: f32,
-    z: f32,
-    out: &mut [f32],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if uses_avx2() {
-        // SAFETY: the CPU supports AVX2 (checked at run time just above).
-        return unsafe { fbm_row_avx2::<Z3>(perm.table(), fbm, x0, dx, y, z, out) };
+    /// Rows on `path`, or on the portable path where this CPU does not support `path`. The
+    /// AVX-512 path fills its cells with AVX-512 VBMI byte look-ups where the CPU has them
+    /// (`avx512bw`, `avx512vbmi`), with scalar code otherwise; both give the same values.
+    pub fn with_path(path: SimdPath) -> Self {
+        Self::with_paths(path, true)
     }
-    fbm_row_impl::<Z3>(perlin_block::<Z3>, perm.table(), fbm, x0, dx, y, z, out)
+
+    /// As [`RowNoise::with_path`]; `vbmi = false` keeps the scalar fill on any CPU (tests).
+    fn with_paths(path: SimdPath, vbmi: bool) -> Self {
+        let path = if path.is_supported() {
+            path
+        } else {
+            SimdPath::Portable
+        };
+        #[cfg(target_arch = "x86_64")]
+        let vbmi = vbmi
+            && path == SimdPath::Avx512
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi");
+        #[cfg(not(target_arch = "x86_64"))]
+        let vbmi = {
+            let _ = vbmi;
+            false
+        };
+        Self {
+            path,
+            vbmi,
+            cells: Box::new(CellGrads::new()),
+        }
+    }
+
+    /// The code path the rows run on.
+    pub fn path(&self) -> SimdPath {
+        self.path
+    }
+
+    /// `out[i] = perlin3(x0 + i·dx, y, z)` for a whole row (any length).
+    pub fn perlin3_row(
+        &mut self,
+        perm: &Permutation,
+        x0: f32,
+        dx: f32,
+        y: f32,
+        z: f32,
+        out: &mut [f32],
+    ) {
+        self.noise::<true>(perm, x0, dx, y, z, Emit::Store, out)
+    }
+
+    /// `acc[i] = acc[i] + amp·perlin3(x0 + i·dx, y, z)` for a whole row: one octave added to
+    /// a sum whose octaves place their samples freely (e.g. `perlin_tbl.c`'s
+    /// `noise(i·f + 0.5, …)`, see [`super::workloads`]).
+    #[allow(clippy::too_many_arguments)] // the row's geometry and the octave's amplitude
+    pub fn perlin3_row_add(
+        &mut self,
+        perm: &Permutation,
+        x0: f32,
+        dx: f32,
+        y: f32,
+        z: f32,
+        amp: f32,
+        acc: &mut [f32],
+    ) {
+        self.noise::<true>(perm, x0, dx, y, z, Emit::Add(amp), acc)
+    }
+
+    /// `out[i] = perlin2(x0 + i·dx, y)` for a whole row.
+    pub fn perlin2_row(&mut self, perm: &Permutation, x0: f32, dx: f32, y: f32, out: &mut [f32]) {
+        self.noise::<false>(perm, x0, dx, y, 0.0, Emit::Store, out)
+    }
+
+    /// `out[i] = fbm.fbm3(x0 + i·dx, y, z)` for a whole row.
+    #[allow(clippy::too_many_arguments)] // the row's geometry, as for the other rows
+    pub fn fbm3_row(
+        &mut self,
+        perm: &Permutation,
+        fbm: &Fbm,
+        x0: f32,
+        dx: f32,
+        y: f32,
+        z: f32,
+        out: &mut [f32],
+    ) {
+        self.fbm::<true>(perm, fbm, x0, dx, y, z, out)
+    }
+
+    /// `out[i] = fbm.fbm2(x0 + i·dx, y)` for a whole row.
+    pub fn fbm2_row(
+        &mut self,
+        perm: &Permutation,
+        fbm: &Fbm,
+        x0: f32,
+        dx: f32,
+        y: f32,
+        out: &mut [f32],
+    ) {
+        self.fbm::<false>(perm, fbm, x0, dx, y, 0.0, out)
+    }
+
+    #[allow(clippy::too_many_arguments)] // the row's geometry
+    fn noise<const Z3: bool>(
+        &mut self,
+        perm: &Permutation,
+        x0: f32,
+        dx: f32,
+        y: f32,
+        z: f32,
+        emit: Emit,
+        out: &mut [f32],
+    ) {
+        let (p, cells) = (perm.table(), &mut *self.cells);
+        match self.path {
+            // SAFETY (all three arms): `with_paths` keeps a SIMD path, and `vbmi`, only where
+            // the CPU supports them.
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx512 if self.vbmi => unsafe {
+                noise_row_avx512_vbmi::<Z3>(cells, p, x0, dx, y, z, emit, out)
+            },
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx512 => unsafe {
+                noise_row_avx512::<Z3>(cells, p, x0, dx, y, z, emit, out)
+            },
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx2 => unsafe { noise_row_avx2::<Z3>(cells, p, x0, dx, y, z, emit, out) },
+            _ => {
+                let (block, fill) = (perlin_block::<Z3>, fill_scalar::<Z3>);
+                noise_row_impl::<Z3, LANES>(block, fill, cells, p, x0, dx, y, z, emit, out)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)] // the row's geometry
+    fn fbm<const Z3: bool>(
+        &mut self,
+        perm: &Permutation,
+        fbm: &Fbm,
+        x0: f32,
+        dx: f32,
+        y: f32,
+        z: f32,
+        out: &mut [f32],
+    ) {
+        let (p, cells) = (perm.table(), &mut *self.cells);
+        match self.path {
+            // SAFETY (all three arms): as in `noise`.
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx512 if self.vbmi => unsafe {
+                fbm_row_avx512_vbmi::<Z3>(cells, p, fbm, x0, dx, y, z, out)
+            },
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx512 => unsafe { fbm_row_avx512::<Z3>(cells, p, fbm, x0, dx, y, z, out) },
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx2 => unsafe { fbm_row_avx2::<Z3>(cells, p, fbm, x0, dx, y, z, out) },
+            _ => {
+                let (block, fill) = (perlin_block::<Z3>, fill_scalar::<Z3>);
+                fbm_row_impl::<Z3, LANES>(block, fill, cells, p, fbm, x0, dx, y, z, out)
+            }
+        }
+    }
 }
 
 /// `out[i] = perlin3(x0 + i·dx, y, z)` for a whole row (any length).
 pub fn perlin3_row(perm: &Permutation, x0: f32, dx: f32, y: f32, z: f32, out: &mut [f32]) {
-    noise_row::<true>(perm, x0, dx, y, z, out)
+    RowNoise::new().perlin3_row(perm, x0, dx, y, z, out)
 }
 
 /// `out[i] = perlin2(x0 + i·dx, y)` for a whole row.
 pub fn perlin2_row(perm: &Permutation, x0: f32, dx: f32, y: f32, out: &mut [f32]) {
-    noise_row::<false>(perm, x0, dx, y, 0.0, out)
+    RowNoise::new().perlin2_row(perm, x0, dx, y, out)
 }
 
 /// `out[i] = fbm.fbm3(x0 + i·dx, y, z)` for a whole row.
 pub fn fbm3_row(perm: &Permutation, fbm: &Fbm, x0: f32, dx: f32, y: f32, z: f32, out: &mut [f32]) {
-    fbm_row::<true>(perm, fbm, x0, dx, y, z, out)
+    RowNoise::new().fbm3_row(perm, fbm, x0, dx, y, z, out)
 }
 
 /// `out[i] = fbm.fbm2(x0 + i·dx, y)` for a whole row.
 pub fn fbm2_row(perm: &Permutation, fbm: &Fbm, x0: f32, dx: f32, y: f32, out: &mut [f32]) {
-    fbm_row::<false>(perm, fbm, x0, dx, y, 0.0, out)
+    RowNoise::new().fbm2_row(perm, fbm, x0, dx, y, out)
 }
 
 /// How a grid is spread over threads.
@@ -452,10 +647,20 @@ pub fn fbm2_grid(
             (grid.width * grid.height) as i64,
         ));
     }
-    let row = |(j, r): (usize, &mut [f32])| fbm2_row(perm, fbm, grid.x0, grid.dx, grid.y(j), r);
+    let row = |rows: &mut RowNoise, (j, r): (usize, &mut [f32])| {
+        rows.fbm2_row(perm, fbm, grid.x0, grid.dx, grid.y(j), r)
+    };
     match threads {
-        Threads::One => out.chunks_mut(grid.width).enumerate().for_each(row),
-        Threads::All => out.par_chunks_mut(grid.width).enumerate().for_each(row),
+        Threads::One => {
+            let mut rows = RowNoise::new();
+            out.chunks_mut(grid.width)
+                .enumerate()
+                .for_each(|r| row(&mut rows, r))
+        }
+        Threads::All => out
+            .par_chunks_mut(grid.width)
+            .enumerate()
+            .for_each_init(RowNoise::new, row),
     }
     Ok(())
 }
@@ -541,14 +746,28 @@ mod tests {
         }
     }
 
-    /// The AVX2 block (broadcast-and-blend and gather paths) against the portable block, bit for
-    /// bit: spacings from 1e-4 to 3.1 put 1 to 8 cells in a block, forwards and backwards.
+    /// Every path this CPU supports against the portable block, bit for bit: AVX-512 (one-cell
+    /// broadcast, 16-cell window permute and gather) and AVX2 (broadcast-and-blend and gather).
+    /// Spacings from 1e-4 to 3.1 put 1 to 47 cells in a block, forwards and backwards, rows that
+    /// cross the 255 → 0 cell wrap, lengths that leave a partial block; perlin3 rows, octaves
+    /// added to a sum, 3D fBm rows and 2D fBm heightmap rows.
     #[test]
-    fn avx2_and_portable_blocks_agree_bit_for_bit() {
-        if !uses_avx2() {
-            eprintln!("no AVX2 on this CPU: only the portable path exists");
-            return;
-        }
+    fn simd_paths_agree_bit_for_bit() {
+        // (path, VBMI fill where the CPU has it)
+        let paths: Vec<(SimdPath, bool)> = [
+            (SimdPath::Avx512, true),
+            (SimdPath::Avx512, false),
+            (SimdPath::Avx2, false),
+        ]
+        .into_iter()
+        .filter(|(p, _)| {
+            let ok = p.is_supported();
+            if !ok {
+                eprintln!("{p:?} is not supported on this CPU: not compared");
+            }
+            ok
+        })
+        .collect();
         let perm = Permutation::from_seed(11);
         let fbm = Fbm::new(FbmParams {
             octaves: 6.5,
@@ -557,38 +776,69 @@ mod tests {
         })
         .unwrap()
         .with_kind(FbmKind::Ridged);
-        let (mut fast, mut portable) = (vec![0f32; 301], vec![0f32; 301]);
-        for dx in [1e-4f32, 0.0731, 0.2, 0.45, 0.6, 1.0, 3.1, -0.31] {
-            for (y, z) in [(0.25f32, -3.7f32), (-100.5, 12.0), (7.0, 0.0)] {
-                let x0 = -37.3;
-                // SAFETY: AVX2 checked above.
-                unsafe { noise_row_avx2::<true>(perm.table(), x0, dx, y, z, &mut fast) };
-                noise_row_impl::<true>(
-                    perlin_block::<true>,
-                    perm.table(),
-                    x0,
-                    dx,
-                    y,
-                    z,
-                    &mut portable,
-                );
-                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&fast), bits(&portable), "perlin3 dx {dx} y {y} z {z}");
-                // SAFETY: AVX2 checked above.
-                unsafe { fbm_row_avx2::<false>(perm.table(), &fbm, x0, dx, y, z, &mut fast) };
-                fbm_row_impl::<false>(
-                    perlin_block::<false>,
-                    perm.table(),
-                    &fbm,
-                    x0,
-                    dx,
-                    y,
-                    z,
-                    &mut portable,
-                );
-                assert_eq!(bits(&fast), bits(&portable), "fbm2 dx {dx} y {y}");
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        let mut compared = 0;
+        for len in [301, 64] {
+            let mut portable = vec![0f32; len];
+            let mut fast = vec![0f32; len];
+            for (x0, dx) in [
+                (-37.3f32, 1e-4f32),
+                (-37.3, 0.0371),
+                (-37.3, 0.0731),
+                (-37.3, 0.2),
+                (250.3, 0.45),
+                (-37.3, 0.6),
+                (-37.3, 1.0),
+                (-37.3, 1.5),
+                (-37.3, 3.1),
+                (3.0, -0.31),
+            ] {
+                for (y, z) in [(0.25f32, -3.7f32), (-100.5, 12.0), (7.0, 0.0), (3.3, 0.5)] {
+                    let run = |(path, vbmi): (SimdPath, bool), out: &mut [f32]| {
+                        let mut noise = RowNoise::with_paths(path, vbmi);
+                        assert_eq!(noise.path(), path);
+                        if vbmi && !noise.vbmi {
+                            eprintln!("no AVX-512 VBMI: the AVX-512 path fills with scalar code");
+                        }
+                        let mut rows = Vec::new();
+                        noise.perlin3_row(&perm, x0, dx, y, z, out);
+                        rows.push(bits(out));
+                        out.iter_mut().enumerate().for_each(|(i, v)| *v = i as f32);
+                        noise.perlin3_row_add(&perm, x0, dx, y, z, 0.25, out);
+                        rows.push(bits(out));
+                        noise.fbm3_row(&perm, &fbm, x0, dx, y, z, out);
+                        rows.push(bits(out));
+                        noise.fbm2_row(&perm, &fbm, x0, dx, y, out);
+                        rows.push(bits(out));
+                        rows
+                    };
+                    let want = run((SimdPath::Portable, false), &mut portable);
+                    for &path in &paths {
+                        let got = run(path, &mut fast);
+                        for (what, (g, w)) in ["perlin3", "perlin3 add", "fbm3", "fbm2"]
+                            .iter()
+                            .zip(got.iter().zip(&want))
+                        {
+                            assert_eq!(g, w, "{path:?} {what} x0 {x0} dx {dx} y {y} z {z}");
+                            compared += 1;
+                        }
+                    }
+                }
             }
         }
+        eprintln!("{compared} rows compared with the portable path");
+    }
+
+    /// Negative control for the agreement test: rows at a shifted y differ, so equal bits above
+    /// are not an artefact of comparing a value with itself.
+    #[test]
+    fn rows_at_other_coordinates_differ() {
+        let perm = Permutation::from_seed(11);
+        let (mut a, mut b) = (vec![0f32; 64], vec![0f32; 64]);
+        let mut noise = RowNoise::new();
+        noise.perlin3_row(&perm, -37.3, 0.0731, 0.25, -3.7, &mut a);
+        noise.perlin3_row(&perm, -37.3, 0.0731, 0.2501, -3.7, &mut b);
+        assert!(a.iter().zip(&b).all(|(x, y)| x != y));
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod fbm;
 pub mod grid;
 pub mod periodic;
 pub mod perlin;
+pub mod workloads;
 
 pub use fbm::{Fbm, FbmKind, FbmParams};
 pub use perlin::{perlin2, perlin3, perlin3_portable, NoiseFloat, Permutation};

@@ -36,9 +36,8 @@ pub const REFERENCE_PERMUTATION: [u8; 256] = [
 #[derive(Clone)]
 pub struct Permutation {
     table: [u8; 512],
-    /// `GRAD_ROWS[table[i]]` for each `i`: the f32 kernel reads a corner's gradient straight
+    /// `GRAD_ROWS[table[i]]` for each `i`: the kernels read a corner's gradient straight
     /// from the hash position, one dependent load fewer per corner. Derived from `table`.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     grad_rows: Box<GradRows512>,
 }
 
@@ -110,6 +109,15 @@ impl Permutation {
     /// The 512 entries widened to `u32`, the layout `noise.wgsl` reads from its storage buffer.
     pub fn table_u32(&self) -> Vec<u32> {
         self.table.iter().map(|&v| u32::from(v)).collect()
+    }
+
+    /// `grad(p[i], x, y, z)` as the dot product of the precomputed gradient row at hash
+    /// position `i` (see [`perlin3_portable`] for why the value equals the reference's).
+    #[inline(always)]
+    fn grad_dot<T: NoiseFloat>(&self, i: usize, x: T, y: T, z: T) -> T {
+        let [gx, gy, gz, _] = self.grad_rows.0[i & 511];
+        let c = |g: f32| T::from_f64(f64::from(g));
+        c(gx) * x + c(gy) * y + c(gz) * z
     }
 
     #[inline(always)]
@@ -419,6 +427,13 @@ mod sse2 {
 
 /// [`perlin3`] in the reference's operations for any [`NoiseFloat`] (the `f64` path, and the
 /// portable `f32` path that the SSE2 kernel and the GPU's `noise.wgsl` are checked against).
+///
+/// One change against the reference's data flow shortens each corner's chain of dependent
+/// loads from five (`p[X]`, `p[A]`, `p[AA]`, then the `grad` tables and the chosen offset) to
+/// three: the corner's gradient row is read straight at the hash position `AA` (a precomputed
+/// `g[p[i]]` per table entry, see [`Permutation`]) and dotted with the offset,
+/// `gx·x + gy·y + gz·z`. With `g ∈ {−1, 0, 1}³` and one component 0 this is the reference's
+/// `±u ± v` plus an exact `±0`: the same value (only the sign of an exact zero may differ).
 #[inline]
 pub fn perlin3_portable<T: NoiseFloat>(perm: &Permutation, x: T, y: T, z: T) -> T {
     let (fx, fy, fz) = (x.floor(), y.floor(), z.floor());
@@ -434,33 +449,19 @@ pub fn perlin3_portable<T: NoiseFloat>(perm: &Permutation, x: T, y: T, z: T) -> 
     let b = perm.at(xi + 1) + yi;
     let ba = perm.at(b) + zi;
     let bb = perm.at(b + 1) + zi;
+    let (x1, y1, z1) = (x - one, y - one, z - one);
+    let grad = |i: usize, x: T, y: T, z: T| perm.grad_dot(i, x, y, z);
     lerp(
         w,
         lerp(
             v,
-            lerp(
-                u,
-                grad(perm.at(aa), x, y, z),
-                grad(perm.at(ba), x - one, y, z),
-            ),
-            lerp(
-                u,
-                grad(perm.at(ab), x, y - one, z),
-                grad(perm.at(bb), x - one, y - one, z),
-            ),
+            lerp(u, grad(aa, x, y, z), grad(ba, x1, y, z)),
+            lerp(u, grad(ab, x, y1, z), grad(bb, x1, y1, z)),
         ),
         lerp(
             v,
-            lerp(
-                u,
-                grad(perm.at(aa + 1), x, y, z - one),
-                grad(perm.at(ba + 1), x - one, y, z - one),
-            ),
-            lerp(
-                u,
-                grad(perm.at(ab + 1), x, y - one, z - one),
-                grad(perm.at(bb + 1), x - one, y - one, z - one),
-            ),
+            lerp(u, grad(aa + 1, x, y, z1), grad(ba + 1, x1, y, z1)),
+            lerp(u, grad(ab + 1, x, y1, z1), grad(bb + 1, x1, y1, z1)),
         ),
     )
 }

@@ -1,14 +1,19 @@
 //! The grid block with explicit AVX2 intrinsics: 8 lanes in one register. Every lane performs
 //! the portable block's operations in the same order (no FMA), so values are identical.
 
+//!
+//! The functions here are `unsafe` and `#[inline(always)]` rather than `#[target_feature]` so
+//! that they inline into the row loops. # Safety (all of them): the CPU must support AVX2; they
+//! are only called from the `#[target_feature]` row functions that the dispatch enters after
+//! run-time detection.
+
 use std::arch::x86_64::*;
 
-use super::{Axis, CellGrads, BLEND_CELLS, LANES};
+use super::{Axis, BlockX, CellGrads, BLEND_CELLS, LANES};
 
 /// `fade(t) = t·t·t·(t·(t·6 − 15) + 10)` per lane, in the reference's order.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn fade(t: __m256) -> __m256 {
+#[inline(always)]
+unsafe fn fade(t: __m256) -> __m256 {
     let t3 = _mm256_mul_ps(_mm256_mul_ps(t, t), t);
     let poly = _mm256_add_ps(
         _mm256_mul_ps(
@@ -21,27 +26,30 @@ fn fade(t: __m256) -> __m256 {
 }
 
 /// `a + t·(b − a)` per lane.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn lerp(t: __m256, a: __m256, b: __m256) -> __m256 {
+#[inline(always)]
+unsafe fn lerp(t: __m256, a: __m256, b: __m256) -> __m256 {
     _mm256_add_ps(a, _mm256_mul_ps(t, _mm256_sub_ps(b, a)))
 }
 
 /// As the portable `perlin_block`: 8 lanes of noise at `x` from the row's cell data.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn perlin_block<const Z3: bool>(
+#[inline(always)]
+pub(super) unsafe fn perlin_block<const Z3: bool>(
     cells: &CellGrads,
-    x: &[f32; LANES],
+    x: BlockX,
     y: Axis,
     z: Axis,
     out: &mut [f32; LANES],
 ) {
     let corners = if Z3 { 8 } else { 4 };
-    // SAFETY: `x` and `out` are 8 floats (unaligned loads/stores); the cell rows indexed are
+    // SAFETY: `out` is 8 floats (unaligned store); the cell values indexed are
     // `& 255` into a 256-row table.
     unsafe {
-        let x = _mm256_loadu_ps(x.as_ptr());
+        let iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let i = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x.first as i32), iota));
+        let x = _mm256_mul_ps(
+            _mm256_add_ps(_mm256_set1_ps(x.x0), _mm256_mul_ps(i, _mm256_set1_ps(x.dx))),
+            _mm256_set1_ps(x.freq),
+        );
         let fx = _mm256_floor_ps(x);
         let xf = _mm256_sub_ps(x, fx);
         let xi = _mm256_cvttps_epi32(fx);
@@ -53,19 +61,19 @@ pub(super) fn perlin_block<const Z3: bool>(
         let mut g = [_mm256_setzero_ps(); 16];
         if hi.wrapping_sub(lo) < BLEND_CELLS {
             // Broadcast the first cell's values, then blend in each further cell's lanes.
-            let row = &cells.cells[(lo & 255) as usize];
             for c in 0..corners {
-                g[c] = _mm256_set1_ps(row[c]);
-                g[8 + c] = _mm256_set1_ps(row[8 + c]);
+                for v in [c, 8 + c] {
+                    g[v] = _mm256_set1_ps(cells.at(v, lo));
+                }
             }
             let mut cell = lo;
             while cell < hi {
                 cell += 1;
-                let row = &cells.cells[(cell & 255) as usize];
                 let mask = _mm256_castsi256_ps(_mm256_cmpeq_epi32(xi, _mm256_set1_epi32(cell)));
                 for c in 0..corners {
-                    g[c] = _mm256_blendv_ps(g[c], _mm256_set1_ps(row[c]), mask);
-                    g[8 + c] = _mm256_blendv_ps(g[8 + c], _mm256_set1_ps(row[8 + c]), mask);
+                    for v in [c, 8 + c] {
+                        g[v] = _mm256_blendv_ps(g[v], _mm256_set1_ps(cells.at(v, cell)), mask);
+                    }
                 }
             }
         } else {
@@ -74,10 +82,9 @@ pub(super) fn perlin_block<const Z3: bool>(
             _mm256_storeu_si256(lanes.as_mut_ptr().cast(), xi);
             let mut t = [[0f32; LANES]; 16];
             for (l, &cell) in lanes.iter().enumerate() {
-                let row = &cells.cells[(cell & 255) as usize];
                 for c in 0..corners {
-                    t[c][l] = row[c];
-                    t[8 + c][l] = row[8 + c];
+                    t[c][l] = cells.at(c, cell);
+                    t[8 + c][l] = cells.at(8 + c, cell);
                 }
             }
             for c in 0..corners {
