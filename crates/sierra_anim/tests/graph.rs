@@ -92,14 +92,8 @@ fn crossfades_blend_over_their_durations() {
         } else {
             let mut expected = vec![Transform::IDENTITY; idle.len()];
             let layers = [
-                BlendLayer {
-                    pose: &idle,
-                    weight: 1.0 - w,
-                },
-                BlendLayer {
-                    pose: &walk,
-                    weight: w,
-                },
+                BlendLayer::new(&idle, 1.0 - w),
+                BlendLayer::new(&walk, w),
             ];
             blend_poses(&layers, rig.skeleton.rest_pose(), &mut expected).unwrap();
             assert_eq!(pose, expected, "step {k}");
@@ -138,14 +132,8 @@ fn a_blend_space_blends_the_two_clips_around_the_parameter_in_phase() {
     let (a, c) = (rig.sample("a", 0.5, true), rig.sample("c", 0.4, true));
     let mut expected = vec![Transform::IDENTITY; a.len()];
     let layers = [
-        BlendLayer {
-            pose: &a,
-            weight: 0.5,
-        },
-        BlendLayer {
-            pose: &c,
-            weight: 0.5,
-        },
+        BlendLayer::new(&a, 0.5),
+        BlendLayer::new(&c, 0.5),
     ];
     blend_poses(&layers, rig.skeleton.rest_pose(), &mut expected).unwrap();
     let pose = rig.pose();
@@ -197,14 +185,8 @@ fn a_masked_upper_body_layer_leaves_the_legs_bit_equal_to_the_base_layer() {
     for &j in &upper {
         let mut expected = [Transform::IDENTITY];
         let layers = [
-            BlendLayer {
-                pose: &base[j..j + 1],
-                weight: 0.5,
-            },
-            BlendLayer {
-                pose: &over[j..j + 1],
-                weight: 0.5,
-            },
+            BlendLayer::new(&base[j..j + 1], 0.5),
+            BlendLayer::new(&over[j..j + 1], 0.5),
         ];
         blend_poses(&layers, &rig.skeleton.rest_pose()[j..j + 1], &mut expected).unwrap();
         assert_eq!(pose[j], expected[0]);

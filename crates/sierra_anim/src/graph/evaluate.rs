@@ -92,14 +92,8 @@ impl Inputs<'_> {
                 self.sample_slot(points[b].1, p.time * d(b), &mut c1[0], sb)?;
                 blend_poses(
                     &[
-                        BlendLayer {
-                            pose: sa,
-                            weight: 1.0 - w,
-                        },
-                        BlendLayer {
-                            pose: sb,
-                            weight: w,
-                        },
+                        BlendLayer::new(sa, 1.0 - w),
+                        BlendLayer::new(sb, w),
                     ],
                     self.rest,
                     out,
@@ -155,14 +149,8 @@ impl Inputs<'_> {
         let (wa, wb) = ls.fade.weights();
         blend_poses(
             &[
-                BlendLayer {
-                    pose: prev,
-                    weight: wa,
-                },
-                BlendLayer {
-                    pose: cur,
-                    weight: wb,
-                },
+                BlendLayer::new(prev, wa),
+                BlendLayer::new(cur, wb),
             ],
             self.rest,
             out,

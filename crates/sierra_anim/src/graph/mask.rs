@@ -47,14 +47,8 @@ pub fn blend_masked(
         let below = [base[j]];
         blend_poses(
             &[
-                BlendLayer {
-                    pose: &below,
-                    weight: 1.0 - w,
-                },
-                BlendLayer {
-                    pose: &layer[j..j + 1],
-                    weight: w,
-                },
+                BlendLayer::new(&below, 1.0 - w),
+                BlendLayer::new(&layer[j..j + 1], w),
             ],
             &rest[j..j + 1],
             std::slice::from_mut(&mut base[j]),
