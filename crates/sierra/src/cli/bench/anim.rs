@@ -21,13 +21,13 @@ use super::median_ms;
 #[derive(Debug, Args)]
 pub struct AnimBenchArgs {
     /// Number of characters.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::cli::limits::parse_characters)]
     pub characters: usize,
     /// Joints per skeleton.
     #[arg(long, default_value_t = 68)]
     pub joints: usize,
     /// Frames measured per configuration (the median frame is reported).
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = |s: &str| crate::cli::limits::parse_frames(s).map(|f| f as usize))]
     pub frames: usize,
     /// Print one JSON object instead of the table.
     #[arg(long)]
@@ -182,29 +182,32 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
 pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
     let r = measure(&args)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
+        outln!("{}", serde_json::to_string_pretty(&r)?)?;
         return Ok(());
     }
-    println!("animation job: {} characters × {} joints, crossfading two clips (sample ×2 + blend + local-to-model + palette)", r.characters, r.joints);
-    println!(
+    outln!("animation job: {} characters × {} joints, crossfading two clips (sample ×2 + blend + local-to-model + palette)", r.characters, r.joints)?;
+    outln!(
         "  1 thread : {:8.3} ms/frame  {:7.3} µs/character  {:6.2} ns/joint",
-        r.one_thread_ms_per_frame, r.one_thread_us_per_character, r.one_thread_ns_per_joint
-    );
-    println!(
+        r.one_thread_ms_per_frame,
+        r.one_thread_us_per_character,
+        r.one_thread_ns_per_joint
+    )?;
+    outln!(
         "  1 thread, fastest frame: {:.3} µs/character",
         r.one_thread_best_us_per_character
-    );
-    println!(
+    )?;
+    outln!(
         "  2 threads: {:8.3} ms/frame  speed-up {:.2}×",
-        r.two_threads_ms_per_frame, r.two_thread_speedup
-    );
-    println!("  stages per character (1 thread): sampling 2 clips {:.0} ns, blending {:.0} ns, local-to-model {:.0} ns, palette {:.0} ns", r.sampling_two_clips_ns_per_character, r.blending_ns_per_character, r.local_to_model_ns_per_character, r.palette_ns_per_character);
-    println!(
+        r.two_threads_ms_per_frame,
+        r.two_thread_speedup
+    )?;
+    outln!("  stages per character (1 thread): sampling 2 clips {:.0} ns, blending {:.0} ns, local-to-model {:.0} ns, palette {:.0} ns", r.sampling_two_clips_ns_per_character, r.blending_ns_per_character, r.local_to_model_ns_per_character, r.palette_ns_per_character)?;
+    outln!(
         "  reference: ozz-animation 0.16, same job, one core: {:.1} µs/character",
         r.ozz_reference_us_per_character
-    );
+    )?;
     if let Some(load) = r.load_average_1min {
-        println!("  load average (1 min) while measuring: {load:.2} (a busy machine inflates every figure)");
+        outln!("  load average (1 min) while measuring: {load:.2} (a busy machine inflates every figure)")?;
     }
     Ok(())
 }

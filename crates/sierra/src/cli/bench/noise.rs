@@ -116,38 +116,39 @@ pub fn measure() -> NoiseBench {
 pub fn run(args: NoiseBenchArgs) -> anyhow::Result<()> {
     let b = measure();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&b)?);
+        outln!("{}", serde_json::to_string_pretty(&b)?)?;
         return Ok(());
     }
-    println!("noise, one thread (AVX2 grid path: {})", b.avx2);
-    println!(
+    outln!("noise, one thread (AVX2 grid path: {})", b.avx2)?;
+    outln!(
         "  perlin3 scalar f64          {:8.2} ns/sample   (reference-exact path)",
         b.perlin3_scalar_f64_ns_per_sample
-    );
-    println!(
+    )?;
+    outln!(
         "  perlin3 scalar f32          {:8.2} ns/sample   (scalar C reference: 7.1)",
         b.perlin3_scalar_f32_ns_per_sample
-    );
-    println!(
+    )?;
+    outln!(
         "  perlin3 grid (SIMD)         {:8.2} ns/sample   (FastNoise2 AVX2: 3.2)",
         b.perlin3_grid_simd_ns_per_sample
-    );
-    println!(
+    )?;
+    outln!(
         "  fbm2 6 octaves grid         {:8.2} ns/sample   (FastNoise2: 4.0)",
         b.fbm2_6oct_grid_ns_per_sample
-    );
-    println!(
+    )?;
+    outln!(
         "  fbm2 grid                   {:8.2} ns/octave",
         b.fbm2_grid_ns_per_octave
-    );
-    println!("heightmap 1024x1024, 6 octaves");
-    println!(
+    )?;
+    outln!("heightmap 1024x1024, 6 octaves")?;
+    outln!(
         "  one thread                  {:8.2} ms",
         b.heightmap_1024_6oct_one_thread_ms
-    );
-    println!(
+    )?;
+    outln!(
         "  all {} threads               {:8.2} ms   (target < 30 ms on 2 threads)",
-        b.threads, b.heightmap_1024_6oct_all_threads_ms
-    );
+        b.threads,
+        b.heightmap_1024_6oct_all_threads_ms
+    )?;
     Ok(())
 }

@@ -120,19 +120,24 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
             "gpu_adapter": adapter,
             "c_reference_1024_ns_per_cell_step": [C_REFERENCE_NS_PER_CELL_STEP.0, C_REFERENCE_NS_PER_CELL_STEP.1],
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "water columns (virtual pipes), ns per cell per step; plain C 1 thread at 1024²: 8-9 ns"
-    );
-    println!(
+    )?;
+    outln!(
         "{:>6} {:>6} {:>10} {:>10} {:>11} {:>11}",
-        "size", "steps", "cpu 1t", "cpu 2t", "gpu staged", "gpu direct"
-    );
+        "size",
+        "steps",
+        "cpu 1t",
+        "cpu 2t",
+        "gpu staged",
+        "gpu direct"
+    )?;
     let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
     for r in &rows {
-        println!(
+        outln!(
             "{:>6} {:>6} {:>10.2} {:>10.2} {:>11} {:>11}",
             format!("{}²", r.size),
             r.steps,
@@ -140,10 +145,10 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
             r.cpu_2_threads_ns_per_cell_step,
             cell(r.gpu_staged_ns_per_cell_step),
             cell(r.gpu_direct_ns_per_cell_step),
-        );
+        )?;
     }
     if let Some(a) = adapter {
-        println!("gpu: {a}");
+        outln!("gpu: {a}")?;
     }
     Ok(())
 }
