@@ -21,8 +21,11 @@ pub struct HeadlessOptions {
     pub width: u32,
     /// Image height, pixels.
     pub height: u32,
-    /// Output folder.
+    /// Output folder (see [`output::OutputDir`]: new, empty, or Sierra's own).
     pub out: PathBuf,
+    /// Overwrite files under the names the run writes even when no Sierra manifest lists them
+    /// (other files are left alone).
+    pub force: bool,
     /// Profile the run: per-stage CPU statistics in `stats.json` and a Chrome trace
     /// (`trace.json`, CPU threads plus a GPU track). Installs the process-wide `tracing`
     /// subscriber, so only one profiled run per process.
@@ -70,10 +73,25 @@ impl RunSummary {
 /// Renders `game` headless: one tick per frame, every frame written as PNG.
 ///
 /// # Errors
-/// Unwritable output folder, no GPU adapter, GPU errors, I/O errors; each with context.
-pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSummary> {
-    output::prepare_out_dir(&options.out)?;
-    let trace_path = options.out.join("trace.json");
+/// An output folder holding files Sierra did not write (without `force`) or unwritable, no GPU
+/// adapter, GPU errors, I/O errors; each with context.
+pub fn run_headless(game: Game, options: &HeadlessOptions) -> Result<RunSummary> {
+    let names = output::headless_names(options.frames, options.profile);
+    let out = output::OutputDir::replace(&options.out, &names, options.force)?;
+    run_headless_into(game, options, &out)
+}
+
+/// [`run_headless`] into a folder already prepared with (at least) the names of
+/// [`output::headless_names`]; `options.out` and `options.force` are not used.
+///
+/// # Errors
+/// As [`run_headless`].
+pub fn run_headless_into(
+    mut game: Game,
+    options: &HeadlessOptions,
+    out: &output::OutputDir,
+) -> Result<RunSummary> {
+    let trace_path = out.file("trace.json");
     let profiling = if options.profile {
         Some(Profiler::start(Some(&trace_path)).context("starting the profiler")?)
     } else {
@@ -131,7 +149,7 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
         }
         {
             profile_scope!("write_png");
-            output::write_png(&image, &output::frame_path(&options.out, index))?;
+            output::write_png(&image, &out.file(&output::frame_name(index)))?;
         }
         if let Some((profiler, _)) = &profiling {
             profiler.end_frame();
@@ -154,9 +172,9 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
             sheet_frames.push(image);
         }
     }
-    let contact_sheet = options.out.join("contact_sheet.png");
+    let contact_sheet = out.file("contact_sheet.png");
     output::write_png(&output::contact_sheet(&sheet_frames), &contact_sheet)?;
-    let stats_path = options.out.join("stats.json");
+    let stats_path = out.file("stats.json");
     let mean_cpu_ms = records.iter().map(|r| r.cpu_ms).sum::<f64>() / records.len().max(1) as f64;
     let stats = RunStats {
         level: level_name,
@@ -181,7 +199,7 @@ pub fn run_headless(mut game: Game, options: &HeadlessOptions) -> Result<RunSumm
     Ok(RunSummary {
         audio,
         frames: options.frames,
-        out: options.out.clone(),
+        out: out.dir().to_path_buf(),
         contact_sheet,
         stats: stats_path,
         adapter: stats.adapter,

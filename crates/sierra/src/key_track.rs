@@ -133,7 +133,10 @@ impl KeyTrack {
                 down: true,
             });
             events.push(KeyEvent {
-                tick: press.tick + press.ticks,
+                // Saturating: a press at the last representable tick is held to the end
+                // (`tick + ticks` overflowed: a panic with overflow checks, else a key-up at
+                // tick 0 before its key-down; found by the key_track fuzz target).
+                tick: press.tick.saturating_add(press.ticks),
                 code,
                 down: false,
             });

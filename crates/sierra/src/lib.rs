@@ -3,6 +3,16 @@
 
 #![warn(missing_docs)]
 
+/// `println!` that returns the write's `std::io::Result` instead of panicking, so a closed
+/// stdout (`sierra inspect ... | head -1`) ends a command through its error path; `main` turns
+/// a broken pipe into a quiet exit 0.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 pub mod camera_path;
 pub mod character_meshes;
 pub mod cli;

@@ -17,6 +17,8 @@ fn main() -> ExitCode {
     }
     match sierra::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // A closed stdout (`sierra inspect ... | head -1`) is the reader's choice, not a failure.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {}", chain_message(&error));
             ExitCode::FAILURE
@@ -36,4 +38,13 @@ fn chain_message(error: &anyhow::Error) -> String {
         }
     }
     message
+}
+
+/// Whether `error` comes from writing to a closed pipe.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

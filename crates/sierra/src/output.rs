@@ -1,4 +1,9 @@
-//! Files a headless run writes: `frame_NNNN.png`, `contact_sheet.png`, `stats.json`.
+//! Files a headless run writes: `frame_NNNN.png`, `contact_sheet.png`, `stats.json`, and the
+//! folders they go in ([`OutputDir`]: never over a user's files).
+
+mod folder;
+
+pub use folder::{check_single_file, OutputDir, MANIFEST};
 
 use std::path::{Path, PathBuf};
 
@@ -12,25 +17,24 @@ pub const CONTACT_SHEET_MAX: usize = 16;
 /// Widest thumbnail in a contact sheet, pixels (larger frames are scaled down).
 pub const THUMBNAIL_MAX_WIDTH: u32 = 320;
 
-/// Creates `dir` (and parents) and checks a file can be written in it, so an
-/// unwritable `--out` fails before any rendering.
-///
-/// # Errors
-/// When the folder cannot be created or written, naming it.
-pub fn prepare_out_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output folder {}", dir.display()))?;
-    let probe = dir.join(".sierra_write_test");
-    std::fs::write(&probe, b"")
-        .with_context(|| format!("output folder {} is not writable", dir.display()))?;
-    // Leaving the probe behind would be harmless; failing to remove it is not an error.
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
+/// The file names a headless run of `frames` frames writes (`trace.json` when `profile`).
+pub fn headless_names(frames: usize, profile: bool) -> Vec<String> {
+    let mut names: Vec<String> = (0..frames).map(frame_name).collect();
+    names.extend(["contact_sheet.png".to_owned(), "stats.json".to_owned()]);
+    if profile {
+        names.push("trace.json".to_owned());
+    }
+    names
+}
+
+/// File name of frame `index`: `frame_0000.png`, `frame_0001.png`, ...
+pub fn frame_name(index: usize) -> String {
+    format!("frame_{index:04}.png")
 }
 
 /// Path of frame `index` in `dir`: `frame_0000.png`, `frame_0001.png`, ...
 pub fn frame_path(dir: &Path, index: usize) -> PathBuf {
-    dir.join(format!("frame_{index:04}.png"))
+    dir.join(frame_name(index))
 }
 
 /// Writes `image` as PNG.

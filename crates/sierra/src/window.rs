@@ -51,8 +51,12 @@ pub struct WindowOptions {
     pub test_resize: bool,
     /// Scripted key events (`--input`); with a track the game runs one tick per frame.
     pub key_track: Option<KeyTrack>,
-    /// Folder screenshots (F12 / P) are written to, as `screenshot_NNNNN.png` (frame number).
+    /// Folder screenshots (F12 / P) are written to, as `screenshot_NNNNN.png` (frame number;
+    /// `_2`, `_3`, ... appended when taken). Checked at the first screenshot like any output
+    /// folder ([`crate::output::OutputDir::append`]): never over a user's files.
     pub screenshot_dir: PathBuf,
+    /// Accept a screenshot folder holding files Sierra did not write (they are left alone).
+    pub force: bool,
 }
 
 /// What a window run did.
@@ -172,6 +176,7 @@ pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
         frames: 0,
         resize: ResizeScript::default(),
         screenshots: Vec::new(),
+        screenshot_out: None,
         track_tick: 0,
     };
     event_loop.run_app(&mut app).context("window event loop")?;
@@ -228,6 +233,8 @@ struct App {
     frames: u64,
     resize: ResizeScript,
     screenshots: Vec<PathBuf>,
+    /// The screenshot folder, prepared at the first screenshot.
+    screenshot_out: Option<crate::output::OutputDir>,
     track_tick: u64,
 }
 
@@ -266,7 +273,8 @@ impl App {
         game.world
             .upload(&ctx, &mut renderer)
             .context("uploading the landscape")?;
-        println!(
+        // Status lines are best-effort: a closed stdout does not end the window.
+        let _ = outln!(
             "window: {width}x{height} {:?} on {}",
             config.format,
             ctx.adapter_summary()
@@ -314,7 +322,7 @@ impl App {
     }
 
     fn resized(&mut self, size: PhysicalSize<u32>) -> Result<()> {
-        println!("resized to {}x{}", size.width, size.height);
+        let _ = outln!("resized to {}x{}", size.width, size.height);
         let Some(running) = &mut self.running else {
             return Ok(());
         };
@@ -449,12 +457,16 @@ impl App {
             .ctx
             .take_uncaptured_errors("drawing the debug overlay")?;
         if std::mem::take(&mut running.screenshot_requested) {
-            let path = self
-                .options
-                .screenshot_dir
-                .join(format!("screenshot_{:05}.png", self.frames));
+            let out = match &mut self.screenshot_out {
+                Some(out) => out,
+                None => self.screenshot_out.insert(crate::output::OutputDir::append(
+                    &self.options.screenshot_dir,
+                    self.options.force,
+                )?),
+            };
+            let path = out.add(&format!("screenshot_{:05}", self.frames), "png")?;
             write_screenshot(running, &path)?;
-            println!("screenshot: {}", path.display());
+            let _ = outln!("screenshot: {}", path.display());
             self.screenshots.push(path);
         }
         running.window.pre_present_notify();
@@ -477,15 +489,16 @@ impl App {
         let frames = self.frames;
         let script = &mut self.resize;
         if script.shrink_requested_at.is_none() && frames >= RESIZE_AT_FRAME {
-            println!("test-resize: requesting 1x1");
+            let _ = outln!("test-resize: requesting 1x1");
             let _ = running.window.request_inner_size(PhysicalSize::new(1, 1));
             script.shrink_requested_at = Some(frames);
         }
         if let Some(seen) = script.small_seen_at {
             if !script.restore_requested && frames >= seen + FRAMES_SMALL {
-                println!(
+                let _ = outln!(
                     "test-resize: requesting {}x{}",
-                    self.options.width, self.options.height
+                    self.options.width,
+                    self.options.height
                 );
                 let _ = running
                     .window
@@ -533,7 +546,7 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
         Some(WindowAction::Quit) => event_loop.exit(),
         Some(WindowAction::ToggleWireframe) => {
             c.wireframe = !c.wireframe;
-            println!("wireframe {}", if c.wireframe { "on" } else { "off" });
+            let _ = outln!("wireframe {}", if c.wireframe { "on" } else { "off" });
         }
         Some(WindowAction::Screenshot) => running.screenshot_requested = true,
         Some(WindowAction::TogglePause) => c.paused = !c.paused,
@@ -554,7 +567,7 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
                 let cam = &running.game.scene.camera;
                 running.fly = FlyCamera::look_at(cam.position, cam.target);
             }
-            println!("camera: {:?}", running.camera_mode);
+            let _ = outln!("camera: {:?}", running.camera_mode);
         }
         Some(WindowAction::SunElevation(s)) => {
             c.sun_elevation = (c.sun_elevation + f32::from(s) * SUN_STEP).clamp(-0.2, 1.55);
@@ -578,7 +591,7 @@ fn apply_controls(running: &mut Running) -> Result<()> {
     running.renderer.bloom.settings.intensity = c.bloom_intensity;
     if running.renderer.forward.wireframe != c.wireframe {
         if let Err(e) = running.renderer.forward.set_wireframe(c.wireframe) {
-            println!("wireframe unavailable: {e}");
+            let _ = outln!("wireframe unavailable: {e}");
             c.wireframe = false;
         }
     }
@@ -592,9 +605,11 @@ fn apply_controls(running: &mut Running) -> Result<()> {
         let world = &mut running.game.world;
         match world.drop_target(eye, target) {
             Some(at) if world.drop_water(&running.ctx, at)? => {
-                println!("water drop at ({:.1}, {:.1})", at.x, at.y);
+                let _ = outln!("water drop at ({:.1}, {:.1})", at.x, at.y);
             }
-            _ => println!("water drop: this level has no simulated sea"),
+            _ => {
+                let _ = outln!("water drop: this level has no simulated sea");
+            }
         }
     }
     Ok(())
@@ -640,10 +655,6 @@ fn write_screenshot(running: &mut Running, path: &std::path::Path) -> Result<()>
         .renderer
         .render(&running.ctx, &running.frame, &view)?;
     let image = sierra_render::readback::read_texture_rgba(&running.ctx, &texture)?;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("creating the screenshot folder {}", dir.display()))?;
-    }
     image
         .save(path)
         .with_context(|| format!("writing the screenshot {}", path.display()))

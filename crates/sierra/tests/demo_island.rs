@@ -21,7 +21,8 @@ fn demo_island_renders_every_landscape_element() {
     );
     assert_eq!(w.sky.flock.as_ref().unwrap().birds().len(), 10, "ten birds");
 
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo_island");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("demo_island");
     let mut game = game;
     game.camera_path = Some(CameraPath {
         kind: CameraPathKind::Aerial,
@@ -34,6 +35,7 @@ fn demo_island_renders_every_landscape_element() {
             width: 128,
             height: 72,
             out: out.clone(),
+            force: false,
             profile: false,
         },
     )

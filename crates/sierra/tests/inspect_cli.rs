@@ -28,11 +28,12 @@ fn inspect_prints_the_node_tree() {
     );
     let tree: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(tree["nodeCount"], 5);
-    let roots = tree["nodes"].as_array().unwrap();
-    let right = roots.iter().find(|n| n["name"] == "PlatformRight").unwrap();
+    let nodes = tree["nodes"].as_array().unwrap();
+    let right = nodes.iter().find(|n| n["name"] == "PlatformRight").unwrap();
     assert_eq!(right["components"][0]["type"], "Spinner");
-    let beacon = &right["children"][0];
-    assert_eq!(beacon["path"], "PlatformRight/Beacon");
+    let beacon = nodes.iter().find(|n| n["name"] == "Beacon").unwrap();
+    assert_eq!(beacon["parent"], right["index"]);
+    assert_eq!(beacon["depth"], 1);
     // After 60 ticks at 90°/s the beacon (0.875 m along the platform's tilted +X) has
     // swung a quarter turn about the platform's Y axis: x ≈ 4, z ≈ -0.86.
     let p: Vec<f64> = beacon["worldPosition"]

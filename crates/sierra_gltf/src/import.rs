@@ -13,6 +13,24 @@ use crate::material::{convert_image, read_material};
 use crate::mesh::read_mesh;
 use crate::{Error, Result};
 
+/// Refuses a GLB whose header `length` is shorter than the 12-byte header itself: the `gltf`
+/// crate (1.4.1, `Glb::from_slice`) subtracts 12 from it unchecked, which panics with overflow
+/// checks (found by the `gltf_import` fuzz target, docs/fuzzing.md) and otherwise wraps into a
+/// length error.
+fn check_glb_header_length(bytes: &[u8]) -> std::result::Result<(), gltf::Error> {
+    const HEADER: usize = 12;
+    if let Some(field) = bytes.get(8..HEADER).filter(|_| bytes.starts_with(b"glTF")) {
+        let length = u32::from_le_bytes([field[0], field[1], field[2], field[3]]);
+        if (length as usize) < HEADER {
+            return Err(gltf::Error::Binary(gltf::binary::Error::Length {
+                length,
+                length_read: bytes.len(),
+            }));
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn import(
     bytes: &[u8],
     file: &Path,
@@ -23,6 +41,7 @@ pub(crate) fn import(
         file: file.to_owned(),
         source,
     };
+    check_glb_header_length(bytes).map_err(gltf_err)?;
     let gltf::Gltf { document, blob } =
         gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
     check_unvalidated_indices(document.as_json()).map_err(gltf_err)?;
@@ -394,4 +413,41 @@ fn check_joint_indices(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `gltf_import` fuzz crash: a GLB header `length` below 12 (here 2) underflowed in the
+    /// `gltf` crate; it is now refused as a length error before the crate sees it.
+    #[test]
+    fn glb_header_length_below_the_header_is_refused() {
+        let glb = |length: u32| {
+            let mut bytes = b"glTF\x02\x00\x00\x00".to_vec();
+            bytes.extend(length.to_le_bytes());
+            bytes.extend(b"\x00\x00\x00\x00JSON{}");
+            bytes
+        };
+        for length in [0, 2, 11] {
+            assert!(
+                matches!(
+                    check_glb_header_length(&glb(length)),
+                    Err(gltf::Error::Binary(gltf::binary::Error::Length { .. }))
+                ),
+                "{length}"
+            );
+            let err = import(
+                &glb(length),
+                Path::new("crash.glb"),
+                None,
+                ImportOptions::default(),
+            )
+            .unwrap_err();
+            assert!(err.to_string().contains("crash.glb"), "{err}");
+        }
+        // Negative control: the check passes a header that is long enough, and non-GLB input.
+        assert!(check_glb_header_length(&glb(12)).is_ok());
+        assert!(check_glb_header_length(b"{\"asset\": {}}").is_ok());
+    }
 }

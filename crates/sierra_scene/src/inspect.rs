@@ -6,12 +6,31 @@ use crate::graph::{decompose, NodeId};
 use crate::level::MeshRef;
 use crate::scene::{NodeMesh, Scene};
 
-/// The scene's node tree:
-/// `{"camera": {...}, "nodes": [{"name", "path", "worldPosition": [x,y,z],
-/// "worldRotation": [x,y,z,w], "worldScale": [x,y,z], "mesh", "components": [...],
-/// "children": [...]}]}` with roots in parent-first order and children nested.
+/// The scene's nodes as a flat list:
+/// `{"camera": {...}, "sun": {...}, "clearColor": [r,g,b], "nodeCount": n, "nodes": [{"index",
+/// "name", "parent", "depth", "worldPosition": [x,y,z], "worldRotation": [x,y,z,w],
+/// "worldScale": [x,y,z], "mesh", "components": [...]}]}`. Nodes are in depth-first order,
+/// parents before their children and siblings in level order; `parent` is the parent's `index`
+/// in this list (`null` for a root) and `depth` counts parents (0 for a root).
+///
+/// The walk uses an explicit stack and every node's entry has a size independent of its depth
+/// (no nesting, no path string), so any depth works and the output is linear in the node count.
 pub fn scene_tree_json(scene: &Scene) -> Value {
-    let nodes: Vec<Value> = scene.graph.roots().map(|r| node_json(scene, r)).collect();
+    let mut nodes = Vec::with_capacity(scene.graph.len());
+    // (node, parent's index in `nodes`, depth); roots pushed in reverse to pop in order.
+    let mut stack: Vec<(NodeId, Option<usize>, usize)> =
+        scene.graph.roots().map(|r| (r, None, 0)).collect();
+    stack.reverse();
+    while let Some((id, parent, depth)) = stack.pop() {
+        let index = nodes.len();
+        let mut node = node_json(scene, id);
+        node["index"] = json!(index);
+        node["parent"] = json!(parent);
+        node["depth"] = json!(depth);
+        nodes.push(node);
+        let children = scene.graph.children(id);
+        stack.extend(children.iter().rev().map(|&c| (c, Some(index), depth + 1)));
+    }
     let mut tree = json!({
         "camera": scene.camera,
         "sun": scene.sun,
@@ -24,7 +43,8 @@ pub fn scene_tree_json(scene: &Scene) -> Value {
 }
 
 /// Rewrites every number as the shortest decimal that round-trips its `f32` value
-/// (`0.1`, not `0.10000000149011612`): the engine's data is `f32`.
+/// (`0.1`, not `0.10000000149011612`): the engine's data is `f32`. Recursive, which is bounded
+/// here: [`scene_tree_json`] nests a constant number of levels (plus the components' own).
 fn shortest_f32(value: &mut Value) {
     match value {
         Value::Number(n) if n.is_f64() => {
@@ -58,21 +78,13 @@ fn node_json(scene: &Scene, id: NodeId) -> Value {
     let components = content.map_or(Value::Array(vec![]), |c| {
         serde_json::to_value(&c.components).unwrap_or(Value::Null)
     });
-    let children: Vec<Value> = scene
-        .graph
-        .children(id)
-        .iter()
-        .map(|&c| node_json(scene, c))
-        .collect();
     json!({
         "name": scene.graph.name(id).unwrap_or(""),
-        "path": scene.graph.path_of(id).unwrap_or_default(),
         "worldPosition": d.translation.to_array(),
         "worldRotation": d.rotation.to_array(),
         "worldScale": d.scale.to_array(),
         "mesh": mesh,
         "components": components,
-        "children": children,
     })
 }
 
@@ -100,8 +112,16 @@ mod tests {
         assert_eq!(base["name"], "Base");
         assert_eq!(base["worldPosition"], json!([0.1, 0.0, 2.0]));
         assert_eq!(base["components"][0]["type"], "Spinner");
-        let child = &base["children"][0];
-        assert_eq!(child["path"], "Base/Child");
+        assert_eq!(
+            (base["index"].clone(), base["parent"].clone()),
+            (json!(0), Value::Null)
+        );
+        let child = &tree["nodes"][1];
+        assert_eq!(child["name"], "Child");
+        assert_eq!(
+            (child["parent"].clone(), child["depth"].clone()),
+            (json!(0), json!(1))
+        );
         assert_eq!(child["mesh"], "grid:4");
         // Rotated 90° about Z: local +Y becomes world -X.
         let p: Vec<f64> = child["worldPosition"]

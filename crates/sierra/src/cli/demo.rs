@@ -11,7 +11,7 @@ use super::Size;
 use crate::camera_path::{CameraPath, CameraPathKind};
 use crate::game::Game;
 use crate::game_loop::DEFAULT_TICK_HZ;
-use crate::headless::{run_headless, HeadlessOptions};
+use crate::headless::{run_headless_into, HeadlessOptions};
 use crate::window::{run_window, WindowOptions, WindowOutcome};
 use sierra_audio::{write_wav, AudioOptions};
 
@@ -28,6 +28,9 @@ pub const WINDOW_PATH_SECONDS: f32 = 40.0;
 /// Seconds of the level's sound mix written as `ambient.wav` by a headless run.
 pub const AMBIENT_SECONDS: f64 = 4.0;
 
+/// File name of the sound mix a headless run writes.
+pub const AMBIENT_FILE: &str = "ambient.wav";
+
 /// Arguments of `sierra demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
@@ -35,14 +38,18 @@ pub struct DemoArgs {
     #[arg(long)]
     pub headless: bool,
     /// Frames to render (headless default 48; a window runs until Esc when not given).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = crate::cli::limits::parse_frames)]
     pub frames: Option<u32>,
     /// Image or window size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "480x270")]
     pub size: Size,
-    /// Output folder of a headless run.
+    /// Output folder of a headless run: new, empty, or an earlier Sierra run's (replaced).
     #[arg(long, default_value = "out/demo")]
     pub out: PathBuf,
+    /// Overwrite files in `--out` (or the screenshot folder) under the names this run writes
+    /// even when Sierra did not write them; every other file is left alone.
+    #[arg(long)]
+    pub force: bool,
     /// Level to run instead of the built-in demo.
     #[arg(long)]
     pub level: Option<PathBuf>,
@@ -87,6 +94,7 @@ pub fn run(args: DemoArgs) -> Result<()> {
                 .map(crate::key_track::KeyTrack::load)
                 .transpose()?,
             screenshot_dir: args.screenshot_dir.clone(),
+            force: args.force,
         };
         game.camera_path = args.camera_path.map(|kind| CameraPath {
             kind,
@@ -96,11 +104,11 @@ pub fn run(args: DemoArgs) -> Result<()> {
             WindowOutcome::Ran {
                 frames, adapter, ..
             } => {
-                println!("window closed after {frames} frames [{adapter}]");
+                outln!("window closed after {frames} frames [{adapter}]")?;
                 return Ok(());
             }
             WindowOutcome::NoDisplay(reason) => {
-                println!("no window ({reason}); rendering headless instead");
+                outln!("no window ({reason}); rendering headless instead")?;
             }
         }
     }
@@ -144,27 +152,28 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
         kind: args.camera_path.unwrap_or(CameraPathKind::Aerial),
         duration: frames as f32 / DEFAULT_TICK_HZ as f32,
     });
+    let options = HeadlessOptions {
+        frames: frames as usize,
+        width: args.size.width,
+        height: args.size.height,
+        out: args.out.clone(),
+        force: args.force,
+        profile: true,
+    };
+    let mut names = crate::output::headless_names(options.frames, options.profile);
+    names.push(AMBIENT_FILE.to_owned());
+    let out = crate::output::OutputDir::replace(&args.out, &names, args.force)?;
     // Written even with --mute: it is a file, not playback.
-    crate::output::prepare_out_dir(&args.out)?;
-    let ambient_path = args.out.join("ambient.wav");
+    let ambient_path = out.file(AMBIENT_FILE);
     let ambient = write_ambient_wav(&game, &ambient_path)?.then_some(ambient_path);
-    let summary = run_headless(
-        game,
-        &HeadlessOptions {
-            frames: frames as usize,
-            width: args.size.width,
-            height: args.size.height,
-            out: args.out.clone(),
-            profile: true,
-        },
-    )?;
+    let summary = run_headless_into(game, &options, &out)?;
     match ambient {
-        Some(path) => println!(
+        Some(path) => outln!(
             "{}; {AMBIENT_SECONDS} s of the level's sound in {}",
             summary.line(),
             path.display()
         ),
-        None => println!("{}", summary.line()),
-    }
+        None => outln!("{}", summary.line()),
+    }?;
     Ok(())
 }

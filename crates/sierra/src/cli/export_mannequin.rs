@@ -11,21 +11,21 @@ use sierra_gltf::builtin::mannequin;
 /// `sierra export-mannequin` arguments.
 #[derive(Debug, Args)]
 pub struct ExportMannequinArgs {
-    /// Output `.glb` path (parent folders are created).
+    /// Output `.glb` path (parent folders are created). An existing file is refused.
     pub out: PathBuf,
+    /// Overwrite `OUT` when it exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs `sierra export-mannequin`.
 ///
 /// # Errors
-/// The output file or its folder cannot be written.
+/// `OUT` exists (without `--force`); the output file or its folder cannot be written.
 pub fn run(args: ExportMannequinArgs) -> anyhow::Result<()> {
-    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
-    }
+    crate::output::check_single_file(&args.out, args.force)?;
     let bytes = mannequin::glb();
     std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
-    println!("wrote {} ({} bytes)", args.out.display(), bytes.len());
+    outln!("wrote {} ({} bytes)", args.out.display(), bytes.len())?;
     Ok(())
 }

@@ -17,6 +17,8 @@ use sierra_terrain::palm::{palm_mesh, palms_mesh, PalmParams};
 use sierra_terrain::planet::{cloud_mesh, planet_mesh, PlanetParams};
 use sierra_terrain::{Island, Mesh, TerrainParams};
 
+use crate::output::OutputDir;
+
 /// Objects that can be exported.
 pub const OBJECTS: &[&str] = &["island", "planet", "clouds", "palm", "palms", "birds"];
 
@@ -31,9 +33,13 @@ pub struct ExportObjArgs {
     /// Comma-separated levels of detail in percent of the vertices, each in 1..=100.
     #[arg(long, default_value = "100,50,25,10")]
     pub lod: String,
-    /// Output directory (created).
+    /// Output directory (created): new, empty, or an earlier Sierra run's (replaced).
     #[arg(long, default_value = "out/obj")]
     pub out: PathBuf,
+    /// Overwrite files in `--out` under the names this run writes even when Sierra did not
+    /// write them; every other file is left alone.
+    #[arg(long)]
+    pub force: bool,
     /// Island height samples per side (default: the Terrain component's 513).
     #[arg(long, allow_negative_numbers = true)]
     pub resolution: Option<i64>,
@@ -103,16 +109,28 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
         serde_json::from_str::<serde_json::Value>(&text)
             .with_context(|| format!("{} is not JSON", level.display()))?;
     }
+    if !OBJECTS.contains(&args.object.as_str()) {
+        build_object(&args.object, args.resolution)?; // the error listing the valid names
+    }
+    let stems: Vec<String> = lods
+        .iter()
+        .map(|percent| format!("{}_lod{percent}", args.object))
+        .collect();
+    let names: Vec<String> = stems
+        .iter()
+        .flat_map(|stem| [format!("{stem}.obj"), format!("{stem}.mtl")])
+        .collect();
+    let out = OutputDir::replace(&args.out, &names, args.force)?;
     let mesh = build_object(&args.object, args.resolution)?;
-    for percent in lods {
+    for (percent, stem) in lods.into_iter().zip(&stems) {
         let lod = simplify_to_percent(&mesh, percent)?;
-        let files = write_obj(&lod, &args.out, &format!("{}_lod{percent}", args.object))?;
-        println!(
+        let files = write_obj(&lod, out.dir(), stem)?;
+        outln!(
             "{}  {percent}%  {} vertices  {} triangles",
             files.obj.display(),
             lod.vertex_count(),
             lod.triangle_count()
-        );
+        )?;
     }
     Ok(())
 }

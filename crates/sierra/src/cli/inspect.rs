@@ -19,7 +19,7 @@ pub struct InspectArgs {
     #[arg(long)]
     pub asset_root: Option<PathBuf>,
     /// Advance spinners by this many fixed 60 Hz ticks before printing.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::cli::limits::parse_ticks)]
     pub ticks: u32,
 }
 
@@ -48,6 +48,6 @@ pub fn inspect_json(args: &InspectArgs) -> anyhow::Result<serde_json::Value> {
 /// As [`inspect_json`].
 pub fn run(args: InspectArgs) -> anyhow::Result<()> {
     let json = inspect_json(&args)?;
-    println!("{}", serde_json::to_string_pretty(&json)?);
+    outln!("{}", serde_json::to_string_pretty(&json)?)?;
     Ok(())
 }

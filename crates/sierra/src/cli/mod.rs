@@ -9,7 +9,9 @@ pub mod demo;
 pub mod export_mannequin;
 pub mod export_obj;
 pub mod inspect;
+pub mod limits;
 pub mod noise;
+pub mod noise_points;
 pub mod pose;
 pub mod render;
 pub mod view;
@@ -72,7 +74,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// An image size `WIDTHxHEIGHT` in pixels, both ≥ 1 (e.g. `640x360`).
+/// An image size `WIDTHxHEIGHT` in pixels, both in 1..=[`limits::MAX_SIDE`] (e.g. `640x360`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Size {
     /// Width, pixels.
@@ -86,17 +88,23 @@ impl FromStr for Size {
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let expected = "expected WIDTHxHEIGHT with positive integers, e.g. 640x360";
+        let shown = limits::shorten(text);
         let (w, h) = text
             .split_once(['x', 'X'])
-            .ok_or_else(|| format!("`{text}`: {expected}"))?;
+            .ok_or_else(|| format!("`{shown}`: {expected}"))?;
         let side = |s: &str, name: &str| -> Result<u32, String> {
-            match s.trim().parse::<i64>() {
-                Ok(v) if v >= 1 && v <= i64::from(u32::MAX) => Ok(v as u32),
+            match s.trim().parse::<i128>() {
+                Ok(v) if v > i128::from(limits::MAX_SIDE) => Err(format!(
+                    "`{shown}`: {name} {v} is over the limit of {} pixels",
+                    limits::MAX_SIDE
+                )),
+                Ok(v) if v >= 1 => Ok(v as u32),
                 Ok(v) => Err(format!(
-                    "`{text}`: {name} {v} must be at least 1 ({expected})"
+                    "`{shown}`: {name} {v} must be at least 1 ({expected})"
                 )),
                 Err(_) => Err(format!(
-                    "`{text}`: {name} `{s}` is not an integer ({expected})"
+                    "`{shown}`: {name} `{}` is not an integer ({expected})",
+                    limits::shorten(s)
                 )),
             }
         };
@@ -135,6 +143,11 @@ mod tests {
             .unwrap_err()
             .contains("height -5 must be at least 1"));
         assert!("10".parse::<Size>().unwrap_err().contains("WIDTHxHEIGHT"));
+        assert!("100000x10"
+            .parse::<Size>()
+            .unwrap_err()
+            .contains("over the limit of 8192"));
+        assert!("8192x8192".parse::<Size>().is_ok());
         assert!("ax5"
             .parse::<Size>()
             .unwrap_err()

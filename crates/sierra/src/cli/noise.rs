@@ -5,15 +5,14 @@
 //! value per line in scientific notation with 17 significant digits for `f64` and 9 for `f32`
 //! (enough to round-trip).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
-use anyhow::{bail, Context};
+pub use super::noise_points::parse_points;
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 use sierra_render::compute::noise::{NoiseCompute, NoiseFunction};
 use sierra_render::GpuContext;
-use sierra_terrain::noise::{
-    perlin2, perlin3, validate_point, Fbm, FbmParams, NoiseFloat, Permutation,
-};
+use sierra_terrain::noise::{perlin2, perlin3, Fbm, FbmParams, NoiseFloat, Permutation};
 
 /// The function to evaluate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -103,41 +102,6 @@ pub fn run(args: NoiseArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
-}
-
-/// Parses points, `dims` numbers per non-empty line.
-///
-/// # Errors
-/// The line number and what is wrong (count, not a number, NaN/infinite).
-pub fn parse_points(input: impl BufRead, dims: usize) -> anyhow::Result<Vec<[f64; 3]>> {
-    let mut points = Vec::new();
-    for (n, line) in input.lines().enumerate() {
-        let line = line.with_context(|| format!("reading stdin line {}", n + 1))?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = text
-            .split([' ', '\t', ','])
-            .filter(|f| !f.is_empty())
-            .collect();
-        if fields.len() != dims {
-            bail!(
-                "line {}: expected {dims} numbers, found {} in `{text}`",
-                n + 1,
-                fields.len()
-            );
-        }
-        let mut p = [0.0f64; 3];
-        for (slot, field) in p.iter_mut().zip(&fields) {
-            *slot = field
-                .parse()
-                .with_context(|| format!("line {}: `{field}` is not a number", n + 1))?;
-        }
-        validate_point(n + 1, &p[..dims]).with_context(|| format!("line {}", n + 1))?;
-        points.push(p);
-    }
-    Ok(points)
 }
 
 /// The fBm, or an error when fBm options are given to a plain noise function.
@@ -251,6 +215,10 @@ mod tests {
         let e = parse_points("1 2\n".as_bytes(), 3).unwrap_err();
         assert!(e.to_string().contains("expected 3 numbers"));
         assert!(parse_points("1 x\n".as_bytes(), 2).is_err());
+        // A 10 MB line is quoted by its first characters only.
+        let long = format!("1 {}\n", "9".repeat(10_000_000));
+        let e = format!("{:#}", parse_points(long.as_bytes(), 3).unwrap_err());
+        assert!(e.len() < 300 && e.contains("10000002 bytes in all"), "{e}");
         let mut a = args(Function::Fbm3);
         for bad in [0.0, -2.0, 33.0] {
             a.octaves = Some(bad);

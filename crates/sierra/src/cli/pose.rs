@@ -47,6 +47,6 @@ pub fn pose_json(args: &PoseArgs) -> anyhow::Result<serde_json::Value> {
 /// See [`pose_json`].
 pub fn run(args: PoseArgs) -> anyhow::Result<()> {
     let json = pose_json(&args)?;
-    println!("{}", serde_json::to_string_pretty(&json)?);
+    outln!("{}", serde_json::to_string_pretty(&json)?)?;
     Ok(())
 }

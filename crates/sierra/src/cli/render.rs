@@ -19,14 +19,19 @@ pub struct RenderArgs {
     /// Level file (JSON, format v0; see assets/levels/schema.json).
     pub level: PathBuf,
     /// Frames to render; each advances the simulation one 60 Hz tick.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::limits::parse_frames)]
     pub frames: u32,
     /// Image size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x360")]
     pub size: Size,
-    /// Output folder (created if missing).
+    /// Output folder (created if missing). It must be new, empty, or hold only files of an
+    /// earlier Sierra run (listed in its `.sierra-manifest.json`), which are replaced.
     #[arg(long, default_value = "out/render")]
     pub out: PathBuf,
+    /// Overwrite files in `--out` under the names this run writes even when Sierra did not
+    /// write them; every other file is left alone.
+    #[arg(long)]
+    pub force: bool,
     /// Scripted input track (JSON: timed key presses by tick) replayed instead of a keyboard.
     #[arg(long)]
     pub input: Option<PathBuf>,
@@ -61,9 +66,10 @@ pub fn run(args: RenderArgs) -> Result<()> {
             width: args.size.width,
             height: args.size.height,
             out: args.out,
+            force: args.force,
             profile: true,
         },
     )?;
-    println!("{}", summary.line());
+    outln!("{}", summary.line())?;
     Ok(())
 }

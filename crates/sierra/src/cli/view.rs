@@ -26,7 +26,10 @@ use sierra_render::skinning::{
 use sierra_render::{Camera, FrameData, GpuContext, HeadlessRenderer, Material, Sun};
 
 use super::Size;
-use crate::output::{contact_sheet, frame_path, prepare_out_dir, write_png};
+use crate::output::{contact_sheet, contact_sheet_indices, frame_name, write_png, OutputDir};
+
+/// File name of the contact sheet.
+const CONTACT_SHEET: &str = "contact_sheet.png";
 
 /// `sierra view` arguments.
 #[derive(Debug, Args)]
@@ -37,11 +40,15 @@ pub struct ViewArgs {
     #[arg(long)]
     pub clip: Option<String>,
     /// Frames rendered, evenly spaced over the clip's duration.
-    #[arg(long, default_value_t = 8)]
-    pub frames: usize,
-    /// Output folder.
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::limits::parse_frames)]
+    pub frames: u32,
+    /// Output folder: new, empty, or an earlier Sierra run's (replaced).
     #[arg(long, default_value = "out/view")]
     pub out: PathBuf,
+    /// Overwrite files in `--out` under the names this run writes even when Sierra did not
+    /// write them; every other file is left alone.
+    #[arg(long)]
+    pub force: bool,
     /// Image size.
     #[arg(long, default_value = "256x256")]
     pub size: Size,
@@ -117,6 +124,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
     if args.frames == 0 {
         bail!("--frames must be at least 1");
     }
+    let frames = args.frames as usize;
     let asset =
         builtin::load_model(&args.model).with_context(|| format!("loading {}", args.model))?;
     let clip = match (&args.clip, asset.clips.is_empty()) {
@@ -128,9 +136,11 @@ pub fn run(args: ViewArgs) -> Result<()> {
         Some(c) => asset.clips[asset.find_clip(c)?].duration,
         None => 0.0,
     };
-    prepare_out_dir(&args.out)?;
+    let mut names: Vec<String> = (0..frames).map(frame_name).collect();
+    names.push(CONTACT_SHEET.to_owned());
+    let out = OutputDir::replace(&args.out, &names, args.force)?;
     let ctx = GpuContext::headless()?;
-    println!("adapter: {}", ctx.adapter_summary());
+    outln!("adapter: {}", ctx.adapter_summary())?;
     let mut headless = HeadlessRenderer::new(&ctx, args.size.width, args.size.height)?;
     let mut skinning = Skinning::new(&ctx)?;
 
@@ -217,8 +227,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
         )?);
     }
 
-    let times: Vec<f32> = (0..args.frames)
-        .map(|f| duration * f as f32 / args.frames.max(2).saturating_sub(1) as f32)
+    let times: Vec<f32> = (0..frames)
+        .map(|f| duration * f as f32 / frames.max(2).saturating_sub(1) as f32)
         .collect();
     // Frame once, from the posed bounds of the first frame (rest bounds when static).
     let mut lo = Vec3::MAX;
@@ -266,7 +276,9 @@ pub fn run(args: ViewArgs) -> Result<()> {
     };
     let mut palettes = Vec::new();
     let mut draws = Vec::new();
-    let mut images = Vec::new();
+    // Only the contact sheet's frames stay in memory, however many are rendered.
+    let sheet_indices = contact_sheet_indices(frames);
+    let mut images = Vec::with_capacity(sheet_indices.len());
     for (f, &t) in times.iter().enumerate() {
         palettes.clear();
         draws.clear();
@@ -288,15 +300,17 @@ pub fn run(args: ViewArgs) -> Result<()> {
         frame.draws.clone_from(&static_draws);
         skinning.skin(&ctx, &palettes, &draws, &mut frame.draws)?;
         let (image, _) = headless.render(&ctx, &frame)?;
-        write_png(&image, &frame_path(&args.out, f))?;
-        images.push(image);
+        write_png(&image, &out.file(&frame_name(f)))?;
+        if sheet_indices.contains(&f) {
+            images.push(image);
+        }
     }
-    write_png(&contact_sheet(&images), &args.out.join("contact_sheet.png"))?;
-    println!(
+    write_png(&contact_sheet(&images), &out.file(CONTACT_SHEET))?;
+    outln!(
         "wrote {} frames of {} to {}",
-        images.len(),
+        frames,
         args.model,
         args.out.display()
-    );
+    )?;
     Ok(())
 }

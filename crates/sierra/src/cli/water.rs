@@ -59,7 +59,7 @@ pub struct WaterArgs {
     #[arg(long, default_value_t = 256)]
     pub size: usize,
     /// Steps to run.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::cli::limits::parse_steps)]
     pub steps: u32,
     /// CPU reference or GPU compute.
     #[arg(long, value_enum, default_value_t = Backend::Cpu)]
@@ -74,11 +74,16 @@ pub struct WaterArgs {
     #[arg(long)]
     pub open: bool,
     /// CPU threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::limits::parse_threads)]
     pub threads: Option<usize>,
-    /// Folder for height images (`height_NNNNNN.png`, grey = surface height).
+    /// Folder for height images (`height_NNNNNN.png`, grey = surface height): new, empty, or
+    /// an earlier Sierra run's (replaced).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Overwrite files in `--out` under the names this run writes even when Sierra did not
+    /// write them; every other file is left alone.
+    #[arg(long)]
+    pub force: bool,
     /// With `--out`: write an image every M steps (and at the start and end).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub every: u32,
@@ -261,8 +266,11 @@ pub fn simulate(
 pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
+        if t == 0 || t as u64 > crate::cli::limits::MAX_THREADS {
+            bail!(
+                "--threads {t} is outside 1..={}",
+                crate::cli::limits::MAX_THREADS
+            );
         }
         builder = builder.num_threads(t);
     }
@@ -279,6 +287,13 @@ pub fn run(args: WaterArgs) -> Result<()> {
     }
     let (params, terrain, depth) = initial_state(args.size, args.init, args.open)?;
     let pool = pool(args.threads)?;
+    if let Some(dir) = &args.out {
+        let names: Vec<String> = (0..=args.steps)
+            .filter(|step| step % args.every == 0 || *step == args.steps)
+            .map(|step| format!("height_{step:06}.png"))
+            .collect();
+        crate::output::OutputDir::replace(dir, &names, args.force)?;
+    }
     let out = args.out.as_deref().map(|d| (d, args.every));
     let report = pool.install(|| {
         simulate(
@@ -292,7 +307,7 @@ pub fn run(args: WaterArgs) -> Result<()> {
         )
     })?;
     let cells = params.cell_count() as f64;
-    println!(
+    outln!(
         "water {n}x{n} {backend:?}{kernels} init {init:?} {edges} edges: {steps} steps of {dt:.4} s",
         n = args.size,
         backend = args.backend,
@@ -301,24 +316,25 @@ pub fn run(args: WaterArgs) -> Result<()> {
         edges = if args.open { "open" } else { "closed" },
         steps = args.steps,
         dt = report.dt
-    );
-    println!(
+    )?;
+    outln!(
         "total volume: start {:.3} m³, end {:.3} m³ (relative change {:.2e})",
         report.volume_start,
         report.volume_end,
         (report.volume_end - report.volume_start) / report.volume_start.max(f64::MIN_POSITIVE)
-    );
-    println!(
+    )?;
+    outln!(
         "max height: start {:.4} m, end {:.4} m",
-        report.max_height_start, report.max_height_end
-    );
-    println!(
+        report.max_height_start,
+        report.max_height_end
+    )?;
+    outln!(
         "time per step: {:.3} ms ({:.2} ns per cell)",
         report.seconds_per_step * 1e3,
         report.seconds_per_step * 1e9 / cells
-    );
+    )?;
     if let Some(dir) = &args.out {
-        println!("{} height images in {}", report.images.len(), dir.display());
+        outln!("{} height images in {}", report.images.len(), dir.display())?;
     }
     Ok(())
 }

@@ -26,14 +26,14 @@ use sierra_anim::{
 #[derive(Debug, Args)]
 pub struct AnimBenchArgs {
     /// Number of characters.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::cli::limits::parse_characters)]
     pub characters: usize,
     /// Joints per skeleton (skel.c is fixed at 68: ratios are printed only for 68).
     #[arg(long, default_value_t = 68)]
     pub joints: usize,
     /// Passes measured per configuration (the fastest is reported; more passes find a quiet
     /// moment on a shared machine).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = |s: &str| crate::cli::limits::parse_frames(s).map(|f| f as usize))]
     pub frames: usize,
     /// The C baseline to build and run in the same invocation.
     #[arg(long, default_value = "../shared/bench/skel.c")]
@@ -389,11 +389,11 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
     })
 }
 
-fn print_stages(label: &str, s: &StageTimes) {
-    println!(
+fn print_stages(label: &str, s: &StageTimes) -> std::io::Result<()> {
+    outln!(
         "  {label}: sampling 2 clips {:.0} ns, blending {:.0} ns, local-to-model {:.0} ns, palette {:.0} ns",
         s.sampling_two_clips_ns, s.blending_ns, s.local_to_model_ns, s.palette_ns
-    );
+    )
 }
 
 /// Runs `sierra bench anim`.
@@ -403,49 +403,49 @@ fn print_stages(label: &str, s: &StageTimes) {
 pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
     let r = measure(&args)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
+        outln!("{}", serde_json::to_string_pretty(&r)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "animation job: {} characters × {} joints, two 1 s clips × {} keyed tracks (31 keys), random phases, crossfading; SoA kernels: {}",
         r.characters, r.joints, r.keyed_tracks_per_clip, r.simd
-    );
-    println!("  full job (sample ×2 + blend + local-to-model + palette), fastest frame:");
-    println!(
+    )?;
+    outln!("  full job (sample ×2 + blend + local-to-model + palette), fastest frame:")?;
+    outln!(
         "    1 thread : {:7.3} µs/character (median frame {:.3})",
         r.one_thread_us_per_character, r.one_thread_median_us_per_character
-    );
-    println!(
-        "    staged   : {:7.3} µs/character (sample each clip, then blend); fused / staged = {:.2}",
+    )?;
+    outln!(
+        "    staged   : {:7.3} µs/character (sample each clip, then blend)?; fused / staged = {:.2}",
         r.staged_one_thread_us_per_character, r.fused_over_staged
     );
-    println!(
+    outln!(
         "    2 threads: {:7.3} µs/character, speed-up {:.2}×",
         r.two_threads_us_per_character, r.two_thread_speedup
-    );
-    println!("  stages per character, 1 thread, fastest pass:");
-    print_stages("over all characters  ", &r.stages_over_crowd);
-    print_stages("one character (hot)  ", &r.stages_hot_one_character);
+    )?;
+    outln!("  stages per character, 1 thread, fastest pass:")?;
+    print_stages("over all characters  ", &r.stages_over_crowd)?;
+    print_stages("one character (hot)  ", &r.stages_hot_one_character)?;
     match (&r.skel_c, &r.ratios) {
         (Some(c), ratios) => {
-            println!(
+            outln!(
                 "  skel.c (same run, best of two): 1 thread {:.1} ns/character, 2 threads {:.1}, speed-up {:.2}×",
                 c.one_thread_ns_per_character, c.two_threads_ns_per_character, c.two_thread_speedup
-            );
+            )?;
             if let Some(q) = ratios {
-                println!(
+                outln!(
                     "  ratios to skel.c: full job {:.2}× [target ≤ 2.4], blending {:.2}× [≤ 0.26], local-to-model {:.2}× [≤ 0.82], 2-thread speed-up {:.2} of skel.c's [≥ 0.95]",
                     q.full_job, q.blending, q.local_to_model, q.two_thread_speedup
-                );
+                )?;
             }
         }
-        (None, _) => println!(
+        (None, _) => outln!(
             "  skel.c not run: {}",
             r.skel_c_error.as_deref().unwrap_or("unknown")
-        ),
+        )?,
     }
     if let Some(load) = r.load_average_1min {
-        println!("  load average (1 min) while measuring: {load:.2} (a busy machine inflates every figure)");
+        outln!("  load average (1 min) while measuring: {load:.2} (a busy machine inflates every figure)")?;
     }
     Ok(())
 }

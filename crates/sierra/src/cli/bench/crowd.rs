@@ -27,10 +27,10 @@ use crate::cli::Size;
 #[derive(Debug, Args)]
 pub struct CrowdBenchArgs {
     /// Crowd sizes, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
+    #[arg(long, value_delimiter = ',', default_value = "100,1000,10000", value_parser = crate::cli::limits::parse_instances)]
     pub instances: Vec<u32>,
     /// Timed frames per size (after 3 warm-up frames).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 30, value_parser = crate::cli::limits::parse_frames)]
     pub frames: u32,
     /// Render size, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x360")]
@@ -272,28 +272,34 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
             "sample_rate_hz": baked.sample_rate,
             "rows": rows,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?)?;
         return Ok(());
     }
-    println!("adapter: {adapter} — type {device_type}");
-    println!(
+    outln!("adapter: {adapter} — type {device_type}")?;
+    outln!(
         "crowd of mannequins ({} clips baked at {} Hz), {width}x{height}, median of {} frames",
-        clips, baked.sample_rate, args.frames
-    );
-    println!(
+        clips,
+        baked.sample_rate,
+        args.frames
+    )?;
+    outln!(
         "{:>10} {:>12} {:>14} {:>14} {:>12}",
-        "instances", "CPU ms/frame", "GPU crowd ms", "GPU frame ms", "triangles"
-    );
+        "instances",
+        "CPU ms/frame",
+        "GPU crowd ms",
+        "GPU frame ms",
+        "triangles"
+    )?;
     let opt = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
     for r in &rows {
-        println!(
+        outln!(
             "{:>10} {:>12.3} {:>14} {:>14} {:>12}",
             r.instances,
             r.cpu_ms,
             opt(r.gpu_crowd_ms),
             opt(r.gpu_frame_ms),
             r.triangles
-        );
+        )?;
     }
     if let Some(percent) = args.changing {
         println!("with {percent} % of the members changing state every frame (CPU ms/frame, ratio to static):");

@@ -355,23 +355,23 @@ pub fn measure(c_dir: &Path, rounds: usize) -> anyhow::Result<NoiseBench> {
 pub fn run(args: NoiseBenchArgs) -> anyhow::Result<()> {
     let b = measure(&args.c_dir, args.rounds)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&b)?);
+        outln!("{}", serde_json::to_string_pretty(&b)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "noise, one thread, best of {} rounds; CPU {}; grid path {}",
         args.rounds.max(1),
         b.cpu,
         b.simd_path
-    );
+    )?;
     if let Some(e) = &b.c_error {
-        println!("  C baseline perlin_tbl.c not run: {e} (no ratios)");
+        outln!("  C baseline perlin_tbl.c not run: {e} (no ratios)")?;
     }
     let line = |name: &str, ns: f64, c: Option<f64>, ratio: Option<f64>| match (c, ratio) {
         (Some(c), Some(r)) => {
-            println!("  {name:<50} {ns:8.2} ns/sample   C {c:7.2} ns   ratio {r:.3}x")
+            outln!("  {name:<50} {ns:8.2} ns/sample   C {c:7.2} ns   ratio {r:.3}x")
         }
-        _ => println!("  {name:<50} {ns:8.2} ns/sample"),
+        _ => outln!("  {name:<50} {ns:8.2} ns/sample"),
     };
     let (c, r) = (b.c.as_ref(), b.ratios.as_ref());
     line(
@@ -379,35 +379,35 @@ pub fn run(args: NoiseBenchArgs) -> anyhow::Result<()> {
         b.perlin3_scalar_f32_ns_per_sample,
         c.map(|c| c.random_points_ns_per_sample),
         r.map(|r| r.perlin3_scalar_f32),
-    );
+    )?;
     line(
         "perlin3 scalar f64 (reference-exact)",
         b.perlin3_scalar_f64_ns_per_sample,
         c.map(|c| c.random_points_ns_per_sample),
         r.map(|r| r.perlin3_scalar_f64),
-    );
+    )?;
     line(
         "perlin3 grid 128^3 at 0.0371",
         b.grid_128_ns_per_sample,
         c.map(|c| c.grid_ns_per_sample),
         r.map(|r| r.grid_128),
-    );
+    )?;
     line(
         "heightmap 1024^2, 6-octave fBm of 3D noise, z=0.5",
         b.heightmap_1024_ns_per_sample,
         c.map(|c| c.heightmap_ns_per_sample),
         r.map(|r| r.heightmap_1024),
-    );
+    )?;
     line(
         "fbm2_grid 1024^2, 6 octaves (2D: z=0 face)",
         b.fbm2_grid_1024_ns_per_sample,
         c.map(|c| c.heightmap_ns_per_sample),
         r.map(|r| r.fbm2_grid_1024),
-    );
-    println!(
+    )?;
+    outln!(
         "  fbm2_grid 1024^2, 6 octaves, all {} threads         {:8.2} ms",
         b.threads, b.fbm2_grid_1024_all_threads_ms
-    );
+    )?;
     Ok(())
 }
 

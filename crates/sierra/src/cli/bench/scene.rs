@@ -27,7 +27,7 @@ use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes, Scene
 #[derive(Debug, Args)]
 pub struct SceneBenchArgs {
     /// Frames to run.
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 120, value_parser = crate::cli::limits::parse_frames)]
     pub frames: u32,
     /// Render size, WIDTHxHEIGHT.
     #[arg(long, default_value = "320x180")]
@@ -38,9 +38,12 @@ pub struct SceneBenchArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Plot image (frame time per frame per stage).
+    /// Plot image (frame time per frame per stage); an existing file is refused.
     #[arg(long, default_value = "bench_scene.png")]
     pub plot: PathBuf,
+    /// Overwrite the `--plot` file when it exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// CPU stages timed per frame (profiler scope names), in frame order.
@@ -126,6 +129,8 @@ fn summary(values: &mut [f64]) -> (f64, f64, f64) {
 /// Level, GPU, profiler and plot errors.
 pub fn run(args: SceneBenchArgs) -> Result<()> {
     let level = args.level.as_deref().unwrap_or(Path::new(DEMO_LEVEL));
+    // Before the run, so a refused plot costs nothing.
+    crate::output::check_single_file(&args.plot, args.force)?;
     let (profiler, _guard) = Profiler::start(None).context("starting the profiler")?;
     let start = Instant::now();
     let mut runner = SceneRunner::new(level, args.size.width, args.size.height)?;
@@ -179,41 +184,44 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
             "gpu_passes": pass_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
             "plot": args.plot.display().to_string(),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "scene bench: {} at {}x{}, {frames} frames on {adapter}",
         level.display(),
         args.size.width,
         args.size.height
-    );
-    println!("start-up (load, GPU init, uploads, terrain generation): {startup_s:.3} s");
-    println!(
+    )?;
+    outln!("start-up (load, GPU init, uploads, terrain generation): {startup_s:.3} s")?;
+    outln!(
         "terrain/water path: GPU compute (CPU path: not run, no backend switch on the loaded game)"
-    );
-    println!(
+    )?;
+    outln!(
         "{:<22} {:>10} {:>10} {:>10}",
-        "", "mean ms", "p95 ms", "max ms"
-    );
+        "",
+        "mean ms",
+        "p95 ms",
+        "max ms"
+    )?;
     let print = |label: String, (mean, p95, max): (f64, f64, f64)| {
-        println!("{label:<22} {mean:>10.3} {p95:>10.3} {max:>10.3}");
+        outln!("{label:<22} {mean:>10.3} {p95:>10.3} {max:>10.3}")
     };
-    print("frame (wall)".into(), frame_row);
+    print("frame (wall)".into(), frame_row)?;
     for (name, r) in &stage_rows {
-        print(format!("cpu  {name}"), *r);
+        print(format!("cpu  {name}"), *r)?;
     }
     if pass_rows.is_empty() {
-        println!("gpu  (no timestamp queries on this adapter)");
+        outln!("gpu  (no timestamp queries on this adapter)")?;
     }
     for (name, r) in &pass_rows {
-        print(format!("gpu  {name}"), *r);
+        print(format!("gpu  {name}"), *r)?;
     }
-    println!(
+    outln!(
         "plot: {} (frame time per frame; black = whole frame, red = gameplay, blue = build_frame, green = render; grey lines every {} ms)",
         args.plot.display(),
         grid_spacing_ms(frame_row.2 * 1.1)
-    );
+    )?;
     Ok(())
 }
 

@@ -22,7 +22,7 @@ pub const MAX_GROWTH: f64 = 0.05;
 #[derive(Debug, Args)]
 pub struct SoakArgs {
     /// Frames to run (> 200).
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(201..))]
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(201..=crate::cli::limits::MAX_FRAMES as i64))]
     pub frames: u32,
     /// Render size, WIDTHxHEIGHT.
     #[arg(long, default_value = "64x64")]
@@ -97,7 +97,7 @@ pub fn run(args: SoakArgs) -> Result<()> {
         args.size.width,
         args.size.height,
     )?;
-    println!(
+    outln!(
         "soak: {} frames at {}x{} in {:.1} s; RSS at frame {BASELINE_FRAME}: {} KiB, at the end: {} KiB ({:+.2} %)",
         report.frames,
         args.size.width,
@@ -106,7 +106,7 @@ pub fn run(args: SoakArgs) -> Result<()> {
         report.baseline_kib,
         report.end_kib,
         report.growth() * 100.0
-    );
+    )?;
     if report.growth() > MAX_GROWTH {
         bail!(
             "memory grew {:.2} % from frame {BASELINE_FRAME} to the end (limit {:.0} %)",

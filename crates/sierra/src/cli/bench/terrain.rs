@@ -131,14 +131,14 @@ pub fn run(args: TerrainBenchArgs) -> anyhow::Result<()> {
     let sizes = parse_sizes(&args.size)?;
     let b = measure(&sizes, args.runs)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&b)?);
+        outln!("{}", serde_json::to_string_pretty(&b)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "island generation (two fBm grids + shaping), GPU: {}",
         b.gpu
-    );
-    println!(
+    )?;
+    outln!(
         "{:>6} {:>10} {:>10} {:>12} {:>14} {:>10}",
         "size",
         "vertices",
@@ -146,13 +146,18 @@ pub fn run(args: TerrainBenchArgs) -> anyhow::Result<()> {
         "cpu 1 thr ms",
         format!("cpu {} thr ms", b.threads),
         "gpu ms"
-    );
+    )?;
     for r in &b.sizes {
         let gpu = r.gpu_ms.map_or("-".to_string(), |v| format!("{v:.1}"));
-        println!(
+        outln!(
             "{:>6} {:>10} {:>10} {:>12.1} {:>14.1} {:>10}",
-            r.size, r.vertices, r.triangles, r.cpu_one_thread_ms, r.cpu_all_threads_ms, gpu
-        );
+            r.size,
+            r.vertices,
+            r.triangles,
+            r.cpu_one_thread_ms,
+            r.cpu_all_threads_ms,
+            gpu
+        )?;
     }
     Ok(())
 }

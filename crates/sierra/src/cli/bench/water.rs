@@ -163,20 +163,20 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
             "water": rows,
             "gpu_adapter": adapter,
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "water columns (virtual pipes), ns per cell per step, best step; pipes.c and a 2-thread copy \
          of the step's bytes measured in this run"
-    );
-    println!(
+    )?;
+    outln!(
         "{:>6} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>11} {:>11}",
         "size", "steps", "cpu 1t", "cpu 2t", "copy 2t", "% copy", "C 1t", "C 2t", "su/C su", "gpu staged", "gpu direct"
-    );
+    )?;
     let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
     for r in &rows {
-        println!(
+        outln!(
             "{:>6} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>6.0}% {:>8} {:>8} {:>9} {:>11} {:>11}",
             format!("{}²", r.size),
             r.steps,
@@ -189,11 +189,11 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
             cell(r.speed_up_ratio_to_pipes_c),
             cell(r.gpu_staged_ns_per_cell_step),
             cell(r.gpu_direct_ns_per_cell_step),
-        );
+        )?;
     }
-    println!("su/C su: Sierra's 2-thread speed-up over pipes.c's; % copy: achieved bandwidth of the 2-thread step");
+    outln!("su/C su: Sierra's 2-thread speed-up over pipes.c's; % copy: achieved bandwidth of the 2-thread step")?;
     if let Some(a) = adapter {
-        println!("gpu: {a}");
+        outln!("gpu: {a}")?;
     }
     Ok(())
 }
