@@ -302,10 +302,10 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
         )?;
     }
     if let Some(percent) = args.changing {
-        println!("with {percent} % of the members changing state every frame (CPU ms/frame, ratio to static):");
+        outln!("with {percent} % of the members changing state every frame (CPU ms/frame, ratio to static):")?;
         for r in &rows {
             if let Some(c) = r.changing_cpu_ms {
-                println!("{:>10} {:>12.3} {:>8.2}x", r.instances, c, c / r.cpu_ms);
+                outln!("{:>10} {:>12.3} {:>8.2}x", r.instances, c, c / r.cpu_ms)?;
             }
         }
     }
