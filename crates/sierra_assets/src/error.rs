@@ -20,6 +20,8 @@ pub enum AssetError {
     /// No such file inside the root.
     #[error("{}: no such file (asset root {} ({root_name}))", file.display(), root.display())]
     NotFound {
+        /// The path as written.
+        written: String,
         /// The file looked for.
         file: PathBuf,
         /// The root folder.

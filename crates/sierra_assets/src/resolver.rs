@@ -140,6 +140,13 @@ impl Resolver {
     }
 }
 
+impl Default for Resolver {
+    /// [`Resolver::detached`] with the default budgets.
+    fn default() -> Self {
+        Self::detached(Budgets::DEFAULT)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

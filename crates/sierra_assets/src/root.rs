@@ -133,6 +133,7 @@ impl AssetRoot {
         let file = self.dir.open_with(relative, &options).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 AssetError::NotFound {
+                    written: relative.display().to_string(),
                     file: display.clone(),
                     root: self.path.clone(),
                     root_name: self.name.clone(),
