@@ -5,6 +5,11 @@
 //! points. Tests ask for a file through [`shared_asset`]: when it is missing the
 //! test is skipped with a message, except under CI (`CI` set), where a missing
 //! asset fails the test so that CI can never pass by skipping.
+//!
+//! [`child`] runs a program (the `sierra` binary fed hostile input) under a memory limit and a
+//! timeout, so that a regression fails a test instead of exhausting the machine.
+
+pub mod child;
 
 use std::path::PathBuf;
 
