@@ -26,6 +26,7 @@ mod mesh;
 mod nodes;
 pub mod pose;
 mod source;
+pub use source::load_image_file;
 
 pub use animation::{ChannelData, ImportedChannel, ImportedClip};
 pub use asset::{ClipSelector, GltfAsset, ImportOptions, ImportedNode, ImportedSkin, SkinInstance};

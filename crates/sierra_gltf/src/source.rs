@@ -186,6 +186,26 @@ pub(crate) fn load_images(
         .collect()
 }
 
+/// Reads and decodes a standalone image file (a level's normal map) through `resolver`: inside
+/// the root, within the file budget, its size checked from the header against
+/// [`sierra_assets::Budgets::image_size`] and its RGBA8 size against
+/// [`sierra_assets::Budgets::gltf_decoded_bytes`] before decoding.
+///
+/// # Errors
+/// [`Error::Asset`] (outside the root, not a regular file, over a budget), [`Error::Image`]
+/// (not a PNG/JPEG, undecodable).
+pub fn load_image_file(resolver: &Resolver, relative: &Path) -> Result<ImportedImage> {
+    let file = resolver.display(relative);
+    let bytes = resolver.read(relative)?;
+    let budget = Buffers {
+        data: Vec::new(),
+        decoded: Cell::new(0),
+        limit: resolver.budgets().gltf_decoded_bytes,
+    };
+    let name = relative.display().to_string();
+    decode_image(&file, 0, &name, &bytes, &budget, resolver.budgets().image_size)
+}
+
 fn decode_image(
     file: &Path,
     index: usize,

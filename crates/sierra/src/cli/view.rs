@@ -45,6 +45,9 @@ pub struct ViewArgs {
     /// Image size.
     #[arg(long, default_value = "256x256")]
     pub size: Size,
+    /// Asset root (default: the model's folder) and budgets.
+    #[command(flatten)]
+    pub assets: super::AssetArgs,
 }
 
 struct SkinnedPart {
@@ -118,7 +121,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
         bail!("--frames must be at least 1");
     }
     let asset =
-        builtin::load_model(&args.model).with_context(|| format!("loading {}", args.model))?;
+        builtin::load_model_in(&args.model, args.assets.asset_root.as_deref(), args.assets.budgets())
+            .with_context(|| format!("loading {}", args.model))?;
     let clip = match (&args.clip, asset.clips.is_empty()) {
         (Some(c), _) => Some(ClipSelector::parse(c)),
         (None, false) => Some(ClipSelector::Index(0)),
