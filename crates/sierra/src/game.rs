@@ -46,7 +46,11 @@ impl Game {
     ///
     /// # Errors
     /// As [`Game::load`].
-    pub fn load_with(path: &Path, options: &sierra_scene::LoadOptions, tick_hz: f64) -> Result<Self> {
+    pub fn load_with(
+        path: &Path,
+        options: &sierra_scene::LoadOptions,
+        tick_hz: f64,
+    ) -> Result<Self> {
         let level = sierra_scene::load_level_with(path, options)?;
         let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
         let scene = Scene::from_level(&level, &mut assets)?;

@@ -73,8 +73,9 @@ pub fn load_normal_map(
             (size, size, pixels, format!("builtin:{name}"))
         }
         NormalMapRef::File(rel) => {
-            let image = sierra_gltf::load_image_file(assets, rel)
-                .with_context(|| format!("reading the normal map {}", assets.display(rel).display()))?;
+            let image = sierra_gltf::load_image_file(assets, rel).with_context(|| {
+                format!("reading the normal map {}", assets.display(rel).display())
+            })?;
             let label = assets.display(rel).display().to_string();
             (image.width, image.height, image.rgba8, label)
         }

@@ -211,7 +211,10 @@ fn a_character_model_without_a_skin_is_an_error() {
         dir.path(),
         r#"{"name": "C", "components": [{"type": "Character", "model": "AnimatedCube.gltf", "clip": "x"}]}"#,
     );
-    let err = format!("{:#}", Game::load(&path, 60.0).err().expect("level should fail"));
+    let err = format!(
+        "{:#}",
+        Game::load(&path, 60.0).err().expect("level should fail")
+    );
     assert!(
         err.contains("objects[0].components[0].model") && err.contains("no skin"),
         "{err}"

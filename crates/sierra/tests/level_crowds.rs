@@ -228,7 +228,9 @@ fn a_crowd_of_a_gltf_model_bakes_its_named_clips() {
     let dir = tempfile::tempdir().unwrap();
     // Models are read inside the level's folder (the asset root): copy the fox beside the level.
     std::fs::copy(&fox, dir.path().join("Fox.glb")).unwrap();
-    let crowd = r#"{"type": "Crowd", "model": "Fox.glb", "count": 3, "clips": ["Run", "Walk"], "seed": 1}"#.to_string();
+    let crowd =
+        r#"{"type": "Crowd", "model": "Fox.glb", "count": 3, "clips": ["Run", "Walk"], "seed": 1}"#
+            .to_string();
     let path = write_level(dir.path(), "foxes.json", &level(Some(&crowd)));
     let game = Game::load(&path, DEFAULT_TICK_HZ).unwrap();
     let crowds = &game.world.crowds.crowds;

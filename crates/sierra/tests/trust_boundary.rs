@@ -16,10 +16,17 @@ const GIB: u64 = 1 << 30;
 fn sierra(args: &[&str]) -> Outcome {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sierra"));
     cmd.args(args).env("RUST_LOG", "warn");
-    let out = run_limited(&mut cmd, &Limits::address_space(GIB, Duration::from_secs(60)))
-        .expect("spawn sierra");
+    let out = run_limited(
+        &mut cmd,
+        &Limits::address_space(GIB, Duration::from_secs(60)),
+    )
+    .expect("spawn sierra");
     assert!(!out.timed_out, "{args:?} timed out: {}", out.describe());
-    assert!(out.peak_rss_kib < 768 * 1024, "{args:?}: peak RSS {} KiB", out.peak_rss_kib);
+    assert!(
+        out.peak_rss_kib < 768 * 1024,
+        "{args:?}: peak RSS {} KiB",
+        out.peak_rss_kib
+    );
     out
 }
 
@@ -28,7 +35,11 @@ fn refused(args: &[&str], needles: &[&str]) -> String {
     let out = sierra(args);
     assert_eq!(out.exit_code(), Some(1), "{args:?}: {}", out.describe());
     for n in needles {
-        assert!(out.stderr.contains(n), "{args:?}: `{n}` not in:\n{}", out.stderr);
+        assert!(
+            out.stderr.contains(n),
+            "{args:?}: `{n}` not in:\n{}",
+            out.stderr
+        );
     }
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     out.stderr
@@ -152,7 +163,10 @@ fn gltf_buffer_uris_cannot_leave_the_root() {
         "link.bin",
     ] {
         write_json(&model, &skin_gltf(uri, [0.0, 0.0, 0.0, 1.0]).0);
-        refused(&["pose", s(&model), "--list"], &["buffer 0", "outside the asset root"]);
+        refused(
+            &["pose", s(&model), "--list"],
+            &["buffer 0", "outside the asset root"],
+        );
         // A root the user chose that still excludes the file.
         refused(
             &["pose", s(&model), "--list", "--asset-root", s(&l.root)],
@@ -160,14 +174,20 @@ fn gltf_buffer_uris_cannot_leave_the_root() {
         );
     }
     write_json(&model, &skin_gltf(&file_uri, [0.0, 0.0, 0.0, 1.0]).0);
-    refused(&["pose", s(&model), "--list"], &["buffer 0", "`file:` URIs are refused"]);
+    refused(
+        &["pose", s(&model), "--list"],
+        &["buffer 0", "`file:` URIs are refused"],
+    );
     // Positive controls: inside the model's folder, and `../` inside a root the user chose.
     std::fs::copy(&secret, l.models.join("in.bin")).unwrap();
     write_json(&model, &skin_gltf("in.bin", [0.0, 0.0, 0.0, 1.0]).0);
     ok(&["pose", s(&model), "--list"]);
     std::fs::create_dir(l.root.join("bin")).unwrap();
     std::fs::copy(&secret, l.root.join("bin/My Buffer.bin")).unwrap();
-    write_json(&model, &skin_gltf("../bin/My%20Buffer.bin", [0.0, 0.0, 0.0, 1.0]).0);
+    write_json(
+        &model,
+        &skin_gltf("../bin/My%20Buffer.bin", [0.0, 0.0, 0.0, 1.0]).0,
+    );
     refused(&["pose", s(&model), "--list"], &["outside the asset root"]);
     ok(&["pose", s(&model), "--list", "--asset-root", s(&l.root)]);
 }
@@ -176,13 +196,25 @@ fn gltf_buffer_uris_cannot_leave_the_root() {
 fn special_files_are_refused_not_read() {
     let l = layout();
     let model = l.models.join("m.gltf");
-    refused(&["pose", "/dev/zero", "--list"], &["/dev/zero", "a character device"]);
-    refused(&["inspect", "/dev/zero"], &["/dev/zero", "a character device"]);
+    refused(
+        &["pose", "/dev/zero", "--list"],
+        &["/dev/zero", "a character device"],
+    );
+    refused(
+        &["inspect", "/dev/zero"],
+        &["/dev/zero", "a character device"],
+    );
     write_json(&model, &skin_gltf("/dev/zero", [0.0, 0.0, 0.0, 1.0]).0);
-    refused(&["pose", s(&model), "--list"], &["buffer 0", "outside the asset root"]);
+    refused(
+        &["pose", s(&model), "--list"],
+        &["buffer 0", "outside the asset root"],
+    );
     std::os::unix::fs::symlink("/dev/zero", l.models.join("zero.bin")).unwrap();
     write_json(&model, &skin_gltf("zero.bin", [0.0, 0.0, 0.0, 1.0]).0);
-    refused(&["pose", s(&model), "--list"], &["buffer 0", "outside the asset root"]);
+    refused(
+        &["pose", s(&model), "--list"],
+        &["buffer 0", "outside the asset root"],
+    );
     std::fs::create_dir(l.models.join("dev")).unwrap();
     let fifo = std::ffi::CString::new(s(&l.models.join("pipe.bin"))).unwrap();
     // SAFETY: mkfifo on a NUL-terminated path in our temporary folder.
@@ -215,7 +247,10 @@ fn level_references_cannot_leave_the_root() {
     std::fs::create_dir_all(l.root.join("levels")).unwrap();
     write_json(&l.root.join("levels/m.gltf"), &doc);
     let lvl = level(&l, json!({"name": "A", "mesh": "m.gltf"}));
-    refused(&["inspect", s(&lvl)], &["objects[0].mesh", "buffer 0", "outside the asset root"]);
+    refused(
+        &["inspect", s(&lvl)],
+        &["objects[0].mesh", "buffer 0", "outside the asset root"],
+    );
     // Character and Crowd models and AudioLoop sounds: absolute, `../`, symlinks.
     let (good, bin) = skin_gltf("in.bin", [0.0, 0.0, 0.0, 1.0]);
     write_json(&l.tmp.join("outside.gltf"), &good);
@@ -241,7 +276,10 @@ fn level_references_cannot_leave_the_root() {
         &l,
         json!({"name": "A", "components": [{"type": "AudioLoop", "source": "link.wav"}]}),
     );
-    refused(&["inspect", s(&lvl)], &["objects[0].components[0].source", "outside the asset root"]);
+    refused(
+        &["inspect", s(&lvl)],
+        &["objects[0].components[0].source", "outside the asset root"],
+    );
     // Positive control: the same model inside the root loads; its unnamed clip is `"0"`.
     write_json(&levels.join("good.gltf"), &good);
     std::fs::write(levels.join("in.bin"), &bin).unwrap();
@@ -254,7 +292,10 @@ fn level_references_cannot_leave_the_root() {
         &l,
         json!({"name": "A", "components": [{"type": "Character", "model": "good.gltf", "clip": "Walk"}]}),
     );
-    refused(&["inspect", s(&lvl)], &["objects[0].components[0].clip", "0: (unnamed)"]);
+    refused(
+        &["inspect", s(&lvl)],
+        &["objects[0].components[0].clip", "0: (unnamed)"],
+    );
 }
 
 /// PNG signature + IHDR declaring `w × h` RGBA8 + an empty IDAT + IEND (valid header, no pixels).
@@ -283,7 +324,11 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &b in bytes {
         c ^= u32::from(b);
         for _ in 0..8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
         }
     }
     !c
@@ -325,7 +370,9 @@ fn tiny_files_cannot_demand_huge_memory() {
     let mut bytes = Vec::new();
     bytes.extend(0u32.to_le_bytes());
     bytes.extend([0u8; 12]);
-    let prims: Vec<Value> = (0..32).map(|_| json!({"attributes": {"POSITION": 0}})).collect();
+    let prims: Vec<Value> = (0..32)
+        .map(|_| json!({"attributes": {"POSITION": 0}}))
+        .collect();
     let doc = json!({
         "asset": {"version": "2.0"},
         "buffers": [{"uri": format!("data:application/octet-stream;base64,{}", base64_encode(&bytes)), "byteLength": 16}],
@@ -338,28 +385,70 @@ fn tiny_files_cannot_demand_huge_memory() {
     });
     write_json(&dir.join("sparse.gltf"), &doc);
     let lvl = dir.join("level.json");
-    write_json(&lvl, &json!({"objects": [{"name": "A", "mesh": "sparse.gltf"}]}));
+    write_json(
+        &lvl,
+        &json!({"objects": [{"name": "A", "mesh": "sparse.gltf"}]}),
+    );
     refused(
         &["inspect", s(&lvl)],
-        &["accessor 0 (mesh 0 primitive 1 POSITION)", "402653184 bytes", "limit of 268435456 bytes", "--max-gltf-bytes"],
+        &[
+            "accessor 0 (mesh 0 primitive 1 POSITION)",
+            "402653184 bytes",
+            "limit of 268435456 bytes",
+            "--max-gltf-bytes",
+        ],
     );
     // Eight grid:4096 objects; a Terrain of resolution 16384; export-obj --resolution 16384.
-    let objects: Vec<Value> = (0..8).map(|i| json!({"name": format!("g{i}"), "mesh": "grid:4096"})).collect();
+    let objects: Vec<Value> = (0..8)
+        .map(|i| json!({"name": format!("g{i}"), "mesh": "grid:4096"}))
+        .collect();
     write_json(&lvl, &json!({"objects": objects}));
     refused(
         &["inspect", s(&lvl)],
-        &["objects[0].mesh", "`grid:4096` has 16785409 vertices", "limit of 4194304", "--max-vertices"],
+        &[
+            "objects[0].mesh",
+            "`grid:4096` has 16785409 vertices",
+            "limit of 4194304",
+            "--max-vertices",
+        ],
     );
-    write_json(&lvl, &json!({"objects": [{"name": "A", "components": [{"type": "Terrain", "resolution": 16384}]}]}));
-    refused(&["inspect", s(&lvl)], &["objects[0].components[0].resolution", "268435456 vertices"]);
+    write_json(
+        &lvl,
+        &json!({"objects": [{"name": "A", "components": [{"type": "Terrain", "resolution": 16384}]}]}),
+    );
     refused(
-        &["export-obj", "--object", "island", "--resolution", "16384", "--out", s(&l.tmp.join("obj"))],
-        &["--resolution 16384", "268435456 vertices", "limit of 4194304"],
+        &["inspect", s(&lvl)],
+        &["objects[0].components[0].resolution", "268435456 vertices"],
+    );
+    refused(
+        &[
+            "export-obj",
+            "--object",
+            "island",
+            "--resolution",
+            "16384",
+            "--out",
+            s(&l.tmp.join("obj")),
+        ],
+        &[
+            "--resolution 16384",
+            "268435456 vertices",
+            "limit of 4194304",
+        ],
     );
     // A level may lower a limit but not raise it.
-    write_json(&lvl, &json!({"settings": {"limits": {"meshVertices": 10}}, "objects": [{"name": "A", "mesh": "grid:8"}]}));
-    refused(&["inspect", s(&lvl)], &["`grid:8` has 81 vertices, more than the limit of 10"]);
-    write_json(&lvl, &json!({"settings": {"limits": {"meshVertices": 1u64 << 40}}, "objects": [{"name": "A", "mesh": "grid:4096"}]}));
+    write_json(
+        &lvl,
+        &json!({"settings": {"limits": {"meshVertices": 10}}, "objects": [{"name": "A", "mesh": "grid:8"}]}),
+    );
+    refused(
+        &["inspect", s(&lvl)],
+        &["`grid:8` has 81 vertices, more than the limit of 10"],
+    );
+    write_json(
+        &lvl,
+        &json!({"settings": {"limits": {"meshVertices": 1u64 << 40}}, "objects": [{"name": "A", "mesh": "grid:4096"}]}),
+    );
     refused(&["inspect", s(&lvl)], &["limit of 4194304"]);
     ok(&["inspect", s(&lvl), "--max-vertices", "17000000"]);
 }
@@ -368,7 +457,10 @@ fn tiny_files_cannot_demand_huge_memory() {
 fn numbers_are_checked_and_degenerate_input_is_finite() {
     let l = layout();
     let lvl = level(&l, json!({"name": "A", "position": [1e39, 0, 0]}));
-    refused(&["inspect", s(&lvl)], &["objects[0].position[0]", "out of range"]);
+    refused(
+        &["inspect", s(&lvl)],
+        &["objects[0].position[0]", "out of range"],
+    );
     // Rotation key (3e38, 0, 0, 3e38) is 90° about X (normalised in f64).
     let model = l.models.join("m.gltf");
     std::fs::write(l.models.join("in.bin"), mat_bytes(IDENTITY)).unwrap();
@@ -394,19 +486,33 @@ fn numbers_are_checked_and_degenerate_input_is_finite() {
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     for field in ["world", "skin"] {
         let m = v["joints"][0][field].as_array().unwrap();
-        assert!(m.len() == 16 && m.iter().all(|x| x.as_f64().is_some_and(f64::is_finite)), "{field}: {m:?}");
+        assert!(
+            m.len() == 16 && m.iter().all(|x| x.as_f64().is_some_and(f64::is_finite)),
+            "{field}: {m:?}"
+        );
     }
-    assert!(out.stderr.contains("node 0 (`root`)") && out.stderr.contains("singular"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("node 0 (`root`)") && out.stderr.contains("singular"),
+        "{}",
+        out.stderr
+    );
     // A zero quaternion node: identity with a warning naming the node, not "not finite".
     let (mut doc, _) = skin_gltf("in.bin", [0.0, 0.0, 0.0, 1.0]);
     doc["nodes"][1]["rotation"] = json!([0.0, 0.0, 0.0, 0.0]);
     write_json(&model, &doc);
     let out = ok(&["pose", s(&model), "--list"]);
-    assert!(out.stderr.contains("node 1 (`joint`)") && out.stderr.contains("zero quaternion"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("node 1 (`joint`)") && out.stderr.contains("zero quaternion"),
+        "{}",
+        out.stderr
+    );
     // A translation of 1e39 in a glTF node is an error naming its path.
     doc["nodes"][1]["translation"] = json!([1e39, 0.0, 0.0]);
     write_json(&model, &doc);
-    refused(&["pose", s(&model), "--list"], &["node 1", "`nodes[1].translation[0]` is inf"]);
+    refused(
+        &["pose", s(&model), "--list"],
+        &["node 1", "`nodes[1].translation[0]` is inf"],
+    );
 }
 
 #[test]
@@ -418,16 +524,42 @@ fn unclear_errors_are_rewritten() {
     std::fs::write(&cut, &glb[..glb.len() / 2]).unwrap();
     refused(
         &["pose", s(&cut), "--list"],
-        &["truncated GLB", &format!("declares {} bytes but the file ends at byte {}", glb.len(), glb.len() / 2)],
+        &[
+            "truncated GLB",
+            &format!(
+                "declares {} bytes but the file ends at byte {}",
+                glb.len(),
+                glb.len() / 2
+            ),
+        ],
     );
     // Bad base64 names the buffer and the offset.
     let model = l.models.join("m.gltf");
-    write_json(&model, &skin_gltf("data:application/octet-stream;base64,@AAA", [0.0, 0.0, 0.0, 1.0]).0);
-    refused(&["pose", s(&model), "--list"], &["buffer 0", "byte 0 of the payload is `@`"]);
+    write_json(
+        &model,
+        &skin_gltf(
+            "data:application/octet-stream;base64,@AAA",
+            [0.0, 0.0, 0.0, 1.0],
+        )
+        .0,
+    );
+    refused(
+        &["pose", s(&model), "--list"],
+        &["buffer 0", "byte 0 of the payload is `@`"],
+    );
     // 65,535 nodes in a static scene load.
     let nodes: Vec<Value> = (0..65_535).map(|_| json!({})).collect();
-    write_json(&model, &json!({"asset": {"version": "2.0"}, "nodes": nodes}));
+    write_json(
+        &model,
+        &json!({"asset": {"version": "2.0"}, "nodes": nodes}),
+    );
     ok(&["pose", s(&model), "--list"]);
     // Unknown built-in models list the built-ins.
-    refused(&["view", "builtin:nothing", "--out", s(&l.tmp.join("v"))], &["unknown built-in model `builtin:nothing`", "builtin:mannequin"]);
+    refused(
+        &["view", "builtin:nothing", "--out", s(&l.tmp.join("v"))],
+        &[
+            "unknown built-in model `builtin:nothing`",
+            "builtin:mannequin",
+        ],
+    );
 }

@@ -110,7 +110,9 @@ impl Resolver {
             Some(root) => root.open_file(&self.join(relative)),
             None => Err(AssetError::BadUri {
                 file: relative.to_owned(),
-                reason: "this asset was built in memory and has no folder, so it cannot reference files".into(),
+                reason:
+                    "this asset was built in memory and has no folder, so it cannot reference files"
+                        .into(),
             }),
         }
     }
@@ -167,15 +169,22 @@ mod tests {
         .unwrap();
         assert_eq!(rel, Path::new("models/m.gltf"));
         let place = "m.gltf: images[0].uri";
-        assert_eq!(r.read_uri("../textures/My%20Tex.png", place).unwrap(), b"png");
+        assert_eq!(
+            r.read_uri("../textures/My%20Tex.png", place).unwrap(),
+            b"png"
+        );
         assert_eq!(r.read_uri("..%2Fx.bin", place).unwrap(), b"x");
         let err = r.read_uri("../../secret.bin", place).unwrap_err();
         assert!(matches!(err, AssetError::OutsideRoot { .. }), "{err}");
         // Without --asset-root the model's folder is the root.
-        let (r, _) = Resolver::for_user_file(&d.path().join("root/models/m.gltf"), None, Budgets::DEFAULT).unwrap();
+        let (r, _) =
+            Resolver::for_user_file(&d.path().join("root/models/m.gltf"), None, Budgets::DEFAULT)
+                .unwrap();
         let err = r.read_uri("../x.bin", place).unwrap_err();
         assert!(err.to_string().contains("(model folder)"), "{err}");
-        let err = Resolver::detached(Budgets::DEFAULT).read_uri("x.bin", place).unwrap_err();
+        let err = Resolver::detached(Budgets::DEFAULT)
+            .read_uri("x.bin", place)
+            .unwrap_err();
         assert!(err.to_string().contains("built in memory"), "{err}");
     }
 }

@@ -262,7 +262,11 @@ impl OpenAsset {
 ///
 /// # Errors
 /// As [`AssetRoot::open_file`] and [`OpenAsset::read`].
-pub fn open_within(root: &AssetRoot, relative: &Path, max_bytes: u64) -> Result<Vec<u8>, AssetError> {
+pub fn open_within(
+    root: &AssetRoot,
+    relative: &Path,
+    max_bytes: u64,
+) -> Result<Vec<u8>, AssetError> {
     root.open_file(relative)?.read(max_bytes)
 }
 
@@ -282,8 +286,14 @@ mod tests {
     #[test]
     fn files_inside_read_and_dotdot_inside_is_fine() {
         let (_d, root) = setup();
-        assert_eq!(open_within(&root, Path::new("a.txt"), 100).unwrap(), b"inside");
-        assert_eq!(open_within(&root, Path::new("sub/../a.txt"), 100).unwrap(), b"inside");
+        assert_eq!(
+            open_within(&root, Path::new("a.txt"), 100).unwrap(),
+            b"inside"
+        );
+        assert_eq!(
+            open_within(&root, Path::new("sub/../a.txt"), 100).unwrap(),
+            b"inside"
+        );
         let a = root.open_file(Path::new("a.txt")).unwrap().id();
         let b = root.open_file(Path::new("sub/../a.txt")).unwrap().id();
         assert_eq!(a, b);
@@ -325,7 +335,10 @@ mod tests {
                 root.path().join("a.txt").display()
             )
         );
-        assert_eq!(open_within(&root, Path::new("a.txt"), 6).unwrap(), b"inside");
+        assert_eq!(
+            open_within(&root, Path::new("a.txt"), 6).unwrap(),
+            b"inside"
+        );
     }
 
     #[cfg(unix)]

@@ -232,10 +232,7 @@ pub(crate) fn read_floats(
     Ok(out)
 }
 
-fn buffer_slice<'b>(
-    buffers: &'b Buffers,
-    view: &gltf::buffer::View,
-) -> Option<&'b [u8]> {
+fn buffer_slice<'b>(buffers: &'b Buffers, view: &gltf::buffer::View) -> Option<&'b [u8]> {
     let data = buffers.get(view.buffer().index())?;
     data.get(view.offset()..view.offset().checked_add(view.length())?)
 }

@@ -178,7 +178,12 @@ impl GltfAsset {
     /// too large; import errors.
     pub fn load_in(resolver: &Resolver, relative: &Path, options: ImportOptions) -> Result<Self> {
         let bytes = resolver.read(relative)?;
-        Self::from_bytes(&bytes, &resolver.display(relative), &resolver.for_file(relative), options)
+        Self::from_bytes(
+            &bytes,
+            &resolver.display(relative),
+            &resolver.for_file(relative),
+            options,
+        )
     }
 
     /// Imports from bytes; `file` names the source in errors, `resolver` reads the buffers and

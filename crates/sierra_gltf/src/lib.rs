@@ -31,6 +31,6 @@ pub use source::load_image_file;
 pub use animation::{ChannelData, ImportedChannel, ImportedClip};
 pub use asset::{ClipSelector, GltfAsset, ImportOptions, ImportedNode, ImportedSkin, SkinInstance};
 pub use error::{Error, Result};
-pub use sierra_assets::{self as assets, Budgets, Resolver};
 pub use material::{AlphaMode, ImportedImage, ImportedMaterial, TextureRef};
 pub use mesh::{ImportedMesh, ImportedPrimitive, MorphTarget};
+pub use sierra_assets::{self as assets, Budgets, Resolver};

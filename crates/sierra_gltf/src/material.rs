@@ -2,7 +2,6 @@
 
 use glam::{Vec3, Vec4};
 
-
 /// How alpha is interpreted (glTF 2.0 §3.9.4).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum AlphaMode {

@@ -111,7 +111,10 @@ fn read_transform(file: &Path, n: &gltf::Node, warnings: &mut Vec<String>) -> Re
         }
     };
     let mut warn = |what: &str| {
-        let msg = format!("{}: {label}: {what}; using the identity rotation", file.display());
+        let msg = format!(
+            "{}: {label}: {what}; using the identity rotation",
+            file.display()
+        );
         log::warn!("{msg}");
         warnings.push(msg);
     };

@@ -65,7 +65,9 @@ pub fn pose(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> R
         .or_else(|| asset.nodes.iter().position(|n| n.skin == Some(skin)));
     let inverse_mesh_global = mesh_node
         .and_then(|n| Some((n, node_of_joint.iter().position(|&x| x == n)?)))
-        .map_or(Mat4::IDENTITY, |(n, j)| invert_or_identity(asset, n, &node_model[j]));
+        .map_or(Mat4::IDENTITY, |(n, j)| {
+            invert_or_identity(asset, n, &node_model[j])
+        });
     let joints = s
         .joint_nodes
         .iter()

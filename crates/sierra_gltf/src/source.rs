@@ -24,7 +24,12 @@ impl Buffers {
 
     /// Counts `bytes` more decoded data against [`sierra_assets::Budgets::gltf_decoded_bytes`];
     /// `what` names the accessor or image for the refusal.
-    pub(crate) fn charge(&self, file: &Path, bytes: u64, what: impl FnOnce() -> String) -> Result<()> {
+    pub(crate) fn charge(
+        &self,
+        file: &Path,
+        bytes: u64,
+        what: impl FnOnce() -> String,
+    ) -> Result<()> {
         let total = self.decoded.get().saturating_add(bytes);
         if total > self.limit {
             return Err(Error::Asset(AssetError::OverBudget {
@@ -108,9 +113,9 @@ pub(crate) fn load_buffers(
             reason,
         };
         let mut bytes = match buffer.source() {
-            gltf::buffer::Source::Bin => blob
-                .take()
-                .ok_or_else(|| fail("refers to the GLB binary chunk, but the file has none".into()))?,
+            gltf::buffer::Source::Bin => blob.take().ok_or_else(|| {
+                fail("refers to the GLB binary chunk, but the file has none".into())
+            })?,
             gltf::buffer::Source::Uri(uri) => resolver
                 .read_uri(uri, &format!("{}: buffers[{i}].uri", file.display()))
                 .map_err(|e| fail(format!("uri `{}`: {e}", short(uri))))?,
@@ -164,8 +169,15 @@ pub(crate) fn load_images(
                 gltf::image::Source::View { view, .. } => {
                     let data = buffers
                         .get(view.buffer().index())
-                        .and_then(|b| b.get(view.offset()..view.offset().checked_add(view.length())?))
-                        .ok_or_else(|| fail(format!("buffer view {} lies outside its buffer", view.index())))?;
+                        .and_then(|b| {
+                            b.get(view.offset()..view.offset().checked_add(view.length())?)
+                        })
+                        .ok_or_else(|| {
+                            fail(format!(
+                                "buffer view {} lies outside its buffer",
+                                view.index()
+                            ))
+                        })?;
                     (data.into(), None)
                 }
                 gltf::image::Source::Uri { uri, .. } => {
@@ -181,7 +193,14 @@ pub(crate) fn load_images(
                 .map(str::to_owned)
                 .or(uri_name)
                 .unwrap_or_else(|| format!("image {i}"));
-            decode_image(file, i, &name, &bytes, buffers, resolver.budgets().image_size)
+            decode_image(
+                file,
+                i,
+                &name,
+                &bytes,
+                buffers,
+                resolver.budgets().image_size,
+            )
         })
         .collect()
 }
@@ -203,7 +222,14 @@ pub fn load_image_file(resolver: &Resolver, relative: &Path) -> Result<ImportedI
         limit: resolver.budgets().gltf_decoded_bytes,
     };
     let name = relative.display().to_string();
-    decode_image(&file, 0, &name, &bytes, &budget, resolver.budgets().image_size)
+    decode_image(
+        &file,
+        0,
+        &name,
+        &bytes,
+        &budget,
+        resolver.budgets().image_size,
+    )
 }
 
 fn decode_image(
@@ -244,7 +270,9 @@ fn decode_image(
         }
     }
     let rgba_bytes = u64::from(w) * u64::from(h) * 4;
-    buffers.charge(file, rgba_bytes, || format!("image {index} (`{name}`, {w}×{h} RGBA8)"))?;
+    buffers.charge(file, rgba_bytes, || {
+        format!("image {index} (`{name}`, {w}×{h} RGBA8)")
+    })?;
     let mut reader = reader()?;
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(max_side);

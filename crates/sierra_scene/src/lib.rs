@@ -34,5 +34,5 @@ pub use components::{Component, COMPONENT_TYPES};
 pub use error::{Error, LevelError};
 pub use graph::{NodeId, SceneGraph, Transform};
 pub use level::{load_level, load_level_with, Level, LoadOptions, MeshRef, ObjectDef, Primitive};
-pub use sierra_assets;
 pub use scene::Scene;
+pub use sierra_assets;

@@ -107,7 +107,9 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
             .with_context(|| format!("{} is not JSON", level.display()))?;
     }
     if let Some(r) = args.resolution {
-        let limit = args.max_vertices.unwrap_or(sierra_assets::Budgets::DEFAULT.mesh_vertices);
+        let limit = args
+            .max_vertices
+            .unwrap_or(sierra_assets::Budgets::DEFAULT.mesh_vertices);
         let vertices = r.unsigned_abs().saturating_mul(r.unsigned_abs());
         if vertices > limit {
             bail!(

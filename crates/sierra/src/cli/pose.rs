@@ -41,7 +41,7 @@ pub fn pose_json(args: &PoseArgs) -> anyhow::Result<serde_json::Value> {
         args.assets.budgets(),
         ImportOptions::ANIMATION_ONLY,
     )
-        .with_context(|| format!("loading {}", args.model.display()))?;
+    .with_context(|| format!("loading {}", args.model.display()))?;
     if args.list {
         return Ok(pose::list_json(&asset));
     }

@@ -120,9 +120,12 @@ pub fn run(args: ViewArgs) -> Result<()> {
     if args.frames == 0 {
         bail!("--frames must be at least 1");
     }
-    let asset =
-        builtin::load_model_in(&args.model, args.assets.asset_root.as_deref(), args.assets.budgets())
-            .with_context(|| format!("loading {}", args.model))?;
+    let asset = builtin::load_model_in(
+        &args.model,
+        args.assets.asset_root.as_deref(),
+        args.assets.budgets(),
+    )
+    .with_context(|| format!("loading {}", args.model))?;
     let clip = match (&args.clip, asset.clips.is_empty()) {
         (Some(c), _) => Some(ClipSelector::parse(c)),
         (None, false) => Some(ClipSelector::Index(0)),

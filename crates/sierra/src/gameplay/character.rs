@@ -52,7 +52,11 @@ impl CharacterModel {
         let asset = if model.starts_with("builtin:") {
             sierra_gltf::builtin::load_model(model)
         } else {
-            GltfAsset::load_in(assets, Path::new(model), sierra_gltf::ImportOptions::default())
+            GltfAsset::load_in(
+                assets,
+                Path::new(model),
+                sierra_gltf::ImportOptions::default(),
+            )
         }
         .map_err(|source| GameplayError::Model {
             file: at().0,
@@ -87,11 +91,10 @@ impl CharacterModel {
     /// Index of the clip called `name`; when no clip has that name, a decimal `name` is an
     /// index (so unnamed clips can be chosen: `"0"`).
     pub fn clip_index(&self, name: &str) -> Option<usize> {
-        self.clips.iter().position(|c| c.name() == name).or_else(|| {
-            name.parse::<usize>()
-                .ok()
-                .filter(|&i| i < self.clips.len())
-        })
+        self.clips
+            .iter()
+            .position(|c| c.name() == name)
+            .or_else(|| name.parse::<usize>().ok().filter(|&i| i < self.clips.len()))
     }
 
     /// The clips as `index: "name"` (unnamed ones marked), for error messages.
@@ -259,4 +262,3 @@ pub fn add_joint_nodes(
     }
     Ok(ids)
 }
-

@@ -281,7 +281,11 @@ fn load_model(
     let asset = if model.starts_with("builtin:") {
         sierra_gltf::builtin::load_model(model)
     } else {
-        sierra_gltf::GltfAsset::load_in(assets, Path::new(model), sierra_gltf::ImportOptions::default())
+        sierra_gltf::GltfAsset::load_in(
+            assets,
+            Path::new(model),
+            sierra_gltf::ImportOptions::default(),
+        )
     }
     .map_err(|source| CrowdError::Model {
         file: file.to_owned(),

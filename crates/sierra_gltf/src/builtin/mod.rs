@@ -33,6 +33,11 @@ pub fn load_model_in(
             available: MODELS.iter().map(|m| m.to_string()).collect(),
         })
     } else {
-        GltfAsset::load_user_file(Path::new(name), asset_root, budgets, crate::ImportOptions::default())
+        GltfAsset::load_user_file(
+            Path::new(name),
+            asset_root,
+            budgets,
+            crate::ImportOptions::default(),
+        )
     }
 }

@@ -404,7 +404,10 @@ pub fn load_level_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<
         path: path.to_path_buf(),
         source: std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("not UTF-8 text (byte {} is invalid)", e.utf8_error().valid_up_to()),
+            format!(
+                "not UTF-8 text (byte {} is invalid)",
+                e.utf8_error().valid_up_to()
+            ),
         ),
     })?;
     Level::from_json_str_with(&text, path, root.path().to_path_buf(), options)
@@ -477,7 +480,11 @@ impl Level {
     pub fn resolver(&self) -> Result<Resolver, Error> {
         let root = AssetRoot::open(&self.asset_root, &self.asset_root_name)?;
         let folder = root.relative_of(self.folder())?;
-        Ok(Resolver::new(std::sync::Arc::new(root), folder, self.budgets))
+        Ok(Resolver::new(
+            std::sync::Arc::new(root),
+            folder,
+            self.budgets,
+        ))
     }
 
     /// The folder relative asset paths start from (the level file's folder).
@@ -585,9 +592,7 @@ impl Level {
             json_path: json_path.to_owned(),
             source: Box::new(source),
         };
-        let resolver = self
-            .resolver()
-            .map_err(|e| in_level(&refs[0].0, e))?;
+        let resolver = self.resolver().map_err(|e| in_level(&refs[0].0, e))?;
         for (json_path, rel) in refs {
             check_asset(&resolver, rel, self.budgets.file_bytes)
                 .map_err(|e| in_level(&json_path, e))?;
@@ -599,19 +604,25 @@ impl Level {
     /// `Terrain` of resolution R has R².
     fn check_budgets(&self) -> Result<(), Error> {
         let limit = self.budgets.mesh_vertices;
-        let over = |json_path: String, what: String, vertices: u64| Error::Invalid {
+        let over = |json_path: String, what: String, vertices: u64| {
+            Error::Invalid {
             file: self.file.clone(),
             json_path,
             message: format!(
                 "{what} has {vertices} vertices, more than the limit of {limit} vertices per generated mesh ({})",
                 sierra_assets::Budget::MeshVertices.how_to_raise()
             ),
+        }
         };
         for (i, obj) in self.objects.iter().enumerate() {
             if let Some(MeshRef::Primitive(Primitive::Grid { cells })) = obj.mesh {
                 let n = u64::from(cells) + 1;
                 if n * n > limit {
-                    return Err(over(format!("objects[{i}].mesh"), format!("`grid:{cells}`"), n * n));
+                    return Err(over(
+                        format!("objects[{i}].mesh"),
+                        format!("`grid:{cells}`"),
+                        n * n,
+                    ));
                 }
             }
             for (j, c) in obj.components.iter().enumerate() {

@@ -290,7 +290,11 @@ pub fn check_f32_range(value: &serde_json::Value) -> Result<(), (String, String)
             Value::Object(map) => {
                 let entries: Vec<_> = map.iter().collect();
                 for (k, item) in entries.into_iter().rev() {
-                    let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
                     stack.push((item, p));
                 }
             }
