@@ -44,7 +44,21 @@ impl Game {
     /// Level errors (file, line:column, JSON path; missing assets) and a camera that
     /// cannot be projected (see [`Game::new`]).
     pub fn load(path: &Path, tick_hz: f64) -> Result<Self> {
-        let scene = Scene::load(path)?;
+        Self::load_with(path, &sierra_scene::LoadOptions::default(), tick_hz)
+    }
+
+    /// [`Game::load`] with an asset root and budgets (`--asset-root`, `--max-*`).
+    ///
+    /// # Errors
+    /// As [`Game::load`].
+    pub fn load_with(
+        path: &Path,
+        options: &sierra_scene::LoadOptions,
+        tick_hz: f64,
+    ) -> Result<Self> {
+        let level = sierra_scene::load_level_with(path, options)?;
+        let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
+        let scene = Scene::from_level(&level, &mut assets)?;
         Self::new(scene, path.to_path_buf(), tick_hz)
     }
 

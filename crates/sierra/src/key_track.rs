@@ -98,7 +98,7 @@ pub struct KeyTrack {
 impl KeyTrack {
     /// Reads a track file. Errors: [`KeyTrackError`] naming the file and JSON path.
     pub fn load(path: &Path) -> Result<Self, KeyTrackError> {
-        let text = std::fs::read_to_string(path).map_err(|source| KeyTrackError::Io {
+        let text = crate::read_user_text(path).map_err(|source| KeyTrackError::Io {
             file: path.to_owned(),
             source,
         })?;
@@ -132,11 +132,20 @@ impl KeyTrack {
                 code,
                 down: true,
             });
+            let Some(release) = press.tick.checked_add(press.ticks) else {
+                return Err(KeyTrackError::Json {
+                    file: file.to_owned(),
+                    json_path: format!("presses[{index}].ticks"),
+                    message: format!(
+                        "tick {} + ticks {} is past the last representable tick ({})",
+                        press.tick,
+                        press.ticks,
+                        u64::MAX
+                    ),
+                });
+            };
             events.push(KeyEvent {
-                // Saturating: a press at the last representable tick is held to the end
-                // (`tick + ticks` overflowed: a panic with overflow checks, else a key-up at
-                // tick 0 before its key-down; found by the key_track fuzz target).
-                tick: press.tick.saturating_add(press.ticks),
+                tick: release,
                 code,
                 down: false,
             });

@@ -28,3 +28,25 @@ pub mod overlay;
 pub mod scene_to_frame;
 pub mod window;
 pub mod world;
+
+/// Reads a text file the user named on the command line (an input or key track) the way
+/// assets are read: opened in its folder, a regular file (not a FIFO or device), at most the
+/// default [`sierra_assets::Budgets::file_bytes`].
+///
+/// # Errors
+/// An I/O error whose message says what was refused.
+pub fn read_user_text(path: &std::path::Path) -> std::io::Result<String> {
+    let budgets = sierra_assets::Budgets::DEFAULT;
+    let read = || -> Result<Vec<u8>, sierra_assets::AssetError> {
+        let (resolver, _) = sierra_assets::Resolver::for_user_file(path, None, budgets)?;
+        resolver.read(std::path::Path::new(path.file_name().unwrap_or_default()))
+    };
+    let bytes = read().map_err(|e| match e {
+        sierra_assets::AssetError::Io { source, .. } => source,
+        sierra_assets::AssetError::NotFound { .. } => {
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")
+        }
+        other => std::io::Error::other(other.to_string()),
+    })?;
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}

@@ -7,7 +7,6 @@
 //! as skinned meshes by [`crate::character_meshes::CharacterMeshes::skin`].
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec3, Vec4};
@@ -64,7 +63,7 @@ const BUILTIN_NORMAL_MAP_STRENGTH: f32 = 0.04;
 /// image files, GPU errors.
 pub fn load_normal_map(
     ctx: &GpuContext,
-    level_folder: &Path,
+    assets: &sierra_assets::Resolver,
     map: &NormalMapRef,
 ) -> Result<Texture2d> {
     let (width, height, pixels, label) = match map {
@@ -76,12 +75,11 @@ pub fn load_normal_map(
             (size, size, pixels, format!("builtin:{name}"))
         }
         NormalMapRef::File(rel) => {
-            let path = level_folder.join(rel);
-            let image = image::open(&path)
-                .with_context(|| format!("reading the normal map {}", path.display()))?
-                .into_rgba8();
-            let (w, h) = image.dimensions();
-            (w, h, image.into_raw(), path.display().to_string())
+            let image = sierra_gltf::load_image_file(assets, rel).with_context(|| {
+                format!("reading the normal map {}", assets.display(rel).display())
+            })?;
+            let label = assets.display(rel).display().to_string();
+            (image.width, image.height, image.rgba8, label)
         }
     };
     Texture2d::from_rgba8(ctx, &label, width, height, &pixels, ColorSpace::Linear)
@@ -120,7 +118,6 @@ pub fn upload_scene_meshes(
     }
     let mut meshes = SceneMeshes::default();
     let mut gltf_nodes = 0;
-    let folder = game.file.parent().unwrap_or(Path::new(""));
     for (_, content) in game.scene.content.iter() {
         match &content.mesh {
             Some(NodeMesh::Primitive { primitive, .. })
@@ -154,7 +151,7 @@ pub fn upload_scene_meshes(
                 .with_context(|| format!("uploading the {label} primitive"))?;
             let surface = SurfaceMaterial {
                 model: ShadingModel::Phong,
-                normal: Some(load_normal_map(ctx, folder, map)?),
+                normal: Some(load_normal_map(ctx, &game.scene.assets, map)?),
                 normal_scale: material.normal_scale,
                 ..SurfaceMaterial::default()
             };

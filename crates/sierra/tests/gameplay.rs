@@ -201,10 +201,20 @@ fn a_character_model_without_a_skin_is_an_error() {
     let Some(cube) = sierra_testkit::shared_asset("gltf/AnimatedCube/AnimatedCube.gltf") else {
         return;
     };
-    let err = load_error(&format!(
-        r#"{{"name": "C", "components": [{{"type": "Character", "model": {:?}, "clip": "x"}}]}}"#,
-        cube.display().to_string()
-    ));
+    // Models are read inside the level's folder (the asset root): copy the cube beside the level.
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(cube.parent().unwrap()).unwrap() {
+        let from = entry.unwrap().path();
+        std::fs::copy(&from, dir.path().join(from.file_name().unwrap())).unwrap();
+    }
+    let path = write_level(
+        dir.path(),
+        r#"{"name": "C", "components": [{"type": "Character", "model": "AnimatedCube.gltf", "clip": "x"}]}"#,
+    );
+    let err = format!(
+        "{:#}",
+        Game::load(&path, 60.0).err().expect("level should fail")
+    );
     assert!(
         err.contains("objects[0].components[0].model") && err.contains("no skin"),
         "{err}"

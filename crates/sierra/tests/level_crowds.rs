@@ -133,7 +133,19 @@ fn a_level_crowd_is_drawn_where_its_members_stand() {
 }
 
 fn load_error(json: &str) -> String {
+    load_error_beside(json, None)
+}
+
+/// As [`load_error`], with the files of `model`'s folder copied beside the level (models are
+/// read inside the level's folder, the asset root).
+fn load_error_beside(json: &str, model: Option<&Path>) -> String {
     let dir = tempfile::tempdir().unwrap();
+    if let Some(model) = model {
+        for entry in std::fs::read_dir(model.parent().unwrap()).unwrap() {
+            let from = entry.unwrap().path();
+            std::fs::copy(&from, dir.path().join(from.file_name().unwrap())).unwrap();
+        }
+    }
     let path = write_level(dir.path(), "bad.json", json);
     match Game::load(&path, DEFAULT_TICK_HZ) {
         Ok(_) => panic!("loaded a bad crowd: {json}"),
@@ -174,7 +186,7 @@ fn bad_crowds_are_clear_errors_with_their_json_path() {
     assert!(err.contains(&format!("{at}.model")), "{err}");
     assert!(err.contains("missing_model.glb"), "{err}");
     if let Some(cube) = sierra_testkit::shared_asset("gltf/AnimatedCube/AnimatedCube.gltf") {
-        let err = load_error(&model(&cube.display().to_string()));
+        let err = load_error_beside(&model("AnimatedCube.gltf"), Some(&cube));
         assert!(err.contains(&format!("{at}.model")), "{err}");
         assert!(err.contains("no skinned mesh"), "{err}");
     }
@@ -214,10 +226,11 @@ fn a_crowd_of_a_gltf_model_bakes_its_named_clips() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let crowd = format!(
-        r#"{{"type": "Crowd", "model": "{}", "count": 3, "clips": ["Run", "Walk"], "seed": 1}}"#,
-        fox.display()
-    );
+    // Models are read inside the level's folder (the asset root): copy the fox beside the level.
+    std::fs::copy(&fox, dir.path().join("Fox.glb")).unwrap();
+    let crowd =
+        r#"{"type": "Crowd", "model": "Fox.glb", "count": 3, "clips": ["Run", "Walk"], "seed": 1}"#
+            .to_string();
     let path = write_level(dir.path(), "foxes.json", &level(Some(&crowd)));
     let game = Game::load(&path, DEFAULT_TICK_HZ).unwrap();
     let crowds = &game.world.crowds.crowds;

@@ -27,7 +27,7 @@ pub enum AnimError {
         name: String,
     },
     /// More joints than the runtime's `u16` parent indices can address.
-    #[error("skeleton has {0} joints; at most 65535 are supported")]
+    #[error("skeleton has {0} joints; at most 65534 are supported (joint indices are 16-bit and 65535 marks a root)")]
     TooManyJoints(usize),
     /// A raw track is malformed.
     #[error("clip {clip:?}, joint {joint}, {channel} track: {reason}")]

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use gltf::accessor::{DataType, Dimensions};
 
+use crate::source::Buffers;
 use crate::{Error, Result};
 
 /// What a caller accepts for one accessor.
@@ -94,7 +95,7 @@ fn type_name(t: DataType) -> &'static str {
 /// Reads `accessor` as `count × components` floats (flattened), validating it against `expect`.
 pub(crate) fn read_floats(
     file: &Path,
-    buffers: &[gltf::buffer::Data],
+    buffers: &Buffers,
     accessor: &gltf::Accessor,
     expect: &Expect,
 ) -> Result<Vec<f32>> {
@@ -178,6 +179,11 @@ pub(crate) fn read_floats(
             None
         }
     };
+    // Decoded bytes are counted at every use (32 primitives sharing one sparse accessor decode
+    // it 32 times) before the memory is allocated.
+    buffers.charge(file, (floats as u64).saturating_mul(4), || {
+        format!("accessor {} ({})", accessor.index(), expect.usage)
+    })?;
     let mut out = vec![0.0f32; floats];
     if let Some((data, start, stride)) = view {
         for i in 0..count {
@@ -226,10 +232,7 @@ pub(crate) fn read_floats(
     Ok(out)
 }
 
-fn buffer_slice<'b>(
-    buffers: &'b [gltf::buffer::Data],
-    view: &gltf::buffer::View,
-) -> Option<&'b [u8]> {
+fn buffer_slice<'b>(buffers: &'b Buffers, view: &gltf::buffer::View) -> Option<&'b [u8]> {
     let data = buffers.get(view.buffer().index())?;
     data.get(view.offset()..view.offset().checked_add(view.length())?)
 }

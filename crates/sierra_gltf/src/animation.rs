@@ -8,6 +8,7 @@ use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use sierra_anim::{Interpolation, RawMorphTrack, RawTrack};
 
 use crate::accessor::{read_floats, Expect};
+use crate::source::Buffers;
 use crate::{Error, Result};
 
 /// Keyframes of one channel.
@@ -46,7 +47,7 @@ pub struct ImportedClip {
 
 pub(crate) fn read_animation(
     file: &Path,
-    buffers: &[gltf::buffer::Data],
+    buffers: &Buffers,
     anim: &gltf::Animation,
     morph_counts: &[usize],
 ) -> Result<ImportedClip> {
@@ -206,14 +207,20 @@ pub(crate) fn read_animation(
                         values: values.chunks_exact(3).map(Vec3::from_slice).collect(),
                     }),
                     _ => {
-                        let quats: Vec<Quat> =
+                        let mut quats: Vec<Quat> =
                             values.chunks_exact(4).map(Quat::from_slice).collect();
                         if interpolation != Interpolation::CubicSpline {
-                            if let Some(i) = quats.iter().position(|q| q.length_squared() < 1e-12) {
-                                return Err(key_err(
-                                    output.index(),
-                                    format!("rotation key {i} is a zero quaternion"),
-                                ));
+                            // Normalised in f64: `[3e38, 0, 0, 3e38]` is 90° about X, but its
+                            // length overflows f32.
+                            for (i, q) in quats.iter_mut().enumerate() {
+                                let d = glam::DQuat::from_array(q.to_array().map(f64::from));
+                                if d.length_squared() < 1e-24 {
+                                    return Err(key_err(
+                                        output.index(),
+                                        format!("rotation key {i} is a zero quaternion"),
+                                    ));
+                                }
+                                *q = d.normalize().as_quat();
                             }
                         }
                         ChannelData::Rotation(RawTrack {

@@ -25,6 +25,36 @@ pub enum Error {
         /// The parser's error.
         source: gltf::Error,
     },
+    /// A file could not be opened or read within the asset root and budgets (including the
+    /// decoded-bytes and image-size budgets of an import).
+    #[error("{0}")]
+    Asset(#[from] sierra_assets::AssetError),
+    /// The GLB container is truncated or malformed (at which byte, of how many).
+    #[error("{file}: {reason}")]
+    Container {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A buffer could not be read (bad URI, outside the root, too short, bad base64).
+    #[error("{file}: buffer {buffer}: {reason}")]
+    Buffer {
+        /// The file.
+        file: PathBuf,
+        /// Buffer index.
+        buffer: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A `builtin:` model name that does not exist.
+    #[error("unknown built-in model `{name}`; the built-in models are: {}", available.join(", "))]
+    UnknownBuiltin {
+        /// The name as given.
+        name: String,
+        /// The built-in model names.
+        available: Vec<String>,
+    },
     /// An accessor has the wrong type or lies outside its buffer.
     #[error("{file}: accessor {accessor} ({usage}): {reason}")]
     Accessor {

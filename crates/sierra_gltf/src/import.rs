@@ -4,51 +4,37 @@ use std::path::Path;
 
 use glam::Mat4;
 use gltf::accessor::{DataType, Dimensions};
-use sierra_anim::{RawJoint, RawSkeleton, Skeleton, Skin, Transform};
+use sierra_anim::{RawJoint, RawSkeleton, Skeleton, Skin};
+
+use sierra_assets::Resolver;
 
 use crate::accessor::{read_floats, Expect};
 use crate::animation::read_animation;
 use crate::asset::{GltfAsset, ImportOptions, ImportedNode, ImportedSkin};
-use crate::material::{convert_image, read_material};
+use crate::material::read_material;
 use crate::mesh::read_mesh;
+use crate::source::{check_glb_container, load_buffers, load_images, Buffers};
 use crate::{Error, Result};
-
-/// Refuses a GLB whose header `length` is shorter than the 12-byte header itself: the `gltf`
-/// crate (1.4.1, `Glb::from_slice`) subtracts 12 from it unchecked, which panics with overflow
-/// checks (found by the `gltf_import` fuzz target, docs/fuzzing.md) and otherwise wraps into a
-/// length error.
-fn check_glb_header_length(bytes: &[u8]) -> std::result::Result<(), gltf::Error> {
-    const HEADER: usize = 12;
-    if let Some(field) = bytes.get(8..HEADER).filter(|_| bytes.starts_with(b"glTF")) {
-        let length = u32::from_le_bytes([field[0], field[1], field[2], field[3]]);
-        if (length as usize) < HEADER {
-            return Err(gltf::Error::Binary(gltf::binary::Error::Length {
-                length,
-                length_read: bytes.len(),
-            }));
-        }
-    }
-    Ok(())
-}
 
 pub(crate) fn import(
     bytes: &[u8],
     file: &Path,
-    base: Option<&Path>,
+    resolver: &Resolver,
     options: ImportOptions,
 ) -> Result<GltfAsset> {
     let gltf_err = |source| Error::Gltf {
         file: file.to_owned(),
         source,
     };
-    check_glb_header_length(bytes).map_err(gltf_err)?;
+    check_glb_container(file, bytes)?;
     let gltf::Gltf { document, blob } =
         gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
     check_unvalidated_indices(document.as_json()).map_err(gltf_err)?;
     let doc = gltf::Document::from_json(document.into_json()).map_err(gltf_err)?;
-    let buffers = gltf::import_buffers(&doc, base, blob).map_err(gltf_err)?;
+    let buffers = load_buffers(file, &doc, blob, resolver)?;
 
-    let nodes = read_nodes(file, &doc)?;
+    let mut warnings = Vec::new();
+    let nodes = crate::nodes::read_nodes(file, &doc, &mut warnings)?;
     let (scene_index, scene_roots) = match doc.default_scene().or_else(|| doc.scenes().next()) {
         Some(s) => (s.index(), s.nodes().map(|n| n.index()).collect()),
         None => (
@@ -66,7 +52,6 @@ pub(crate) fn import(
         }
     }
 
-    let mut warnings = Vec::new();
     let meshes = if options.meshes {
         doc.meshes()
             .map(|m| read_mesh(file, &buffers, &m, &mut warnings))
@@ -76,23 +61,7 @@ pub(crate) fn import(
     };
     let materials = doc.materials().map(|m| read_material(&m)).collect();
     let images = if options.images {
-        let data = gltf::import_images(&doc, base, &buffers).map_err(gltf_err)?;
-        data.into_iter()
-            .zip(doc.images())
-            .enumerate()
-            .map(|(i, (d, img))| {
-                let name = img
-                    .name()
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| match img.source() {
-                        gltf::image::Source::Uri { uri, .. } if !uri.starts_with("data:") => {
-                            uri.to_owned()
-                        }
-                        _ => format!("image {i}"),
-                    });
-                convert_image(file, i, name, d)
-            })
-            .collect::<Result<Vec<_>>>()?
+        load_images(file, &doc, &buffers, resolver)?
     } else {
         Vec::new()
     };
@@ -193,83 +162,9 @@ fn check_unvalidated_indices(root: &gltf::json::Root) -> std::result::Result<(),
     }
 }
 
-fn read_nodes(file: &Path, doc: &gltf::Document) -> Result<Vec<ImportedNode>> {
-    let mut nodes: Vec<ImportedNode> = doc
-        .nodes()
-        .map(|n| ImportedNode {
-            name: n.name().unwrap_or("").to_owned(),
-            parent: None,
-            children: n.children().map(|c| c.index()).collect(),
-            transform: match n.transform() {
-                gltf::scene::Transform::Matrix { matrix } => {
-                    Transform::from_matrix(&Mat4::from_cols_array_2d(&matrix))
-                }
-                gltf::scene::Transform::Decomposed {
-                    translation,
-                    rotation,
-                    scale,
-                } => Transform::from_trs(
-                    translation.into(),
-                    glam::Quat::from_array(rotation).normalize(),
-                    scale.into(),
-                ),
-            },
-            mesh: n.mesh().map(|m| m.index()),
-            skin: n.skin().map(|s| s.index()),
-            weights: n.weights().map(|w| w.to_vec()).unwrap_or_default(),
-            extras: n
-                .extras()
-                .as_ref()
-                .and_then(|raw| serde_json::from_str(raw.get()).ok()),
-        })
-        .collect();
-    for i in 0..nodes.len() {
-        for c in nodes[i].children.clone() {
-            if let Some(p) = nodes[c].parent {
-                return Err(Error::Node {
-                    file: file.to_owned(),
-                    node: c,
-                    reason: format!("child of both node {p} and node {i}"),
-                });
-            }
-            nodes[c].parent = Some(i);
-        }
-    }
-    if let Some(bad) = nodes.iter().position(|n| !n.transform.is_finite()) {
-        return Err(Error::Node {
-            file: file.to_owned(),
-            node: bad,
-            reason: "transform is not finite".into(),
-        });
-    }
-    // A cycle has no root, so the parents-first sort reports it.
-    let raw = RawSkeleton {
-        joints: nodes
-            .iter()
-            .map(|n| RawJoint {
-                name: n.name.clone(),
-                parent: n.parent,
-                rest: n.transform,
-            })
-            .collect(),
-    };
-    if let Err(e) = Skeleton::build(&raw) {
-        let node = match &e {
-            sierra_anim::AnimError::ParentCycle { joint, .. } => *joint,
-            _ => 0,
-        };
-        return Err(Error::Node {
-            file: file.to_owned(),
-            node,
-            reason: e.to_string(),
-        });
-    }
-    Ok(nodes)
-}
-
 fn read_skin(
     file: &Path,
-    buffers: &[gltf::buffer::Data],
+    buffers: &Buffers,
     skin: &gltf::Skin,
     nodes: &[ImportedNode],
     in_scene: &[bool],
@@ -420,34 +315,25 @@ mod tests {
     use super::*;
 
     /// `gltf_import` fuzz crash: a GLB header `length` below 12 (here 2) underflowed in the
-    /// `gltf` crate; it is now refused as a length error before the crate sees it.
+    /// `gltf` crate; the container check now refuses it before the crate sees it.
     #[test]
     fn glb_header_length_below_the_header_is_refused() {
         let glb = |length: u32| {
             let mut bytes = b"glTF\x02\x00\x00\x00".to_vec();
             bytes.extend(length.to_le_bytes());
-            bytes.extend(b"\x00\x00\x00\x00JSON{}");
+            bytes.extend(b"\x04\x00\x00\x00JSON{}  ");
             bytes
         };
+        let resolver = Resolver::default();
         for length in [0, 2, 11] {
-            assert!(
-                matches!(
-                    check_glb_header_length(&glb(length)),
-                    Err(gltf::Error::Binary(gltf::binary::Error::Length { .. }))
-                ),
-                "{length}"
-            );
-            let err = import(
-                &glb(length),
-                Path::new("crash.glb"),
-                None,
-                ImportOptions::default(),
-            )
-            .unwrap_err();
-            assert!(err.to_string().contains("crash.glb"), "{err}");
+            let err = import(&glb(length), Path::new("crash.glb"), &resolver, ImportOptions::default())
+                .unwrap_err();
+            let message = err.to_string();
+            assert!(message.contains("crash.glb") && message.contains("12-byte header"), "{message}");
         }
-        // Negative control: the check passes a header that is long enough, and non-GLB input.
-        assert!(check_glb_header_length(&glb(12)).is_ok());
-        assert!(check_glb_header_length(b"{\"asset\": {}}").is_ok());
+        // Negative control: a header whose length covers the file passes the container check.
+        let whole = glb(24);
+        assert_eq!(whole.len(), 24);
+        assert!(crate::source::check_glb_container(Path::new("ok.glb"), &whole).is_ok());
     }
 }

@@ -3,8 +3,11 @@
 //! skin influences and morph targets, metallic-roughness materials, decoded
 //! images, and the node hierarchy with names and `extras`.
 //!
-//! This is the only crate that sees the `gltf` crate's types. Entry point:
-//! [`GltfAsset::load`]. Errors ([`Error`]) name the file and the accessor,
+//! This is the only crate that sees the `gltf` crate's types. Entry points:
+//! [`GltfAsset::load`] (a file the user named; its folder is the asset root) and
+//! [`GltfAsset::load_in`] (a file inside a [`Resolver`]'s root). Every buffer and image URI
+//! is resolved through the [`Resolver`] (`sierra_assets`): relative and inside the root, or a
+//! `data:` URI; decoded data and image sizes are budgeted ([`Budgets`]). Errors ([`Error`]) name the file and the accessor,
 //! node, skin or animation index at fault; no input makes it panic.
 //!
 //! Spec references are to the glTF 2.0 specification (Khronos, 2021).
@@ -20,10 +23,14 @@ pub mod export;
 mod import;
 mod material;
 mod mesh;
+mod nodes;
 pub mod pose;
+mod source;
+pub use source::load_image_file;
 
 pub use animation::{ChannelData, ImportedChannel, ImportedClip};
 pub use asset::{ClipSelector, GltfAsset, ImportOptions, ImportedNode, ImportedSkin, SkinInstance};
 pub use error::{Error, Result};
 pub use material::{AlphaMode, ImportedImage, ImportedMaterial, TextureRef};
 pub use mesh::{ImportedMesh, ImportedPrimitive, MorphTarget};
+pub use sierra_assets::{self as assets, Budgets, Resolver};

@@ -1,10 +1,6 @@
 //! Metallic-roughness materials and decoded images (glTF 2.0 §3.9).
 
-use std::path::Path;
-
 use glam::{Vec3, Vec4};
-
-use crate::{Error, Result};
 
 /// How alpha is interpreted (glTF 2.0 §3.9.4).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -136,58 +132,4 @@ pub(crate) fn read_material(m: &gltf::Material) -> ImportedMaterial {
         },
         double_sided: m.double_sided(),
     }
-}
-
-pub(crate) fn convert_image(
-    file: &Path,
-    index: usize,
-    name: String,
-    data: gltf::image::Data,
-) -> Result<ImportedImage> {
-    use gltf::image::Format as F;
-    let (w, h) = (data.width, data.height);
-    let px = data.pixels;
-    let count = (w as usize) * (h as usize);
-    // 16-bit channels keep their high byte (little-endian storage).
-    let (channels, bytes_per_channel) = match data.format {
-        F::R8 => (1, 1),
-        F::R8G8 => (2, 1),
-        F::R8G8B8 => (3, 1),
-        F::R8G8B8A8 => (4, 1),
-        F::R16 => (1, 2),
-        F::R16G16 => (2, 2),
-        F::R16G16B16 => (3, 2),
-        F::R16G16B16A16 => (4, 2),
-        other => {
-            return Err(Error::Image {
-                file: file.to_owned(),
-                image: index,
-                reason: format!("unsupported pixel format {other:?}"),
-            })
-        }
-    };
-    if px.len() < count * channels * bytes_per_channel {
-        return Err(Error::Image {
-            file: file.to_owned(),
-            image: index,
-            reason: "pixel data shorter than width × height".into(),
-        });
-    }
-    let mut rgba8 = Vec::with_capacity(count * 4);
-    for i in 0..count {
-        let c = |k: usize| px[(i * channels + k) * bytes_per_channel + bytes_per_channel - 1];
-        let rgba = match channels {
-            1 => [c(0), c(0), c(0), 255],
-            2 => [c(0), c(0), c(0), c(1)],
-            3 => [c(0), c(1), c(2), 255],
-            _ => [c(0), c(1), c(2), c(3)],
-        };
-        rgba8.extend_from_slice(&rgba);
-    }
-    Ok(ImportedImage {
-        name,
-        width: w,
-        height: h,
-        rgba8,
-    })
 }

@@ -7,6 +7,7 @@ use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 
 use crate::accessor::{read_floats, Expect};
+use crate::source::Buffers;
 use crate::{Error, Result};
 
 /// Position/normal/tangent deltas of one morph target (glTF 2.0 §3.7.2.2);
@@ -82,7 +83,7 @@ fn vec3s(v: Vec<f32>) -> Vec<Vec3> {
 
 pub(crate) fn read_mesh(
     file: &Path,
-    buffers: &[gltf::buffer::Data],
+    buffers: &Buffers,
     mesh: &gltf::Mesh,
     warnings: &mut Vec<String>,
 ) -> Result<ImportedMesh> {
@@ -271,7 +272,7 @@ pub(crate) fn read_mesh(
 
 fn read_influences(
     file: &Path,
-    buffers: &[gltf::buffer::Data],
+    buffers: &Buffers,
     prim: &gltf::Primitive,
     usage: &dyn Fn(&str) -> String,
     n: usize,

@@ -20,7 +20,9 @@ pub struct JointPose {
     pub parent: Option<usize>,
     /// Global transform of the joint node in the glTF scene (column-major).
     pub world: Mat4,
-    /// glTF joint matrix: `inverse(global of the first node using the skin) × world × inverse bind matrix`.
+    /// glTF joint matrix: `inverse(global of the first node using the skin) × world × inverse bind matrix`
+    /// (the identity stands for that inverse when the node's global transform is singular,
+    /// e.g. scaled by 0, with a warning naming the node).
     pub skin: Mat4,
 }
 
@@ -56,13 +58,16 @@ pub fn pose(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> R
     let (nodes_skel, node_of_joint) = asset.node_skeleton()?;
     let node_clip = asset.build_clip(clip_index, &nodes_skel, &node_of_joint)?;
     let node_model = posed_model(asset, &node_clip, &nodes_skel, time)?;
-    let inverse_mesh_global = s
+    let mesh_node = s
         .users
         .first()
         .copied()
-        .or_else(|| asset.nodes.iter().position(|n| n.skin == Some(skin)))
-        .and_then(|n| node_of_joint.iter().position(|&x| x == n))
-        .map_or(Mat4::IDENTITY, |j| node_model[j].inverse());
+        .or_else(|| asset.nodes.iter().position(|n| n.skin == Some(skin)));
+    let inverse_mesh_global = mesh_node
+        .and_then(|n| Some((n, node_of_joint.iter().position(|&x| x == n)?)))
+        .map_or(Mat4::IDENTITY, |(n, j)| {
+            invert_or_identity(asset, n, &node_model[j])
+        });
     let joints = s
         .joint_nodes
         .iter()
@@ -93,6 +98,22 @@ pub fn pose(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> R
         skin,
         joints,
     })
+}
+
+/// `m⁻¹`, or the identity (with a warning naming the node) when `m` is singular (a mesh node
+/// scaled by 0 along an axis): its inverse does not exist, and glTF ignores a skinned mesh
+/// node's transform anyway (§3.7.3.3), so the joint matrices stay finite.
+fn invert_or_identity(asset: &GltfAsset, node: usize, m: &Mat4) -> Mat4 {
+    let inverse = m.inverse();
+    if m.determinant().abs() > f32::MIN_POSITIVE && inverse.is_finite() {
+        return inverse;
+    }
+    log::warn!(
+        "{}: node {node} (`{}`), the skinned mesh node, has a singular global transform (a zero scale); its inverse is taken as the identity",
+        asset.path.display(),
+        asset.nodes[node].name
+    );
+    Mat4::IDENTITY
 }
 
 fn posed_model(

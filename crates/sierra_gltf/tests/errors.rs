@@ -13,7 +13,7 @@ fn import(bytes: &[u8], name: &str) -> Result<GltfAsset, Error> {
     GltfAsset::from_bytes(
         bytes,
         Path::new(name),
-        None,
+        &Default::default(),
         ImportOptions {
             images: false,
             meshes: true,

@@ -16,7 +16,7 @@ fn load_bytes(bytes: &[u8], name: &str) -> GltfAsset {
     GltfAsset::from_bytes(
         bytes,
         Path::new(name),
-        None,
+        &Default::default(),
         ImportOptions {
             images: false,
             meshes: true,

@@ -368,7 +368,7 @@ fn posed_bounds_equal_an_independent_computation_from_the_raw_gltf() {
         let asset = GltfAsset::from_bytes(
             &glb,
             std::path::Path::new(&name),
-            None,
+            &Default::default(),
             sierra_gltf::ImportOptions::default(),
         )
         .unwrap();

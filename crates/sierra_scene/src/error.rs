@@ -82,15 +82,32 @@ pub enum Error {
         /// Where it was looked for.
         resolved: PathBuf,
     },
-    /// An asset path resolves outside the asset root (`..`, absolute paths, symlinks).
-    #[error("asset `{asset}` resolves to {}, outside the asset root {}", resolved.display(), root.display())]
+    /// An asset path resolves outside the asset root (`..`, absolute paths, symlinks); the
+    /// open itself refuses it (`sierra_assets`), so nothing outside is read.
+    #[error("asset `{asset}` ({}) is outside the asset root {} ({root_name}); asset paths are relative and stay inside it (pass --asset-root to choose a larger root)", resolved.display(), root.display())]
     OutsideAssetRoot {
         /// The path as written.
         asset: String,
-        /// Where it resolved.
+        /// Where it would have been.
         resolved: PathBuf,
         /// The asset root it must stay in.
         root: PathBuf,
+        /// The root's name (`level folder`, `--asset-root`).
+        root_name: String,
+    },
+    /// Any other refusal of `sierra_assets` (not a regular file, over a budget, unreadable).
+    #[error("{0}")]
+    Asset(sierra_assets::AssetError),
+    /// A value that parses but is refused: a number out of the 32-bit float range, a generated
+    /// mesh over its vertex budget.
+    #[error("{}: at `{json_path}`: {message}", file.display())]
+    Invalid {
+        /// The level file.
+        file: PathBuf,
+        /// JSON path of the value.
+        json_path: String,
+        /// What is wrong, with the amount and the limit.
+        message: String,
     },
     /// A glTF file could not be imported (truncated, malformed, unsupported).
     #[error("{}: glTF import failed: {message}", path.display())]
@@ -103,6 +120,32 @@ pub enum Error {
     /// A scene-graph edit was refused (stale id, re-parenting under a descendant).
     #[error("scene graph: {0}")]
     Graph(String),
+}
+
+impl From<sierra_assets::AssetError> for Error {
+    /// Outside-the-root and not-found refusals keep their own variants; the rest are [`Error::Asset`].
+    fn from(e: sierra_assets::AssetError) -> Self {
+        use sierra_assets::AssetError as A;
+        match e {
+            A::OutsideRoot {
+                written,
+                file,
+                root,
+                root_name,
+            } => Error::OutsideAssetRoot {
+                asset: written,
+                resolved: file,
+                root,
+                root_name,
+            },
+            A::NotFound { written, file, .. } => Error::AssetNotFound {
+                asset: written,
+                resolved: file,
+            },
+            A::Io { file, source } => Error::Io { path: file, source },
+            other => Error::Asset(other),
+        }
+    }
 }
 
 /// The error of [`crate::level::load_level`]: the crate's [`Error`].

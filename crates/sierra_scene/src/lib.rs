@@ -33,5 +33,6 @@ pub mod scene;
 pub use components::{Component, COMPONENT_TYPES};
 pub use error::{Error, LevelError};
 pub use graph::{NodeId, SceneGraph, Transform};
-pub use level::{load_level, Level, MeshRef, ObjectDef, Primitive};
+pub use level::{load_level, load_level_with, Level, LoadOptions, MeshRef, ObjectDef, Primitive};
 pub use scene::Scene;
+pub use sierra_assets;

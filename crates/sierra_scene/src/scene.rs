@@ -60,6 +60,9 @@ pub struct Scene {
     pub content: SecondaryMap<NodeId, NodeContent>,
     /// Node of each level object, indexed like `Level::objects`.
     pub objects: Vec<NodeId>,
+    /// The level's asset resolver (root, level folder, budgets): everything loaded later for
+    /// this scene (character and crowd models, normal maps, sounds) is opened through it.
+    pub assets: sierra_assets::Resolver,
 }
 
 impl Scene {
@@ -90,6 +93,7 @@ impl Scene {
             graph: SceneGraph::new(),
             content: SecondaryMap::new(),
             objects: Vec::with_capacity(level.objects.len()),
+            assets: assets.resolver(level.folder())?,
         };
         let index: HashMap<&str, usize> = level
             .objects

@@ -73,6 +73,8 @@ fn gltf_nodes_become_a_subtree_with_extras() {
     let a = assets
         .load::<GltfScene>(level.folder(), Path::new("robot.glb"))
         .unwrap();
+    // `..` is resolved by the file system (inside the root), so `sub` must exist.
+    std::fs::create_dir(level.folder().join("sub")).unwrap();
     let b = assets
         .load::<GltfScene>(level.folder(), Path::new("sub/../robot.glb"))
         .unwrap();

@@ -207,6 +207,8 @@ fn path_escaping_the_asset_root() {
     std::fs::write(&outside, b"glTF").unwrap();
     let level_dir = dir.path().join("levels");
     std::fs::create_dir(&level_dir).unwrap();
+    // `..` is resolved by the file system, so `sub` exists for the second case to climb out.
+    std::fs::create_dir(level_dir.join("sub")).unwrap();
     let path = level_dir.join("level.json");
     for mesh in ["../secret.glb", "sub/../../secret.glb"] {
         std::fs::write(

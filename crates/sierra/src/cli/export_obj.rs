@@ -43,6 +43,9 @@ pub struct ExportObjArgs {
     /// Island height samples per side (default: the Terrain component's 513).
     #[arg(long, allow_negative_numbers = true)]
     pub resolution: Option<i64>,
+    /// Most vertices of the generated mesh (default 4194304 = 2048²): `--resolution R` makes R².
+    #[arg(long, value_name = "N")]
+    pub max_vertices: Option<u64>,
 }
 
 /// Parses `100,50,25,10`.
@@ -108,6 +111,18 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
             .with_context(|| format!("reading {}", level.display()))?;
         serde_json::from_str::<serde_json::Value>(&text)
             .with_context(|| format!("{} is not JSON", level.display()))?;
+    }
+    if let Some(r) = args.resolution {
+        let limit = args
+            .max_vertices
+            .unwrap_or(sierra_assets::Budgets::DEFAULT.mesh_vertices);
+        let vertices = r.unsigned_abs().saturating_mul(r.unsigned_abs());
+        if vertices > limit {
+            bail!(
+                "--resolution {r}: the island mesh would have {vertices} vertices, more than the limit of {limit} vertices per generated mesh ({})",
+                sierra_assets::Budget::MeshVertices.how_to_raise()
+            );
+        }
     }
     if !OBJECTS.contains(&args.object.as_str()) {
         build_object(&args.object, args.resolution)?; // the error listing the valid names

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use sierra_scene::assets::AssetCache;
-use sierra_scene::level::{load_level, load_level_with_root};
+use sierra_scene::level::load_level_with;
 use sierra_scene::Scene;
 
 /// `sierra inspect` arguments.
@@ -15,9 +15,9 @@ use sierra_scene::Scene;
 pub struct InspectArgs {
     /// The level file.
     pub level: PathBuf,
-    /// Folder every asset must stay inside (default: the level's folder).
-    #[arg(long)]
-    pub asset_root: Option<PathBuf>,
+    /// Asset root and budgets.
+    #[command(flatten)]
+    pub assets: super::AssetArgs,
     /// Advance spinners by this many fixed 60 Hz ticks before printing.
     #[arg(long, default_value_t = 0, value_parser = crate::cli::limits::parse_ticks)]
     pub ticks: u32,
@@ -28,13 +28,15 @@ pub struct InspectArgs {
 /// # Errors
 /// Level and asset errors (file, JSON path, line:column where known).
 pub fn inspect_json(args: &InspectArgs) -> anyhow::Result<serde_json::Value> {
-    let level = match &args.asset_root {
-        Some(root) => load_level_with_root(&args.level, root),
-        None => load_level(&args.level),
-    }?;
+    let level = load_level_with(&args.level, &args.assets.load_options())?;
     let mut assets = AssetCache::for_level(&level);
     let mut scene = Scene::from_level(&level, &mut assets)
         .with_context(|| format!("building the scene of {}", args.level.display()))?;
+    // Validate what `render` loads besides the scene: character and crowd models (through the
+    // same resolver and budgets), clips, IK chains, attachments. The tree printed is the
+    // level's, so the gameplay's joint nodes are built on a copy.
+    crate::gameplay::Gameplay::new(&mut scene.clone(), &args.level)?;
+    crate::world::crowds::LevelCrowds::from_scene(&scene, &args.level)?;
     for _ in 0..args.ticks {
         sierra_scene::components::update_spinners(&mut scene, 1.0 / 60.0);
         scene.graph.propagate();

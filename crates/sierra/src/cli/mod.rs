@@ -74,6 +74,52 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
+/// Where assets may be read from and how much (every command that loads levels or models).
+/// See the README's "Security and limits" for the defaults.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct AssetArgs {
+    /// Folder every asset must stay inside (default: the level's folder, or the model's).
+    #[arg(long, value_name = "DIR")]
+    pub asset_root: Option<std::path::PathBuf>,
+    /// Most bytes read from one file (default 268435456 = 256 MiB).
+    #[arg(long, value_name = "BYTES")]
+    pub max_file_bytes: Option<u64>,
+    /// Most bytes decoded from one glTF: accessors at each use, images as RGBA8 (default 268435456).
+    #[arg(long, value_name = "BYTES")]
+    pub max_gltf_bytes: Option<u64>,
+    /// Largest image width or height, pixels, checked before decoding (default 8192).
+    #[arg(long, value_name = "PIXELS")]
+    pub max_image_size: Option<u32>,
+    /// Most vertices of one generated mesh: grid:N, Terrain resolution², export-obj --resolution² (default 4194304).
+    #[arg(long, value_name = "N")]
+    pub max_vertices: Option<u64>,
+}
+
+impl AssetArgs {
+    /// The flags that were given.
+    pub fn overrides(&self) -> sierra_assets::BudgetOverrides {
+        sierra_assets::BudgetOverrides {
+            file_bytes: self.max_file_bytes,
+            gltf_decoded_bytes: self.max_gltf_bytes,
+            image_size: self.max_image_size,
+            mesh_vertices: self.max_vertices,
+        }
+    }
+
+    /// The defaults with the flags applied.
+    pub fn budgets(&self) -> sierra_assets::Budgets {
+        sierra_assets::Budgets::DEFAULT.with(&self.overrides())
+    }
+
+    /// Level load options (asset root and budgets).
+    pub fn load_options(&self) -> sierra_scene::LoadOptions {
+        sierra_scene::LoadOptions {
+            asset_root: self.asset_root.clone(),
+            limits: self.overrides(),
+        }
+    }
+}
+
 /// An image size `WIDTHxHEIGHT` in pixels, both in 1..=[`limits::MAX_SIDE`] (e.g. `640x360`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Size {

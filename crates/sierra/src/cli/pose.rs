@@ -25,6 +25,9 @@ pub struct PoseArgs {
     /// Print the skins (index, name, joint count) and clips (index, name, duration) instead.
     #[arg(long)]
     pub list: bool,
+    /// Asset root (default: the model's folder) and budgets.
+    #[command(flatten)]
+    pub assets: super::AssetArgs,
 }
 
 /// The JSON `sierra pose` prints for `args`.
@@ -32,8 +35,13 @@ pub struct PoseArgs {
 /// # Errors
 /// Import errors (naming the file and index), an unknown clip or skin.
 pub fn pose_json(args: &PoseArgs) -> anyhow::Result<serde_json::Value> {
-    let asset = GltfAsset::load_with(&args.model, ImportOptions::ANIMATION_ONLY)
-        .with_context(|| format!("loading {}", args.model.display()))?;
+    let asset = GltfAsset::load_user_file(
+        &args.model,
+        args.assets.asset_root.as_deref(),
+        args.assets.budgets(),
+        ImportOptions::ANIMATION_ONLY,
+    )
+    .with_context(|| format!("loading {}", args.model.display()))?;
     if args.list {
         return Ok(pose::list_json(&asset));
     }

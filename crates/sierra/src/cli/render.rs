@@ -39,6 +39,9 @@ pub struct RenderArgs {
     /// offline mix, `audio.wav`, is written either way).
     #[arg(long)]
     pub play_audio: bool,
+    /// Asset root and budgets.
+    #[command(flatten)]
+    pub assets: super::AssetArgs,
 }
 
 /// Runs `sierra render`.
@@ -46,7 +49,7 @@ pub struct RenderArgs {
 /// # Errors
 /// Level errors (file, line:column, JSON path), an unwritable `--out`, GPU errors.
 pub fn run(args: RenderArgs) -> Result<()> {
-    let mut game = Game::load(&args.level, DEFAULT_TICK_HZ)?;
+    let mut game = Game::load_with(&args.level, &args.assets.load_options(), DEFAULT_TICK_HZ)?;
     if let Some(track) = &args.input {
         game.gameplay.track = Some(crate::gameplay::input::InputTrack::load(track)?);
     }

@@ -52,6 +52,9 @@ pub struct ViewArgs {
     /// Image size.
     #[arg(long, default_value = "256x256")]
     pub size: Size,
+    /// Asset root (default: the model's folder) and budgets.
+    #[command(flatten)]
+    pub assets: super::AssetArgs,
 }
 
 struct SkinnedPart {
@@ -125,8 +128,12 @@ pub fn run(args: ViewArgs) -> Result<()> {
         bail!("--frames must be at least 1");
     }
     let frames = args.frames as usize;
-    let asset =
-        builtin::load_model(&args.model).with_context(|| format!("loading {}", args.model))?;
+    let asset = builtin::load_model_in(
+        &args.model,
+        args.assets.asset_root.as_deref(),
+        args.assets.budgets(),
+    )
+    .with_context(|| format!("loading {}", args.model))?;
     let clip = match (&args.clip, asset.clips.is_empty()) {
         (Some(c), _) => Some(ClipSelector::parse(c)),
         (None, false) => Some(ClipSelector::Index(0)),

@@ -7,7 +7,7 @@
 //! IK goals are world positions. Joint world matrices are then written into the scene graph
 //! (one driven node per joint under the character node), where attachments and the renderer find them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use glam::{Affine3A, Mat4};
@@ -39,21 +39,26 @@ pub struct CharacterModel {
 }
 
 impl CharacterModel {
-    /// Loads `model` (`"builtin:mannequin"` or a path relative to `folder`).
+    /// Loads `model` (`"builtin:mannequin"` or a path relative to the level's folder, opened
+    /// through `assets`: inside the asset root, within the budgets).
     ///
     /// Errors: [`GameplayError::Model`] (import error), [`GameplayError::NoSkin`].
     /// `file`/`json_path` name the level place for messages.
     pub fn load(
         model: &str,
-        folder: &Path,
+        assets: &sierra_assets::Resolver,
         file: &Path,
         json_path: &str,
     ) -> Result<Self, GameplayError> {
         let at = || (file.to_owned(), json_path.to_owned());
-        let asset = if model == "builtin:mannequin" {
-            sierra_gltf::builtin::mannequin::load()
+        let asset = if model.starts_with("builtin:") {
+            sierra_gltf::builtin::load_model(model)
         } else {
-            GltfAsset::load(folder.join(model))
+            GltfAsset::load_in(
+                assets,
+                Path::new(model),
+                sierra_gltf::ImportOptions::default(),
+            )
         }
         .map_err(|source| GameplayError::Model {
             file: at().0,
@@ -85,14 +90,29 @@ impl CharacterModel {
         })
     }
 
-    /// Index of the clip called `name`.
+    /// Index of the clip called `name`; when no clip has that name, a decimal `name` is an
+    /// index (so unnamed clips can be chosen: `"0"`).
     pub fn clip_index(&self, name: &str) -> Option<usize> {
-        self.clips.iter().position(|c| c.name() == name)
+        self.clips
+            .iter()
+            .position(|c| c.name() == name)
+            .or_else(|| name.parse::<usize>().ok().filter(|&i| i < self.clips.len()))
     }
 
-    /// Comma-separated clip names (for error messages).
+    /// The clips as `index: "name"` (unnamed ones marked), for error messages.
     pub fn clip_names(&self) -> String {
-        let names: Vec<&str> = self.clips.iter().map(Clip::name).collect();
+        if self.clips.is_empty() {
+            return "the model has no clips".into();
+        }
+        let names: Vec<String> = self
+            .clips
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match c.name() {
+                "" => format!("{i}: (unnamed)"),
+                n => format!("{i}: {n:?}"),
+            })
+            .collect();
         names.join(", ")
     }
 }
@@ -265,9 +285,4 @@ pub fn add_joint_nodes(
         ids.push(id);
     }
     Ok(ids)
-}
-
-/// Default path of a level's character models: the level's folder.
-pub fn level_folder(file: &Path) -> PathBuf {
-    file.parent().map(Path::to_owned).unwrap_or_default()
 }

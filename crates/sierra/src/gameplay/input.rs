@@ -151,7 +151,7 @@ pub struct InputTrack {
 impl InputTrack {
     /// Reads a track file. Errors: [`InputError`] naming the file and JSON path.
     pub fn load(path: &Path) -> Result<Self, InputError> {
-        let text = std::fs::read_to_string(path).map_err(|source| InputError::Io {
+        let text = crate::read_user_text(path).map_err(|source| InputError::Io {
             file: path.to_owned(),
             source,
         })?;

@@ -203,7 +203,7 @@ impl Gameplay {
     ///
     /// Errors: [`GameplayError`] naming `file` and the JSON path.
     pub fn new(scene: &mut Scene, file: &Path) -> Result<Self, GameplayError> {
-        let folder = character::level_folder(file);
+        let assets = scene.assets.clone();
         let mut gameplay = Gameplay {
             collision: CollisionWorld::from_scene(scene),
             file: file.to_owned(),
@@ -225,7 +225,7 @@ impl Gameplay {
                     None => {
                         let m = Arc::new(CharacterModel::load(
                             &c.model,
-                            &folder,
+                            &assets,
                             file,
                             &format!("{at}.model"),
                         )?);

@@ -143,7 +143,7 @@ impl LevelCrowds {
     /// model lacks (listing those it has), a model that fails to import, has no skin or cannot
     /// be baked.
     pub fn from_scene(scene: &Scene, file: &Path) -> Result<Self, CrowdError> {
-        let folder = file.parent().map(Path::to_owned).unwrap_or_default();
+        let assets = &scene.assets;
         let mut models: HashMap<String, Arc<CrowdModel>> = HashMap::new();
         let mut crowds = Vec::new();
         for (i, &node) in scene.objects.iter().enumerate() {
@@ -181,7 +181,7 @@ impl LevelCrowds {
                 let model = match models.get(&spec.model) {
                     Some(m) => m.clone(),
                     None => {
-                        let m = Arc::new(load_model(&spec.model, &folder, file, &json_path)?);
+                        let m = Arc::new(load_model(&spec.model, assets, file, &json_path)?);
                         models.insert(spec.model.clone(), m.clone());
                         m
                     }
@@ -291,14 +291,18 @@ impl LevelCrowds {
 
 fn load_model(
     model: &str,
-    folder: &Path,
+    assets: &sierra_assets::Resolver,
     file: &Path,
     json_path: &str,
 ) -> Result<CrowdModel, CrowdError> {
-    let asset = if model == "builtin:mannequin" {
-        sierra_gltf::builtin::mannequin::load()
+    let asset = if model.starts_with("builtin:") {
+        sierra_gltf::builtin::load_model(model)
     } else {
-        sierra_gltf::GltfAsset::load(folder.join(model))
+        sierra_gltf::GltfAsset::load_in(
+            assets,
+            Path::new(model),
+            sierra_gltf::ImportOptions::default(),
+        )
     }
     .map_err(|source| CrowdError::Model {
         file: file.to_owned(),

@@ -7,6 +7,8 @@ use glam::Vec3;
 use serde::Deserialize;
 pub use sierra_anim::ik::{ConstraintDef, ConstraintType};
 
+use sierra_assets::Resolver;
+
 use super::Asset;
 use crate::error::Error;
 use crate::graph::Transform;
@@ -234,27 +236,26 @@ pub fn node_extras(
 }
 
 impl Asset for GltfScene {
-    fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self, Error> {
-        import_gltf(bytes, path)
+    fn from_bytes(bytes: &[u8], path: &Path, resolver: &Resolver) -> Result<Self, Error> {
+        import_gltf(bytes, path, resolver)
     }
 }
 
-/// Imports a `.gltf`/`.glb` file for instancing: checks the GLB container for
-/// truncation first (so the error says so plainly), then runs `sierra_gltf`'s importer
-/// and reads each node's `extras` for `collider`/`constraint` definitions (seed 001).
+/// Imports a `.gltf`/`.glb` file for instancing: runs `sierra_gltf`'s importer (its buffer
+/// and image URIs read through `resolver`: inside the asset root, within the budgets) and
+/// reads each node's `extras` for `collider`/`constraint` definitions (seed 001).
 ///
 /// # Errors
 /// [`Error::Gltf`] naming the file (and the node for bad extras).
-pub fn import_gltf(bytes: &[u8], path: &Path) -> Result<GltfScene, Error> {
+pub fn import_gltf(bytes: &[u8], path: &Path, resolver: &Resolver) -> Result<GltfScene, Error> {
     let fail = |message: String| Error::Gltf {
         path: path.to_path_buf(),
         message,
     };
-    check_glb_container(bytes).map_err(fail)?;
     let import = sierra_gltf::GltfAsset::from_bytes(
         bytes,
         path,
-        path.parent(),
+        resolver,
         sierra_gltf::ImportOptions::default(),
     )
     .map_err(|e| fail(e.to_string()))?;
@@ -279,48 +280,4 @@ pub fn import_gltf(bytes: &[u8], path: &Path) -> Result<GltfScene, Error> {
         roots: import.scene_roots.clone(),
         import: Arc::new(import),
     })
-}
-
-/// Checks a binary glTF's header and chunk lengths against the file size (glTF 2.0
-/// spec §4.4 "GLB File Format Specification"). Text `.gltf` files pass through.
-fn check_glb_container(bytes: &[u8]) -> Result<(), String> {
-    if !bytes.starts_with(b"glTF") {
-        return Ok(());
-    }
-    let word = |at: usize| {
-        bytes
-            .get(at..at + 4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize)
-    };
-    let (Some(version), Some(declared)) = (word(4), word(8)) else {
-        return Err(format!(
-            "truncated GLB: {} bytes, shorter than the 12-byte header",
-            bytes.len()
-        ));
-    };
-    if version != 2 {
-        return Err(format!("GLB container version {version}, expected 2"));
-    }
-    if declared > bytes.len() {
-        return Err(format!(
-            "truncated GLB: the header declares {declared} bytes but the file has {}",
-            bytes.len()
-        ));
-    }
-    let mut at = 12;
-    while at < declared {
-        let Some(chunk_len) = word(at) else {
-            return Err(format!(
-                "truncated GLB: chunk header at byte {at} is cut off"
-            ));
-        };
-        let end = at + 8 + chunk_len;
-        if end > declared {
-            return Err(format!(
-                "truncated GLB: chunk at byte {at} declares {chunk_len} bytes, past the end ({declared} bytes)"
-            ));
-        }
-        at = end;
-    }
-    Ok(())
 }

@@ -1,9 +1,9 @@
 //! The asset cache: every file is read once; later requests share the same `Arc`.
 //!
 //! Seed 000's `AssetCache<T>::Load` keyed raw pointers by file name; here the key is the
-//! canonical path plus the asset type, the value an `Arc<T>`, and paths are resolved
-//! inside an asset root (a path that leaves it, by `..`, an absolute path or a symlink,
-//! is refused).
+//! file's identity plus the asset type, the value an `Arc<T>`, and files are opened inside
+//! an asset root through `sierra_assets` (a path that leaves it, by `..`, an absolute path
+//! or a symlink, is refused by the open itself).
 
 mod gltf_scene;
 
@@ -16,54 +16,68 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use sierra_assets::{AssetRoot, Budgets, FileId, Resolver};
+
 use crate::error::Error;
-use crate::level::{resolve_asset_path, Level};
+use crate::level::Level;
 
 /// A type the cache can load from a file's bytes.
 pub trait Asset: Any + Send + Sync + Sized {
-    /// Builds the asset from the file's bytes; `path` names the file in errors and
-    /// anchors any files it references itself.
+    /// Builds the asset from the file's bytes; `path` names the file in errors, `resolver`
+    /// reads the files it references itself (from its folder, inside the same root, within
+    /// the same budgets).
     ///
     /// # Errors
     /// The asset's own errors, naming `path`.
-    fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self, Error>;
+    fn from_bytes(bytes: &[u8], path: &Path, resolver: &Resolver) -> Result<Self, Error>;
 }
 
-/// Loads files once and hands out shared handles (`Arc<T>`).
+/// Loads files once and hands out shared handles (`Arc<T>`). Files are opened only through
+/// `sierra_assets` (inside the root, regular files, within [`Budgets::file_bytes`]) and keyed
+/// by their identity (device and inode), so one file under two spellings is read once.
 #[derive(Default)]
 pub struct AssetCache {
-    root: PathBuf,
-    entries: HashMap<(PathBuf, TypeId), Arc<dyn Any + Send + Sync>>,
+    root_path: PathBuf,
+    root_name: String,
+    root: Option<Arc<AssetRoot>>,
+    budgets: Budgets,
+    entries: HashMap<(FileId, TypeId), Arc<dyn Any + Send + Sync>>,
     file_reads: usize,
 }
 
 impl std::fmt::Debug for AssetCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AssetCache")
-            .field("root", &self.root)
+            .field("root", &self.root_path)
             .field("entries", &self.entries.len())
             .finish()
     }
 }
 
 impl AssetCache {
-    /// A cache whose assets must lie inside `root`.
+    /// A cache whose assets must lie inside `root` (named `asset root` in messages), with the
+    /// default budgets.
     pub fn new(root: impl Into<PathBuf>) -> Self {
         Self {
-            root: root.into(),
-            entries: HashMap::new(),
-            file_reads: 0,
+            root_path: root.into(),
+            root_name: "asset root".into(),
+            ..Default::default()
         }
     }
 
-    /// A cache rooted at the level's asset root.
+    /// A cache rooted at the level's asset root, with the level's budgets.
     pub fn for_level(level: &Level) -> Self {
-        Self::new(level.asset_root.clone())
+        Self {
+            root_path: level.asset_root.clone(),
+            root_name: level.asset_root_name.clone(),
+            budgets: level.budgets,
+            ..Default::default()
+        }
     }
 
     /// The asset root.
     pub fn root(&self) -> &Path {
-        &self.root
+        &self.root_path
     }
 
     /// How many files the cache has read (each distinct asset once).
@@ -71,28 +85,45 @@ impl AssetCache {
         self.file_reads
     }
 
+    /// The resolver of `folder` (a folder inside the root, e.g. the level's folder).
+    ///
+    /// # Errors
+    /// [`Error::Asset`] when the root cannot be opened, [`Error::OutsideAssetRoot`] when
+    /// `folder` is not inside it.
+    pub fn resolver(&mut self, folder: &Path) -> Result<Resolver, Error> {
+        let root = match &self.root {
+            Some(root) => root.clone(),
+            None => {
+                let root = Arc::new(AssetRoot::open(&self.root_path, &self.root_name)?);
+                self.root = Some(root.clone());
+                root
+            }
+        };
+        let relative = root.relative_of(folder)?;
+        Ok(Resolver::new(root, relative, self.budgets))
+    }
+
     /// Loads `asset` (a path relative to `folder`, e.g. the level's folder) as a `T`,
     /// reading the file only the first time; later calls for the same file (however
     /// spelled) return the same `Arc`.
     ///
     /// # Errors
-    /// [`Error::OutsideAssetRoot`], [`Error::AssetNotFound`], [`Error::Io`], or the
-    /// asset's own error (e.g. [`Error::Gltf`]). Failed loads are not cached.
+    /// [`Error::OutsideAssetRoot`], [`Error::AssetNotFound`], [`Error::Asset`] (not a
+    /// regular file, over budget, unreadable), or the asset's own error (e.g.
+    /// [`Error::Gltf`]). Failed loads are not cached.
     pub fn load<T: Asset>(&mut self, folder: &Path, asset: &Path) -> Result<Arc<T>, Error> {
-        let resolved = resolve_asset_path(&self.root, folder, asset)?;
-        let key_path = resolved.canonicalize().unwrap_or_else(|_| resolved.clone());
-        let key = (key_path, TypeId::of::<T>());
+        let resolver = self.resolver(folder)?;
+        let file = resolver.open(asset)?;
+        let key = (file.id(), TypeId::of::<T>());
         if let Some(hit) = self.entries.get(&key) {
             if let Ok(shared) = hit.clone().downcast::<T>() {
                 return Ok(shared);
             }
         }
-        let bytes = std::fs::read(&resolved).map_err(|source| Error::Io {
-            path: resolved.clone(),
-            source,
-        })?;
+        let display = file.display().to_path_buf();
+        let bytes = file.read(self.budgets.file_bytes)?;
         self.file_reads += 1;
-        let loaded = Arc::new(T::from_bytes(&bytes, &resolved)?);
+        let loaded = Arc::new(T::from_bytes(&bytes, &display, &resolver.for_file(asset))?);
         self.entries.insert(key, loaded.clone());
         Ok(loaded)
     }
@@ -105,7 +136,7 @@ mod tests {
     #[derive(Debug)]
     struct Text(String);
     impl Asset for Text {
-        fn from_bytes(bytes: &[u8], _: &Path) -> Result<Self, Error> {
+        fn from_bytes(bytes: &[u8], _: &Path, _: &Resolver) -> Result<Self, Error> {
             Ok(Text(String::from_utf8_lossy(bytes).into_owned()))
         }
     }

@@ -27,11 +27,13 @@
 pub mod values;
 
 use std::collections::HashMap;
-use std::path::{Component as PathComponent, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use glam::{Quat, Vec3};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use sierra_assets::{AssetRoot, BudgetOverrides, Budgets, Resolver};
 
 use crate::components::{Component, COMPONENT_TYPES};
 use crate::error::Error;
@@ -58,12 +60,71 @@ pub struct Level {
     /// The objects, in any order (parents need not come first).
     #[serde(default)]
     pub objects: Vec<ObjectDef>,
+    /// Load settings: limits this level lowers (never raises).
+    #[serde(default)]
+    pub settings: Settings,
     /// The file this level was loaded from (empty for [`Level::from_json_str`] without a path).
     #[serde(skip)]
     pub file: PathBuf,
     /// Folder that asset paths must stay inside (default: the level file's folder).
     #[serde(skip)]
     pub asset_root: PathBuf,
+    /// Name of the asset root in messages: `level folder` or `--asset-root`.
+    #[serde(skip)]
+    pub asset_root_name: String,
+    /// The budgets this level loads under: the CLI's (or the defaults), lowered by
+    /// [`Settings::limits`].
+    #[serde(skip)]
+    pub budgets: Budgets,
+}
+
+/// A level's `settings`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Settings {
+    /// Limits on what loading this level may read, decode and generate. A level can only
+    /// lower them below the defaults (or the `--max-*` flags); see the README's "Security
+    /// and limits".
+    pub limits: Limits,
+}
+
+/// `settings.limits`: each field lowers one budget (`sierra_assets::Budgets`); absent
+/// fields keep the default or the CLI flag's value.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Limits {
+    /// Most bytes read from one file (default 268435456 = 256 MiB; `--max-file-bytes`).
+    pub file_bytes: Option<u64>,
+    /// Most bytes decoded from one glTF: accessors at each use, after sparse expansion, plus
+    /// images at 4 bytes per pixel (default 268435456; `--max-gltf-bytes`).
+    pub gltf_decoded_bytes: Option<u64>,
+    /// Largest image width or height, pixels, read from the header before decoding (default
+    /// 8192; `--max-image-size`).
+    pub image_size: Option<u32>,
+    /// Most vertices of one generated mesh: `grid:N` has (N+1)², a `Terrain` of resolution R
+    /// has R² (default 4194304 = 2048²; `--max-vertices`).
+    pub mesh_vertices: Option<u64>,
+}
+
+impl Limits {
+    /// As budget overrides.
+    pub fn overrides(&self) -> BudgetOverrides {
+        BudgetOverrides {
+            file_bytes: self.file_bytes,
+            gltf_decoded_bytes: self.gltf_decoded_bytes,
+            image_size: self.image_size,
+            mesh_vertices: self.mesh_vertices,
+        }
+    }
+}
+
+/// How to load a level: the asset root and the budgets the person running it chose.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Folder every asset must stay inside (`--asset-root`); `None`: the level's folder.
+    pub asset_root: Option<PathBuf>,
+    /// Budgets set on the command line (`--max-*`); unset ones keep their defaults.
+    pub limits: BudgetOverrides,
 }
 
 /// Perspective camera (right-handed, Y up, looking from `position` to `target`).
@@ -295,9 +356,7 @@ fn default_clear() -> Vec3 {
 /// [`Error::InLevel`] wrapping [`Error::AssetNotFound`] / [`Error::OutsideAssetRoot`]
 /// for mesh files.
 pub fn load_level(path: impl AsRef<Path>) -> Result<Level, Error> {
-    let path = path.as_ref();
-    let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    load_level_with_root(path, root)
+    load_level_with(path, &LoadOptions::default())
 }
 
 /// Like [`load_level`] with an explicit asset root (a folder that must contain every
@@ -309,12 +368,49 @@ pub fn load_level_with_root(
     path: impl AsRef<Path>,
     asset_root: impl Into<PathBuf>,
 ) -> Result<Level, Error> {
+    let options = LoadOptions {
+        asset_root: Some(asset_root.into()),
+        ..Default::default()
+    };
+    load_level_with(path, &options)
+}
+
+/// Loads and validates a level under `options` (asset root, CLI budgets). The level file
+/// itself is read like any asset: inside the root, a regular file, within
+/// [`Budgets::file_bytes`] (so `/dev/zero` or a FIFO is refused, not read).
+///
+/// # Errors
+/// As [`load_level`]; [`Error::OutsideAssetRoot`] when the level is not inside
+/// `--asset-root`, [`Error::Asset`] when it is not a regular file or too large.
+pub fn load_level_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Level, Error> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let name = path.file_name().unwrap_or_default();
+    let root = match &options.asset_root {
+        Some(r) => AssetRoot::open(r, "--asset-root")?,
+        None => AssetRoot::open(folder, "level folder").map_err(|e| match e {
+            // The level's own folder is missing: name the level file.
+            sierra_assets::AssetError::Io { source, .. } => Error::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            other => other.into(),
+        })?,
+    };
+    let relative = root.relative_of(folder)?.join(name);
+    let budgets = Budgets::DEFAULT.with(&options.limits);
+    let bytes = sierra_assets::open_within(&root, &relative, budgets.file_bytes)?;
+    let text = String::from_utf8(bytes).map_err(|e| Error::Io {
         path: path.to_path_buf(),
-        source,
+        source: std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (byte {} is invalid)",
+                e.utf8_error().valid_up_to()
+            ),
+        ),
     })?;
-    Level::from_json_str(&text, path, asset_root)
+    Level::from_json_str_with(&text, path, root.path().to_path_buf(), options)
 }
 
 impl Level {
@@ -328,6 +424,25 @@ impl Level {
         file: impl Into<PathBuf>,
         asset_root: impl Into<PathBuf>,
     ) -> Result<Level, Error> {
+        let asset_root = asset_root.into();
+        let options = LoadOptions {
+            asset_root: Some(asset_root.clone()),
+            ..Default::default()
+        };
+        Self::from_json_str_with(text, file, asset_root, &options)
+    }
+
+    /// As [`Level::from_json_str`] with the CLI's budgets; `asset_root` is the root folder
+    /// (named `--asset-root` when `options.asset_root` is set, else `level folder`).
+    ///
+    /// # Errors
+    /// As [`load_level`], except [`Error::Io`].
+    pub fn from_json_str_with(
+        text: &str,
+        file: impl Into<PathBuf>,
+        asset_root: impl Into<PathBuf>,
+        options: &LoadOptions,
+    ) -> Result<Level, Error> {
         let file = file.into();
         let mut de = serde_json::Deserializer::from_str(text);
         let mut level: Level = serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -335,10 +450,41 @@ impl Level {
             json_error(&file, path, e.into_inner())
         })?;
         de.end().map_err(|e| json_error(&file, ".".into(), e))?;
+        // Numbers beyond f32 parse as infinities: refuse them by path before anything uses them.
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+            values::check_f32_range(&value).map_err(|(json_path, message)| Error::Invalid {
+                file: file.clone(),
+                json_path,
+                message,
+            })?;
+        }
         level.file = file;
         level.asset_root = asset_root.into();
+        level.asset_root_name = if options.asset_root.is_some() {
+            "--asset-root".into()
+        } else {
+            "level folder".into()
+        };
+        level.budgets = Budgets::DEFAULT
+            .with(&options.limits)
+            .lowered_by(&level.settings.limits.overrides());
         level.validate()?;
         Ok(level)
+    }
+
+    /// The resolver of this level's references: its asset root, its folder, its budgets.
+    ///
+    /// # Errors
+    /// [`Error::Asset`] when the root cannot be opened, [`Error::OutsideAssetRoot`] when the
+    /// level's folder is not inside it.
+    pub fn resolver(&self) -> Result<Resolver, Error> {
+        let root = AssetRoot::open(&self.asset_root, &self.asset_root_name)?;
+        let folder = root.relative_of(self.folder())?;
+        Ok(Resolver::new(
+            std::sync::Arc::new(root),
+            folder,
+            self.budgets,
+        ))
     }
 
     /// The folder relative asset paths start from (the level file's folder).
@@ -346,13 +492,14 @@ impl Level {
         self.file.parent().unwrap_or(Path::new(""))
     }
 
-    /// Resolves an asset path written in this level (relative to the level's folder)
-    /// and checks it stays inside the asset root and exists.
+    /// Opens an asset path written in this level (relative to the level's folder) inside
+    /// the asset root, checks that it is a regular file within the file budget, and returns
+    /// where it is (for messages); nothing is read.
     ///
     /// # Errors
-    /// [`Error::OutsideAssetRoot`], [`Error::AssetNotFound`].
+    /// [`Error::OutsideAssetRoot`], [`Error::AssetNotFound`], [`Error::Asset`].
     pub fn resolve_asset(&self, asset: &Path) -> Result<PathBuf, Error> {
-        resolve_asset_path(&self.asset_root, self.folder(), asset)
+        check_asset(&self.resolver()?, asset, self.budgets.file_bytes)
     }
 
     /// Index of the object called `name`.
@@ -404,20 +551,91 @@ impl Level {
             }
         }
         self.check_parent_cycles(&index)?;
+        self.check_budgets()?;
+        self.check_asset_files()
+    }
+
+    /// Every file the level names (meshes, normal maps, character and crowd models, sounds)
+    /// opens inside the root as a regular file within the file budget.
+    fn check_asset_files(&self) -> Result<(), Error> {
+        let mut refs: Vec<(String, &Path)> = Vec::new();
         for (i, obj) in self.objects.iter().enumerate() {
             if let Some(MeshRef::Gltf(rel)) = &obj.mesh {
-                self.resolve_asset(rel).map_err(|source| Error::InLevel {
-                    file: file.clone(),
-                    json_path: format!("objects[{i}].mesh"),
-                    source: Box::new(source),
-                })?;
+                refs.push((format!("objects[{i}].mesh"), rel));
             }
             if let Some(NormalMapRef::File(rel)) = &obj.material.normal_map {
-                self.resolve_asset(rel).map_err(|source| Error::InLevel {
-                    file: file.clone(),
-                    json_path: format!("objects[{i}].material.normalMap"),
-                    source: Box::new(source),
-                })?;
+                refs.push((format!("objects[{i}].material.normalMap"), rel));
+            }
+            for (j, c) in obj.components.iter().enumerate() {
+                let at = |field: &str| format!("objects[{i}].components[{j}].{field}");
+                match c {
+                    Component::Character(c) if !c.model.starts_with("builtin:") => {
+                        refs.push((at("model"), Path::new(&c.model)));
+                    }
+                    Component::Crowd(c) if !c.model.starts_with("builtin:") => {
+                        refs.push((at("model"), Path::new(&c.model)));
+                    }
+                    Component::AudioLoop(a) => {
+                        if let sierra_audio::SoundSource::File(p) = &a.source {
+                            refs.push((at("source"), p));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if refs.is_empty() {
+            return Ok(());
+        }
+        let in_level = |json_path: &str, source: Error| Error::InLevel {
+            file: self.file.clone(),
+            json_path: json_path.to_owned(),
+            source: Box::new(source),
+        };
+        let resolver = self.resolver().map_err(|e| in_level(&refs[0].0, e))?;
+        for (json_path, rel) in refs {
+            check_asset(&resolver, rel, self.budgets.file_bytes)
+                .map_err(|e| in_level(&json_path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Generated meshes within [`Budgets::mesh_vertices`]: `grid:N` has (N+1)² vertices, a
+    /// `Terrain` of resolution R has R².
+    fn check_budgets(&self) -> Result<(), Error> {
+        let limit = self.budgets.mesh_vertices;
+        let over = |json_path: String, what: String, vertices: u64| {
+            Error::Invalid {
+            file: self.file.clone(),
+            json_path,
+            message: format!(
+                "{what} has {vertices} vertices, more than the limit of {limit} vertices per generated mesh ({})",
+                sierra_assets::Budget::MeshVertices.how_to_raise()
+            ),
+        }
+        };
+        for (i, obj) in self.objects.iter().enumerate() {
+            if let Some(MeshRef::Primitive(Primitive::Grid { cells })) = obj.mesh {
+                let n = u64::from(cells) + 1;
+                if n * n > limit {
+                    return Err(over(
+                        format!("objects[{i}].mesh"),
+                        format!("`grid:{cells}`"),
+                        n * n,
+                    ));
+                }
+            }
+            for (j, c) in obj.components.iter().enumerate() {
+                if let Component::Terrain(t) = c {
+                    let r = t.resolution.unsigned_abs();
+                    if r.saturating_mul(r) > limit {
+                        return Err(over(
+                            format!("objects[{i}].components[{j}].resolution"),
+                            format!("a terrain of resolution {r}"),
+                            r.saturating_mul(r),
+                        ));
+                    }
+                }
             }
         }
         Ok(())
@@ -463,64 +681,18 @@ impl Level {
     }
 }
 
-/// Resolves `asset` (relative to `folder`) lexically, refusing anything that leaves
-/// `root`, then refuses it again if symlinks lead outside, and checks it exists.
+/// Opens `asset` through `resolver` (inside the root, a regular file) and checks its size
+/// against `max_bytes` without reading it; returns where it is.
 ///
 /// # Errors
-/// [`Error::OutsideAssetRoot`] for absolute paths, `..` escapes and symlink escapes;
-/// [`Error::AssetNotFound`] when the file does not exist.
-pub fn resolve_asset_path(root: &Path, folder: &Path, asset: &Path) -> Result<PathBuf, Error> {
-    let written = asset.to_string_lossy().into_owned();
-    let root_abs = absolute_lexical(root);
-    let outside = |resolved: PathBuf| Error::OutsideAssetRoot {
-        asset: written.clone(),
-        resolved,
-        root: root_abs.clone(),
-    };
-    if asset.is_absolute()
-        || asset
-            .components()
-            .any(|c| matches!(c, PathComponent::Prefix(_) | PathComponent::RootDir))
-    {
-        return Err(outside(asset.to_path_buf()));
+/// [`Error::OutsideAssetRoot`], [`Error::AssetNotFound`], [`Error::Asset`].
+fn check_asset(resolver: &Resolver, asset: &Path, max_bytes: u64) -> Result<PathBuf, Error> {
+    let file = resolver.open(asset)?;
+    if file.len() > max_bytes {
+        // Reading refuses it the same way; say so now, at the level's JSON path.
+        file.read(max_bytes)?;
     }
-    let resolved = absolute_lexical(&folder.join(asset));
-    if !resolved.starts_with(&root_abs) {
-        return Err(outside(resolved));
-    }
-    if !resolved.is_file() {
-        return Err(Error::AssetNotFound {
-            asset: written,
-            resolved,
-        });
-    }
-    // Symlinks inside the root may point elsewhere: compare canonical paths too.
-    if let (Ok(real), Ok(real_root)) = (resolved.canonicalize(), root_abs.canonicalize()) {
-        if !real.starts_with(&real_root) {
-            return Err(outside(real));
-        }
-    }
-    Ok(resolved)
-}
-
-/// Absolute path with `.` and `..` removed without touching the file system.
-fn absolute_lexical(path: &Path) -> PathBuf {
-    let base = if path.is_absolute() {
-        PathBuf::new()
-    } else {
-        std::env::current_dir().unwrap_or_default()
-    };
-    let mut out = PathBuf::new();
-    for c in base.join(path).components() {
-        match c {
-            PathComponent::ParentDir => {
-                out.pop();
-            }
-            PathComponent::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
+    Ok(resolver.display(asset))
 }
 
 fn json_error(file: &Path, json_path: String, inner: serde_json::Error) -> Error {

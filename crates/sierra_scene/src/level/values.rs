@@ -260,6 +260,50 @@ pub fn deserialize_scale<'de, D: Deserializer<'de>>(d: D) -> Result<Vec3, D::Err
     }
 }
 
+/// Finds the first number in a level document outside the 32-bit float range (|x| > 3.4e38):
+/// serde turns such a value into an infinity, so it would otherwise load silently (an object
+/// at `[1e39, 0, 0]` disappears). Returns its JSON path (`objects[0].position[0]`) and a message.
+///
+/// # Errors
+/// `(json_path, message)` for the first such number, in document order.
+pub fn check_f32_range(value: &serde_json::Value) -> Result<(), (String, String)> {
+    use serde_json::Value;
+    // Iterative, so nesting depth cannot overflow the stack.
+    let mut stack: Vec<(&Value, String)> = vec![(value, String::new())];
+    while let Some((v, path)) = stack.pop() {
+        match v {
+            Value::Number(n) => {
+                if let Some(x) = n.as_f64() {
+                    if x.abs() > f64::from(f32::MAX) {
+                        return Err((
+                            if path.is_empty() { ".".into() } else { path },
+                            format!("{n} is out of range: level numbers are 32-bit floats (|x| ≤ 3.4028235e38)"),
+                        ));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate().rev() {
+                    stack.push((item, format!("{path}[{i}]")));
+                }
+            }
+            Value::Object(map) => {
+                let entries: Vec<_> = map.iter().collect();
+                for (k, item) in entries.into_iter().rev() {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    stack.push((item, p));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Schema of a level `scale`.
 pub struct ScaleJson;
 

@@ -416,9 +416,9 @@ pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
         r.one_thread_us_per_character, r.one_thread_median_us_per_character
     )?;
     outln!(
-        "    staged   : {:7.3} µs/character (sample each clip, then blend)?; fused / staged = {:.2}",
+        "    staged   : {:7.3} µs/character (sample each clip, then blend); fused / staged = {:.2}",
         r.staged_one_thread_us_per_character, r.fused_over_staged
-    );
+    )?;
     outln!(
         "    2 threads: {:7.3} µs/character, speed-up {:.2}×",
         r.two_threads_us_per_character, r.two_thread_speedup

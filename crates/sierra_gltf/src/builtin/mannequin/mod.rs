@@ -124,7 +124,7 @@ pub fn load() -> Result<GltfAsset> {
     GltfAsset::from_bytes(
         &glb(),
         Path::new(MODEL_NAME),
-        None,
+        &crate::Resolver::default(),
         ImportOptions::default(),
     )
 }
