@@ -97,7 +97,9 @@ impl Overlay {
         self.frame_ms.push_back(ms);
     }
 
-    /// Builds the UI for this frame and draws it onto `view` (loaded, not cleared).
+    /// Builds the UI for this frame and draws it onto `view` (loaded, not cleared), a target of
+    /// `target_size` pixels: the surface texture's own size, not the window's, which may
+    /// already have changed again while this frame's texture keeps the configured size.
     ///
     /// The clip picker lists the clips of `gameplay.characters[controls.selected_character]`;
     /// choosing one crossfades to it, and the scrubber sets the clip time (hold the game paused
@@ -108,6 +110,7 @@ impl Overlay {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         view: &wgpu::TextureView,
+        target_size: [u32; 2],
         controls: &mut OverlayControls,
         gameplay: &mut Gameplay,
     ) {
@@ -124,9 +127,8 @@ impl Overlay {
         let ctx = self.state.egui_ctx();
         let pixels_per_point = output.pixels_per_point;
         let jobs = ctx.tessellate(output.shapes, pixels_per_point);
-        let size = window.inner_size();
         let screen = ScreenDescriptor {
-            size_in_pixels: [size.width, size.height],
+            size_in_pixels: target_size,
             pixels_per_point,
         };
         for (id, deltas) in &output.textures_delta.set {

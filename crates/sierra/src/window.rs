@@ -450,6 +450,7 @@ impl App {
             &running.ctx.device,
             &running.ctx.queue,
             &view,
+            [texture.texture.width(), texture.texture.height()],
             &mut running.controls,
             &mut running.game.gameplay,
         );

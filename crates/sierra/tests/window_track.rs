@@ -47,9 +47,11 @@ fn scripted_track_drives_window_overlay_and_writes_screenshots() {
         assert!(stdout.contains(line), "missing `{line}` in:\n{stdout}");
     }
     // Track ticks 230 (F12) and 280 (P): one screenshot each, named by frame number.
+    // The folder also holds Sierra's output manifest (`.sierra-manifest.json`).
     let mut written: Vec<_> = std::fs::read_dir(shots.path())
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
         .collect();
     written.sort();
     assert_eq!(written.len(), 2, "{written:?}\n{stdout}");

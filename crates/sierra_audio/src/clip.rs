@@ -43,6 +43,15 @@ impl Clip {
             path: path.to_path_buf(),
             source,
         })?;
+        Self::from_bytes(bytes, path)
+    }
+
+    /// Decodes WAV (PCM) or OGG (Vorbis) bytes, mono or stereo; `path` names them in errors.
+    ///
+    /// # Errors
+    /// [`Error::Decode`] when the bytes are not a decodable audio file, [`Error::Empty`] when
+    /// they hold no samples.
+    pub fn from_bytes(bytes: Vec<u8>, path: &Path) -> Result<Self, Error> {
         let data = StaticSoundData::from_cursor(std::io::Cursor::new(bytes)).map_err(|e| {
             Error::Decode {
                 path: path.to_path_buf(),

@@ -3,6 +3,10 @@ use std::path::PathBuf;
 /// Errors of the audio crate. Each names the file or the source string at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The audio file was refused or could not be read inside its asset root (a symlink out
+    /// of it, a device or FIFO, more bytes than the file budget).
+    #[error(transparent)]
+    Asset(#[from] sierra_assets::AssetError),
     /// The audio file could not be opened or read.
     #[error("cannot read audio file {path}: {source}")]
     Io {

@@ -1,6 +1,8 @@
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
+use sierra_assets::{open_within, AssetError, AssetRoot, Budgets};
+
 use crate::clip::Clip;
 use crate::error::Error;
 use crate::synth;
@@ -92,15 +94,30 @@ impl SoundSource {
         }
     }
 
-    /// Synthesises or decodes the sound; files are resolved inside `asset_root`.
+    /// Synthesises or decodes the sound. Files are opened inside `asset_root` through
+    /// [`sierra_assets`] (the open itself refuses symlinks out of the root, devices and FIFOs)
+    /// and read within the default file budget ([`sierra_assets::Budgets::DEFAULT`]).
     ///
     /// # Errors
-    /// [`Error::OutsideAssetRoot`] for an absolute path or one with `..`; the file errors of
-    /// [`Clip::from_file`].
+    /// [`Error::OutsideAssetRoot`] for an absolute path or one with `..`; [`Error::Asset`] for a
+    /// refused or unreadable file; the decode errors of [`Clip::from_bytes`].
     pub fn load(&self, asset_root: &Path) -> Result<Clip, Error> {
         match self {
             SoundSource::Builtin(builtin) => Ok(builtin.synthesise()),
-            SoundSource::File(path) => Clip::from_file(&resolve_in_root(asset_root, path)?),
+            SoundSource::File(path) => {
+                let shown = resolve_in_root(asset_root, path)?;
+                let read = AssetRoot::open(asset_root, "level folder")
+                    .and_then(|root| open_within(&root, path, Budgets::DEFAULT.file_bytes));
+                let bytes = read.map_err(|e| match e {
+                    // A missing file or root stays the plain I/O error naming the sound file.
+                    AssetError::NotFound { .. } | AssetError::Io { .. } => Error::Io {
+                        path: shown.clone(),
+                        source: std::io::Error::new(std::io::ErrorKind::NotFound, e.to_string()),
+                    },
+                    refused => Error::Asset(refused),
+                })?;
+                Clip::from_bytes(bytes, &shown)
+            }
         }
     }
 }
@@ -188,6 +205,46 @@ mod tests {
                 matches!(source.load(root), Err(Error::OutsideAssetRoot { .. })),
                 "{bad}"
             );
+        }
+    }
+
+    fn write_wav(path: &Path) {
+        let spec = hound::WavSpec {
+            channels: 1,
+            sample_rate: 8000,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let mut w = hound::WavWriter::create(path, spec).unwrap();
+        for i in 0..800 {
+            w.write_sample(((i % 40) * 500) as i16).unwrap();
+        }
+        w.finalize().unwrap();
+    }
+
+    /// The file is opened inside the root when it is read, not only checked when the level
+    /// loads: a symlink swapped in afterwards, pointing at a valid sound outside, is refused.
+    #[test]
+    fn a_symlink_out_of_the_root_is_refused_when_the_sound_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("level");
+        std::fs::create_dir_all(&root).unwrap();
+        write_wav(&dir.path().join("outside.wav"));
+        write_wav(&root.join("inside.wav"));
+        // Control: the same sound inside the root loads.
+        let inside = SoundSource::parse("inside.wav").unwrap();
+        assert!(inside.load(&root).unwrap().duration_seconds() > 0.09);
+        std::os::unix::fs::symlink(dir.path().join("outside.wav"), root.join("link.wav")).unwrap();
+        let err = SoundSource::parse("link.wav").unwrap().load(&root).unwrap_err();
+        assert!(matches!(err, Error::Asset(_)), "{err}");
+        // A FIFO is refused without blocking.
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join("pipe.wav"))
+            .status()
+            .is_ok_and(|s| s.success());
+        if made {
+            let err = SoundSource::parse("pipe.wav").unwrap().load(&root).unwrap_err();
+            assert!(err.to_string().contains("FIFO"), "{err}");
         }
     }
 }
