@@ -2,8 +2,9 @@
 //! run at bench time, so every benchmark can print its ratio to a C program measured in the
 //! same invocation on the same machine. The C files are never copied into the repository.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Folder of the C baselines: `$SIERRA_SHARED/bench`, else `<workspace>/../shared/bench`.
 pub fn c_bench_root() -> PathBuf {
@@ -16,46 +17,77 @@ pub fn c_bench_root() -> PathBuf {
         .join("bench")
 }
 
-/// Compiles `file` (e.g. `"skel.c"`) with `gcc -O3 -march=native -fopenmp <defines> -lm` into
-/// the target's temporary folder and runs it with `args`; returns its standard output.
+/// A C baseline compiled with `gcc` into a uniquely named temporary file, removed on drop.
+#[derive(Debug)]
+pub struct CProgram {
+    source: PathBuf,
+    exe: PathBuf,
+}
+
+impl CProgram {
+    /// Compiles `source` with `gcc -O3 -march=native -fopenmp <flags> -lm`.
+    ///
+    /// # Errors
+    /// A message naming the file when it is missing or `gcc` cannot be run or fails.
+    pub fn build(source: &Path, flags: &[&str]) -> Result<Self, String> {
+        static BUILT: AtomicU64 = AtomicU64::new(0);
+        if !source.is_file() {
+            return Err(format!("{} not found (set SIERRA_SHARED)", source.display()));
+        }
+        let stem = source.file_stem().unwrap_or_default().to_string_lossy();
+        let exe = std::env::temp_dir().join(format!(
+            "sierra_c_bench_{stem}_{}_{}",
+            std::process::id(),
+            BUILT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let gcc = Command::new("gcc")
+            .args(["-O3", "-march=native", "-fopenmp"])
+            .args(flags)
+            .arg(source)
+            .arg("-o")
+            .arg(&exe)
+            .arg("-lm")
+            .output()
+            .map_err(|e| format!("gcc for {}: {e}", source.display()))?;
+        if !gcc.status.success() {
+            return Err(format!(
+                "gcc {}: {}",
+                source.display(),
+                String::from_utf8_lossy(&gcc.stderr)
+            ));
+        }
+        Ok(Self { source: source.to_owned(), exe })
+    }
+
+    /// Runs the program with `args`; returns its standard output.
+    ///
+    /// # Errors
+    /// A message naming the C file when the program cannot run or exits with a failure.
+    pub fn run(&self, args: &[&str]) -> Result<String, String> {
+        let run = Command::new(&self.exe)
+            .args(args)
+            .output()
+            .map_err(|e| format!("running {}: {e}", self.source.display()))?;
+        if !run.status.success() {
+            return Err(format!("{} exited with {}", self.source.display(), run.status));
+        }
+        Ok(String::from_utf8_lossy(&run.stdout).into_owned())
+    }
+}
+
+impl Drop for CProgram {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.exe);
+    }
+}
+
+/// Compiles `file` of [`c_bench_root`] (e.g. `"skel.c"`) with [`CProgram::build`] and `defines`,
+/// runs it once with `args` and returns its standard output.
 ///
 /// # Errors
-/// A message naming the file when it is missing, `gcc` fails or the program fails.
+/// As [`CProgram::build`] and [`CProgram::run`].
 pub fn build_and_run(file: &str, defines: &[&str], args: &[&str]) -> Result<String, String> {
-    let source = c_bench_root().join(file);
-    if !source.exists() {
-        return Err(format!(
-            "{} not found (set SIERRA_SHARED)",
-            source.display()
-        ));
-    }
-    let stem = file.trim_end_matches(".c");
-    let tag: String = defines.iter().map(|d| d.replace(['-', '='], "_")).collect();
-    let exe =
-        std::env::temp_dir().join(format!("sierra_c_bench_{stem}{tag}_{}", std::process::id()));
-    let gcc = Command::new("gcc")
-        .args(["-O3", "-march=native", "-fopenmp"])
-        .args(defines)
-        .arg(&source)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm")
-        .output()
-        .map_err(|e| format!("gcc for {}: {e}", source.display()))?;
-    if !gcc.status.success() {
-        return Err(format!(
-            "gcc {}: {}",
-            source.display(),
-            String::from_utf8_lossy(&gcc.stderr)
-        ));
-    }
-    let run = Command::new(&exe).args(args).output();
-    let _ = std::fs::remove_file(&exe);
-    let run = run.map_err(|e| format!("running {}: {e}", exe.display()))?;
-    if !run.status.success() {
-        return Err(format!("{} exited with {}", exe.display(), run.status));
-    }
-    Ok(String::from_utf8_lossy(&run.stdout).into_owned())
+    CProgram::build(&c_bench_root().join(file), defines)?.run(args)
 }
 
 /// The number just before `unit` in the first line containing `marker`, e.g.

@@ -13,6 +13,8 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use sierra_testkit::c_bench::CProgram;
+
 use clap::Args;
 use glam::Mat4;
 use serde::Serialize;
@@ -236,36 +238,10 @@ fn stage_times(crowd: &Crowd, buf: &mut StageBuffers, count: usize, passes: usiz
     }
 }
 
-/// Builds `skel.c` with gcc into a temporary folder and runs it for `characters` characters:
+/// Builds `skel.c` with gcc ([`CProgram`]) and runs it for `characters` characters:
 /// `(ns per character on 1 thread, on 2 threads)`.
 fn run_skel_c(source: &Path, characters: usize) -> Result<(f64, f64), String> {
-    if !source.is_file() {
-        return Err(format!("{} not found", source.display()));
-    }
-    let dir = std::env::temp_dir().join(format!("sierra-skel-c-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let exe = dir.join("skel");
-    let built = std::process::Command::new("gcc")
-        .args(["-O3", "-march=native", "-fopenmp"])
-        .arg(source)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm")
-        .output()
-        .map_err(|e| format!("running gcc: {e}"))?;
-    if !built.status.success() {
-        return Err(format!(
-            "gcc failed on {}: {}",
-            source.display(),
-            String::from_utf8_lossy(&built.stderr)
-        ));
-    }
-    let out = std::process::Command::new(&exe)
-        .arg(characters.to_string())
-        .output()
-        .map_err(|e| format!("running {}: {e}", exe.display()))?;
-    let _ = std::fs::remove_dir_all(&dir);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = CProgram::build(source, &[])?.run(&[&characters.to_string()])?;
     // "… threads=1: best 0.573 ms/frame = 572.9 ns/char = …"
     let ns = |threads: &str| -> Option<f64> {
         let line = text.lines().find(|l| l.contains(threads))?;

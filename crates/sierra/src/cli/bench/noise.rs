@@ -14,8 +14,9 @@
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
+
+use sierra_testkit::c_bench::CProgram;
 
 use clap::Args;
 use serde::Serialize;
@@ -204,27 +205,9 @@ impl Workloads {
     }
 }
 
-/// Builds `perlin_tbl.c` from `dir` into a fresh temporary folder.
-fn build_c(dir: &Path) -> anyhow::Result<PathBuf> {
-    let source = dir.join("perlin_tbl.c");
-    anyhow::ensure!(source.is_file(), "{} not found", source.display());
-    let out_dir = std::env::temp_dir().join(format!("sierra-bench-noise-{}", std::process::id()));
-    std::fs::create_dir_all(&out_dir)?;
-    let exe = out_dir.join("perlin_tbl");
-    let status = Command::new("gcc")
-        .args(["-O3", "-march=native"])
-        .arg(&source)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm")
-        .status()
-        .map_err(|e| anyhow::anyhow!("running gcc: {e}"))?;
-    anyhow::ensure!(
-        status.success(),
-        "gcc failed on {}: {status}",
-        source.display()
-    );
-    Ok(exe)
+/// Builds `perlin_tbl.c` from `dir` ([`CProgram`]).
+fn build_c(dir: &Path) -> anyhow::Result<CProgram> {
+    CProgram::build(&dir.join("perlin_tbl.c"), &[]).map_err(anyhow::Error::msg)
 }
 
 /// The last `<number> ns/sample` on the first output line containing `key`.
@@ -243,15 +226,8 @@ fn ns_on_line(output: &str, key: &str) -> anyhow::Result<f64> {
 }
 
 /// Runs the C program once and reads its three lines.
-fn run_c(exe: &Path) -> anyhow::Result<CFigures> {
-    let out = Command::new(exe).output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "{} failed: {}",
-        exe.display(),
-        out.status
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+fn run_c(program: &CProgram) -> anyhow::Result<CFigures> {
+    let text = program.run(&[]).map_err(anyhow::Error::msg)?;
     Ok(CFigures {
         random_points_ns_per_sample: ns_on_line(&text, "random points")?,
         grid_ns_per_sample: ns_on_line(&text, "Perlin, 128^3 grid")?,
@@ -312,11 +288,7 @@ pub fn measure(c_dir: &Path, rounds: usize) -> anyhow::Result<NoiseBench> {
             },
         });
     }
-    if let Ok(exe) = &exe {
-        if let Some(dir) = exe.parent() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }
+    drop(exe); // removes the compiled C program
     let s = s_best.ok_or_else(|| anyhow::anyhow!("no round ran"))?;
     let all_ms = {
         let (perm, fbm, spec) = (&work.perm, &work.fbm, &work.fbm_grid);
