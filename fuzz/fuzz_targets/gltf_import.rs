@@ -7,7 +7,12 @@ use sierra_gltf::{GltfAsset, ImportOptions};
 
 fuzz_target!(|data: &[u8]| {
     let file = std::path::Path::new("fuzz.glb");
-    if let Ok(asset) = GltfAsset::from_bytes(data, file, &sierra_gltf::Resolver::default(), ImportOptions::default()) {
+    if let Ok(asset) = GltfAsset::from_bytes(
+        data,
+        file,
+        &sierra_gltf::Resolver::default(),
+        ImportOptions::default(),
+    ) {
         // What `sierra view`/`pose` do next with an imported file: every clip built for the
         // node hierarchy, and the rest pose.
         let _ = asset.rest_world_matrices();

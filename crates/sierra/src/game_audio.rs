@@ -221,8 +221,14 @@ mod tests {
         // Skip the tick whose gains ramp across the turn.
         let (after_l, after_r) = energy(&frames[31 * per_tick..]);
         eprintln!("before the turn L {before_l} R {before_r}; after L {after_l} R {after_r}");
-        assert!(before_r > 0.0 && before_l == 0.0, "hard right: {before_l} {before_r}");
-        assert!(after_l > 0.0 && after_r == 0.0, "hard left: {after_l} {after_r}");
+        assert!(
+            before_r > 0.0 && before_l == 0.0,
+            "hard right: {before_l} {before_r}"
+        );
+        assert!(
+            after_l > 0.0 && after_r == 0.0,
+            "hard left: {after_l} {after_r}"
+        );
     }
 
     #[test]
@@ -241,7 +247,10 @@ mod tests {
         let at = |game: &crate::game::Game| {
             let e = game.audio.emitters(&game.scene);
             let l = camera_listener(&game.scene);
-            (e[0].0.gain_and_pan(&l, e[0].1), e[1].0.gain_and_pan(&l, e[1].1))
+            (
+                e[0].0.gain_and_pan(&l, e[0].1),
+                e[1].0.gain_and_pan(&l, e[1].1),
+            )
         };
         let ((g0, p0), sea0) = at(&game);
         assert!((g0 - 0.2).abs() < 1e-5 && p0.abs() < 1e-5, "{g0} {p0}");
@@ -252,7 +261,10 @@ mod tests {
         game.scene.graph.set_local(node, local);
         game.tick();
         let ((g1, p1), sea1) = at(&game);
-        assert!((g1 - 0.1).abs() < 1e-5 && (p1 - 1.0).abs() < 1e-5, "{g1} {p1}");
+        assert!(
+            (g1 - 0.1).abs() < 1e-5 && (p1 - 1.0).abs() < 1e-5,
+            "{g1} {p1}"
+        );
         assert_eq!(sea0, sea1);
         assert_eq!(sea1, (1.0, 0.0));
     }

@@ -359,7 +359,11 @@ mod tests {
             assert_eq!(frame.point_lights.len(), MAX_POINT_LIGHTS);
             assert_eq!(used(&frame), brute_force_nearest(eye), "camera at {eye}");
             // Nearest first.
-            let d: Vec<f32> = frame.point_lights.iter().map(|l| l.position.distance(eye)).collect();
+            let d: Vec<f32> = frame
+                .point_lights
+                .iter()
+                .map(|l| l.position.distance(eye))
+                .collect();
             assert!(d.windows(2).all(|w| w[0] <= w[1]), "{d:?}");
             seen.push(used(&frame));
         }

@@ -114,16 +114,31 @@ fn render_writes_the_levels_sound_as_audio_wav() {
     let level = write(dir.path(), "level.json", &level);
     let out = dir.path().join("out");
     let run = sierra(&[
-        "render", &level, "--frames", "3", "--size", "32x24", "--out", out.to_str().unwrap(),
+        "render",
+        &level,
+        "--frames",
+        "3",
+        "--size",
+        "32x24",
+        "--out",
+        out.to_str().unwrap(),
     ]);
     assert!(run.status.success(), "{}", text(&run.stderr));
-    assert!(text(&run.stdout).contains("audio.wav"), "{}", text(&run.stdout));
+    assert!(
+        text(&run.stdout).contains("audio.wav"),
+        "{}",
+        text(&run.stdout)
+    );
     // 16-bit stereo WAV: 44-byte header + 3 ticks × 735 frames (44.1 kHz / 60) × 4 bytes.
     let wav = std::fs::read(out.join("audio.wav")).unwrap();
     assert_eq!(wav.len(), 44 + 3 * 735 * 4);
     assert!(wav[44..].iter().any(|&b| b != 0), "not silent");
     // No sound device is opened without --play-audio (nothing said about one on stderr).
-    assert!(!text(&run.stderr).contains("audio:"), "{}", text(&run.stderr));
+    assert!(
+        !text(&run.stderr).contains("audio:"),
+        "{}",
+        text(&run.stderr)
+    );
 }
 
 #[test]

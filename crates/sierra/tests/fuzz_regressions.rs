@@ -38,7 +38,12 @@ fn committed_crash_inputs_replay_cleanly() {
     for entry in std::fs::read_dir(root.join("gltf_import")).unwrap() {
         let path = entry.unwrap().path();
         let bytes = std::fs::read(&path).unwrap();
-        let imported = sierra_gltf::GltfAsset::from_bytes(&bytes, &path, &sierra_gltf::Resolver::default(), Default::default());
+        let imported = sierra_gltf::GltfAsset::from_bytes(
+            &bytes,
+            &path,
+            &sierra_gltf::Resolver::default(),
+            Default::default(),
+        );
         assert!(imported.is_err(), "{} is not a valid model", path.display());
         replayed += 1;
     }

@@ -67,12 +67,21 @@ const WRIST: (f32, f32) = (25.0, 10.0);
 fn constrained_mannequin() -> Vec<u8> {
     let (mut document, bin) = split_glb(&sierra_gltf::builtin::mannequin::glb());
     let extras = [
-        ("upperarm_r", json!({ "type": "BALL_SOCKET", "swing_limit_deg": SHOULDER.0,
-                               "twist_limit_deg": SHOULDER.1, "parent_bone": "clavicle_r" })),
-        ("forearm_r", json!({ "type": "HINGE", "hinge_min_deg": ELBOW.0,
-                              "hinge_max_deg": ELBOW.1, "hinge_axis": [1, 0, 0] })),
-        ("hand_r", json!({ "type": "BALL_SOCKET", "swing_limit_deg": WRIST.0,
-                           "twist_limit_deg": WRIST.1 })),
+        (
+            "upperarm_r",
+            json!({ "type": "BALL_SOCKET", "swing_limit_deg": SHOULDER.0,
+                               "twist_limit_deg": SHOULDER.1, "parent_bone": "clavicle_r" }),
+        ),
+        (
+            "forearm_r",
+            json!({ "type": "HINGE", "hinge_min_deg": ELBOW.0,
+                              "hinge_max_deg": ELBOW.1, "hinge_axis": [1, 0, 0] }),
+        ),
+        (
+            "hand_r",
+            json!({ "type": "BALL_SOCKET", "swing_limit_deg": WRIST.0,
+                           "twist_limit_deg": WRIST.1 }),
+        ),
     ];
     for node in document["nodes"].as_array_mut().unwrap() {
         for (name, constraint) in &extras {
@@ -122,7 +131,10 @@ fn the_player_falls_onto_the_collider_from_the_gltf_extras_and_stands_on_it() {
         game.tick();
     }
     let y = player_y(&game);
-    assert!((y - 1.25).abs() < 1e-4, "player at y {y}, the deck top is 1.25");
+    assert!(
+        (y - 1.25).abs() < 1e-4,
+        "player at y {y}, the deck top is 1.25"
+    );
     let deck = game.scene.find_path("Stage/Deck").unwrap();
     assert_eq!(game.gameplay.player.as_ref().unwrap().ground, Some(deck));
     // Negative control: the same file without the collider extras has nothing to stand on.
@@ -148,9 +160,21 @@ fn worst_excess(game: &mut Game) -> f32 {
     let rad = f32::to_radians;
     // (joint, its limit, its child in the chain).
     let limits = [
-        (joint("upperarm_r"), JointLimit::ball_socket(0, rad(SHOULDER.0), rad(SHOULDER.1)).unwrap(), joint("forearm_r")),
-        (joint("forearm_r"), JointLimit::hinge(1, Vec3::X, rad(ELBOW.0), rad(ELBOW.1)).unwrap(), joint("hand_r")),
-        (joint("hand_r"), JointLimit::ball_socket(2, rad(WRIST.0), rad(WRIST.1)).unwrap(), joint("middle_01_r")),
+        (
+            joint("upperarm_r"),
+            JointLimit::ball_socket(0, rad(SHOULDER.0), rad(SHOULDER.1)).unwrap(),
+            joint("forearm_r"),
+        ),
+        (
+            joint("forearm_r"),
+            JointLimit::hinge(1, Vec3::X, rad(ELBOW.0), rad(ELBOW.1)).unwrap(),
+            joint("hand_r"),
+        ),
+        (
+            joint("hand_r"),
+            JointLimit::ball_socket(2, rad(WRIST.0), rad(WRIST.1)).unwrap(),
+            joint("middle_01_r"),
+        ),
     ];
     let mut worst = 0.0f32;
     for _ in 0..180 {
@@ -178,5 +202,8 @@ fn an_ik_chain_through_joints_constrained_in_gltf_extras_never_exceeds_their_lim
     let unconstrained = worst_excess(&mut free);
     eprintln!("worst excess over the extras' limits: {constrained} rad with them, {unconstrained} rad without");
     assert!(constrained < 1e-3, "{constrained} rad outside the limits");
-    assert!(unconstrained > 0.2, "the control should exceed them: {unconstrained}");
+    assert!(
+        unconstrained > 0.2,
+        "the control should exceed them: {unconstrained}"
+    );
 }

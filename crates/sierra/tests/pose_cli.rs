@@ -106,11 +106,22 @@ fn bench_anim_json_has_the_figures() {
         assert!(json[key].as_f64().is_some_and(|v| v > 0.0), "{key}: {json}");
     }
     for stages in ["stages_over_crowd", "stages_hot_one_character"] {
-        for key in ["sampling_two_clips_ns", "blending_ns", "local_to_model_ns", "palette_ns"] {
+        for key in [
+            "sampling_two_clips_ns",
+            "blending_ns",
+            "local_to_model_ns",
+            "palette_ns",
+        ] {
             let v = &json[stages][key];
-            assert!(v.as_f64().is_some_and(|v| v > 0.0), "{stages}.{key}: {json}");
+            assert!(
+                v.as_f64().is_some_and(|v| v > 0.0),
+                "{stages}.{key}: {json}"
+            );
         }
     }
     assert_eq!(json["joints"], 68);
-    assert_eq!(json["keyed_tracks_per_clip"], 136, "the anchor workload keys every joint twice");
+    assert_eq!(
+        json["keyed_tracks_per_clip"], 136,
+        "the anchor workload keys every joint twice"
+    );
 }

@@ -54,10 +54,7 @@ fn stages(c: &mut Criterion) {
     g.bench_function("blend_two_poses", |bench| {
         bench.iter(|| {
             blend_poses(
-                &[
-                    BlendLayer::new(&a, 0.3),
-                    BlendLayer::new(&b, 0.7),
-                ],
+                &[BlendLayer::new(&a, 0.3), BlendLayer::new(&b, 0.7)],
                 skel.rest_pose(),
                 &mut out,
             )

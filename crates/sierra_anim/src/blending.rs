@@ -112,7 +112,13 @@ pub(crate) fn blend_lane<L: Lane>(
 /// [`blend_lane`] for two layers without additive layers (the crossfade), without closures so
 /// it inlines whole into the SoA kernels; the same operations in the same order.
 #[inline(always)]
-pub(crate) fn blend2_lane<L: Lane>(pa: &Trs<L>, pb: &Trs<L>, wa: L, wb: L, rest: &Trs<L>) -> Trs<L> {
+pub(crate) fn blend2_lane<L: Lane>(
+    pa: &Trs<L>,
+    pb: &Trs<L>,
+    wa: L,
+    wb: L,
+    rest: &Trs<L>,
+) -> Trs<L> {
     let (w0, w1) = (wa.max0(), wb.max0());
     let reference = arr4(|k| w1.if_gt(w0, pb.q[k], pa.q[k]));
     let total = w0 + w1;

@@ -87,10 +87,9 @@ fn build_channel<V: Copy, const C: usize>(
             for i in 0..LANES {
                 let j = b * LANES + i;
                 let (value, seg) = match set.headers.get(j) {
-                    Some(h) if h.keys > 1 => (
-                        components(set.values[h.values as usize + k]),
-                        segment(h, k),
-                    ),
+                    Some(h) if h.keys > 1 => {
+                        (components(set.values[h.values as usize + k]), segment(h, k))
+                    }
                     Some(h) => (components(set.values[h.values as usize]), [0.0; 3]),
                     None => (pad, [0.0; 3]),
                 };
@@ -129,13 +128,18 @@ impl ClipSoa {
             c.segments = Vec::new();
         }
         let keys = |h: &TrackHeader| h.keys as usize;
-        let r = build_channel(rotations, |q: Quat| q.to_array(), [0.0, 0.0, 0.0, 1.0], |h, k| {
-            if k + 1 < keys(h) {
-                slerp[h.values as usize + k].constants()
-            } else {
-                [0.0; 3]
-            }
-        });
+        let r = build_channel(
+            rotations,
+            |q: Quat| q.to_array(),
+            [0.0, 0.0, 0.0, 1.0],
+            |h, k| {
+                if k + 1 < keys(h) {
+                    slerp[h.values as usize + k].constants()
+                } else {
+                    [0.0; 3]
+                }
+            },
+        );
         Self {
             translations: t,
             rotations: r,

@@ -57,7 +57,11 @@ fn vec_bits(extent: Vec3A) -> u32 {
 fn quantize_set(set: &mut TrackSet<Vec3A>) -> usize {
     let mut bytes = 0;
     for h in set.headers.clone() {
-        let per = if h.interpolation == crate::Interpolation::CubicSpline { 3 } else { 1 };
+        let per = if h.interpolation == crate::Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
         let vals = &mut set.values[h.values as usize..][..h.keys as usize * per];
         if vals.len() == 1 {
             bytes += 6;
@@ -78,7 +82,11 @@ fn quantize_set(set: &mut TrackSet<Vec3A>) -> usize {
 fn quantize_rotations(set: &mut TrackSet<Quat>) -> usize {
     let mut bytes = 0;
     for h in set.headers.clone() {
-        let per = if h.interpolation == crate::Interpolation::CubicSpline { 3 } else { 1 };
+        let per = if h.interpolation == crate::Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
         let vals = &mut set.values[h.values as usize..][..h.keys as usize * per];
         if vals.len() == 1 {
             bytes += 6;
@@ -120,7 +128,14 @@ pub fn quantized_clip(clip: &Clip) -> (Clip, usize) {
 /// `raw` and `other` sampled at every key time and halfway between keys.
 pub fn max_vertex_error(skeleton: &Skeleton, raw: &Clip, other: &Clip, world_scale: f32) -> f32 {
     let n = skeleton.joint_count();
-    let mut times: Vec<f32> = raw.translations.times.iter().chain(&raw.rotations.times).chain(&raw.scales.times).copied().collect();
+    let mut times: Vec<f32> = raw
+        .translations
+        .times
+        .iter()
+        .chain(&raw.rotations.times)
+        .chain(&raw.scales.times)
+        .copied()
+        .collect();
     times.sort_by(f32::total_cmp);
     times.dedup();
     let mids: Vec<f32> = times.windows(2).map(|w| 0.5 * (w[0] + w[1])).collect();
@@ -138,7 +153,11 @@ pub fn max_vertex_error(skeleton: &Skeleton, raw: &Clip, other: &Clip, world_sca
             return f32::INFINITY;
         }
         for j in 0..n {
-            let d = if skeleton.parent(j).is_none() { 1.0 } else { 0.03 };
+            let d = if skeleton.parent(j).is_none() {
+                1.0
+            } else {
+                0.03
+            };
             for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
                 let p = axis * d;
                 let e = (ma[j].transform_point3(p) - mb[j].transform_point3(p)).length();

@@ -234,7 +234,10 @@ impl<H: PoseHook> CharacterJob<'_, H> {
                 weight: 0.0,
                 joint_weights: None,
             }; 8];
-            let layers = self.layers.iter().zip(pose.layer_poses.chunks_exact(blocks));
+            let layers = self
+                .layers
+                .iter()
+                .zip(pose.layer_poses.chunks_exact(blocks));
             if self.layers.len() <= blend.len() {
                 for (b, (layer, p)) in blend.iter_mut().zip(layers) {
                     b.pose = p;

@@ -81,8 +81,8 @@ pub use palette::{joint_matrices, skinning_palette, Skin};
 pub use sampling::{sample_clip, sample_morph_weights, Playback, SamplingContext};
 pub use sampling_soa::{sample_clip_soa, sample_clip_soa_with};
 pub use simd::{SimdLevel, F8, LANES};
-pub use soa::{from_soa, soa_blocks, to_soa, SoaTransform};
 pub use skeleton::{RawJoint, RawSkeleton, Skeleton, NO_PARENT};
+pub use soa::{from_soa, soa_blocks, to_soa, SoaTransform};
 pub use transform::Transform;
 
 /// The types most users need: `use sierra_anim::prelude::*;`.

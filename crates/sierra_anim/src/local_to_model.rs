@@ -35,7 +35,8 @@ fn check(skeleton: &Skeleton, local: usize, model: &[Mat4]) -> Result<(), AnimEr
 #[inline(always)]
 pub(crate) fn mul_affine(parent: &Mat4, l: &[f32; 12]) -> Mat4 {
     let (px, py, pz, pw) = (parent.x_axis, parent.y_axis, parent.z_axis, parent.w_axis);
-    let col = |a: f32, b: f32, c: f32| px * Vec4::splat(a) + py * Vec4::splat(b) + pz * Vec4::splat(c);
+    let col =
+        |a: f32, b: f32, c: f32| px * Vec4::splat(a) + py * Vec4::splat(b) + pz * Vec4::splat(c);
     Mat4::from_cols(
         col(l[0], l[1], l[2]),
         col(l[3], l[4], l[5]),
@@ -60,7 +61,11 @@ fn mul_affine_lane(parent: &Mat4, m: &[crate::simd::F8; 12], i: usize) -> Mat4 {
 #[inline(always)]
 fn model_of(parents: &[u16], model: &[Mat4], root: &Mat4, j: usize, l: &[f32; 12]) -> Mat4 {
     let p = parents[j];
-    let parent = if p == NO_PARENT { root } else { &model[p as usize] };
+    let parent = if p == NO_PARENT {
+        root
+    } else {
+        &model[p as usize]
+    };
     mul_affine(parent, l)
 }
 
@@ -139,7 +144,11 @@ fn l2m_soa_kernel(parents: &[u16], local: &[SoaTransform], root: &Mat4, model: &
         for i in 0..LANES.min(n - b * LANES) {
             let j = b * LANES + i;
             let p = parents[j];
-            let parent = if p == NO_PARENT { root } else { &model[p as usize] };
+            let parent = if p == NO_PARENT {
+                root
+            } else {
+                &model[p as usize]
+            };
             model[j] = mul_affine_lane(parent, &m, i);
         }
     }

@@ -71,10 +71,7 @@ mod tests {
     fn polynomial_sine_is_accurate_on_its_range() {
         for i in 0..=1000 {
             let x = i as f32 / 1000.0 * std::f32::consts::FRAC_PI_2;
-            assert!(
-                (sin_0_half_pi(x) - x.sin()).abs() < 3e-7,
-                "{x}"
-            );
+            assert!((sin_0_half_pi(x) - x.sin()).abs() < 3e-7, "{x}");
         }
     }
 

@@ -88,7 +88,11 @@ pub fn from_soa(soa: &[SoaTransform], aos: &mut [Transform]) -> Result<(), AnimE
     Ok(())
 }
 
-pub(crate) fn check_blocks(what: &'static str, joints: usize, blocks: usize) -> Result<(), AnimError> {
+pub(crate) fn check_blocks(
+    what: &'static str,
+    joints: usize,
+    blocks: usize,
+) -> Result<(), AnimError> {
     if blocks != soa_blocks(joints) {
         return Err(AnimError::BufferSize {
             what,

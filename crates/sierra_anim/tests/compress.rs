@@ -12,9 +12,15 @@ fn anchor_clips_quantise_within_a_tenth_of_a_millimetre_at_a_quarter_of_the_size
         let (q, packed) = quantized_clip(&clip);
         let err = max_vertex_error(&skel, &clip, &q, 1.0);
         let raw = raw_bytes(&clip);
-        println!("{name}: {raw} -> {packed} bytes, max error {:.4} mm", err * 1e3);
+        println!(
+            "{name}: {raw} -> {packed} bytes, max error {:.4} mm",
+            err * 1e3
+        );
         assert!(err <= 1e-4, "{name}: {err} m");
-        assert!(err > 0.0, "quantisation changed nothing: the measure cannot fail");
+        assert!(
+            err > 0.0,
+            "quantisation changed nothing: the measure cannot fail"
+        );
         assert!(packed * 4 <= raw, "{name}: {packed} of {raw} bytes");
         // Negative control: a clip from another seed is far off.
         let other = synthetic::clip(&skel, name, 1.0, 30.0, seed + 7);

@@ -91,10 +91,7 @@ fn crossfades_blend_over_their_durations() {
             assert!(rig.instance.layers()[0].previous.is_none());
         } else {
             let mut expected = vec![Transform::IDENTITY; idle.len()];
-            let layers = [
-                BlendLayer::new(&idle, 1.0 - w),
-                BlendLayer::new(&walk, w),
-            ];
+            let layers = [BlendLayer::new(&idle, 1.0 - w), BlendLayer::new(&walk, w)];
             blend_poses(&layers, rig.skeleton.rest_pose(), &mut expected).unwrap();
             assert_eq!(pose, expected, "step {k}");
             // Translations are the weighted mean (independent arithmetic).
@@ -131,10 +128,7 @@ fn a_blend_space_blends_the_two_clips_around_the_parameter_in_phase() {
     assert!((phase - 0.5).abs() < 1e-6, "{phase}");
     let (a, c) = (rig.sample("a", 0.5, true), rig.sample("c", 0.4, true));
     let mut expected = vec![Transform::IDENTITY; a.len()];
-    let layers = [
-        BlendLayer::new(&a, 0.5),
-        BlendLayer::new(&c, 0.5),
-    ];
+    let layers = [BlendLayer::new(&a, 0.5), BlendLayer::new(&c, 0.5)];
     blend_poses(&layers, rig.skeleton.rest_pose(), &mut expected).unwrap();
     let pose = rig.pose();
     assert_eq!(pose, expected);

@@ -3,28 +3,10 @@
 
 mod graph_common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use sierra_testkit::alloc::{allocations, Counting};
 
 use graph_common::Rig;
 use sierra_anim::Transform;
-
-struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -76,12 +58,12 @@ fn graph_frames_allocate_nothing() {
     for f in 0..60 {
         frame(&mut rig, f);
     }
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = allocations();
     let mut events = 0;
     let mut visited = [[false; 2]; 2];
     for f in 60..600 {
         events += frame(&mut rig, f);
-        let after = ALLOCATIONS.load(Ordering::SeqCst);
+        let after = allocations();
         assert_eq!(after, before, "frame {f} allocated");
         for (layer, v) in visited.iter_mut().enumerate() {
             v[rig.instance.state(layer) as usize] = true;
@@ -91,7 +73,7 @@ fn graph_frames_allocate_nothing() {
     assert_eq!(visited, [[true; 2]; 2]);
     assert!(events > 10, "{events}");
     assert!(out.iter().all(Transform::is_finite));
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = allocations();
     let v = std::hint::black_box(vec![1u8; 10]);
-    assert!(ALLOCATIONS.load(Ordering::SeqCst) > before && v.len() == 10);
+    assert!(allocations() > before && v.len() == 10);
 }

@@ -225,10 +225,7 @@ fn blend_fixes_hemisphere_and_falls_back_to_rest() {
     let rest = [Transform::from_trs(Vec3::Y, Quat::IDENTITY, Vec3::ONE)];
     let mut out = [Transform::IDENTITY];
     blend_poses(
-        &[
-            BlendLayer::new(&a, 0.5),
-            BlendLayer::new(&b, 0.5),
-        ],
+        &[BlendLayer::new(&a, 0.5), BlendLayer::new(&b, 0.5)],
         &rest,
         &mut out,
     )
@@ -238,12 +235,7 @@ fn blend_fixes_hemisphere_and_falls_back_to_rest() {
         "q and -q blend to q, not to a zero quaternion"
     );
     assert!((out[0].translation.x - 0.5).abs() < 1e-6);
-    blend_poses(
-        &[BlendLayer::new(&a, 0.0)],
-        &rest,
-        &mut out,
-    )
-    .unwrap();
+    blend_poses(&[BlendLayer::new(&a, 0.0)], &rest, &mut out).unwrap();
     assert_eq!(out, rest);
 }
 
@@ -498,10 +490,7 @@ fn fused_crossfade_equals_sampling_twice_then_blending() {
         .unwrap();
         let mut blended = vec![Transform::IDENTITY; n];
         blend_poses(
-            &[
-                BlendLayer::new(&a, wa),
-                BlendLayer::new(&b, wb),
-            ],
+            &[BlendLayer::new(&a, wa), BlendLayer::new(&b, wb)],
             skel.rest_pose(),
             &mut blended,
         )

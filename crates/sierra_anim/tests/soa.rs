@@ -9,7 +9,9 @@ const LEVELS: [SimdLevel; 3] = [SimdLevel::Avx512, SimdLevel::Avx2, SimdLevel::P
 
 fn unit_quat() -> impl Strategy<Value = Quat> {
     (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0)
-        .prop_filter("non-zero", |(x, y, z, w)| x * x + y * y + z * z + w * w > 0.01)
+        .prop_filter("non-zero", |(x, y, z, w)| {
+            x * x + y * y + z * z + w * w > 0.01
+        })
         .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w).normalize())
 }
 
@@ -54,12 +56,7 @@ fn soa_to_aos(soa: &[SoaTransform], n: usize) -> Vec<Transform> {
 
 /// Track `j` of a random clip: `mode` picks the key times (shared / own / one key) and the
 /// interpolation; values come from `seed`.
-fn track<T: Clone>(
-    mode: u8,
-    shared: &[f32],
-    seed: u32,
-    value: impl Fn(u32) -> T,
-) -> RawTrack<T> {
+fn track<T: Clone>(mode: u8, shared: &[f32], seed: u32, value: impl Fn(u32) -> T) -> RawTrack<T> {
     let interpolation = match mode % 5 {
         0 => Interpolation::Step,
         4 if mode > 200 => Interpolation::CubicSpline,
@@ -70,7 +67,11 @@ fn track<T: Clone>(
         1 => (0..3 + seed % 5).map(|k| k as f32 * 0.17 + 0.05).collect(),
         _ => shared.to_vec(),
     };
-    let per = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+    let per = if interpolation == Interpolation::CubicSpline {
+        3
+    } else {
+        1
+    };
     let values = (0..times.len() * per)
         .map(|k| value(seed.wrapping_mul(31).wrapping_add(k as u32)))
         .collect();

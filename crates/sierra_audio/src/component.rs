@@ -92,9 +92,18 @@ mod tests {
         // Spatial: quieter and to the right from 20 m to the right; ambient ignores the place.
         let right = Vec3::new(20.0, 0.0, 0.0);
         let (g, p) = c.gain_and_pan(&Listener::default(), right);
-        assert!((g - 0.8 * 0.25).abs() < 1e-6 && (p - 1.0).abs() < 1e-6, "{g} {p}");
-        let ambient = AudioLoop { spatial: false, ..c.clone() };
-        assert_eq!(ambient.gain_and_pan(&Listener::default(), right), (0.8, 0.0));
+        assert!(
+            (g - 0.8 * 0.25).abs() < 1e-6 && (p - 1.0).abs() < 1e-6,
+            "{g} {p}"
+        );
+        let ambient = AudioLoop {
+            spatial: false,
+            ..c.clone()
+        };
+        assert_eq!(
+            ambient.gain_and_pan(&Listener::default(), right),
+            (0.8, 0.0)
+        );
         let d: AudioLoop = serde_json::from_str(r#"{"source": "sea.ogg"}"#).unwrap();
         assert_eq!(d, AudioLoop::ambient(SoundSource::File("sea.ogg".into())));
         let back: AudioLoop = serde_json::from_value(serde_json::to_value(&c).unwrap()).unwrap();
@@ -112,9 +121,11 @@ mod tests {
             .to_string();
         assert!(e.contains("builtin:gulls"), "lists valid sources: {e}");
         // The place comes from the node: a hand-written position is refused.
-        let e = serde_json::from_str::<AudioLoop>(r#"{"source": "builtin:surf", "position": [1, 2, 3]}"#)
-            .unwrap_err()
-            .to_string();
+        let e = serde_json::from_str::<AudioLoop>(
+            r#"{"source": "builtin:surf", "position": [1, 2, 3]}"#,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("position") && e.contains("spatial"), "{e}");
     }
 }

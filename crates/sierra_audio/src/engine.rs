@@ -2,8 +2,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
-use kira::sound::static_sound::StaticSoundHandle;
 use glam::Vec3;
+use kira::sound::static_sound::StaticSoundHandle;
 use kira::{AudioManager, Decibels, DefaultBackend, Panning, Tween};
 
 use crate::clip::Clip;

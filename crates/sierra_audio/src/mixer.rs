@@ -200,11 +200,19 @@ mod tests {
         let v = m.add_loop(Clip::new(4, vec![Frame::from_mono(1.0); 4]), 0.0, 0.0);
         m.set_gain_and_pan(v, 1.0, 0.0);
         let centre = 1.0; // pan 0: unity in both ears, as kira
-        let left: Vec<f32> = m.render_seconds(1.0).iter().map(|f| f.left / centre).collect();
+        let left: Vec<f32> = m
+            .render_seconds(1.0)
+            .iter()
+            .map(|f| f.left / centre)
+            .collect();
         for (got, want) in left.iter().zip([0.25, 0.5, 0.75, 1.0]) {
             assert!((got - want).abs() < 1e-6, "{left:?}");
         }
-        let held: Vec<f32> = m.render_seconds(0.5).iter().map(|f| f.left / centre).collect();
+        let held: Vec<f32> = m
+            .render_seconds(0.5)
+            .iter()
+            .map(|f| f.left / centre)
+            .collect();
         assert!(held.iter().all(|g| (g - 1.0).abs() < 1e-6), "{held:?}");
     }
 

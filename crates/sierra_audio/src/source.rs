@@ -235,7 +235,10 @@ mod tests {
         let inside = SoundSource::parse("inside.wav").unwrap();
         assert!(inside.load(&root).unwrap().duration_seconds() > 0.09);
         std::os::unix::fs::symlink(dir.path().join("outside.wav"), root.join("link.wav")).unwrap();
-        let err = SoundSource::parse("link.wav").unwrap().load(&root).unwrap_err();
+        let err = SoundSource::parse("link.wav")
+            .unwrap()
+            .load(&root)
+            .unwrap_err();
         assert!(matches!(err, Error::Asset(_)), "{err}");
         // A FIFO is refused without blocking.
         let made = std::process::Command::new("mkfifo")
@@ -243,7 +246,10 @@ mod tests {
             .status()
             .is_ok_and(|s| s.success());
         if made {
-            let err = SoundSource::parse("pipe.wav").unwrap().load(&root).unwrap_err();
+            let err = SoundSource::parse("pipe.wav")
+                .unwrap()
+                .load(&root)
+                .unwrap_err();
             assert!(err.to_string().contains("FIFO"), "{err}");
         }
     }

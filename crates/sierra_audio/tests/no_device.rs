@@ -49,7 +49,10 @@ fn no_sound_device_falls_back_to_silence_and_says_so_once() {
 
     let gulls = AudioLoop::spatial(SoundSource::Builtin(Builtin::Gulls));
     let loops = [
-        (AudioLoop::ambient(SoundSource::Builtin(Builtin::Surf)), Vec3::ZERO),
+        (
+            AudioLoop::ambient(SoundSource::Builtin(Builtin::Surf)),
+            Vec3::ZERO,
+        ),
         (gulls, Vec3::new(5.0, 2.0, -3.0)),
     ];
     engine

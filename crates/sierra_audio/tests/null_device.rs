@@ -31,7 +31,10 @@ fn plays_on_a_null_alsa_device() {
     );
     let gulls = AudioLoop::spatial(SoundSource::Builtin(Builtin::Gulls));
     let loops = [
-        (AudioLoop::ambient(SoundSource::Builtin(Builtin::Surf)), Vec3::ZERO),
+        (
+            AudioLoop::ambient(SoundSource::Builtin(Builtin::Surf)),
+            Vec3::ZERO,
+        ),
         (gulls, Vec3::new(20.0, 0.0, 0.0)),
     ];
     engine

@@ -136,8 +136,13 @@ fn audio_loop_plays_a_user_wav_file() {
 
     let component: AudioLoop =
         serde_json::from_str(r#"{"source": "sounds/tone.wav", "volume": 0.5}"#).unwrap();
-    let mut mixer =
-        OfflineMixer::from_loops(&[(component, Vec3::ZERO)], root.path(), &Listener::default(), SR).unwrap();
+    let mut mixer = OfflineMixer::from_loops(
+        &[(component, Vec3::ZERO)],
+        root.path(),
+        &Listener::default(),
+        SR,
+    )
+    .unwrap();
     let mix = mixer.render_seconds(1.0); // ten times around the 0.1 s loop, resampled to 44.1 kHz
                                          // volume 0.5 × amplitude 0.5 sine: RMS 0.25 / √2
     let level = rms(&mix);

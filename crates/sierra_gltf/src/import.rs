@@ -326,10 +326,18 @@ mod tests {
         };
         let resolver = Resolver::default();
         for length in [0, 2, 11] {
-            let err = import(&glb(length), Path::new("crash.glb"), &resolver, ImportOptions::default())
-                .unwrap_err();
+            let err = import(
+                &glb(length),
+                Path::new("crash.glb"),
+                &resolver,
+                ImportOptions::default(),
+            )
+            .unwrap_err();
             let message = err.to_string();
-            assert!(message.contains("crash.glb") && message.contains("12-byte header"), "{message}");
+            assert!(
+                message.contains("crash.glb") && message.contains("12-byte header"),
+                "{message}"
+            );
         }
         // Negative control: a header whose length covers the file passes the container check.
         let whole = glb(24);

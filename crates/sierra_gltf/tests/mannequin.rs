@@ -21,12 +21,25 @@ fn mannequin_has_the_required_skeleton_mesh_material_and_clips() {
     let asset = mannequin::load().unwrap();
     assert!(asset.warnings.is_empty(), "{:?}", asset.warnings);
     let skin = asset.skin(0).unwrap();
-    assert_eq!(skin.joint_count(), 68, "document 000's character has 68 bones");
+    assert_eq!(
+        skin.joint_count(),
+        68,
+        "document 000's character has 68 bones"
+    );
     let name_of = |node: usize| asset.nodes[node].name.as_str();
     let node_named = |name: &str| asset.nodes.iter().position(|n| n.name == name).unwrap();
     for side in ["l", "r"] {
-        let chain = ["clavicle", "upperarm", "forearm", "hand", "middle_01", "middle_02", "middle_03", "middle_end"]
-            .map(|b| format!("{b}_{side}"));
+        let chain = [
+            "clavicle",
+            "upperarm",
+            "forearm",
+            "hand",
+            "middle_01",
+            "middle_02",
+            "middle_03",
+            "middle_end",
+        ]
+        .map(|b| format!("{b}_{side}"));
         for pair in chain.windows(2) {
             let child = node_named(&pair[1]);
             assert_eq!(
@@ -34,7 +47,14 @@ fn mannequin_has_the_required_skeleton_mesh_material_and_clips() {
                 Some(pair[0].as_str())
             );
         }
-        for (parent, child) in [("thigh", "calf"), ("calf", "foot"), ("foot", "ball"), ("hand", "thumb_01"), ("hand", "pinky_01"), ("ring_02", "ring_03")] {
+        for (parent, child) in [
+            ("thigh", "calf"),
+            ("calf", "foot"),
+            ("foot", "ball"),
+            ("hand", "thumb_01"),
+            ("hand", "pinky_01"),
+            ("ring_02", "ring_03"),
+        ] {
             let c = node_named(&format!("{child}_{side}"));
             assert_eq!(
                 asset.nodes[c].parent.map(name_of),
@@ -129,12 +149,16 @@ fn every_clip_moves_every_finger_joint_within_the_documented_limits() {
         for i in 0..=32 {
             let report = pose(&asset, &sel, duration * i as f32 / 32.0, 0).unwrap();
             for j in &report.joints {
-                let parent = j.parent.map_or(glam::Mat4::IDENTITY, |p| report.joints[p].world);
+                let parent = j
+                    .parent
+                    .map_or(glam::Mat4::IDENTITY, |p| report.joints[p].world);
                 let (_, rotation, _) = (parent.inverse() * j.world).to_scale_rotation_translation();
                 keys.entry(j.name.clone()).or_default().push(rotation);
             }
         }
         let (range, lo, hi) = fingers::check_clip(clip, &keys);
-        eprintln!("{clip}: every phalanx turns >= {range:.1} deg, flexion in [{lo:.1}, {hi:.1}] deg");
+        eprintln!(
+            "{clip}: every phalanx turns >= {range:.1} deg, flexion in [{lo:.1}, {hi:.1}] deg"
+        );
     }
 }

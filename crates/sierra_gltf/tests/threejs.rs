@@ -62,7 +62,15 @@ fn threejs_gltf_loader_reads_68_joints_six_clips_and_fingers_within_limits() {
         .map(|j| j.as_str().unwrap())
         .collect();
     assert_eq!(joints.len(), 68, "{joints:?}");
-    for name in ["pelvis", "head", "hand_l", "hand_r", "foot_r", "thumb_03_l", "pinky_end_r"] {
+    for name in [
+        "pelvis",
+        "head",
+        "hand_l",
+        "hand_r",
+        "foot_r",
+        "thumb_03_l",
+        "pinky_end_r",
+    ] {
         assert!(joints.contains(&name), "{name} in {joints:?}");
     }
     let clips = summary["clips"].as_array().unwrap();
@@ -82,7 +90,9 @@ fn threejs_gltf_loader_reads_68_joints_six_clips_and_fingers_within_limits() {
                 .iter()
                 .map(|x| x.as_f64().unwrap() as f32)
                 .collect();
-            let quats = v.chunks_exact(4).map(|q| Quat::from_xyzw(q[0], q[1], q[2], q[3]));
+            let quats = v
+                .chunks_exact(4)
+                .map(|q| Quat::from_xyzw(q[0], q[1], q[2], q[3]));
             keys.insert(joint.to_string(), quats.collect());
         }
         // End sites are never keyed (negative control for the track lookup).

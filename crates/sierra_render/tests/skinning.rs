@@ -200,7 +200,9 @@ fn bad_skinned_input_gives_clear_errors() {
     let err = skinned_primitive_mesh(&prim, 4).unwrap_err().to_string();
     assert!(err.contains("the skin has 4 joints"), "{err}");
     prim.joints.clear();
-    let err = skinned_primitive_mesh(&prim, joints).unwrap_err().to_string();
+    let err = skinned_primitive_mesh(&prim, joints)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("cannot be drawn skinned"), "{err}");
     // A palette range outside the frame's palettes.
     let ctx = context();
@@ -217,7 +219,12 @@ fn bad_skinned_input_gives_clear_errors() {
         material: Material::default(),
     };
     let err = skinning
-        .skin(&ctx, &vec![Mat4::IDENTITY; joints], &[draw], &mut Vec::new())
+        .skin(
+            &ctx,
+            &vec![Mat4::IDENTITY; joints],
+            &[draw],
+            &mut Vec::new(),
+        )
         .unwrap_err()
         .to_string();
     assert!(err.contains("5..73") && err.contains("68"), "{err}");

@@ -158,11 +158,16 @@ fn update_refreshes_only_boxes_whose_nodes_moved() {
     w.update(&g);
     assert_eq!(w.last_refreshed(), 2);
     assert_eq!(w.boxes()[0], still_box, "the still box is untouched");
-    let hit = w.raycast(&Ray::new(Vec3::new(3.0, 5.0, 1.0), -Vec3::Y), 10.0).unwrap();
+    let hit = w
+        .raycast(&Ray::new(Vec3::new(3.0, 5.0, 1.0), -Vec3::Y), 10.0)
+        .unwrap();
     assert_eq!(hit.node, rider);
     assert!((hit.point.y - 1.5).abs() < 1e-6);
     let carried = w.motion(rider).unwrap().carry(Vec3::new(3.0, 1.5, 0.0));
-    assert!(carried.abs_diff_eq(Vec3::new(3.0, 1.5, 1.0), 1e-6), "{carried}");
+    assert!(
+        carried.abs_diff_eq(Vec3::new(3.0, 1.5, 1.0), 1e-6),
+        "{carried}"
+    );
     // Nothing moves: nothing is re-read and the mover's motion is now the identity.
     g.propagate();
     w.update(&g);

@@ -137,7 +137,10 @@ fn a_parent_bone_that_is_not_the_parent_and_a_sizeless_collider_are_errors() {
     let bad = ROBOT.replace(r#""box_half_extents": [0.1, 0.2, 0.3]"#, r#""radius": 1"#);
     let path = level_with(dir.path(), "robot.glb", &glb(&bad));
     let text = expect_gltf_error(&path);
-    assert!(text.contains("Hand_R") && text.contains("extras.collider"), "{text}");
+    assert!(
+        text.contains("Hand_R") && text.contains("extras.collider"),
+        "{text}"
+    );
 }
 
 fn expect_gltf_error(level: &Path) -> String {

@@ -336,7 +336,10 @@ fn banded_steps_equal_the_single_thread_step_bit_for_bit() {
         let banded = run_on_threads(threads, 60);
         assert!(banded.0 == one.0, "depth differs with {threads} threads");
         assert!(banded.1 == one.1, "flux differs with {threads} threads");
-        assert_eq!(banded.2, one.2, "outflow books differ with {threads} threads");
+        assert_eq!(
+            banded.2, one.2,
+            "outflow books differ with {threads} threads"
+        );
     }
 }
 
@@ -344,7 +347,10 @@ fn banded_steps_equal_the_single_thread_step_bit_for_bit() {
 fn the_copy_probe_moves_the_step_bytes() {
     let mut probe = sierra_terrain::water::CopyProbe::new(33, 17);
     assert_eq!(probe.bytes(), 33 * 17 * 44);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
     pool.install(|| probe.run());
     let d = probe.destination();
     // Sources are k + 0.5: terrain + depth = 0.5 + 1.5, then the flux channels 2.5..5.5.

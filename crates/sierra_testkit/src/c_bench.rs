@@ -32,7 +32,10 @@ impl CProgram {
     pub fn build(source: &Path, flags: &[&str]) -> Result<Self, String> {
         static BUILT: AtomicU64 = AtomicU64::new(0);
         if !source.is_file() {
-            return Err(format!("{} not found (set SIERRA_SHARED)", source.display()));
+            return Err(format!(
+                "{} not found (set SIERRA_SHARED)",
+                source.display()
+            ));
         }
         let stem = source.file_stem().unwrap_or_default().to_string_lossy();
         let exe = std::env::temp_dir().join(format!(
@@ -56,7 +59,10 @@ impl CProgram {
                 String::from_utf8_lossy(&gcc.stderr)
             ));
         }
-        Ok(Self { source: source.to_owned(), exe })
+        Ok(Self {
+            source: source.to_owned(),
+            exe,
+        })
     }
 
     /// Runs the program with `args`; returns its standard output.
@@ -69,7 +75,11 @@ impl CProgram {
             .output()
             .map_err(|e| format!("running {}: {e}", self.source.display()))?;
         if !run.status.success() {
-            return Err(format!("{} exited with {}", self.source.display(), run.status));
+            return Err(format!(
+                "{} exited with {}",
+                self.source.display(),
+                run.status
+            ));
         }
         Ok(String::from_utf8_lossy(&run.stdout).into_owned())
     }

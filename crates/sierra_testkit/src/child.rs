@@ -43,12 +43,20 @@ pub struct Limits {
 impl Limits {
     /// An `RLIMIT_AS` limit of `bytes` and a timeout: for commands that do not touch the GPU.
     pub fn address_space(bytes: u64, timeout: Duration) -> Self {
-        Self { address_space_bytes: Some(bytes), data_bytes: None, timeout }
+        Self {
+            address_space_bytes: Some(bytes),
+            data_bytes: None,
+            timeout,
+        }
     }
 
     /// An `RLIMIT_DATA` limit of `bytes` and a timeout: for commands that start lavapipe.
     pub fn data(bytes: u64, timeout: Duration) -> Self {
-        Self { address_space_bytes: None, data_bytes: Some(bytes), timeout }
+        Self {
+            address_space_bytes: None,
+            data_bytes: Some(bytes),
+            timeout,
+        }
     }
 }
 
@@ -105,7 +113,9 @@ impl Outcome {
 pub fn run_limited(cmd: &mut Command, limits: &Limits) -> io::Result<Outcome> {
     let address_space = limits.address_space_bytes;
     let data = limits.data_bytes;
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     // SAFETY: the closure runs in the forked child before exec and calls only async-signal-safe
     // functions (setpgid, setrlimit), touching no memory shared with the parent.
     unsafe {
@@ -140,7 +150,10 @@ pub fn run_limited(cmd: &mut Command, limits: &Limits) -> io::Result<Outcome> {
 
 fn set_limit(resource: libc::__rlimit_resource_t, bytes: Option<u64>) -> io::Result<()> {
     let Some(bytes) = bytes else { return Ok(()) };
-    let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
     // SAFETY: a plain system call on a valid, initialised struct.
     if unsafe { libc::setrlimit(resource, &limit) } != 0 {
         return Err(io::Error::last_os_error());

@@ -9,6 +9,7 @@
 //! [`child`] runs a program (the `sierra` binary fed hostile input) under a memory limit and a
 //! timeout, so that a regression fails a test instead of exhausting the machine.
 
+pub mod alloc;
 pub mod child;
 
 use std::path::PathBuf;

@@ -122,7 +122,9 @@ fn start_audio(game: &mut Game, mute: bool) {
     if loops == 0 {
         return;
     }
-    let status = game.audio.start_playback(&game.scene, AudioOptions { mute });
+    let status = game
+        .audio
+        .start_playback(&game.scene, AudioOptions { mute });
     // Status on stderr: stdout keeps the one-line summary of what was written.
     eprintln!("{status} ({loops} loops)");
 }

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use sierra_audio::AudioOptions;
 use clap::Args;
+use sierra_audio::AudioOptions;
 
 use super::Size;
 use crate::game::Game;
@@ -58,7 +58,9 @@ pub fn run(args: RenderArgs) -> Result<()> {
             .start_recording(&game.scene, sierra_audio::BUILTIN_SAMPLE_RATE)
             .with_context(|| format!("{}: audio", args.level.display()))?;
         if args.play_audio {
-            let status = game.audio.start_playback(&game.scene, AudioOptions::default());
+            let status = game
+                .audio
+                .start_playback(&game.scene, AudioOptions::default());
             eprintln!("{status}");
         }
     }

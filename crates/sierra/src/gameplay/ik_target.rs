@@ -54,7 +54,10 @@ fn model_constraint(character: &Character, name: &str) -> Result<ConstraintDef, 
     else {
         return Ok(ConstraintDef::default());
     };
-    let parent = node.parent.and_then(|p| asset.nodes.get(p)).map(|p| p.name.as_str());
+    let parent = node
+        .parent
+        .and_then(|p| asset.nodes.get(p))
+        .map(|p| p.name.as_str());
     let (_, constraint) = sierra_scene::assets::node_extras(node.extras.as_ref(), parent)?;
     Ok(constraint.unwrap_or_default())
 }
@@ -97,14 +100,14 @@ pub fn build_task(
     let defs: Vec<ConstraintDef> = component.chain[..component.chain.len() - 1]
         .iter()
         .map(|name| match component.limits.get(name) {
-            None => model_constraint(character, name).map_err(|message| {
-                GameplayError::ModelExtras {
+            None => {
+                model_constraint(character, name).map_err(|message| GameplayError::ModelExtras {
                     file: file.to_owned(),
                     json_path: format!("{json_path}.chain"),
                     joint: name.clone(),
                     message,
-                }
-            }),
+                })
+            }
             Some(l) => Ok(ConstraintDef {
                 kind: match l.kind {
                     LimitType::None => ConstraintType::None,

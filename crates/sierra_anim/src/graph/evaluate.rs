@@ -91,10 +91,7 @@ impl Inputs<'_> {
                 self.sample_slot(points[a].1, p.time * d(a), &mut c0[0], sa)?;
                 self.sample_slot(points[b].1, p.time * d(b), &mut c1[0], sb)?;
                 blend_poses(
-                    &[
-                        BlendLayer::new(sa, 1.0 - w),
-                        BlendLayer::new(sb, w),
-                    ],
+                    &[BlendLayer::new(sa, 1.0 - w), BlendLayer::new(sb, w)],
                     self.rest,
                     out,
                 )
@@ -148,10 +145,7 @@ impl Inputs<'_> {
         )?;
         let (wa, wb) = ls.fade.weights();
         blend_poses(
-            &[
-                BlendLayer::new(prev, wa),
-                BlendLayer::new(cur, wb),
-            ],
+            &[BlendLayer::new(prev, wa), BlendLayer::new(cur, wb)],
             self.rest,
             out,
         )

@@ -57,7 +57,10 @@ pub fn check_clip(clip: &str, keys: &BTreeMap<String, Vec<Quat>>) -> (f32, f32, 
         let (mut lo, mut hi) = (f32::MAX, f32::MIN);
         for (k, q) in rotations.iter().enumerate() {
             let (angle, off) = flexion(&name, *q);
-            assert!(off < 0.05, "{clip} {name} key {k}: {off}° off the flexion axis");
+            assert!(
+                off < 0.05,
+                "{clip} {name} key {k}: {off}° off the flexion axis"
+            );
             assert!(
                 (-10.01..=90.01).contains(&angle),
                 "{clip} {name} key {k}: flexion {angle}° outside [-10, 90]"

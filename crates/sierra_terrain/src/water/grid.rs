@@ -278,7 +278,17 @@ impl WaterSim {
             .zip(self.row_outflow.par_chunks_mut(band_rows))
             .enumerate()
             .map(|(i, ((((((dn, l), r), t), b), s), out))| {
-                step_band(&c, terrain, d_old, old, i * band_rows, dn, [l, r, t, b], s, out)
+                step_band(
+                    &c,
+                    terrain,
+                    d_old,
+                    old,
+                    i * band_rows,
+                    dn,
+                    [l, r, t, b],
+                    s,
+                    out,
+                )
             })
             .reduce(BandStats::default, BandStats::merge);
         self.current = 1 - self.current;

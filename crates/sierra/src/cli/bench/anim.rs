@@ -279,7 +279,8 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         let reps = 2000;
         let mut t = StageTimes::default();
         // One character is below timer resolution: time batches of `reps` repetitions.
-        let batch = |f: &mut dyn FnMut()| best_ms(9, || (0..reps).for_each(|_| f())) * 1e6 / reps as f64;
+        let batch =
+            |f: &mut dyn FnMut()| best_ms(9, || (0..reps).for_each(|_| f())) * 1e6 / reps as f64;
         let rest = crowd.skeleton.soa_rest_pose();
         let mut time = 0.0f32;
         let (a, b, local, model, palette) = (
@@ -389,15 +390,18 @@ pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
     outln!("  full job (sample ×2 + blend + local-to-model + palette), fastest frame:")?;
     outln!(
         "    1 thread : {:7.3} µs/character (median frame {:.3})",
-        r.one_thread_us_per_character, r.one_thread_median_us_per_character
+        r.one_thread_us_per_character,
+        r.one_thread_median_us_per_character
     )?;
     outln!(
         "    staged   : {:7.3} µs/character (sample each clip, then blend); fused / staged = {:.2}",
-        r.staged_one_thread_us_per_character, r.fused_over_staged
+        r.staged_one_thread_us_per_character,
+        r.fused_over_staged
     )?;
     outln!(
         "    2 threads: {:7.3} µs/character, speed-up {:.2}×",
-        r.two_threads_us_per_character, r.two_thread_speedup
+        r.two_threads_us_per_character,
+        r.two_thread_speedup
     )?;
     outln!("  stages per character, 1 thread, fastest pass:")?;
     print_stages("over all characters  ", &r.stages_over_crowd)?;

@@ -378,7 +378,8 @@ pub fn run(args: NoiseBenchArgs) -> anyhow::Result<()> {
     )?;
     outln!(
         "  fbm2_grid 1024^2, 6 octaves, all {} threads         {:8.2} ms",
-        b.threads, b.fbm2_grid_1024_all_threads_ms
+        b.threads,
+        b.fbm2_grid_1024_all_threads_ms
     )?;
     Ok(())
 }

@@ -172,7 +172,17 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
     )?;
     outln!(
         "{:>6} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>11} {:>11}",
-        "size", "steps", "cpu 1t", "cpu 2t", "copy 2t", "% copy", "C 1t", "C 2t", "su/C su", "gpu staged", "gpu direct"
+        "size",
+        "steps",
+        "cpu 1t",
+        "cpu 2t",
+        "copy 2t",
+        "% copy",
+        "C 1t",
+        "C 2t",
+        "su/C su",
+        "gpu staged",
+        "gpu direct"
     )?;
     let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
     for r in &rows {

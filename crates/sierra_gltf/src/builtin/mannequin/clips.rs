@@ -7,8 +7,8 @@ use glam::{Quat, Vec3};
 use serde_json::{json, Value};
 
 use super::skeleton::{
-    phalanx, CALF, CHEST, FINGERS, FOOT, FOREARM, HEAD, JOINT_COUNT, NECK, PELVIS, PELVIS_Y,
-    SPINE, THIGH, UPPERARM,
+    phalanx, CALF, CHEST, FINGERS, FOOT, FOREARM, HEAD, JOINT_COUNT, NECK, PELVIS, PELVIS_Y, SPINE,
+    THIGH, UPPERARM,
 };
 use super::{FLEXION_MAX_DEG, HYPEREXTENSION_MAX_DEG};
 use crate::export::GlbWriter;

@@ -10,8 +10,8 @@ use std::f32::consts::{PI, TAU};
 use glam::Vec3;
 
 use super::skeleton::{
-    mirror_joint, phalanx, Joint, BALL, CALF, CHEST, CLAVICLE, FINGERS, FOOT, FOREARM, HAND,
-    HEAD, NECK, PELVIS, SPINE, THIGH, UPPERARM, UPPER_CHEST,
+    mirror_joint, phalanx, Joint, BALL, CALF, CHEST, CLAVICLE, FINGERS, FOOT, FOREARM, HAND, HEAD,
+    NECK, PELVIS, SPINE, THIGH, UPPERARM, UPPER_CHEST,
 };
 
 /// Vertices around every ring.
@@ -302,4 +302,3 @@ fn add_tube(m: &mut MeshData, tube: &Tube, mirror: bool) {
             .extend_from_slice(&[e, last_ring + i, last_ring + j]);
     }
 }
-

@@ -128,4 +128,3 @@ pub fn load() -> Result<GltfAsset> {
         ImportOptions::default(),
     )
 }
-

@@ -105,7 +105,13 @@ pub fn joints() -> Vec<Joint> {
         })
         .collect();
     for (side, suffix) in [(0usize, "l"), (1, "r")] {
-        let mirror = |v: Vec3| if side == 0 { v } else { Vec3::new(-v.x, v.y, v.z) };
+        let mirror = |v: Vec3| {
+            if side == 0 {
+                v
+            } else {
+                Vec3::new(-v.x, v.y, v.z)
+            }
+        };
         let mut push = |name: &str, parent: usize, t: [f32; 3]| {
             out.push(Joint {
                 name: format!("{name}_{suffix}"),
