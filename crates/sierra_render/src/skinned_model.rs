@@ -18,10 +18,10 @@ use sierra_gltf::GltfAsset;
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::frame::Material;
+use crate::frame::{Material, MorphWeights, SkinnedFrame};
 use crate::renderer::Renderer;
 use crate::skinned_bounds::{transform_bounds, JointBounds};
-use crate::skinning::{skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshHandle, Skinning};
+use crate::skinning::{skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshHandle};
 
 struct SkinState {
     skeleton: Skeleton,
@@ -69,13 +69,8 @@ impl SkinnedModel {
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] when the asset has no skinned mesh (naming the file),
-    /// or a clip cannot be built; upload errors as [`Skinning::upload`].
-    pub fn upload(
-        ctx: &GpuContext,
-        renderer: &mut Renderer,
-        skinning: &mut Skinning,
-        asset: &GltfAsset,
-    ) -> Result<Self> {
+    /// or a clip cannot be built; upload errors as [`Renderer::upload_skinned_mesh`].
+    pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, asset: &GltfAsset) -> Result<Self> {
         let name = asset.path.display().to_string();
         let instances = asset.skin_instances();
         if instances.is_empty() {
@@ -115,8 +110,11 @@ impl SkinnedModel {
                         inst.mesh
                     ))
                 })?;
-                let handle =
-                    skinning.upload(ctx, renderer, &data, &format!("{name} node {}", inst.node))?;
+                let handle = renderer.upload_skinned_mesh(
+                    ctx,
+                    &data,
+                    &format!("{name} node {}", inst.node),
+                )?;
                 let base = prim
                     .material
                     .and_then(|m| asset.materials.get(m))
@@ -135,7 +133,7 @@ impl SkinnedModel {
                         data.morph_targets.len()
                     )));
                 }
-                skinning.set_morph_weights(ctx, handle, &default_weights)?;
+                renderer.set_rest_morph_weights(ctx, handle, &default_weights)?;
                 parts.push(Part {
                     bounds: JointBounds::new(&data),
                     node: inst.node,
@@ -203,17 +201,16 @@ impl SkinnedModel {
 
     /// Sets the morph target weights of every morphed primitive for `clip` at `time` seconds
     /// (looping): the clip's `weights` channel on the primitive's node when it has one, else the
-    /// node's (or mesh's) default weights; applied on the GPU before skinning by the next
-    /// [`Skinning::skin`]. Primitives without morph targets are skipped.
+    /// node's (or mesh's) default weights, appended to `frame`'s morph weights; the renderer
+    /// applies them on the GPU before skinning. Primitives without morph targets are skipped.
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] for an unknown clip or a sampling error.
-    pub fn set_morph_weights(
+    pub fn morph_weights(
         &mut self,
-        ctx: &GpuContext,
-        skinning: &Skinning,
         clip: usize,
         time: f32,
+        frame: &mut SkinnedFrame,
     ) -> Result<()> {
         if clip >= self.clip_names.len() {
             return Err(RenderError::InvalidInput(format!(
@@ -233,7 +230,12 @@ impl SkinnedModel {
                 sample_morph_weights(clip, track, time, Playback::Loop, &mut self.weights)
                     .map_err(invalid)?;
             }
-            skinning.set_morph_weights(ctx, part.mesh, &self.weights)?;
+            frame.morphs.push(MorphWeights {
+                mesh: part.mesh,
+                first: frame.morph_weights.len() as u32,
+                count: self.weights.len() as u32,
+            });
+            frame.morph_weights.extend_from_slice(&self.weights);
         }
         Ok(())
     }
