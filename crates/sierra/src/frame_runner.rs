@@ -76,18 +76,23 @@ impl FrameRunner {
     }
 
     /// Renders the last extracted frame into `output` (a view of a texture of the renderer's
-    /// size and output format).
+    /// size and output format). The frame's one-shot simulation inputs (the sea's drops and
+    /// steps, crowd member updates) run with the first render only, so rendering the same
+    /// frame again (a window's screenshot) draws the same state.
     ///
     /// # Errors
     /// GPU errors, bad frame data.
     pub fn render(
-        &self,
+        &mut self,
         ctx: &GpuContext,
         renderer: &mut Renderer,
         output: &wgpu::TextureView,
     ) -> Result<FrameStats> {
         profile_scope!("render");
-        Ok(renderer.render(ctx, &self.frame, output)?)
+        let stats = renderer.render(ctx, &self.frame, output)?;
+        self.frame.sea.ops.clear();
+        self.frame.crowds.clear_updates();
+        Ok(stats)
     }
 
     /// One headless frame: one tick, extract at that tick, render into `headless`'s image and
@@ -105,6 +110,9 @@ impl FrameRunner {
         let (width, height) = headless.renderer.size();
         self.extract(&View::at_tick(width as f32 / height as f32))?;
         profile_scope!("render");
-        Ok(headless.render(ctx, &self.frame)?)
+        let rendered = headless.render(ctx, &self.frame)?;
+        self.frame.sea.ops.clear();
+        self.frame.crowds.clear_updates();
+        Ok(rendered)
     }
 }

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use egui_wgpu::ScreenDescriptor;
-use sierra_render::wgpu;
+use sierra_render::{wgpu, GpuContext};
 use winit::window::Window;
 
 use crate::commands::Command;
@@ -99,9 +99,9 @@ impl Overlay {
         self.frame_ms.push_back(ms);
     }
 
-    /// Builds the UI for this frame and draws it onto `view` (loaded, not cleared), a target of
-    /// `target_size` pixels: the surface texture's own size, not the window's, which may
-    /// already have changed again while this frame's texture keeps the configured size.
+    /// Builds the UI for this frame and draws it onto `target` (loaded, not cleared): the surface
+    /// texture, whose own size is used, not the window's, which may already have changed again
+    /// while this frame's texture keeps the configured size.
     ///
     /// The clip picker lists the clips of `gameplay.characters[controls.selected_character]`;
     /// choosing one pushes a [`Command::PlayClip`] (a crossfade from the next tick), and the
@@ -109,14 +109,15 @@ impl Overlay {
     pub fn draw(
         &mut self,
         window: &Window,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        view: &wgpu::TextureView,
-        target_size: [u32; 2],
+        ctx: &GpuContext,
+        target: (&wgpu::Texture, &wgpu::TextureView),
         controls: &mut OverlayControls,
         gameplay: &Gameplay,
         commands: &mut Vec<Command>,
     ) {
+        let (device, queue) = (&ctx.device, &ctx.queue);
+        let (texture, view) = target;
+        let target_size = [texture.width(), texture.height()];
         let input = self.state.take_egui_input(window);
         let frame_ms = &self.frame_ms;
         let visible = self.visible;

@@ -441,10 +441,8 @@ impl App {
         running.commands.clear();
         running.overlay.draw(
             &running.window,
-            &running.ctx.device,
-            &running.ctx.queue,
-            &view,
-            [texture.texture.width(), texture.texture.height()],
+            &running.ctx,
+            (&texture.texture, &view),
             &mut running.controls,
             &running.runner.game.gameplay,
             &mut running.commands,

@@ -84,8 +84,15 @@ impl SceneRunner {
     /// # Errors
     /// GPU errors.
     pub fn frame(&mut self) -> Result<FrameStats> {
-        let (_, stats) = self.runner.headless_frame(&self.ctx, &mut self.headless)?;
-        Ok(stats)
+        Ok(self.frame_image()?.1)
+    }
+
+    /// [`SceneRunner::frame`], keeping the image read back.
+    ///
+    /// # Errors
+    /// GPU errors.
+    pub fn frame_image(&mut self) -> Result<(image::RgbaImage, FrameStats)> {
+        self.runner.headless_frame(&self.ctx, &mut self.headless)
     }
 }
 
