@@ -277,4 +277,67 @@ mod tests {
             assert!(err.to_string().contains(path), "{camera}: {err}");
         }
     }
+
+    #[test]
+    fn a_play_clip_command_changes_the_clip_at_the_next_tick_not_before() {
+        let mut game = game_from_json(
+            r#"{"objects": [{"name": "walker", "components": [
+                {"type": "Character", "model": "builtin:mannequin", "clip": "walk"}]}]}"#,
+            60.0,
+        )
+        .unwrap();
+        game.tick();
+        let clips = &game.gameplay.characters[0].model.clips;
+        let clip_named = |name: &str| clips.iter().position(|c| c.name() == name).unwrap();
+        let (walk, idle) = (clip_named("walk"), clip_named("idle"));
+        assert_eq!(game.gameplay.characters[0].current.clip, walk);
+        // The overlay issues the command while a frame is drawn: the state that frame (and any
+        // frame extracted before the next tick) reads is unchanged.
+        game.push_command(Command::PlayClip {
+            character: 0,
+            clip: idle,
+            fade: 0.2,
+        });
+        assert_eq!(game.gameplay.characters[0].current.clip, walk);
+        game.tick();
+        let c = &game.gameplay.characters[0];
+        assert_eq!(c.current.clip, idle);
+        assert_eq!(
+            c.previous.map(|p| p.clip),
+            Some(walk),
+            "crossfading from walk"
+        );
+        // Commands naming what does not exist are dropped, not applied or panicked on.
+        game.push_command(Command::PlayClip {
+            character: 3,
+            clip: 0,
+            fade: 0.0,
+        });
+        game.push_command(Command::PlayClip {
+            character: 0,
+            clip: 999,
+            fade: 0.0,
+        });
+        game.tick();
+        assert_eq!(game.gameplay.characters[0].current.clip, idle);
+    }
+
+    #[test]
+    fn sun_bloom_and_wireframe_commands_apply_at_the_next_tick() {
+        let mut game = game_from_json(r#"{"objects": []}"#, 60.0).unwrap();
+        let sun = Vec3::new(0.0, -1.0, 0.0);
+        game.push_command(Command::Sun { direction: sun });
+        game.push_command(Command::Bloom {
+            threshold: 2.5,
+            intensity: 0.25,
+        });
+        game.push_command(Command::Wireframe(true));
+        assert_ne!(game.scene.sun.direction, sun);
+        assert!(!game.wireframe);
+        game.tick();
+        assert_eq!(game.scene.sun.direction, sun);
+        assert_eq!(game.scene.post.bloom_threshold, 2.5);
+        assert_eq!(game.scene.post.bloom_intensity, 0.25);
+        assert!(game.wireframe);
+    }
 }

@@ -547,4 +547,49 @@ mod tests {
         assert_eq!(seen[1], (4..12).collect::<Vec<_>>());
         assert_eq!(seen[2], (2..10).collect::<Vec<_>>());
     }
+
+    #[test]
+    fn between_ticks_node_transforms_and_the_camera_are_interpolated_and_headless_draws_the_tick() {
+        // A cube spinning 90 degrees per second about +Y, at x = 2: one tick turns it by 1.5 degrees.
+        let mut game = game_from_json(
+            r#"{"camera": {"position": [0, 2, 8], "target": [0, 0, 0]}, "objects": [{"name": "s",
+               "position": [2, 0, 0], "mesh": "cube",
+               "components": [{"type": "Spinner", "degreesPerSecond": 90}]}]}"#,
+            60.0,
+        )
+        .unwrap();
+        let mut meshes = SceneMeshes::default();
+        meshes.primitives.insert(Primitive::Cube, MeshHandle(0));
+        for _ in 0..10 {
+            game.tick();
+        }
+        let mut previous = TickSnapshot::default();
+        previous.take(&game);
+        game.scene.camera.position.x += 1.0;
+        game.tick();
+        let angle = |frame: &FrameData| {
+            let x = frame.draws[0].model.transform_vector3(Vec3::X);
+            (-x.z).atan2(x.x).to_degrees()
+        };
+        let mut frame = empty_frame();
+        let at = |alpha: f32| View {
+            alpha,
+            ..View::at_tick(1.0)
+        };
+        extract_scene(&game, &meshes, &at(1.0), Some(&previous), &mut frame);
+        assert!((angle(&frame) - 16.5).abs() < 1e-3, "{}", angle(&frame));
+        assert!((frame.camera.position.x - 1.0).abs() < 1e-6);
+        extract_scene(&game, &meshes, &at(0.0), Some(&previous), &mut frame);
+        assert!((angle(&frame) - 15.0).abs() < 1e-3, "{}", angle(&frame));
+        assert!(frame.camera.position.x.abs() < 1e-6);
+        extract_scene(&game, &meshes, &at(0.5), Some(&previous), &mut frame);
+        assert!((angle(&frame) - 15.75).abs() < 1e-3, "{}", angle(&frame));
+        assert!((frame.camera.position.x - 0.5).abs() < 1e-6);
+        // The spinner stays at x = 2 while it turns (rotation slerped, translation kept).
+        let p = frame.draws[0].model.w_axis.truncate();
+        assert!((p - Vec3::new(2.0, 0.0, 0.0)).length() < 1e-5, "{p}");
+        // Without a previous tick (headless), alpha is irrelevant: the last tick is drawn.
+        extract_scene(&game, &meshes, &at(0.0), None, &mut frame);
+        assert!((angle(&frame) - 16.5).abs() < 1e-3);
+    }
 }

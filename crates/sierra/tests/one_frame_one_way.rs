@@ -49,7 +49,7 @@ fn headless_render_bench_scene_and_the_window_draw_the_same_frames() {
     let mut bench = SceneRunner::new(&level(), W, H).unwrap();
     let mut benched = Vec::new();
     for i in 0..=30 {
-        let (image, stats) = bench.frame_image().unwrap();
+        let (image, stats) = bench.frame().unwrap();
         assert_eq!(
             stats.skinned_draws, 0,
             "the platforms level has no characters"

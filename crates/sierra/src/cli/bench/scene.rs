@@ -79,19 +79,12 @@ impl SceneRunner {
         })
     }
 
-    /// One tick, one frame rendered and read back, inside the profiler's stage scopes.
+    /// One tick, one frame rendered and read back (the image and the frame's counters), inside
+    /// the profiler's stage scopes.
     ///
     /// # Errors
     /// GPU errors.
-    pub fn frame(&mut self) -> Result<FrameStats> {
-        Ok(self.frame_image()?.1)
-    }
-
-    /// [`SceneRunner::frame`], keeping the image read back.
-    ///
-    /// # Errors
-    /// GPU errors.
-    pub fn frame_image(&mut self) -> Result<(image::RgbaImage, FrameStats)> {
+    pub fn frame(&mut self) -> Result<(image::RgbaImage, FrameStats)> {
         self.runner.headless_frame(&self.ctx, &mut self.headless)
     }
 }
@@ -125,7 +118,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
     let mut skinned_draws = 0u64;
     for index in 0..frames {
         let t = Instant::now();
-        let stats = runner.frame().with_context(|| format!("frame {index}"))?;
+        let (_, stats) = runner.frame().with_context(|| format!("frame {index}"))?;
         skinned_draws += u64::from(stats.skinned_draws);
         profiler.end_frame();
         frame_ms.push(t.elapsed().as_secs_f64() * 1e3);

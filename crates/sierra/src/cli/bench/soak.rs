@@ -75,7 +75,7 @@ pub fn soak(level: &Path, frames: usize, width: u32, height: u32) -> Result<Soak
     let mut baseline_kib = 0;
     let mut skinned_draws = 0;
     for index in 0..frames {
-        let stats = runner.frame().with_context(|| format!("frame {index}"))?;
+        let (_, stats) = runner.frame().with_context(|| format!("frame {index}"))?;
         skinned_draws += u64::from(stats.skinned_draws);
         if index + 1 == BASELINE_FRAME {
             baseline_kib = rss_kib()?;
