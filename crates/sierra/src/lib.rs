@@ -1,5 +1,8 @@
-//! Sierra, the game: the fixed-step game loop, level → frame conversion,
-//! headless and windowed runs, and the `sierra` command line ([`cli`]).
+//! Sierra, the game: the fixed-step game loop ([`game`], [`game_loop`]), the extract step from
+//! game state to a complete render frame ([`scene_to_frame`]), the one frame runner every entry
+//! point uses ([`frame_runner`]: tick → extract → render → read-back; `docs/architecture.md`),
+//! commands from the window ([`commands`]), headless and windowed runs, and the `sierra` command
+//! line ([`cli`]).
 
 #![warn(missing_docs)]
 

@@ -2,10 +2,15 @@
 //!
 //! - [`GpuContext`]: instance/adapter/device/queue, headless or for a window;
 //!   wgpu validation errors become [`RenderError`]s, never panics.
-//! - [`FrameData`]: the plain per-frame description the renderer consumes
-//!   (camera, sun, point lights, draws, clear colour). It knows nothing of the scene graph.
-//! - [`Renderer`]: runs the passes in order (`passes/shadow.rs` → `forward.rs` → `sky.rs`
-//!   → `bloom.rs` → `tonemap.rs`), rendering into an `Rgba16Float` HDR target first.
+//! - [`FrameData`]: the complete plain description of one frame the renderer consumes
+//!   (camera, sun, point lights, draws; skinned draws with palettes and morph weights; the
+//!   crowds' clock and member updates; the sea's drops and sub-steps; post-processing, sky and
+//!   wireframe settings). It knows nothing of the scene graph; passes read only it and their
+//!   own GPU resources (`docs/architecture.md`).
+//! - [`Renderer`]: runs a frame's simulation inputs (water steps, morph weights, the skinning
+//!   compute pass) and then the passes in order (`passes/shadow.rs` → `forward.rs` → crowd →
+//!   `sky.rs` → `sea.rs` → `bloom.rs` → `tonemap.rs`), rendering into an `Rgba16Float` HDR
+//!   target first.
 //! - [`MeshData`] + [`primitives`]: meshes on the CPU; [`readback`]: GPU → CPU copies.
 //!
 //! Conventions: right-handed, Y up, metres, radians, column-major matrices,

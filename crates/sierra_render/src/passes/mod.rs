@@ -1,6 +1,9 @@
 //! Render passes. A frame runs them in order (see [`crate::Renderer`]):
-//! shadow → forward HDR → sky → bloom → tonemap. Each pass owns its pipelines and bind groups and
-//! implements [`Pass`]: `prepare` uploads this frame's data, `record` encodes its commands.
+//! shadow (+ crowd casters) → forward HDR → crowd → sky → sea → bloom → tonemap. Each pass owns its
+//! pipelines and bind groups and implements [`Pass`]: `prepare` uploads this frame's data, read
+//! only from [`PassInputs`] (the frame and its draw list) — settings that change per frame travel
+//! in [`crate::FrameData::post`], never written into a pass from outside — and `record` encodes
+//! its commands.
 
 pub mod bloom;
 pub mod forward;
