@@ -21,7 +21,7 @@ use crate::mesh::{GpuMesh, MeshData};
 use crate::passes::bloom::BloomPass;
 use crate::passes::forward::ForwardPass;
 use crate::passes::frustum::bounds_of;
-use crate::passes::sea::SeaPass;
+use crate::passes::sea::{SeaPass, SeaSettings};
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
 use crate::passes::tonemap::TonemapPass;
@@ -314,12 +314,19 @@ impl Renderer {
         self.skinning.as_ref()
     }
 
-    /// Hands the sea's water simulation to the renderer: the sea pass reads its state, and each
-    /// frame's [`crate::SeaFrame`] ops step it before the scene passes.
+    /// Hands the sea's water simulation to the renderer with the sea's placement and look
+    /// (`settings`): the sea pass reads its state, and each frame's [`crate::SeaFrame`] ops step
+    /// it before the scene passes.
     ///
     /// # Errors
     /// GPU errors binding the water buffers to the sea pass.
-    pub fn set_water(&mut self, ctx: &GpuContext, water: WaterCompute) -> Result<()> {
+    pub fn set_water(
+        &mut self,
+        ctx: &GpuContext,
+        water: WaterCompute,
+        settings: SeaSettings,
+    ) -> Result<()> {
+        self.sea.settings = settings;
         self.sea.bind_water(ctx, &water)?;
         self.sea.set_current(water.current_index());
         self.water = Some(water);

@@ -9,6 +9,7 @@
 use anyhow::{Context, Result};
 use glam::{Vec2, Vec3};
 use sierra_render::compute::water::WaterCompute;
+use sierra_render::passes::sea::SeaSettings;
 use sierra_render::{GpuContext, Renderer, SeaOp};
 use sierra_terrain::water::{WaterComponent, WaterParams};
 use sierra_terrain::Island;
@@ -87,10 +88,13 @@ impl Sea {
             .context("Water initial state")?;
         let water = WaterCompute::new(ctx, self.params, &terrain, &depth)
             .context("creating the water simulation")?;
-        renderer.sea.settings.origin = self.origin;
-        renderer.sea.settings.rest_level = self.rest_level();
-        renderer.sea.settings.horizon = HORIZON;
-        renderer.set_water(ctx, water)?;
+        let settings = SeaSettings {
+            origin: self.origin,
+            rest_level: self.rest_level(),
+            horizon: HORIZON,
+            ..SeaSettings::default()
+        };
+        renderer.set_water(ctx, water, settings)?;
         self.floor = terrain;
         Ok(())
     }
