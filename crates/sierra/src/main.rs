@@ -5,6 +5,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // First, while this is the only thread: Mesa and winit complain without a private runtime
+    // folder. Kept (and removed at exit) for the whole run.
+    let _runtime_dir = sierra::runtime_dir::ensure_private_runtime_dir();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     // clap prints usage errors itself and exits with status 2.
     let cli = sierra::cli::Cli::parse();
