@@ -36,20 +36,62 @@ use glam::{Mat4, Quat, Vec3, Vec3A, Vec4};
 use crate::clip::{MorphTrack, TrackHeader, TrackSet};
 use crate::{AnimError, Clip, Interpolation, Skeleton};
 
-/// `CTrack::group` of a constant track.
-pub(crate) const CONSTANT: u32 = u32::MAX;
+/// `Wide::group` of a constant track.
+const CONSTANT: u32 = u32::MAX;
 
-/// One compressed track (see the module docs).
+/// [`CompressedClip::kinds`]: a track equal to the identity (translation 0, rotation identity,
+/// scale 1) within its budget: nothing stored.
+pub(crate) const KIND_IDENTITY: u8 = 0;
+/// A constant track: its value in [`CompressedClip::constants`] (3 or 4 `f32`).
+pub(crate) const KIND_CONSTANT: u8 = 1;
+/// An animated track: a [`CTrack`].
+pub(crate) const KIND_ANIMATED: u8 = 2;
+/// [`CTrack::flags`]: STEP interpolation (hold the key).
+pub(crate) const STEP: u8 = 1;
+/// [`CTrack::flags`]: the range (`min[3]`, `quantum[3]` as `f32` bits) precedes the keys.
+pub(crate) const RANGED: u8 = 2;
+
+/// One animated track as stored (8 bytes); its time group is implied by its position (the
+/// tracks are sorted by group, see [`CompressedClip::group_start`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CTrack {
+    /// Bit offset in [`CompressedClip::data`] of the range (when [`RANGED`]), then key 0.
+    pub offset: u32,
+    /// Bits 0–23: the track index `kind · joint_count + joint` (kind 0/1/2 = translation,
+    /// rotation, scale); bits 24–29: bits per quantised component ([`LOSSLESS`]: raw `f32`);
+    /// bits 30–31: [`STEP`], [`RANGED`].
+    pub packed: u32,
+}
+
+impl CTrack {
+    #[inline(always)]
+    pub(crate) fn track(&self) -> usize {
+        (self.packed & 0xff_ffff) as usize
+    }
+    #[inline(always)]
+    pub(crate) fn bits(&self) -> u8 {
+        ((self.packed >> 24) & 63) as u8
+    }
+    #[inline(always)]
+    pub(crate) fn flags(&self) -> u8 {
+        (self.packed >> 30) as u8
+    }
+}
+
+/// One track as the encoder produces it (before packing, see [`CompressedClip::encode`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Wide {
+    /// Equal to the identity within the budget.
+    identity: bool,
     /// Time group index, or [`CONSTANT`].
     pub group: u32,
     /// STEP (hold the key) rather than LINEAR.
     pub step: bool,
     /// Bits per quantised component.
     pub bits: u8,
-    /// Bit offset of key 0 in [`CompressedClip::data`].
+    /// Bit offset of key 0 in the encoder's stream, and the keys' length in bits.
     pub offset: u32,
+    pub len: u32,
     /// Constant: the value (`x y z` or `x y z w`); animated: the range minimum per component/slot.
     pub min: [f32; 4],
     /// Animated: the decoded step per component/slot (`extent / (2^bits − 1)`).
@@ -79,15 +121,17 @@ pub struct CompressedClip {
     /// Distinct key-time arrays, concatenated (seconds).
     pub(crate) times: Vec<f32>,
     pub(crate) groups: Vec<TimeGroup>,
-    /// Tracks of group `g`: `group_tracks[group_start[g]..group_start[g + 1]]` (indices into `tracks`).
-    pub(crate) group_tracks: Vec<u32>,
+    /// Tracks of group `g`: `tracks[group_start[g]..group_start[g + 1]]`.
     pub(crate) group_start: Vec<u32>,
-    /// `[3 · joint_count]`: translations, then rotations, then scales, by joint.
+    /// `[3 · joint_count]` (translations, then rotations, then scales, by joint): `KIND_*`.
+    pub(crate) kinds: Vec<u8>,
+    /// Values of the constant tracks, in track order (3 or 4 `f32` each).
+    pub(crate) constants: Vec<f32>,
+    /// The animated tracks, by time group, then in track order.
     pub(crate) tracks: Vec<CTrack>,
-    /// The bit-packed keys (little-endian bit order).
+    /// Ranges and bit-packed keys of the animated tracks (little-endian bit order).
     pub(crate) data: Vec<u64>,
     morph_tracks: Vec<MorphTrack>,
-    bits: u64,
 }
 
 /// Options of [`CompressedClip::compress`].
@@ -141,6 +185,9 @@ impl BitWriter {
 fn read_bits(data: &[u64], offset: u64, bits: u32) -> u32 {
     let (w, s) = ((offset / 64) as usize, offset % 64);
     let mut v = data[w] >> s;
+    if bits == 0 {
+        return 0;
+    }
     if s + bits as u64 > 64 {
         v |= data[w + 1] << (64 - s);
     }
@@ -168,53 +215,54 @@ impl CompressedClip {
         &self.morph_tracks
     }
 
-    /// Bytes of the joint tracks: key times (4 per key per distinct time array, 8 per time
-    /// group), 8-byte track headers, 12/16-byte constants, 24-byte ranges of animated tracks,
-    /// and the packed keys rounded up to bytes (morph tracks not counted, as in
-    /// [`crate::compress::raw_bytes`]).
+    /// Bytes of the joint tracks as held in memory: key times (4 per key per distinct time
+    /// array) and time groups (12 each), one kind byte per track, constants (12/16 bytes;
+    /// nothing for identity tracks), 8-byte headers of animated tracks, and the packed ranges and keys in
+    /// whole `u64` words (morph tracks not counted, as in [`crate::compress::raw_bytes`]).
     pub fn byte_size(&self) -> usize {
-        let n = self.joint_count;
-        let tracks: usize = self
-            .tracks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                8 + if t.group != CONSTANT {
-                    if t.ranged {
-                        24
-                    } else {
-                        0
-                    }
-                } else if (n..2 * n).contains(&i) {
-                    16
-                } else {
-                    12
-                }
-            })
-            .sum();
-        4 * self.times.len() + 8 * self.groups.len() + tracks + self.bits.div_ceil(8) as usize
+        4 * self.times.len()
+            + 8 * self.groups.len()
+            + 4 * self.group_start.len()
+            + self.kinds.len()
+            + 4 * self.constants.len()
+            + std::mem::size_of::<CTrack>() * self.tracks.len()
+            + 8 * self.data.len()
     }
 
     /// Number of animated (non-constant) tracks.
     pub fn animated_track_count(&self) -> usize {
-        self.tracks.iter().filter(|t| t.group != CONSTANT).count()
+        self.tracks.len()
+    }
+
+    /// Bit offset of key 0 of `t`, and its range (`min`, `quantum` per component/slot).
+    #[inline(always)]
+    fn layout(&self, t: &CTrack, rotation: bool) -> (u64, [f32; 3], [f32; 3]) {
+        let off = t.offset as u64;
+        if t.flags() & RANGED != 0 {
+            let f = |i: u64| f32::from_bits(read_bits(&self.data, off + 32 * i, 32));
+            (off + 192, [f(0), f(1), f(2)], [f(3), f(4), f(5)])
+        } else if rotation && t.bits() != LOSSLESS {
+            let full = std::f32::consts::SQRT_2;
+            let q = full / ((1u32 << t.bits()) - 1) as f32;
+            (off, [-0.5 * full; 3], [q; 3])
+        } else {
+            (off, [0.0; 3], [0.0; 3])
+        }
     }
 
     /// Key `key` of translation/scale track `t` (`x y z`).
     #[inline(always)]
     pub(crate) fn decode_vec(&self, t: &CTrack, key: usize) -> [f32; 3] {
-        if t.group == CONSTANT {
-            return [t.min[0], t.min[1], t.min[2]];
-        }
-        let bits = t.bits as u32;
-        let base = t.offset as u64 + key as u64 * 3 * bits as u64;
+        let (off, min, quantum) = self.layout(t, false);
+        let bits = t.bits() as u32;
+        let base = off + key as u64 * 3 * bits as u64;
         let mut out = [0.0; 3];
         for (c, o) in out.iter_mut().enumerate() {
             let u = read_bits(&self.data, base + c as u64 * bits as u64, bits);
-            *o = if t.bits == LOSSLESS {
+            *o = if t.bits() == LOSSLESS {
                 f32::from_bits(u)
             } else {
-                t.min[c] + u as f32 * t.quantum[c]
+                min[c] + u as f32 * quantum[c]
             };
         }
         out
@@ -223,20 +271,18 @@ impl CompressedClip {
     /// Key `key` of rotation track `t` (`x y z w`, unit length).
     #[inline(always)]
     pub(crate) fn decode_rot(&self, t: &CTrack, key: usize) -> [f32; 4] {
-        if t.group == CONSTANT {
-            return t.min;
-        }
-        let bits = t.bits as u32;
-        if t.bits == LOSSLESS {
-            let base = t.offset as u64 + key as u64 * 128;
+        let (off, min, quantum) = self.layout(t, true);
+        let bits = t.bits() as u32;
+        if t.bits() == LOSSLESS {
+            let base = off + key as u64 * 128;
             return [0, 1, 2, 3].map(|c| f32::from_bits(read_bits(&self.data, base + c * 32, 32)));
         }
-        let base = t.offset as u64 + key as u64 * (2 + 3 * bits as u64);
+        let base = off + key as u64 * (2 + 3 * bits as u64);
         let largest = read_bits(&self.data, base, 2) as usize;
         let mut rest = [0.0f32; 3];
         for (c, o) in rest.iter_mut().enumerate() {
             let u = read_bits(&self.data, base + 2 + c as u64 * bits as u64, bits);
-            *o = t.min[c] + u as f32 * t.quantum[c];
+            *o = min[c] + u as f32 * quantum[c];
         }
         let big = (1.0 - (rest[0] * rest[0] + rest[1] * rest[1] + rest[2] * rest[2]))
             .max(0.0)
@@ -275,20 +321,41 @@ impl CompressedClip {
         let bounds = JointBounds::measure(clip, skeleton, settings)?;
         let world = settings.world_scale.abs().max(f32::MIN_POSITIVE);
         let mut budget = settings.tolerance / world;
-        let mut best = None;
+        let mut extra = vec![0i8; 3 * n];
+        let error = |c: &Self| crate::compress::max_vertex_error(skeleton, clip, c, settings);
+        let mut best = Self::encode(clip, &bounds, budget, &extra);
         for _ in 0..16 {
-            let c = Self::encode(clip, &bounds, budget);
-            let err = crate::compress::max_vertex_error(skeleton, clip, &c, settings);
-            best = Some(c);
-            if err <= 0.9 * settings.tolerance {
+            if error(&best) <= 0.9 * settings.tolerance {
                 break;
             }
             budget *= 0.8;
+            best = Self::encode(clip, &bounds, budget, &extra);
         }
-        Ok(best.expect("at least one attempt"))
+        // Then one bit less per animated track, largest tracks first, while the measured error
+        // stays within 95 % of the tolerance (ACL's per-track search, one pass).
+        let mut order: Vec<(usize, u64)> = Vec::new();
+        for (g, group) in best.groups.iter().enumerate() {
+            let tracks = best.group_start[g] as usize..best.group_start[g + 1] as usize;
+            for t in &best.tracks[tracks] {
+                if t.bits() > 1 && t.bits() != LOSSLESS {
+                    order.push((t.track(), group.keys as u64 * t.bits() as u64));
+                }
+            }
+        }
+        order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (track, _) in order {
+            extra[track] -= 1;
+            let c = Self::encode(clip, &bounds, budget, &extra);
+            if c.byte_size() < best.byte_size() && error(&c) <= 0.95 * settings.tolerance {
+                best = c;
+            } else {
+                extra[track] += 1;
+            }
+        }
+        Ok(best)
     }
 
-    fn encode(clip: &Clip, bounds: &JointBounds, budget: f32) -> Self {
+    fn encode(clip: &Clip, bounds: &JointBounds, budget: f32, extra: &[i8]) -> Self {
         let n = clip.joint_count();
         let mut enc = Encoder::default();
         let mut tracks = Vec::with_capacity(3 * n);
@@ -298,40 +365,77 @@ impl CompressedClip {
             tracks.push(enc.vec_track(
                 &clip.translations,
                 j,
-                delta,
+                (delta, extra[j]),
                 budget,
                 bounds.parent_scale[j],
+                0.0,
             ));
         }
         for j in 0..n {
             let reach = bounds.reach[j];
             let delta = budget / (8.0 * reach);
-            tracks.push(enc.rot_track(&clip.rotations, j, delta, budget, reach));
+            tracks.push(enc.rot_track(&clip.rotations, j, (delta, extra[n + j]), budget, reach));
         }
         for j in 0..n {
             let reach = bounds.reach[j] / bounds.min_scale[j];
             let delta = budget / (sqrt3 * reach);
-            tracks.push(enc.vec_track(&clip.scales, j, delta, budget, reach));
+            tracks.push(enc.vec_track(
+                &clip.scales,
+                j,
+                (delta, extra[2 * n + j]),
+                budget,
+                reach,
+                1.0,
+            ));
+        }
+        // Pack: kinds, constants, animated headers with their range and keys re-laid
+        // contiguously (range first).
+        let mut kinds = Vec::with_capacity(tracks.len());
+        let mut constants = Vec::new();
+        let mut packed = Vec::new();
+        let mut out = BitWriter::default();
+        for (i, w) in tracks.iter().enumerate() {
+            if w.identity {
+                kinds.push(KIND_IDENTITY);
+            } else if w.group == CONSTANT {
+                kinds.push(KIND_CONSTANT);
+                let c = if (n..2 * n).contains(&i) { 4 } else { 3 };
+                constants.extend_from_slice(&w.min[..c]);
+            } else {
+                kinds.push(KIND_ANIMATED);
+                let offset = out.len as u32;
+                if w.ranged {
+                    for v in w.min[..3].iter().chain(&w.quantum) {
+                        out.push(v.to_bits(), 32);
+                    }
+                }
+                let mut at = w.offset as u64;
+                let end = at + w.len as u64;
+                while at < end {
+                    let b = (end - at).min(32) as u32;
+                    out.push(read_bits(&enc.bits.words, at, b), b);
+                    at += b as u64;
+                }
+                let flags = if w.step { STEP } else { 0 } | if w.ranged { RANGED } else { 0 };
+                packed.push((
+                    w.group,
+                    CTrack {
+                        offset,
+                        packed: i as u32 | (w.bits as u32) << 24 | (flags as u32) << 30,
+                    },
+                ));
+            }
         }
         let groups: Vec<TimeGroup> = enc.groups;
+        packed.sort_by_key(|(g, _)| *g);
         let mut group_start = vec![0u32; groups.len() + 1];
-        for t in tracks.iter().filter(|t: &&CTrack| t.group != CONSTANT) {
-            group_start[t.group as usize + 1] += 1;
+        for (g, _) in &packed {
+            group_start[*g as usize + 1] += 1;
         }
         for g in 0..groups.len() {
             group_start[g + 1] += group_start[g];
         }
-        let mut fill = group_start.clone();
-        let mut group_tracks = vec![0u32; group_start[groups.len()] as usize];
-        for (i, t) in tracks
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.group != CONSTANT)
-        {
-            let g = t.group as usize;
-            group_tracks[fill[g] as usize] = i as u32;
-            fill[g] += 1;
-        }
+        let packed: Vec<CTrack> = packed.into_iter().map(|(_, t)| t).collect();
         Self {
             id: crate::clip::next_clip_id(),
             name: clip.name().to_owned(),
@@ -339,12 +443,12 @@ impl CompressedClip {
             joint_count: n,
             times: enc.times,
             groups,
-            group_tracks,
             group_start,
-            tracks,
-            data: enc.bits.words,
+            kinds,
+            constants,
+            tracks: packed,
+            data: out.words,
             morph_tracks: clip.morph_tracks.clone(),
-            bits: enc.bits.len,
         }
     }
 }
@@ -441,6 +545,15 @@ fn bits_for(extent: f32, delta: f32) -> u8 {
 /// where 20 bits are not enough (deep hierarchies far from the origin), so that the error
 /// stays at what `f32` keys give.
 pub(crate) const LOSSLESS: u8 = 32;
+
+/// `bits` moved by `extra` within 1..=20 ([`LOSSLESS`] stays).
+fn adjust(bits: u8, extra: i8) -> u8 {
+    if bits == LOSSLESS {
+        bits
+    } else {
+        (bits as i32 + extra as i32).clamp(1, 20) as u8
+    }
+}
 
 fn quantize(x: f32, min: f32, quantum: f32, bits: u8) -> u32 {
     if quantum <= 0.0 {
@@ -594,10 +707,11 @@ impl Encoder {
         &mut self,
         set: &TrackSet<Vec3A>,
         j: usize,
-        delta: f32,
+        (delta, extra): (f32, i8),
         budget: f32,
         reach: f32,
-    ) -> CTrack {
+        identity: f32,
+    ) -> Wide {
         let keys = track_keys(set, set.headers[j], budget, reach, false);
         let v: Vec<Vec3> = keys
             .values
@@ -613,17 +727,22 @@ impl Encoder {
             } else {
                 min + extent * 0.5
             };
-            return CTrack {
+            let is_identity = v
+                .iter()
+                .all(|x| (*x - Vec3::splat(identity)).abs().max_element() <= delta);
+            return Wide {
+                identity: is_identity,
                 group: CONSTANT,
                 step: true,
                 bits: 0,
                 offset: 0,
+                len: 0,
                 min: [c.x, c.y, c.z, 0.0],
                 quantum: [0.0; 3],
                 ranged: false,
             };
         }
-        let bits = bits_for(extent.max_element(), delta);
+        let bits = adjust(bits_for(extent.max_element(), delta), extra);
         let steps = if bits == LOSSLESS {
             1.0
         } else {
@@ -642,11 +761,13 @@ impl Encoder {
                 self.bits.push(u, bits as u32);
             }
         }
-        CTrack {
+        Wide {
+            identity: false,
             group: self.group(&keys.times),
             step: keys.step,
             bits,
             offset,
+            len: self.bits.len as u32 - offset,
             min: [min[0], min[1], min[2], 0.0],
             quantum,
             ranged: bits != LOSSLESS,
@@ -657,10 +778,10 @@ impl Encoder {
         &mut self,
         set: &TrackSet<Quat>,
         j: usize,
-        delta: f32,
+        (delta, extra): (f32, i8),
         budget: f32,
         reach: f32,
-    ) -> CTrack {
+    ) -> Wide {
         let keys = track_keys(set, set.headers[j], budget, reach, true);
         let q: Vec<Vec4> = keys
             .values
@@ -673,7 +794,13 @@ impl Encoder {
             (k - q0).abs().max_element() <= delta
         });
         if constant {
-            return CTrack {
+            let is_identity = q.iter().all(|&k| {
+                let k = if k.w < 0.0 { -k } else { k };
+                (k - Vec4::W).abs().max_element() <= delta
+            });
+            return Wide {
+                identity: is_identity,
+                len: 0,
                 group: CONSTANT,
                 step: true,
                 bits: 0,
@@ -704,10 +831,10 @@ impl Encoder {
         let min = three.iter().fold(Vec3::splat(f32::MAX), |a, b| a.min(b.1));
         let max = three.iter().fold(Vec3::splat(f32::MIN), |a, b| a.max(b.1));
         let extent = max - min;
-        let bits = bits_for(extent.max_element(), delta);
+        let bits = adjust(bits_for(extent.max_element(), delta), extra);
         // Or over the fixed range, when the 24 bytes of range cost more than the bits they save.
         let full = std::f32::consts::SQRT_2;
-        let bits_full = bits_for(full, delta);
+        let bits_full = adjust(bits_for(full, delta), extra);
         let count = three.len();
         let cost = |b: u8| {
             if b == LOSSLESS {
@@ -744,11 +871,13 @@ impl Encoder {
                     .push(quantize(r[c], min[c], quantum[c], bits), bits as u32);
             }
         }
-        CTrack {
+        Wide {
+            identity: false,
             group: self.group(&keys.times),
             step: keys.step,
             bits,
             offset,
+            len: self.bits.len as u32 - offset,
             min: [min[0], min[1], min[2], 0.0],
             quantum,
             ranged,

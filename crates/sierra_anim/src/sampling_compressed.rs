@@ -7,7 +7,7 @@
 //! interval the time left are decoded again. Then every block is `lerp`/`slerp` of its two
 //! cached keys at `u = (t − t0) / (t1 − t0)` — the arithmetic of the raw SoA sampler.
 
-use crate::compressed::{CompressedClip, CONSTANT};
+use crate::compressed::{CompressedClip, KIND_CONSTANT, KIND_IDENTITY, STEP};
 use crate::lane::{lerp3, slerp4, Trs};
 use crate::sampling_soa::{sample_kernel, BlockSource};
 use crate::simd::{dispatch, SimdLevel, F8, LANES};
@@ -112,31 +112,62 @@ impl CompressedCache {
             self.r[b].set(l, [0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0], 0.0, 0.0);
             self.s[b].set(l, [1.0; 3], [1.0; 3], 0.0, 0.0);
         }
-        for (i, t) in clip.tracks.iter().enumerate() {
-            if t.group == CONSTANT {
-                self.decode(clip, i, Span::Before, 0.0, 0.0);
+        let mut c = clip.constants.iter().copied();
+        for (i, &kind) in clip.kinds.iter().enumerate() {
+            let (b, l) = ((i % n) / LANES, (i % n) % LANES);
+            let mut get = |identity: f32| {
+                if kind == KIND_CONSTANT {
+                    c.next().unwrap_or(identity)
+                } else {
+                    identity
+                }
+            };
+            if kind != KIND_CONSTANT && kind != KIND_IDENTITY {
+                continue;
+            }
+            match i / n {
+                0 => {
+                    let v = [get(0.0), get(0.0), get(0.0)];
+                    self.t[b].set(l, v, v, 0.0, 0.0);
+                }
+                1 => {
+                    let v = [get(0.0), get(0.0), get(0.0), get(1.0)];
+                    self.r[b].set(l, v, v, 0.0, 0.0);
+                }
+                _ => {
+                    let v = [get(1.0), get(1.0), get(1.0)];
+                    self.s[b].set(l, v, v, 0.0, 0.0);
+                }
             }
         }
         self.clip_id = clip.id;
     }
 
-    /// Decodes track `i` for `span` into its lane; `start`/`period`: the wrap segment's.
+    /// Decodes animated track `i` (of `clip.tracks`, in time group `group`) for `span` into its lane;
+    /// `start`/`period`: the wrap segment's.
     #[inline(always)]
-    fn decode(&mut self, clip: &CompressedClip, i: usize, span: Span, start: f32, period: f32) {
+    fn decode(
+        &mut self,
+        clip: &CompressedClip,
+        i: usize,
+        group: usize,
+        span: Span,
+        start: f32,
+        period: f32,
+    ) {
         let n = clip.joint_count();
-        let (kind, j) = (i / n, i % n);
-        let (b, lane) = (j / LANES, j % LANES);
         let t = &clip.tracks[i];
-        let (ka, kb, t0, inv_dt) = if t.group == CONSTANT {
-            (0, 0, 0.0, 0.0)
-        } else {
-            let g = clip.groups[t.group as usize];
+        let step = t.flags() & STEP != 0;
+        let (kind, j) = (t.track() / n, t.track() % n);
+        let (b, lane) = (j / LANES, j % LANES);
+        let (ka, kb, t0, inv_dt) = {
+            let g = clip.groups[group];
             let times = &clip.times[g.first as usize..][..g.keys as usize];
             let last = g.keys as usize - 1;
             match span {
                 Span::Between(k) => {
                     let k = k as usize;
-                    let inv = if t.step {
+                    let inv = if step {
                         0.0
                     } else {
                         1.0 / (times[k + 1] - times[k])
@@ -144,7 +175,7 @@ impl CompressedCache {
                     (k, k + 1, times[k], inv)
                 }
                 Span::Wrap => {
-                    let inv = if t.step { 0.0 } else { 1.0 / (period - start) };
+                    let inv = if step { 0.0 } else { 1.0 / (period - start) };
                     (last, 0, start, inv)
                 }
                 Span::After => (last, last, 0.0, 0.0),
@@ -238,9 +269,8 @@ impl CompressedCache {
                 continue;
             }
             let state = self.groups[g];
-            let tracks = clip.group_start[g] as usize..clip.group_start[g + 1] as usize;
-            for &i in &clip.group_tracks[tracks] {
-                self.decode(clip, i as usize, state.span, state.lo, state.hi);
+            for i in clip.group_start[g] as usize..clip.group_start[g + 1] as usize {
+                self.decode(clip, i, g, state.span, state.lo, state.hi);
             }
         }
     }
