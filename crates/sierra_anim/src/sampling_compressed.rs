@@ -4,7 +4,8 @@
 //! was last sampled at (eight joints per block, as the pose), with the key interval's start
 //! `t0`, `1 / (t1 − t0)` (0 for STEP, constant and clamped tracks) and, for rotations, the slerp
 //! constants. Sampling checks each time group's interval once; only the tracks of a group whose
-//! interval the time left are decoded again. Then every block is `lerp`/`slerp` of its two
+//! interval the time left are decoded again (only the new second key when the time moved on by
+//! one interval: the old second key becomes the first). Then every block is `lerp`/`slerp` of its two
 //! cached keys at `u = (t − t0) / (t1 − t0)` — the arithmetic of the raw SoA sampler.
 
 use crate::compressed::{CompressedClip, KIND_CONSTANT, KIND_IDENTITY, STEP};
@@ -69,12 +70,20 @@ struct GroupState {
     hi: f32,
 }
 
+/// A group whose keys still hold.
+const CLEAN: u8 = 0;
+/// A group whose keys must be decoded.
+const DIRTY: u8 = 1;
+/// A group that moved on from key interval `k` to `k + 1`: only key `k + 2` is decoded.
+const ADVANCED: u8 = 2;
+
 /// The decoded keys of the compressed clip a context sampled last (part of [`SamplingContext`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CompressedCache {
     clip_id: u64,
     groups: Vec<GroupState>,
-    dirty: Vec<bool>,
+    /// Per group: [`CLEAN`], [`DIRTY`] or [`ADVANCED`] in this refresh.
+    dirty: Vec<u8>,
     t: Vec<DecodedBlock<3>>,
     r: Vec<DecodedBlock<4>>,
     s: Vec<DecodedBlock<3>>,
@@ -99,7 +108,7 @@ impl CompressedCache {
             },
         );
         self.dirty.clear();
-        self.dirty.resize(clip.groups.len(), false);
+        self.dirty.resize(clip.groups.len(), CLEAN);
         for v in [&mut self.t, &mut self.s] {
             v.clear();
             v.resize(blocks, DecodedBlock::ZERO);
@@ -152,8 +161,8 @@ impl CompressedCache {
         i: usize,
         group: usize,
         span: Span,
-        start: f32,
-        period: f32,
+        (start, period): (f32, f32),
+        advance: bool,
     ) {
         let n = clip.joint_count();
         let t = &clip.tracks[i];
@@ -184,7 +193,13 @@ impl CompressedCache {
         };
         match kind {
             1 => {
-                let qa = clip.decode_rot(t, ka);
+                let block = &mut self.r[b];
+                // Moving on by one key: the old second key is the new first.
+                let qa = if advance {
+                    block.b.map(|c| c.0[lane])
+                } else {
+                    clip.decode_rot(t, ka)
+                };
                 let qb = if kb == ka { qa } else { clip.decode_rot(t, kb) };
                 let seg = if inv_dt != 0.0 {
                     SlerpSegment::new(glam::Quat::from_array(qa), glam::Quat::from_array(qb))
@@ -192,16 +207,19 @@ impl CompressedCache {
                 } else {
                     [0.0; 3]
                 };
-                let block = &mut self.r[b];
                 block.set(lane, qa, qb, t0, inv_dt);
                 for (c, v) in block.seg.iter_mut().zip(seg) {
                     c.0[lane] = v;
                 }
             }
             _ => {
-                let va = clip.decode_vec(t, ka);
-                let vb = if kb == ka { va } else { clip.decode_vec(t, kb) };
                 let set = if kind == 0 { &mut self.t } else { &mut self.s };
+                let va = if advance {
+                    set[b].b.map(|c| c.0[lane])
+                } else {
+                    clip.decode_vec(t, ka)
+                };
+                let vb = if kb == ka { va } else { clip.decode_vec(t, kb) };
                 set[b].set(lane, va, vb, t0, inv_dt);
             }
         }
@@ -213,7 +231,7 @@ impl CompressedCache {
         self.bind(clip);
         let mut any = false;
         for (g, (state, dirty)) in self.groups.iter_mut().zip(&mut self.dirty).enumerate() {
-            *dirty = false;
+            *dirty = CLEAN;
             if let Some((start, period)) = wrap {
                 if state.span != Span::Wrap || state.lo != start || state.hi != period {
                     *state = GroupState {
@@ -221,12 +239,13 @@ impl CompressedCache {
                         lo: start,
                         hi: period,
                     };
-                    *dirty = true;
+                    *dirty = DIRTY;
                 }
             } else if state.span == Span::Wrap || !(state.lo <= t && t < state.hi) {
                 let group = clip.groups[g];
                 let times = &clip.times[group.first as usize..][..group.keys as usize];
                 let n = times.len();
+                let old = state.span;
                 *state = if t < times[0] {
                     GroupState {
                         span: Span::Before,
@@ -257,20 +276,24 @@ impl CompressedCache {
                         hi: times[k + 1],
                     }
                 };
-                *dirty = true;
+                *dirty = match (old, state.span) {
+                    (Span::Between(a), Span::Between(b)) if b == a + 1 => ADVANCED,
+                    _ => DIRTY,
+                };
             }
-            any |= *dirty;
+            any |= *dirty != CLEAN;
         }
         if !any {
             return;
         }
         for g in 0..self.groups.len() {
-            if !self.dirty[g] {
+            if self.dirty[g] == CLEAN {
                 continue;
             }
             let state = self.groups[g];
             for i in clip.group_start[g] as usize..clip.group_start[g + 1] as usize {
-                self.decode(clip, i, g, state.span, state.lo, state.hi);
+                let advance = self.dirty[g] == ADVANCED;
+                self.decode(clip, i, g, state.span, (state.lo, state.hi), advance);
             }
         }
     }
