@@ -355,6 +355,9 @@ impl CompressedClip {
         Ok(best)
     }
 
+    /// The clip at `budget` (model units per track) with per-track bit adjustments `extra`
+    /// (`[3 · joint_count]`), packed (see the type docs).
+    #[allow(clippy::needless_range_loop)] // `j` indexes the bounds, `extra` and the clip alike
     fn encode(clip: &Clip, bounds: &JointBounds, budget: f32, extra: &[i8]) -> Self {
         let n = clip.joint_count();
         let mut enc = Encoder::default();
@@ -490,14 +493,19 @@ impl JointBounds {
             for j in 0..n {
                 let p = model[j].w_axis.truncate();
                 let mut reach = 0.0f32;
-                for d in j..j + skeleton.subtree_len(j) {
+                for (d, md) in model
+                    .iter()
+                    .enumerate()
+                    .skip(j)
+                    .take(skeleton.subtree_len(j))
+                {
                     let dist = if skeleton.parent(d).is_none() {
                         settings.root_vertex_distance
                     } else {
                         settings.vertex_distance
                     };
-                    let pd = model[d].w_axis.truncate();
-                    reach = reach.max((pd - p).length() + dist * max_col(&model[d]));
+                    let pd = md.w_axis.truncate();
+                    reach = reach.max((pd - p).length() + dist * max_col(md));
                 }
                 out.reach[j] = out.reach[j].max(reach);
                 if let Some(parent) = skeleton.parent(j) {

@@ -105,8 +105,13 @@ fn model_rows(name: &str, asset: &GltfAsset, report: &mut CompressionReport) -> 
             .iter()
             .any(|c| !matches!(c.data, ChannelData::Weights(_)));
         if !transforms {
+            let clip = if imported.name.is_empty() {
+                format!("#{i}")
+            } else {
+                imported.name.clone()
+            };
             report.skipped.push(Skipped {
-                what: format!("{name} / {}", imported.name),
+                what: format!("{name} / {clip}"),
                 reason: "morph weights only (kept as f32, not compressed)".into(),
             });
             continue;
