@@ -136,12 +136,18 @@ pub fn pose_report(
         .copied()
         .or_else(|| asset.nodes.iter().position(|n| n.skin == Some(skin)));
     let inverse_mesh_global = mesh_node
-        .and_then(|n| Some(node_model[node_of_joint.iter().position(|&x| x == n)?]))
-        .map_or(Mat4::IDENTITY, |m| {
+        .and_then(|n| Some((n, node_model[node_of_joint.iter().position(|&x| x == n)?])))
+        .map_or(Mat4::IDENTITY, |(n, m)| {
             let inverse = m.inverse();
             if m.determinant().abs() > f32::MIN_POSITIVE && inverse.is_finite() {
                 inverse
             } else {
+                // As sierra_gltf::pose: glTF ignores a skinned mesh node's transform (§3.7.3.3).
+                log::warn!(
+                    "{}: node {n} (`{}`), the skinned mesh node, has a singular global transform (a zero scale); its inverse is taken as the identity",
+                    asset.path.display(),
+                    asset.nodes[n].name
+                );
                 Mat4::IDENTITY
             }
         });
