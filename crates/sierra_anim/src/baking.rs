@@ -4,8 +4,7 @@
 use glam::{Mat4, Vec4};
 
 use crate::{
-    local_to_model, sample_clip, skinning_palette, AnimError, Clip, Playback, SamplingContext,
-    Skeleton, Skin, Transform,
+    AnimError, CharacterJob, CharacterPose, Clip, ClipLayer, NoHook, Playback, Skeleton, Skin,
 };
 
 /// Where one clip's frames are in [`BakedAnimation::texels`].
@@ -69,6 +68,9 @@ impl BakedAnimation {
 /// Bakes every clip of `clips` (all built for `skeleton`) at `sample_rate`
 /// frames per second into skinning matrices of `skin` (see [`BakedAnimation`]).
 ///
+/// Each frame's palette comes from [`CharacterJob`] (one layer, one-shot): the same path
+/// from (clip, time) to a palette as gameplay's.
+///
 /// Errors: [`AnimError::BadSampleRate`], and the errors of the jobs it runs.
 pub fn bake_skinning_matrices(
     skeleton: &Skeleton,
@@ -80,12 +82,8 @@ pub fn bake_skinning_matrices(
         return Err(AnimError::BadSampleRate(sample_rate));
     }
     skin.validate(skeleton)?;
-    let n = skeleton.joint_count();
     let jc = skin.joint_count();
-    let mut ctx = SamplingContext::new(n);
-    let mut local = vec![Transform::IDENTITY; n];
-    let mut model = vec![Mat4::IDENTITY; n];
-    let mut palette = vec![Mat4::IDENTITY; jc];
+    let mut pose = CharacterPose::new(skeleton, jc, 1);
     let mut out = BakedAnimation {
         joint_count: jc,
         sample_rate,
@@ -97,10 +95,22 @@ pub fn bake_skinning_matrices(
         let frame_count = (clip.duration() * sample_rate).ceil() as u32 + 1;
         for f in 0..frame_count {
             let t = (f as f32 / sample_rate).min(clip.duration());
-            sample_clip(clip, t, Playback::Once, &mut ctx, &mut local)?;
-            local_to_model(skeleton, &local, Mat4::IDENTITY, &mut model)?;
-            skinning_palette(skin, &model, &mut palette)?;
-            for m in &palette {
+            let layers = [ClipLayer {
+                clip: *clip,
+                time: t,
+                playback: Playback::Once,
+                weight: 1.0,
+            }];
+            CharacterJob {
+                skeleton,
+                skin: Some(skin),
+                layers: &layers,
+                root: Mat4::IDENTITY,
+                hook: &NoHook,
+                character: 0,
+            }
+            .run(&mut pose)?;
+            for m in &pose.palette {
                 out.texels.extend(
                     (0..3).map(|r| Vec4::new(m.x_axis[r], m.y_axis[r], m.z_axis[r], m.w_axis[r])),
                 );

@@ -196,6 +196,11 @@ pub struct Clip {
 
 static NEXT_CLIP_ID: AtomicU64 = AtomicU64::new(1);
 
+/// A fresh id for a runtime clip (raw or compressed), so sampling contexts reset on a new clip.
+pub(crate) fn next_clip_id() -> u64 {
+    NEXT_CLIP_ID.fetch_add(1, Ordering::Relaxed)
+}
+
 fn validate_track<T>(
     clip: &str,
     joint: usize,
@@ -409,7 +414,7 @@ impl Clip {
         let soa = crate::clip_soa::ClipSoa::build(&translations, &rotations, &slerp, &scales);
         Ok(Self {
             soa,
-            id: NEXT_CLIP_ID.fetch_add(1, Ordering::Relaxed),
+            id: next_clip_id(),
             name: raw.name.clone(),
             duration,
             translations,
@@ -418,29 +423,6 @@ impl Clip {
             scales,
             morph_tracks,
         })
-    }
-
-    /// Recomputes what is derived from the keys (slerp constants, SoA blocks) after the keys
-    /// changed, under a new id (so sampling contexts reset).
-    pub(crate) fn rebuild_derived(&mut self) {
-        for h in &self.rotations.headers {
-            if h.interpolation == Interpolation::Linear {
-                let v = h.values as usize;
-                for k in 0..(h.keys as usize).saturating_sub(1) {
-                    self.slerp[v + k] = crate::slerp::SlerpSegment::new(
-                        self.rotations.values[v + k],
-                        self.rotations.values[v + k + 1],
-                    );
-                }
-            }
-        }
-        self.soa = crate::clip_soa::ClipSoa::build(
-            &self.translations,
-            &self.rotations,
-            &self.slerp,
-            &self.scales,
-        );
-        self.id = NEXT_CLIP_ID.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Clip name.

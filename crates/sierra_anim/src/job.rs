@@ -5,13 +5,14 @@ use rayon::prelude::*;
 
 use crate::blending::blend2_lane;
 use crate::lane::Trs;
-use crate::sampling_soa::SoaSampler;
+use crate::sampling_compressed::CompressedSampler;
+use crate::sampling_soa::{BlockSource, SoaSampler};
 use crate::simd::{dispatch, SimdLevel, F8};
 use crate::soa::{from_soa, soa_blocks, SoaTransform};
 use crate::{
     blend_poses_soa_with, local_to_model_from, local_to_model_soa_with, sample_clip_soa_with,
-    skinning_palette, AnimError, Clip, Playback, SamplingContext, Skeleton, Skin, SoaBlendLayer,
-    Transform,
+    sample_compressed_soa_with, skinning_palette, AnimError, Clip, ClipRef, ClipSource, Playback,
+    SamplingContext, Skeleton, Skin, SoaBlendLayer, Transform,
 };
 
 /// A post-sampling hook (IK) run inside [`CharacterJob::run`] after the first
@@ -74,17 +75,36 @@ where
 }
 
 /// One clip playing in a character: the clip, its playback time (seconds) and
-/// mode, and its blend weight.
-#[derive(Clone, Copy, Debug)]
-pub struct ClipLayer<'a> {
+/// mode, and its blend weight. `C` is what the clip is: a raw [`Clip`] (the default), a
+/// [`crate::CompressedClip`], or a [`ClipRef`] (either, so a job can mix them).
+pub struct ClipLayer<'a, C: ?Sized = Clip> {
     /// The clip (built for the character's skeleton).
-    pub clip: &'a Clip,
+    pub clip: &'a C,
     /// Playback time in seconds (mapped by `playback`).
     pub time: f32,
     /// Clamp or loop.
     pub playback: Playback,
     /// Blend weight (see [`crate::blend_poses`]).
     pub weight: f32,
+}
+
+impl<C: ?Sized> Clone for ClipLayer<'_, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C: ?Sized> Copy for ClipLayer<'_, C> {}
+
+impl<C: ?Sized + std::fmt::Debug> std::fmt::Debug for ClipLayer<'_, C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClipLayer")
+            .field("clip", &self.clip)
+            .field("time", &self.time)
+            .field("playback", &self.playback)
+            .field("weight", &self.weight)
+            .finish()
+    }
 }
 
 /// Every buffer one character's job writes, allocated once ([`CharacterPose::new`])
@@ -137,13 +157,13 @@ impl CharacterPose {
 ///
 /// Inputs are borrowed, outputs go to the [`CharacterPose`]; the job owns no
 /// buffer, so jobs run on any thread.
-pub struct CharacterJob<'a, H: PoseHook = NoHook> {
+pub struct CharacterJob<'a, H: PoseHook = NoHook, C: ClipSource + ?Sized = Clip> {
     /// The character's skeleton.
     pub skeleton: &'a Skeleton,
     /// The skin whose palette is computed (`None`: no palette).
     pub skin: Option<&'a Skin>,
     /// 1..=`max_layers` clip layers; one layer skips blending.
-    pub layers: &'a [ClipLayer<'a>],
+    pub layers: &'a [ClipLayer<'a, C>],
     /// Parent transform of the skeleton's roots (identity for model space).
     pub root: Mat4,
     /// Post-sampling hook.
@@ -152,7 +172,7 @@ pub struct CharacterJob<'a, H: PoseHook = NoHook> {
     pub character: usize,
 }
 
-impl<H: PoseHook> CharacterJob<'_, H> {
+impl<H: PoseHook, C: ClipSource + ?Sized> CharacterJob<'_, H, C> {
     /// Runs the job into `pose`.
     ///
     /// Errors: [`AnimError::BufferSize`] when there are no layers, more layers than
@@ -199,27 +219,34 @@ impl<H: PoseHook> CharacterJob<'_, H> {
         }
         let level = SimdLevel::detect();
         if let [layer] = self.layers {
-            sample_clip_soa_with(
-                level,
-                layer.clip,
-                layer.time,
-                layer.playback,
-                &mut pose.contexts[0],
-                &mut pose.soa_local,
-            )?;
+            sample_layer(level, layer, &mut pose.contexts[0], &mut pose.soa_local)?;
         } else if let ([a, b], true) = (self.layers, fused) {
             let (ca, rest) = pose.contexts.split_at_mut(1);
-            let mut sa = SoaSampler::new(a.clip, a.time, a.playback, &mut ca[0]);
-            let mut sb = SoaSampler::new(b.clip, b.time, b.playback, &mut rest[0]);
-            fused2_dispatch(
-                level,
-                &mut sa,
-                &mut sb,
-                a.weight,
-                b.weight,
-                self.skeleton.soa_rest_pose(),
-                &mut pose.soa_local,
-            );
+            let (ca, cb) = (&mut ca[0], &mut rest[0]);
+            let (wa, wb, r) = (a.weight, b.weight, self.skeleton.soa_rest_pose());
+            let out = &mut pose.soa_local;
+            match (a.clip.clip_ref(), b.clip.clip_ref()) {
+                (ClipRef::Raw(x), ClipRef::Raw(y)) => {
+                    let mut sa = SoaSampler::new(x, a.time, a.playback, ca);
+                    let mut sb = SoaSampler::new(y, b.time, b.playback, cb);
+                    fused_rr(level, &mut sa, &mut sb, wa, wb, r, out);
+                }
+                (ClipRef::Raw(x), ClipRef::Compressed(y)) => {
+                    let mut sa = SoaSampler::new(x, a.time, a.playback, ca);
+                    let mut sb = CompressedSampler::new(y, b.time, b.playback, cb);
+                    fused_rc(level, &mut sa, &mut sb, wa, wb, r, out);
+                }
+                (ClipRef::Compressed(x), ClipRef::Raw(y)) => {
+                    let mut sa = CompressedSampler::new(x, a.time, a.playback, ca);
+                    let mut sb = SoaSampler::new(y, b.time, b.playback, cb);
+                    fused_cr(level, &mut sa, &mut sb, wa, wb, r, out);
+                }
+                (ClipRef::Compressed(x), ClipRef::Compressed(y)) => {
+                    let mut sa = CompressedSampler::new(x, a.time, a.playback, ca);
+                    let mut sb = CompressedSampler::new(y, b.time, b.playback, cb);
+                    fused_cc(level, &mut sa, &mut sb, wa, wb, r, out);
+                }
+            }
         } else {
             for ((layer, ctx), out) in self
                 .layers
@@ -227,7 +254,7 @@ impl<H: PoseHook> CharacterJob<'_, H> {
                 .zip(&mut pose.contexts)
                 .zip(pose.layer_poses.chunks_exact_mut(blocks))
             {
-                sample_clip_soa_with(level, layer.clip, layer.time, layer.playback, ctx, out)?;
+                sample_layer(level, layer, ctx, out)?;
             }
             let mut blend = [SoaBlendLayer {
                 pose: &[],
@@ -295,11 +322,27 @@ impl<H: PoseHook> CharacterJob<'_, H> {
     }
 }
 
+/// Samples one layer into `out` (`[soa_blocks(joint_count)]`).
+#[inline(always)]
+fn sample_layer<C: ClipSource + ?Sized>(
+    level: SimdLevel,
+    layer: &ClipLayer<'_, C>,
+    ctx: &mut SamplingContext,
+    out: &mut [SoaTransform],
+) -> Result<(), AnimError> {
+    match layer.clip.clip_ref() {
+        ClipRef::Raw(c) => sample_clip_soa_with(level, c, layer.time, layer.playback, ctx, out),
+        ClipRef::Compressed(c) => {
+            sample_compressed_soa_with(level, c, layer.time, layer.playback, ctx, out)
+        }
+    }
+}
+
 dispatch! {
     /// The crossfade fast path: samples both clips block by block and blends in the same
     /// pass, without writing the two intermediate poses (the same bits as sampling twice
-    /// and [`blend_poses_soa`]).
-    fn fused2_dispatch(
+    /// and [`blend_poses_soa`]). Raw clips.
+    fn fused_rr(
         sa: &mut SoaSampler<'_>,
         sb: &mut SoaSampler<'_>,
         wa: f32,
@@ -309,10 +352,46 @@ dispatch! {
     ) => fused2_kernel
 }
 
+dispatch! {
+    /// [`fused_rr`] for a raw and a compressed clip.
+    fn fused_rc(
+        sa: &mut SoaSampler<'_>,
+        sb: &mut CompressedSampler<'_>,
+        wa: f32,
+        wb: f32,
+        rest: &[SoaTransform],
+        out: &mut [SoaTransform],
+    ) => fused2_kernel
+}
+
+dispatch! {
+    /// [`fused_rr`] for a compressed and a raw clip.
+    fn fused_cr(
+        sa: &mut CompressedSampler<'_>,
+        sb: &mut SoaSampler<'_>,
+        wa: f32,
+        wb: f32,
+        rest: &[SoaTransform],
+        out: &mut [SoaTransform],
+    ) => fused2_kernel
+}
+
+dispatch! {
+    /// [`fused_rr`] for two compressed clips.
+    fn fused_cc(
+        sa: &mut CompressedSampler<'_>,
+        sb: &mut CompressedSampler<'_>,
+        wa: f32,
+        wb: f32,
+        rest: &[SoaTransform],
+        out: &mut [SoaTransform],
+    ) => fused2_kernel
+}
+
 #[inline(always)]
-fn fused2_kernel(
-    sa: &mut SoaSampler<'_>,
-    sb: &mut SoaSampler<'_>,
+fn fused2_kernel<A: BlockSource, B: BlockSource>(
+    sa: &mut A,
+    sb: &mut B,
     wa: f32,
     wb: f32,
     rest: &[SoaTransform],

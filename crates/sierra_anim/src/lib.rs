@@ -46,6 +46,7 @@ mod blending;
 mod clip;
 mod clip_soa;
 pub mod compress;
+mod compressed;
 mod crossfade;
 mod error;
 pub mod graph;
@@ -55,11 +56,13 @@ mod lane;
 mod local_to_model;
 mod palette;
 mod sampling;
+mod sampling_compressed;
 mod sampling_soa;
 pub mod simd;
 mod skeleton;
 mod slerp;
 mod soa;
+mod source;
 pub mod synthetic;
 mod transform;
 
@@ -69,6 +72,7 @@ pub use blending::{
     SoaBlendLayer,
 };
 pub use clip::{Clip, Interpolation, MorphTrack, RawClip, RawJointTrack, RawMorphTrack, RawTrack};
+pub use compressed::{CompressedClip, CompressionSettings};
 pub use crossfade::Crossfade;
 pub use error::AnimError;
 pub use job::{
@@ -79,10 +83,12 @@ pub use local_to_model::{
 };
 pub use palette::{joint_matrices, skinning_palette, Skin};
 pub use sampling::{sample_clip, sample_morph_weights, Playback, SamplingContext};
+pub use sampling_compressed::{sample_compressed_soa, sample_compressed_soa_with};
 pub use sampling_soa::{sample_clip_soa, sample_clip_soa_with};
 pub use simd::{SimdLevel, F8, LANES};
 pub use skeleton::{RawJoint, RawSkeleton, Skeleton, NO_PARENT};
 pub use soa::{from_soa, soa_blocks, to_soa, SoaTransform};
+pub use source::{ClipRef, ClipSource};
 pub use transform::Transform;
 
 /// The types most users need: `use sierra_anim::prelude::*;`.

@@ -61,6 +61,8 @@ pub struct SamplingContext {
     cursors: Vec<u32>,
     /// Cursors of the clip's uniform SoA channels (translation, rotation, scale).
     pub(crate) channel_cursors: [u32; 3],
+    /// Decoded keys of the last compressed clip sampled with this context.
+    pub(crate) compressed: crate::sampling_compressed::CompressedCache,
 }
 
 impl SamplingContext {
@@ -70,6 +72,7 @@ impl SamplingContext {
             clip_id: 0,
             cursors: vec![0; 3 * max_joints],
             channel_cursors: [0; 3],
+            compressed: Default::default(),
         }
     }
 

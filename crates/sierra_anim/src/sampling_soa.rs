@@ -93,10 +93,17 @@ impl<'a> SoaSampler<'a> {
         }
         out
     }
+}
 
+/// A sampler producing a clip's pose block by block (raw or compressed clips).
+pub(crate) trait BlockSource {
     /// Joints `8·b .. 8·b + 8` (identity past the last joint).
+    fn block(&mut self, b: usize) -> Trs<F8>;
+}
+
+impl BlockSource for SoaSampler<'_> {
     #[inline(always)]
-    pub(crate) fn block(&mut self, b: usize) -> Trs<F8> {
+    fn block(&mut self, b: usize) -> Trs<F8> {
         let soa = &self.clip.soa;
         let t = match (self.intervals[0], &soa.translations) {
             (Some(iv), Some(ch)) => lerp3(
@@ -170,7 +177,7 @@ dispatch! {
 }
 
 #[inline(always)]
-fn sample_kernel(sampler: &mut SoaSampler<'_>, output: &mut [SoaTransform]) {
+pub(crate) fn sample_kernel<S: BlockSource>(sampler: &mut S, output: &mut [SoaTransform]) {
     for (b, o) in output.iter_mut().enumerate() {
         *o = sampler.block(b).into();
     }

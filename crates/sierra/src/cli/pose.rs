@@ -1,11 +1,21 @@
 //! `sierra pose MODEL.glb --clip NAME|INDEX --time SECONDS [--skin INDEX]`: prints one skin's
 //! joints posed by one clip as JSON; `sierra pose MODEL.glb --list` prints the skins and clips.
-//! The logic lives in `sierra_gltf::pose` (tests call it directly).
+//!
+//! The pose is computed by the animation job ([`sierra_anim::CharacterJob`] on a
+//! [`sierra_anim::CharacterPose`], the path gameplay uses) from the raw clips, or from
+//! compressed clips with `--compressed`; `sierra_gltf::pose` (same JSON) stays the independent
+//! reference that the tests compare against.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
+use glam::Mat4;
+use sierra_anim::{
+    CharacterJob, CharacterPose, Clip, ClipLayer, ClipSource, CompressedClip, CompressionSettings,
+    NoHook, Playback, Skeleton,
+};
+use sierra_gltf::pose::{JointPose, PoseReport};
 use sierra_gltf::{pose, ClipSelector, GltfAsset, ImportOptions};
 
 /// `sierra pose` arguments.
@@ -25,6 +35,10 @@ pub struct PoseArgs {
     /// Print the skins (index, name, joint count) and clips (index, name, duration) instead.
     #[arg(long)]
     pub list: bool,
+    /// Sample compressed clips ([`sierra_anim::CompressedClip`], 0.1 mm tolerance) instead of
+    /// the raw ones.
+    #[arg(long)]
+    pub compressed: bool,
     /// Asset root (default: the model's folder) and budgets.
     #[command(flatten)]
     pub assets: super::AssetArgs,
@@ -46,7 +60,127 @@ pub fn pose_json(args: &PoseArgs) -> anyhow::Result<serde_json::Value> {
         return Ok(pose::list_json(&asset));
     }
     let clip = ClipSelector::parse(args.clip.as_deref().unwrap_or("0"));
-    Ok(pose::pose(&asset, &clip, args.time, args.skin)?.to_json())
+    Ok(pose_report(&asset, &clip, args.time, args.skin, args.compressed)?.to_json())
+}
+
+/// Model matrices of `skeleton` with `clip` at `time` (one-shot), through the animation job.
+fn job_model<C: ClipSource + ?Sized>(
+    skeleton: &Skeleton,
+    clip: &C,
+    time: f32,
+) -> anyhow::Result<Vec<Mat4>> {
+    let mut pose = CharacterPose::new(skeleton, 0, 1);
+    let layers = [ClipLayer {
+        clip,
+        time,
+        playback: Playback::Once,
+        weight: 1.0,
+    }];
+    CharacterJob {
+        skeleton,
+        skin: None,
+        layers: &layers,
+        root: Mat4::IDENTITY,
+        hook: &NoHook,
+        character: 0,
+    }
+    .run(&mut pose)?;
+    Ok(pose.model)
+}
+
+/// [`job_model`] of `clip`, or of its compression when `compressed`.
+fn model_of(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    time: f32,
+    compressed: bool,
+) -> anyhow::Result<Vec<Mat4>> {
+    if compressed {
+        let c = CompressedClip::compress(clip, skeleton, &CompressionSettings::default())?;
+        job_model(skeleton, &c, time)
+    } else {
+        job_model(skeleton, clip, time)
+    }
+}
+
+/// Skin `skin` of `asset` posed by clip `clip` at `time` seconds (clamped to the clip,
+/// one-shot) through the animation job: the report `sierra_gltf::pose::pose` computes
+/// independently (same fields and meaning), from raw or compressed clips.
+///
+/// # Errors
+/// Unknown clip or skin, clip building errors.
+pub fn pose_report(
+    asset: &GltfAsset,
+    clip: &ClipSelector,
+    time: f32,
+    skin: usize,
+    compressed: bool,
+) -> anyhow::Result<PoseReport> {
+    let clip_index = asset.find_clip(clip)?;
+    let s = asset.skin(skin)?;
+    let built = asset.skin_clip(skin, clip_index)?;
+    let duration = built.duration();
+    let time = if time.is_finite() {
+        time.clamp(0.0, duration)
+    } else {
+        0.0
+    };
+    let model = model_of(&s.skeleton, &built, time, compressed)?;
+    // The mesh node may sit outside the skin's skeleton: pose the whole node tree for it.
+    let (nodes_skel, node_of_joint) = asset.node_skeleton()?;
+    let node_clip = asset.build_clip(clip_index, &nodes_skel, &node_of_joint)?;
+    let node_model = model_of(&nodes_skel, &node_clip, time, compressed)?;
+    let mesh_node = s
+        .users
+        .first()
+        .copied()
+        .or_else(|| asset.nodes.iter().position(|n| n.skin == Some(skin)));
+    let inverse_mesh_global = mesh_node
+        .and_then(|n| Some((n, node_model[node_of_joint.iter().position(|&x| x == n)?])))
+        .map_or(Mat4::IDENTITY, |(n, m)| {
+            let inverse = m.inverse();
+            if m.determinant().abs() > f32::MIN_POSITIVE && inverse.is_finite() {
+                inverse
+            } else {
+                // As sierra_gltf::pose: glTF ignores a skinned mesh node's transform (§3.7.3.3).
+                log::warn!(
+                    "{}: node {n} (`{}`), the skinned mesh node, has a singular global transform (a zero scale); its inverse is taken as the identity",
+                    asset.path.display(),
+                    asset.nodes[n].name
+                );
+                Mat4::IDENTITY
+            }
+        });
+    let joints = s
+        .joint_nodes
+        .iter()
+        .enumerate()
+        .map(|(i, &node)| {
+            let world = model[s.skin.joints[i] as usize];
+            let mut parent = asset.nodes[node].parent;
+            while let Some(p) = parent {
+                if s.joint_nodes.contains(&p) {
+                    break;
+                }
+                parent = asset.nodes[p].parent;
+            }
+            JointPose {
+                index: i,
+                name: asset.nodes[node].name.clone(),
+                node,
+                parent: parent.and_then(|p| s.joint_nodes.iter().position(|&x| x == p)),
+                world,
+                skin: inverse_mesh_global * world * s.skin.inverse_bind_matrices[i],
+            }
+        })
+        .collect();
+    Ok(PoseReport {
+        clip: asset.clips[clip_index].name.clone(),
+        time,
+        duration,
+        skin,
+        joints,
+    })
 }
 
 /// Runs `sierra pose`.

@@ -2,6 +2,7 @@
 //! (units in the key names). One module per benchmark; add a variant and an arm below.
 
 pub mod anim;
+pub mod compression;
 pub mod crowd;
 pub mod noise;
 pub mod scene;
@@ -40,6 +41,9 @@ pub enum Bench {
     /// Baked-animation crowds: CPU ms (record + submit) and GPU ms per frame for N mannequins
     /// in one instanced draw, per count; prints the adapter type.
     Crowd(crowd::CrowdBenchArgs),
+    /// Clip compression: raw → compressed bytes and max virtual-vertex error per clip of the
+    /// shared sample models, the built-in mannequin and the anchor workload.
+    Compression(compression::CompressionBenchArgs),
 }
 
 /// Runs a benchmark.
@@ -55,6 +59,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         Bench::Scene(a) => scene::run(a),
         Bench::Soak(a) => soak::run(a),
         Bench::Crowd(a) => crowd::run(a),
+        Bench::Compression(a) => compression::run(a),
     }
 }
 
