@@ -43,7 +43,7 @@ pub enum Command {
     Noise(noise::NoiseArgs),
     /// Write a generated mesh (island, planet, clouds, palm, palms, birds) as OBJ + MTL at several LODs.
     ExportObj(export_obj::ExportObjArgs),
-    /// Benchmarks: `bench noise`, `bench terrain` (table, or JSON with --json).
+    /// Benchmarks: noise, terrain, anim, water, crowd, compression, scene, soak (table, or JSON with --json).
     Bench(bench::BenchArgs),
     /// Print one skin's joints posed by a glTF clip at a time as JSON (`--list`: skins and clips).
     Pose(pose::PoseArgs),
