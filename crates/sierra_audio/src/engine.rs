@@ -55,8 +55,8 @@ struct Emitter {
 
 /// Live playback of a level's [`AudioLoop`]s on the default sound device (kira, through cpal).
 ///
-/// Never fails to start: without a device it runs silently; [`status`](Self::status) says why,
-/// for the application to report once (it is not logged here, so it is not said twice). Sounds are still loaded
+/// Never fails to start: without a device it runs silently and logs why once (at creation,
+/// `log::warn!`; [`status`](Self::status) tells the application too). Sounds are still loaded
 /// when silent or muted, so a missing or broken file is reported the same on every machine.
 pub struct AudioEngine {
     manager: Option<AudioManager<DefaultBackend>>,
@@ -89,6 +89,9 @@ impl AudioEngine {
                 Err(reason) => (None, AudioStatus::Silent { reason }),
             }
         };
+        if let AudioStatus::Silent { .. } = status {
+            log::warn!("{status}");
+        }
         Self {
             manager,
             status,

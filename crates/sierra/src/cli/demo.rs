@@ -125,8 +125,11 @@ fn start_audio(game: &mut Game, mute: bool) {
     let status = game
         .audio
         .start_playback(&game.scene, AudioOptions { mute });
-    // Status on stderr: stdout keeps the one-line summary of what was written.
-    eprintln!("{status} ({loops} loops)");
+    // Status on stderr: stdout keeps the one-line summary of what was written. A silent
+    // fallback was already reported by the audio engine (once, as a warning).
+    if !matches!(status, sierra_audio::AudioStatus::Silent { .. }) {
+        eprintln!("{status} ({loops} loops)");
+    }
 }
 
 /// Writes [`AMBIENT_SECONDS`] of the level's loops, mixed offline as heard from the level

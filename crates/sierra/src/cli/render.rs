@@ -61,7 +61,10 @@ pub fn run(args: RenderArgs) -> Result<()> {
             let status = game
                 .audio
                 .start_playback(&game.scene, AudioOptions::default());
-            eprintln!("{status}");
+            // A silent fallback was already reported by the audio engine (once, as a warning).
+            if !matches!(status, sierra_audio::AudioStatus::Silent { .. }) {
+                eprintln!("{status}");
+            }
         }
     }
     let summary = run_headless(
