@@ -88,7 +88,7 @@ impl Sea {
             .initial_state()
             .depth(&self.params, &terrain)
             .context("Water initial state")?;
-        let water = WaterCompute::new(ctx, self.params, &terrain, &depth)
+        let water = sierra_content::water::water_compute(ctx, self.params, &terrain, &depth)
             .context("creating the water simulation")?;
         let floor = terrain;
         renderer.sea.settings.origin = self.origin;
