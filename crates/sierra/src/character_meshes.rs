@@ -10,7 +10,7 @@
 
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec3};
-use sierra_render::skinned_model::SkinnedModel;
+use sierra_content::SkinnedModel;
 use sierra_render::skinning::{SkinnedDrawItem, Skinning};
 use sierra_render::{DrawItem, GpuContext, MeshHandle, Renderer};
 

@@ -17,12 +17,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::{Mat4, Vec3, Vec4};
 use sierra_anim::{sample_morph_weights, Clip, Playback};
+use sierra_content::gltf_model::upload_gltf;
+use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
 use sierra_gltf::{builtin, pose, ClipSelector, GltfAsset};
-use sierra_render::gltf_model::upload_gltf;
-use sierra_render::skinning::{
-    rigid_primitive_mesh, skin_on_cpu_morphed, skinned_primitive_mesh, SkinnedDrawItem,
-    SkinnedMeshData, Skinning,
-};
+use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedDrawItem, SkinnedMeshData, Skinning};
 use sierra_render::{Camera, FrameData, GpuContext, HeadlessRenderer, Material, Sun};
 
 use super::Size;

@@ -10,10 +10,9 @@ mod support;
 
 use glam::{Mat4, Quat, Vec3, Vec4};
 use sierra_anim::{sample_morph_weights, Playback};
+use sierra_content::skinned_mesh::rigid_primitive_mesh;
 use sierra_gltf::GltfAsset;
-use sierra_render::skinning::{
-    rigid_primitive_mesh, skin_on_cpu_morphed, SkinnedDrawItem, Skinning,
-};
+use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedDrawItem, Skinning};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, RenderError, Sun};
 use support::context;
 
@@ -349,19 +348,17 @@ fn skinned_model_follows_the_clips_weights_channel_before_skinning() {
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut skinning = Skinning::new(&ctx).unwrap();
-    let mut model = sierra_render::skinned_model::SkinnedModel::upload(
-        &ctx,
-        &mut headless.renderer,
-        &mut skinning,
-        &asset,
-    )
-    .unwrap();
+    let mut model =
+        sierra_content::SkinnedModel::upload(&ctx, &mut headless.renderer, &mut skinning, &asset)
+            .unwrap();
     let handle = model.meshes().next().unwrap();
+    let mut poser = sierra_content::ModelPoser::new(&asset, 0).unwrap();
     for t in [0.25f32, 0.75] {
         model.set_morph_weights(&ctx, &skinning, 0, t).unwrap();
         let (mut palettes, mut draws, mut out) = (Vec::new(), Vec::new(), Vec::new());
+        let palette = poser.palette(0, t, Playback::Loop).unwrap();
         model
-            .pose(0, t, Mat4::IDENTITY, &mut palettes, &mut draws)
+            .draw_with_palette(0, palette, Mat4::IDENTITY, &mut palettes, &mut draws)
             .unwrap();
         skinning.skin(&ctx, &palettes, &draws, &mut out).unwrap();
         let mesh = headless
