@@ -4,7 +4,9 @@
 //! flags). A tick runs the systems in order — so far only `Spinner`
 //! ([`sierra_scene::components::update_spinners`]) — then propagates transforms.
 //! Gameplay systems (player, follow camera, birds, camera paths) add themselves to [`Game::tick`];
-//! last, the level's sound follows the camera and its nodes ([`GameAudio::tick`]).
+//! last, the level's sound follows the camera and its nodes ([`GameAudio::tick`]). Commands from
+//! the window ([`Command`]) queue with [`Game::push_command`] and apply at the start of the next
+//! tick.
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +14,7 @@ use anyhow::{bail, Result};
 use sierra_scene::Scene;
 
 use crate::camera_path::CameraPath;
+use crate::commands::Command;
 use crate::game_audio::GameAudio;
 use crate::game_loop::FixedTimestep;
 use crate::gameplay::Gameplay;
@@ -35,6 +38,10 @@ pub struct Game {
     /// The level's `AudioLoop`s, heard from the camera (playback and recording start
     /// only when asked: [`GameAudio::start_playback`], [`GameAudio::start_recording`]).
     pub audio: GameAudio,
+    /// Draw meshes as lines ([`Command::Wireframe`]).
+    pub wireframe: bool,
+    /// Commands queued for the next tick.
+    commands: Vec<Command>,
 }
 
 impl Game {
@@ -80,14 +87,72 @@ impl Game {
             gameplay,
             world,
             camera_path: None,
+            wireframe: false,
+            commands: Vec::new(),
             file,
             clock: FixedTimestep::new(tick_hz),
         })
     }
 
-    /// Runs one fixed tick: systems, then transform propagation, then the sound (listener at
-    /// the camera, spatial loops at their nodes).
+    /// Queues `command` for the next [`Game::tick`].
+    pub fn push_command(&mut self, command: Command) {
+        self.commands.push(command);
+    }
+
+    /// Applies the queued commands in order. A command naming a character or clip that does not
+    /// exist, or a drop outside the sea, is reported on stderr and dropped.
+    fn apply_commands(&mut self) {
+        let mut commands = std::mem::take(&mut self.commands);
+        for command in commands.drain(..) {
+            match command {
+                Command::PlayClip {
+                    character,
+                    clip,
+                    fade,
+                } => match self.gameplay.characters.get_mut(character) {
+                    Some(c) if clip < c.model.clips.len() => {
+                        c.play(clip, c.current.playback, fade);
+                    }
+                    _ => log::warn!("play clip: no character {character} with clip {clip}"),
+                },
+                Command::Scrub { character, time } => {
+                    if let Some(c) = self.gameplay.characters.get_mut(character) {
+                        c.current.time = time.max(0.0);
+                    }
+                }
+                Command::Sun { direction } => {
+                    if direction.is_finite() && direction != glam::Vec3::ZERO {
+                        self.scene.sun.direction = direction;
+                    }
+                }
+                Command::Bloom {
+                    threshold,
+                    intensity,
+                } => {
+                    self.scene.post.bloom_threshold = threshold;
+                    self.scene.post.bloom_intensity = intensity;
+                }
+                Command::Wireframe(on) => self.wireframe = on,
+                Command::DropWater { at } => {
+                    if self.world.drop_water(at) {
+                        log::info!("water drop at ({:.1}, {:.1})", at.x, at.y);
+                    } else {
+                        log::warn!(
+                            "water drop at ({:.1}, {:.1}): not on this level's simulated sea",
+                            at.x,
+                            at.y
+                        );
+                    }
+                }
+            }
+        }
+        self.commands = commands;
+    }
+
+    /// Runs one fixed tick: queued commands, systems, then transform propagation, then the
+    /// sound (listener at the camera, spatial loops at their nodes).
     pub fn tick(&mut self) {
+        self.apply_commands();
         sierra_scene::components::update_spinners(&mut self.scene, self.clock.dt() as f32);
         if let Err(e) =
             self.gameplay

@@ -1,4 +1,5 @@
-//! Headless runs: N frames of a level into PNGs, a contact sheet and stats.
+//! Headless runs: N frames of a level into PNGs, a contact sheet and stats, through the frame
+//! runner ([`FrameRunner::headless_frame`]: one tick per frame).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -7,10 +8,9 @@ use anyhow::{Context, Result};
 use sierra_profile::{profile_scope, Profiler, TrackSpan};
 use sierra_render::{GpuContext, HeadlessRenderer};
 
-use crate::character_meshes::CharacterMeshes;
+use crate::frame_runner::FrameRunner;
 use crate::game::Game;
 use crate::output::{self, FrameRecord, RunStats};
-use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes};
 
 /// What to render.
 #[derive(Clone, Debug)]
@@ -87,7 +87,7 @@ pub fn run_headless(game: Game, options: &HeadlessOptions) -> Result<RunSummary>
 /// # Errors
 /// As [`run_headless`].
 pub fn run_headless_into(
-    mut game: Game,
+    game: Game,
     options: &HeadlessOptions,
     out: &output::OutputDir,
 ) -> Result<RunSummary> {
@@ -102,47 +102,15 @@ pub fn run_headless_into(
     let ctx = GpuContext::headless()?;
     let mut headless = HeadlessRenderer::new(&ctx, options.width, options.height)
         .with_context(|| format!("creating a {}x{} renderer", options.width, options.height))?;
-    let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)?;
-    let mut characters = CharacterMeshes::upload(&ctx, &mut headless.renderer, &game.gameplay)?;
-    game.world
-        .upload(&ctx, &mut headless.renderer)
-        .context("uploading the landscape")?;
-    let aspect = options.width as f32 / options.height as f32;
-    let mut frame = empty_frame();
+    let mut runner = FrameRunner::new(&ctx, &mut headless.renderer, game)?;
     let sheet_indices = output::contact_sheet_indices(options.frames);
     let mut sheet_frames = Vec::with_capacity(sheet_indices.len());
     let mut records = Vec::with_capacity(options.frames);
     for index in 0..options.frames {
         let start = Instant::now();
-        let (image, stats) = {
-            profile_scope!("frame");
-            {
-                profile_scope!("gameplay");
-                game.tick();
-                game.world
-                    .step_gpu(&ctx, &mut headless.renderer, game.clock.dt() as f32)
-                    .with_context(|| format!("stepping the sea, frame {index}"))?;
-            }
-            {
-                profile_scope!("build_frame");
-                build_frame(&game, &meshes, aspect, &mut frame);
-            }
-            {
-                profile_scope!("skinning");
-                characters
-                    .skin(
-                        &ctx,
-                        &mut headless.renderer,
-                        &game.gameplay,
-                        &mut frame.draws,
-                    )
-                    .with_context(|| format!("skinning frame {index}"))?;
-            }
-            profile_scope!("render");
-            headless
-                .render(&ctx, &frame)
-                .with_context(|| format!("rendering frame {index}"))?
-        };
+        let (image, stats) = runner
+            .headless_frame(&ctx, &mut headless)
+            .with_context(|| format!("frame {index}"))?;
         let cpu_ms = start.elapsed().as_secs_f64() * 1e3;
         if let Some((_, guard)) = &profiling {
             push_gpu_spans(&mut gpu_track, start - guard.origin(), &stats.pass_gpu_ms);
@@ -156,7 +124,7 @@ pub fn run_headless_into(
         }
         records.push(FrameRecord {
             frame: index,
-            tick: game.clock.tick(),
+            tick: runner.game.clock.tick(),
             cpu_ms,
             gpu_ms: stats.gpu_ms,
             gpu_pass_ms: stats
@@ -181,7 +149,7 @@ pub fn run_headless_into(
         adapter: ctx.adapter_summary(),
         width: options.width,
         height: options.height,
-        tick_hz: 1.0 / game.clock.dt(),
+        tick_hz: 1.0 / runner.game.clock.dt(),
         frames: records,
         cpu_scopes: profiling.as_ref().map(|(profiler, _)| profiler.stats()),
     };
@@ -192,7 +160,8 @@ pub fn run_headless_into(
             .context("adding the GPU track to trace.json")?;
     }
     let audio_path = options.out.join("audio.wav");
-    let audio = game
+    let audio = runner
+        .game
         .audio
         .write_recording(&audio_path)?
         .then_some(audio_path);

@@ -16,7 +16,9 @@ macro_rules! outln {
 pub mod camera_path;
 pub mod character_meshes;
 pub mod cli;
+pub mod commands;
 pub mod fly_camera;
+pub mod frame_runner;
 pub mod game;
 pub mod game_audio;
 pub mod game_loop;

@@ -1,7 +1,8 @@
 //! The egui debug overlay of the window: frame-time graph, clip picker and frame scrubber for
 //! the selected character, sun direction sliders, bloom threshold/intensity, wireframe toggle,
-//! and a water "drop" button. The overlay edits an [`OverlayControls`] value; the window applies
-//! it to the renderer and the game, so the overlay never reaches into either.
+//! and a water "drop" button. The overlay edits an [`OverlayControls`] value (the window turns
+//! its changes into commands) and emits [`Command`]s for the characters (play a clip, scrub); it
+//! reads the game but never writes it: the next tick applies the commands.
 
 use std::collections::VecDeque;
 
@@ -9,6 +10,7 @@ use egui_wgpu::ScreenDescriptor;
 use sierra_render::wgpu;
 use winit::window::Window;
 
+use crate::commands::Command;
 use crate::gameplay::Gameplay;
 
 /// Frames kept in the frame-time graph.
@@ -102,8 +104,8 @@ impl Overlay {
     /// already have changed again while this frame's texture keeps the configured size.
     ///
     /// The clip picker lists the clips of `gameplay.characters[controls.selected_character]`;
-    /// choosing one crossfades to it, and the scrubber sets the clip time (hold the game paused
-    /// to inspect single frames).
+    /// choosing one pushes a [`Command::PlayClip`] (a crossfade from the next tick), and the
+    /// scrubber a [`Command::Scrub`] (hold the game paused and step to inspect single frames).
     pub fn draw(
         &mut self,
         window: &Window,
@@ -112,14 +114,15 @@ impl Overlay {
         view: &wgpu::TextureView,
         target_size: [u32; 2],
         controls: &mut OverlayControls,
-        gameplay: &mut Gameplay,
+        gameplay: &Gameplay,
+        commands: &mut Vec<Command>,
     ) {
         let input = self.state.take_egui_input(window);
         let frame_ms = &self.frame_ms;
         let visible = self.visible;
         let output = self.state.egui_ctx().run_ui(input, |ui| {
             if visible {
-                panel(ui, frame_ms, controls, gameplay);
+                panel(ui, frame_ms, controls, gameplay, commands);
             }
         });
         self.state
@@ -173,7 +176,8 @@ fn panel(
     ui: &mut egui::Ui,
     frame_ms: &VecDeque<f32>,
     c: &mut OverlayControls,
-    gameplay: &mut Gameplay,
+    gameplay: &Gameplay,
+    commands: &mut Vec<Command>,
 ) {
     egui::Window::new("Sierra")
         .default_width(220.0)
@@ -203,7 +207,7 @@ fn panel(
                 c.drop_requested = true;
             }
             ui.separator();
-            character_panel(ui, c, gameplay);
+            character_panel(ui, c, gameplay, commands);
         });
 }
 
@@ -234,7 +238,12 @@ fn frame_graph(ui: &mut egui::Ui, frame_ms: &VecDeque<f32>) {
     ));
 }
 
-fn character_panel(ui: &mut egui::Ui, c: &mut OverlayControls, gameplay: &mut Gameplay) {
+fn character_panel(
+    ui: &mut egui::Ui,
+    c: &mut OverlayControls,
+    gameplay: &Gameplay,
+    commands: &mut Vec<Command>,
+) {
     let count = gameplay.characters.len();
     if count == 0 {
         ui.label("no characters in this level");
@@ -242,21 +251,34 @@ fn character_panel(ui: &mut egui::Ui, c: &mut OverlayControls, gameplay: &mut Ga
     }
     c.selected_character = c.selected_character.min(count - 1);
     ui.add(egui::Slider::new(&mut c.selected_character, 0..=count - 1).text("character"));
-    let character = &mut gameplay.characters[c.selected_character];
-    let model = std::sync::Arc::clone(&character.model);
+    let character = &gameplay.characters[c.selected_character];
+    let model = &character.model;
     let current = character.current.clip;
     egui::ComboBox::from_label("clip")
         .selected_text(model.clips.get(current).map_or("?", |clip| clip.name()))
         .show_ui(ui, |ui| {
             for (i, clip) in model.clips.iter().enumerate() {
                 if ui.selectable_label(i == current, clip.name()).clicked() && i != current {
-                    character.play(i, character.current.playback, 0.2);
+                    commands.push(Command::PlayClip {
+                        character: c.selected_character,
+                        clip: i,
+                        fade: 0.2,
+                    });
                 }
             }
         });
-    if let Some(clip) = model.clips.get(character.current.clip) {
+    if let Some(clip) = model.clips.get(current) {
         let duration = clip.duration().max(1e-3);
-        ui.add(egui::Slider::new(&mut character.current.time, 0.0..=duration).text("time (s)"));
+        let mut time = character.current.time;
+        if ui
+            .add(egui::Slider::new(&mut time, 0.0..=duration).text("time (s)"))
+            .changed()
+        {
+            commands.push(Command::Scrub {
+                character: c.selected_character,
+                time,
+            });
+        }
     }
 }
 

@@ -1,26 +1,33 @@
-//! Turns the game's scene into the renderer's [`FrameData`]: one [`DrawItem`] per
-//! node with a primitive mesh (at its world matrix), the level's camera and sun, and
-//! the point lights the forward pass shades with: each `PointLight` component at its
-//! node's world position, and when there are more than [`MAX_POINT_LIGHTS`] (document
-//! 000's limit of 8), the 8 nearest to the camera this frame ([`nearest_point_lights`]).
-//! The renderer never sees the scene graph. Characters are appended afterwards
-//! as skinned meshes by [`crate::character_meshes::CharacterMeshes::skin`].
+//! The extract step: the game state (scene graph, gameplay, world) becomes the renderer's
+//! complete [`FrameData`] for one frame — the camera, sun and point lights (each `PointLight`
+//! component at its node's world position; when there are more than [`MAX_POINT_LIGHTS`],
+//! document 000's limit of 8, the 8 nearest to the camera this frame,
+//! [`nearest_point_lights`]), one [`DrawItem`] per node with a primitive mesh (at its world
+//! matrix), the characters' skinned draws ([`CharacterMeshes::extract`]), the world's terrain,
+//! sky objects, crowds and sea inputs ([`crate::world::World::extract`]) and the level's post
+//! settings. The renderer never sees the scene graph, and nothing else reaches the passes.
+//!
+//! A window extracts between ticks: [`View::alpha`] interpolates node transforms, the camera
+//! and the world clock between the previous tick ([`TickSnapshot`]) and the last one, so motion
+//! is smooth at any frame rate. Skinned palettes are those of the last tick.
 
 use std::collections::HashMap;
 
 use anyhow::{Context, Result};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec3};
 use sierra_render::material::{ShadingModel, SurfaceMaterial};
 use sierra_render::normal_maps::{normal_map, NormalPattern};
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
-    primitives, Camera, DrawItem, FrameData, GpuContext, Material, MeshData, MeshHandle,
-    PointLight, Renderer, Sun, MAX_POINT_LIGHTS,
+    primitives, BloomSettings, Camera, DrawItem, FrameData, GpuContext, Material, MeshData,
+    MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun, TonemapSettings, Tonemapper,
+    MAX_POINT_LIGHTS,
 };
 use sierra_scene::level::NormalMapRef;
 use sierra_scene::scene::NodeMesh;
 use sierra_scene::{Component, Primitive};
 
+use crate::character_meshes::CharacterMeshes;
 use crate::game::Game;
 
 /// Renderer meshes of the primitives a scene uses.
@@ -107,7 +114,6 @@ pub fn upload_scene_meshes(
     renderer: &mut Renderer,
     game: &Game,
 ) -> Result<SceneMeshes> {
-    apply_post(&game.scene.post, renderer);
     let msaa = game.scene.post.msaa;
     if let Err(e) = renderer.set_sample_count(ctx, msaa) {
         // A level asking for more than the adapter offers still runs, without anti-aliasing.
@@ -173,17 +179,177 @@ pub fn upload_scene_meshes(
     Ok(meshes)
 }
 
-/// Writes the frame for the game's current tick into `frame`, reusing its vectors
-/// (no allocation once they have grown). `aspect` is the output's width / height.
-pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut FrameData) {
+/// What the viewer adds to the game state when a frame is extracted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// Output width / height.
+    pub aspect: f32,
+    /// A free camera `(eye, target)` replacing the level's (the window's fly camera), world
+    /// metres; the level camera's field of view and clip planes are kept.
+    pub camera: Option<(Vec3, Vec3)>,
+    /// Where between the previous tick (0) and the last one (1) to draw: the fixed-step clock's
+    /// [`crate::game_loop::FixedTimestep::alpha`] in a window, 1 headless.
+    pub alpha: f32,
+}
+
+impl View {
+    /// The last tick as it is, through the level's camera, at `aspect`.
+    pub fn at_tick(aspect: f32) -> Self {
+        Self {
+            aspect,
+            camera: None,
+            alpha: 1.0,
+        }
+    }
+}
+
+/// The state of the tick before the last, for interpolating: node world transforms (in
+/// parent-first order), camera and world clock. Taken by [`TickSnapshot::take`] before a tick.
+#[derive(Clone, Debug, Default)]
+pub struct TickSnapshot {
+    worlds: Vec<glam::Affine3A>,
+    eye: Vec3,
+    target: Vec3,
+    time: f64,
+    valid: bool,
+}
+
+impl TickSnapshot {
+    /// Records `game`'s state now (no allocation once grown).
+    pub fn take(&mut self, game: &Game) {
+        let graph = &game.scene.graph;
+        self.worlds.clear();
+        self.worlds.extend(
+            graph
+                .parent_first_order()
+                .iter()
+                .map(|&n| graph.world(n).unwrap_or_default()),
+        );
+        self.eye = game.scene.camera.position;
+        self.target = game.scene.camera.target;
+        self.time = game.world.time;
+        self.valid = true;
+    }
+}
+
+/// Interpolates two affine transforms: translation and scale linearly, rotation by slerp
+/// (exactly `b` at `t = 1`, and when they are equal).
+fn lerp_affine(a: &glam::Affine3A, b: &glam::Affine3A, t: f32) -> Mat4 {
+    if t >= 1.0 || a == b {
+        return Mat4::from(*b);
+    }
+    let (sa, ra, ta) = a.to_scale_rotation_translation();
+    let (sb, rb, tb) = b.to_scale_rotation_translation();
+    Mat4::from_scale_rotation_translation(sa.lerp(sb, t), ra.slerp(rb, t), ta.lerp(tb, t))
+}
+
+/// The level's `post` block as render settings (sky colours at their defaults).
+pub fn post_settings(post: &sierra_scene::level::Post, wireframe: bool) -> PostSettings {
+    use sierra_scene::level::Tonemap;
+    PostSettings {
+        bloom: BloomSettings {
+            enabled: post.bloom,
+            threshold: post.bloom_threshold,
+            intensity: post.bloom_intensity,
+            ..BloomSettings::default()
+        },
+        tonemap: TonemapSettings {
+            tonemapper: match post.tonemap {
+                Tonemap::None => Tonemapper::None,
+                Tonemap::Aces => Tonemapper::Aces,
+                Tonemap::Agx => Tonemapper::Agx,
+            },
+            ..TonemapSettings::default()
+        },
+        sky: SkySettings {
+            enabled: post.sky,
+            ..SkySettings::default()
+        },
+        wireframe,
+    }
+}
+
+/// The GPU-side content of a level that frames name: primitive meshes and the characters'
+/// skinned instances, uploaded once.
+pub struct SceneContent {
+    /// Primitive meshes.
+    pub meshes: SceneMeshes,
+    /// One skinned instance per character.
+    pub characters: CharacterMeshes,
+}
+
+impl SceneContent {
+    /// Uploads the level's primitives and characters and the world's landscape (terrain, sea,
+    /// sky objects, crowds) into `renderer`.
+    ///
+    /// # Errors
+    /// GPU and upload errors, with context.
+    pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, game: &mut Game) -> Result<Self> {
+        let meshes = upload_scene_meshes(ctx, renderer, game)?;
+        let characters = CharacterMeshes::upload(ctx, renderer, &game.gameplay)?;
+        game.world
+            .upload(ctx, renderer)
+            .context("uploading the landscape")?;
+        Ok(Self { meshes, characters })
+    }
+}
+
+/// The extract step: writes the complete frame for the game's current state seen through
+/// `view` into `frame`, reusing its vectors (no allocation once they have grown). `previous`
+/// (the tick before the last) is used when `view.alpha < 1`. The world's queued sea inputs and
+/// crowd changes move into the frame, so each frame must be rendered.
+///
+/// # Errors
+/// A character whose palette does not match its model.
+pub fn extract(
+    game: &mut Game,
+    content: &mut SceneContent,
+    view: &View,
+    previous: Option<&TickSnapshot>,
+    frame: &mut FrameData,
+) -> Result<()> {
+    let previous = previous.filter(|p| p.valid && view.alpha < 1.0);
+    let alpha = view.alpha.clamp(0.0, 1.0);
+    extract_scene(game, &content.meshes, view, previous, frame);
+    frame.skinned.clear();
+    content
+        .characters
+        .extract(&game.gameplay, &mut frame.skinned)?;
+    frame.post = post_settings(&game.scene.post, game.wireframe);
+    let time = match previous {
+        Some(p) => p.time + (game.world.time - p.time) * f64::from(alpha),
+        None => game.world.time,
+    };
+    let eye = frame.camera.position;
+    game.world.extract(eye, time, frame);
+    Ok(())
+}
+
+/// Camera, sun, lights and primitive draws of `game.scene` (see [`extract`]).
+fn extract_scene(
+    game: &Game,
+    meshes: &SceneMeshes,
+    view: &View,
+    previous: Option<&TickSnapshot>,
+    frame: &mut FrameData,
+) {
     let scene = &game.scene;
     let c = &scene.camera;
+    let alpha = view.alpha.clamp(0.0, 1.0);
+    let (eye, target) = match (view.camera, previous) {
+        (Some(free), _) => free,
+        (None, Some(p)) => (
+            p.eye.lerp(c.position, alpha),
+            p.target.lerp(c.target, alpha),
+        ),
+        (None, None) => (c.position, c.target),
+    };
     frame.camera = Camera::look_at(
-        c.position,
-        c.target,
+        eye,
+        target,
         Vec3::Y,
         c.fov_y_degrees.to_radians(),
-        aspect,
+        view.aspect,
         c.near,
         c.far,
     );
@@ -196,12 +362,17 @@ pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut F
     frame.clear_color = scene.clear_color.extend(1.0);
     frame.draws.clear();
     frame.point_lights.clear();
-    for &node in scene.graph.parent_first_order() {
+    let order = scene.graph.parent_first_order();
+    let previous = previous.filter(|p| p.worlds.len() == order.len());
+    for (index, &node) in order.iter().enumerate() {
         let (Some(content), Some(world)) = (scene.content.get(node), scene.graph.world(node))
         else {
             continue;
         };
-        let world = Mat4::from(world);
+        let world = match previous {
+            Some(p) => lerp_affine(&p.worlds[index], &world, alpha),
+            None => Mat4::from(world),
+        };
         if let Some(NodeMesh::Primitive {
             primitive,
             material,
@@ -236,8 +407,7 @@ pub fn build_frame(game: &Game, meshes: &SceneMeshes, aspect: f32, frame: &mut F
             }
         }
     }
-    nearest_point_lights(&mut frame.point_lights, c.position);
-    game.world.push_draws(c.position, &mut frame.draws);
+    nearest_point_lights(&mut frame.point_lights, eye);
 }
 
 /// Keeps the [`MAX_POINT_LIGHTS`] lights nearest to `eye` (Euclidean distance to the
@@ -258,15 +428,17 @@ pub fn nearest_point_lights(lights: &mut Vec<PointLight>, eye: Vec3) {
     lights.sort_unstable_by(|a, b| distance(a).total_cmp(&distance(b)));
 }
 
-/// An empty frame to fill with [`build_frame`].
+/// An empty frame to fill with [`extract`].
 pub fn empty_frame() -> FrameData {
-    FrameData {
-        camera: Camera::look_at(Vec3::Z, Vec3::ZERO, Vec3::Y, 1.0, 1.0, 0.1, 10.0),
-        sun: Sun::default(),
-        point_lights: Vec::new(),
-        draws: Vec::new(),
-        clear_color: Vec4::W,
-    }
+    FrameData::new(Camera::look_at(
+        Vec3::Z,
+        Vec3::ZERO,
+        Vec3::Y,
+        1.0,
+        1.0,
+        0.1,
+        10.0,
+    ))
 }
 
 #[cfg(test)]
@@ -289,13 +461,16 @@ mod tests {
         meshes.primitives.insert(Primitive::Cube, MeshHandle(0));
         meshes.primitives.insert(Primitive::Sphere, MeshHandle(1));
         let mut frame = empty_frame();
-        build_frame(&game, &meshes, 1.5, &mut frame);
+        extract_scene(&game, &meshes, &View::at_tick(1.5), None, &mut frame);
         assert_eq!(frame.draws.len(), 2);
         // Parent first, whatever the file order.
         assert_eq!(frame.draws[0].mesh, MeshHandle(0));
         let child = frame.draws[1];
         assert_eq!(child.mesh, MeshHandle(1));
-        assert_eq!(child.material.base_color, Vec4::new(0.1, 0.2, 0.3, 1.0));
+        assert_eq!(
+            child.material.base_color,
+            glam::Vec4::new(0.1, 0.2, 0.3, 1.0)
+        );
         let p = child.model.transform_point3(Vec3::ZERO);
         assert!((p - Vec3::new(5.0, 2.0, 0.0)).length() < 1e-6, "{p}");
         assert_eq!(frame.point_lights.len(), 1);
@@ -355,7 +530,7 @@ mod tests {
             Vec3::new(27.0, 2.0, 3.0),
         ] {
             game.scene.camera.position = eye;
-            build_frame(&game, &meshes, 1.5, &mut frame);
+            extract_scene(&game, &meshes, &View::at_tick(1.5), None, &mut frame);
             assert_eq!(frame.point_lights.len(), MAX_POINT_LIGHTS);
             assert_eq!(used(&frame), brute_force_nearest(eye), "camera at {eye}");
             // Nearest first.
@@ -372,19 +547,4 @@ mod tests {
         assert_eq!(seen[1], (4..12).collect::<Vec<_>>());
         assert_eq!(seen[2], (2..10).collect::<Vec<_>>());
     }
-}
-
-/// Switches the renderer's bloom, tonemapping and sky to the level's `post` settings.
-fn apply_post(post: &sierra_scene::level::Post, renderer: &mut Renderer) {
-    use sierra_render::Tonemapper;
-    use sierra_scene::level::Tonemap;
-    renderer.bloom.settings.enabled = post.bloom;
-    renderer.bloom.settings.threshold = post.bloom_threshold;
-    renderer.bloom.settings.intensity = post.bloom_intensity;
-    renderer.tonemap.settings.tonemapper = match post.tonemap {
-        Tonemap::None => Tonemapper::None,
-        Tonemap::Aces => Tonemapper::Aces,
-        Tonemap::Agx => Tonemapper::Agx,
-    };
-    renderer.sky.settings.enabled |= post.sky;
 }

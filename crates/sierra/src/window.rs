@@ -1,6 +1,8 @@
-//! The windowed game loop (winit 0.30): fixed-step simulation, rendering into
-//! the window surface with the egui debug overlay ([`crate::overlay`]) on top; Esc or closing
-//! the window exits.
+//! The windowed game loop (winit 0.30) on the frame runner ([`FrameRunner`]): fixed-step ticks,
+//! extract between the last two ticks (the clock's alpha, so motion is smooth at any frame rate),
+//! render into the window surface with the egui debug overlay ([`crate::overlay`]) on top; Esc
+//! or closing the window exits. The overlay and the keys change the game only through commands
+//! ([`Command`]) that the next tick applies.
 //!
 //! Resizes reconfigure the surface and the renderer's targets; a minimised
 //! (0 × 0) window keeps simulating but skips rendering. A hidden option
@@ -22,7 +24,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
-use sierra_render::{wgpu, Camera, FrameData, GpuContext, Renderer};
+use sierra_render::{wgpu, GpuContext, Renderer};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{DeviceEvent, DeviceId, ElementState, MouseButton, WindowEvent};
@@ -31,12 +33,13 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::camera_path::{CameraPath, CameraPathKind};
-use crate::character_meshes::CharacterMeshes;
+use crate::commands::Command;
 use crate::fly_camera::{FlyCamera, FlyKeys};
+use crate::frame_runner::FrameRunner;
 use crate::game::Game;
 use crate::key_track::KeyTrack;
 use crate::overlay::{Overlay, OverlayControls};
-use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes, SceneMeshes};
+use crate::scene_to_frame::View;
 
 /// How to run the window.
 #[derive(Clone, Debug)]
@@ -210,10 +213,11 @@ struct Running {
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     renderer: Renderer,
-    game: Game,
-    meshes: SceneMeshes,
-    characters: CharacterMeshes,
-    frame: FrameData,
+    runner: FrameRunner,
+    /// The overlay values last turned into commands.
+    applied: OverlayControls,
+    /// Commands the overlay issued this frame (reused).
+    commands: Vec<Command>,
     last_time: Instant,
     minimised: bool,
     overlay: Overlay,
@@ -267,12 +271,8 @@ impl App {
         let mut renderer = Renderer::new(&ctx, width, height, config.format)?;
         // Reading timestamps back would stall every frame; the profiler times windowed runs.
         renderer.set_gpu_timing(false);
-        let meshes = upload_scene_meshes(&ctx, &mut renderer, &game)?;
-        let characters = CharacterMeshes::upload(&ctx, &mut renderer, &game.gameplay)?;
-        let mut game = game;
-        game.world
-            .upload(&ctx, &mut renderer)
-            .context("uploading the landscape")?;
+        let runner = FrameRunner::new(&ctx, &mut renderer, game)?;
+        let game = &runner.game;
         // Status lines are best-effort: a closed stdout does not end the window.
         let _ = outln!(
             "window: {width}x{height} {:?} on {}",
@@ -283,8 +283,8 @@ impl App {
         let mut controls = OverlayControls {
             sun_azimuth: 0.0,
             sun_elevation: 0.0,
-            bloom_threshold: renderer.bloom.settings.threshold,
-            bloom_intensity: renderer.bloom.settings.intensity,
+            bloom_threshold: game.scene.post.bloom_threshold,
+            bloom_intensity: game.scene.post.bloom_intensity,
             wireframe: false,
             paused: false,
             step: false,
@@ -293,7 +293,7 @@ impl App {
         };
         controls.set_to_sun(-game.scene.sun.direction);
         let fly = FlyCamera::look_at(game.scene.camera.position, game.scene.camera.target);
-        let camera_mode = match game.camera_path.map(|p| p.kind) {
+        let camera_mode = match game.camera_path.as_ref().map(|p| p.kind) {
             Some(CameraPathKind::Aerial) => CameraMode::Aerial,
             Some(CameraPathKind::Walk) => CameraMode::Walk,
             None => CameraMode::Follow,
@@ -304,10 +304,9 @@ impl App {
             surface,
             config,
             renderer,
-            game,
-            meshes,
-            characters,
-            frame: empty_frame(),
+            applied: controls.clone(),
+            commands: Vec::new(),
+            runner,
             last_time: Instant::now(),
             minimised: false,
             overlay,
@@ -359,10 +358,11 @@ impl App {
         let now = Instant::now();
         let elapsed = (now - running.last_time).as_secs_f64();
         running.last_time = now;
-        let ticks = if self.options.key_track.is_some() {
+        let scripted = self.options.key_track.is_some();
+        let ticks = if scripted {
             1
         } else {
-            running.game.clock.ticks_due(elapsed)
+            running.runner.game.clock.ticks_due(elapsed)
         };
         if let Some(track) = &mut self.options.key_track {
             // The track's clock counts redraws (one game tick each unless paused), so a track
@@ -372,19 +372,14 @@ impl App {
             }
             self.track_tick += 1;
         }
+        queue_controls(running);
         for _ in 0..ticks {
             if !running.controls.paused || std::mem::take(&mut running.controls.step) {
-                running.game.tick();
-                let dt = running.game.clock.dt() as f32;
-                running
-                    .game
-                    .world
-                    .step_gpu(&running.ctx, &mut running.renderer, dt)
-                    .context("stepping the sea")?;
+                running.runner.tick();
             }
         }
-        let dt = if self.options.key_track.is_some() {
-            running.game.clock.dt() as f32
+        let dt = if scripted {
+            running.runner.game.clock.dt() as f32
         } else {
             elapsed as f32
         };
@@ -394,21 +389,19 @@ impl App {
         if running.minimised {
             return Ok(());
         }
-        apply_controls(running)?;
         let (width, height) = running.renderer.size();
-        build_frame(
-            &running.game,
-            &running.meshes,
-            width as f32 / height as f32,
-            &mut running.frame,
-        );
-        override_frame(running, width as f32 / height as f32);
-        running.characters.skin(
-            &running.ctx,
-            &mut running.renderer,
-            &running.game.gameplay,
-            &mut running.frame.draws,
-        )?;
+        let view = View {
+            aspect: width as f32 / height as f32,
+            camera: (running.camera_mode == CameraMode::Fly)
+                .then(|| (running.fly.position, running.fly.target())),
+            // A scripted run draws each tick as it is, so it replays identically anywhere.
+            alpha: if scripted || running.controls.paused {
+                1.0
+            } else {
+                running.runner.game.clock.alpha() as f32
+            },
+        };
+        running.runner.extract(&view)?;
         let texture = match running.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
@@ -443,8 +436,9 @@ impl App {
             .texture
             .create_view(&wgpu::TextureViewDescriptor::default());
         running
-            .renderer
-            .render(&running.ctx, &running.frame, &view)?;
+            .runner
+            .render(&running.ctx, &mut running.renderer, &view)?;
+        running.commands.clear();
         running.overlay.draw(
             &running.window,
             &running.ctx.device,
@@ -452,8 +446,12 @@ impl App {
             &view,
             [texture.texture.width(), texture.texture.height()],
             &mut running.controls,
-            &mut running.game.gameplay,
+            &running.runner.game.gameplay,
+            &mut running.commands,
         );
+        for command in running.commands.drain(..) {
+            running.runner.game.push_command(command);
+        }
         running
             .ctx
             .take_uncaptured_errors("drawing the debug overlay")?;
@@ -536,7 +534,7 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
         }
     }
     if let Some(key) = crate::gameplay::input::key_of(code) {
-        running.game.gameplay.keys.set(key, down);
+        running.runner.game.gameplay.keys.set(key, down);
         return;
     }
     if !down {
@@ -559,14 +557,14 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
                 CameraMode::Walk => Some(CameraPathKind::Walk),
                 CameraMode::Fly | CameraMode::Follow => None,
             };
-            running.game.camera_path = kind.map(|kind| CameraPath {
+            running.runner.game.camera_path = kind.map(|kind| CameraPath {
                 kind,
                 duration: PATH_SECONDS,
             });
             if running.camera_mode == CameraMode::Fly {
                 // Start flying from wherever the previous camera was.
-                let cam = &running.game.scene.camera;
-                running.fly = FlyCamera::look_at(cam.position, cam.target);
+                let cam = &running.runner.frame().camera;
+                running.fly = FlyCamera::look_at(cam.position, cam.position + cam.forward());
             }
             let _ = outln!("camera: {:?}", running.camera_mode);
         }
@@ -580,57 +578,52 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
     }
 }
 
-/// Pushes the overlay's settings into the renderer and the game: bloom, wireframe (the forward
-/// pass's line mode; switched off again, saying so, where the adapter has no line mode) and a
-/// requested water drop, aimed along the current camera's view.
-///
-/// # Errors
-/// GPU errors from the water drop.
-fn apply_controls(running: &mut Running) -> Result<()> {
+/// Turns what changed in the overlay's controls since the last frame into commands for the
+/// next tick: sun, bloom, wireframe (refused, saying so, where the adapter has no line mode) and
+/// a requested water drop, aimed along the last frame's view ([`crate::world::World::drop_target`]).
+fn queue_controls(running: &mut Running) {
     let c = &mut running.controls;
-    running.renderer.bloom.settings.threshold = c.bloom_threshold;
-    running.renderer.bloom.settings.intensity = c.bloom_intensity;
-    if running.renderer.forward.wireframe != c.wireframe {
-        if let Err(e) = running.renderer.forward.set_wireframe(c.wireframe) {
-            let _ = outln!("wireframe unavailable: {e}");
+    if c.sun_azimuth != running.applied.sun_azimuth
+        || c.sun_elevation != running.applied.sun_elevation
+    {
+        running.runner.game.push_command(Command::Sun {
+            direction: -c.to_sun(),
+        });
+    }
+    if c.bloom_threshold != running.applied.bloom_threshold
+        || c.bloom_intensity != running.applied.bloom_intensity
+    {
+        running.runner.game.push_command(Command::Bloom {
+            threshold: c.bloom_threshold,
+            intensity: c.bloom_intensity,
+        });
+    }
+    if c.wireframe != running.applied.wireframe {
+        if c.wireframe && !running.renderer.forward.wireframe_supported() {
+            let _ = outln!("wireframe unavailable: the adapter has no POLYGON_MODE_LINE");
             c.wireframe = false;
+        } else {
+            running
+                .runner
+                .game
+                .push_command(Command::Wireframe(c.wireframe));
         }
     }
     if std::mem::take(&mut c.drop_requested) {
-        let (eye, target) = if running.camera_mode == CameraMode::Fly {
-            (running.fly.position, running.fly.target())
-        } else {
-            let cam = &running.game.scene.camera;
-            (cam.position, cam.target)
-        };
-        let world = &mut running.game.world;
-        match world.drop_target(eye, target) {
-            Some(at) if world.drop_water(&running.ctx, at)? => {
+        let camera = &running.runner.frame().camera;
+        let (eye, target) = (camera.position, camera.position + camera.forward());
+        let game = &mut running.runner.game;
+        match game.world.drop_target(eye, target) {
+            Some(at) => {
                 let _ = outln!("water drop at ({:.1}, {:.1})", at.x, at.y);
+                game.push_command(Command::DropWater { at });
             }
-            _ => {
+            None => {
                 let _ = outln!("water drop: this level has no simulated sea");
             }
         }
     }
-    Ok(())
-}
-
-/// Applies the window's camera mode and sun to the frame built from the level.
-fn override_frame(running: &mut Running, aspect: f32) {
-    running.frame.sun.direction = -running.controls.to_sun();
-    if running.camera_mode == CameraMode::Fly {
-        let c = &running.game.scene.camera;
-        running.frame.camera = Camera::look_at(
-            running.fly.position,
-            running.fly.target(),
-            glam::Vec3::Y,
-            c.fov_y_degrees.to_radians(),
-            aspect,
-            c.near,
-            c.far,
-        );
-    }
+    running.applied = c.clone();
 }
 
 /// Renders the current frame again into an off-screen copy of the surface format and writes it
@@ -653,8 +646,8 @@ fn write_screenshot(running: &mut Running, path: &std::path::Path) -> Result<()>
     });
     let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
     running
-        .renderer
-        .render(&running.ctx, &running.frame, &view)?;
+        .runner
+        .render(&running.ctx, &mut running.renderer, &view)?;
     let image = sierra_render::readback::read_texture_rgba(&running.ctx, &texture)?;
     image
         .save(path)

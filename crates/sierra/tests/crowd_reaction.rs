@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
+use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
 use sierra::gameplay::input::InputTrack;
-use sierra::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes};
+use sierra::scene_to_frame::View;
 use sierra::world::crowd_reaction::{Mood, NOTICE_RADIUS};
 use sierra_render::{GpuContext, HeadlessRenderer};
 
@@ -51,19 +52,15 @@ fn run(
         game.gameplay.track = Some(InputTrack::load(&write(dir, "track.json", track)).unwrap());
     }
     let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
-    let meshes = upload_scene_meshes(ctx, &mut headless.renderer, &game).unwrap();
-    game.world.upload(ctx, &mut headless.renderer).unwrap();
-    let mut frame = empty_frame();
+    let mut runner = FrameRunner::new(ctx, &mut headless.renderer, game).unwrap();
+    // Many ticks, then one frame, as a window that fell behind would run them.
     for _ in 0..ticks {
-        game.tick();
-        game.world
-            .step_gpu(ctx, &mut headless.renderer, game.clock.dt() as f32)
-            .unwrap();
-        each(&game);
+        runner.tick();
+        each(&runner.game);
     }
-    build_frame(&game, &meshes, 1.0, &mut frame);
-    let image = headless.render(ctx, &frame).unwrap().0;
-    (image, game)
+    runner.extract(&View::at_tick(1.0)).unwrap();
+    let image = headless.render(ctx, runner.frame()).unwrap().0;
+    (image, runner.game)
 }
 
 #[test]

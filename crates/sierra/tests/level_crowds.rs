@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 use sierra::cli::demo::DEMO_LEVEL;
+use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
-use sierra::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes};
 use sierra::world::crowds::DRY_MARGIN;
 use sierra_render::{GpuContext, HeadlessRenderer};
 
@@ -42,20 +42,15 @@ fn write_level(dir: &Path, name: &str, json: &str) -> PathBuf {
 /// Renders `frames` ticks of the level at `path` as `run_headless` does and returns the last
 /// image, the game and the last frame's triangle count.
 fn render(ctx: &GpuContext, path: &Path, frames: usize) -> (image::RgbaImage, Game, u64) {
-    let mut game = Game::load(path, DEFAULT_TICK_HZ).unwrap();
+    let game = Game::load(path, DEFAULT_TICK_HZ).unwrap();
     let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
-    let meshes = upload_scene_meshes(ctx, &mut headless.renderer, &game).unwrap();
-    game.world.upload(ctx, &mut headless.renderer).unwrap();
-    let mut frame = empty_frame();
+    let mut runner = FrameRunner::new(ctx, &mut headless.renderer, game).unwrap();
+    let mut last = None;
     for _ in 0..frames {
-        game.tick();
-        game.world
-            .step_gpu(ctx, &mut headless.renderer, game.clock.dt() as f32)
-            .unwrap();
-        build_frame(&game, &meshes, 1.0, &mut frame);
+        last = Some(runner.headless_frame(ctx, &mut headless).unwrap());
     }
-    let (image, stats) = headless.render(ctx, &frame).unwrap();
-    (image, game, stats.triangles)
+    let (image, stats) = last.unwrap();
+    (image, runner.game, stats.triangles)
 }
 
 #[test]

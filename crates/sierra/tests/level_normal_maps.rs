@@ -3,9 +3,10 @@
 //! grazing sun shows its bumps (pixel variance); the same plane without the map is flat shaded.
 //! The frame is written to the temp directory (`sierra_level_normal_maps.png`) to look at.
 
+use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
-use sierra::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes};
+use sierra::scene_to_frame::View;
 use sierra_render::{GpuContext, HeadlessRenderer};
 
 const W: u32 = 128;
@@ -40,21 +41,22 @@ fn normal_mapped_plane_shows_its_pattern_under_a_grazing_sun() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("normal_maps.json");
     std::fs::write(&path, json).unwrap();
-    let mut game = Game::load(&path, DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
+    let game = Game::load(&path, DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
     let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
     let mut headless = HeadlessRenderer::new(&ctx, W, H).unwrap_or_else(|e| panic!("{e}"));
-    let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)
+    let mut runner =
+        FrameRunner::new(&ctx, &mut headless.renderer, game).unwrap_or_else(|e| panic!("{e:#}"));
+    runner.tick();
+    let frame = runner
+        .extract(&View::at_tick(W as f32 / H as f32))
         .unwrap_or_else(|e| panic!("{e:#}"));
-    let mut frame = empty_frame();
-    game.tick();
-    build_frame(&game, &meshes, W as f32 / H as f32, &mut frame);
     assert_eq!(frame.draws.len(), 2);
     assert_ne!(
         frame.draws[0].mesh, frame.draws[1].mesh,
         "the normal-mapped plane needs its own mesh (materials are bound per mesh)"
     );
     let (image, _) = headless
-        .render(&ctx, &frame)
+        .render(&ctx, runner.frame())
         .unwrap_or_else(|e| panic!("{e}"));
     let _ = image.save(std::env::temp_dir().join("sierra_level_normal_maps.png"));
 
@@ -83,18 +85,15 @@ fn level_post_msaa_turns_on_multisampling() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("msaa.json");
     std::fs::write(&path, json).unwrap();
-    let mut game = Game::load(&path, DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
+    let game = Game::load(&path, DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
     let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
     let mut headless = HeadlessRenderer::new(&ctx, 32, 32).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(headless.renderer.sample_count(), 1);
-    let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)
-        .unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner =
+        FrameRunner::new(&ctx, &mut headless.renderer, game).unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(headless.renderer.sample_count(), 4);
-    let mut frame = empty_frame();
-    game.tick();
-    build_frame(&game, &meshes, 1.0, &mut frame);
-    let (_, stats) = headless
-        .render(&ctx, &frame)
+    let (_, stats) = runner
+        .headless_frame(&ctx, &mut headless)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(stats.draw_calls, 1);
 }

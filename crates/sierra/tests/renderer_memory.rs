@@ -57,6 +57,10 @@ fn frames_of_many_draws_do_not_grow_the_resident_set() {
             })
             .collect(),
         clear_color: Vec4::W,
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     };
     let mut growth_per_frame = |frame: &FrameData| {
         for _ in 0..WARM_FRAMES {

@@ -4,10 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use sierra::character_meshes::CharacterMeshes;
+use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
-use sierra::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes};
 use sierra_render::{GpuContext, HeadlessRenderer};
 
 fn repo(path: &str) -> PathBuf {
@@ -20,31 +19,20 @@ const SIZE: u32 = 128;
 
 #[test]
 fn ik_level_draws_the_skinned_mannequin_where_its_skeleton_is() {
-    let mut game = Game::load(&repo("assets/levels/ik.json"), DEFAULT_TICK_HZ).unwrap();
+    let game = Game::load(&repo("assets/levels/ik.json"), DEFAULT_TICK_HZ).unwrap();
     let ctx = GpuContext::headless().unwrap();
     let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-    let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game).unwrap();
-    game.world.upload(&ctx, &mut headless.renderer).unwrap();
-    let mut characters =
-        CharacterMeshes::upload(&ctx, &mut headless.renderer, &game.gameplay).unwrap();
-    let mut frame = empty_frame();
-    let mut scene_draws = 0;
+    let mut runner = FrameRunner::new(&ctx, &mut headless.renderer, game).unwrap();
+    let mut with = None;
     for _ in 0..3 {
-        game.tick();
-        build_frame(&game, &meshes, 1.0, &mut frame);
-        scene_draws = frame.draws.len();
-        characters
-            .skin(
-                &ctx,
-                &mut headless.renderer,
-                &game.gameplay,
-                &mut frame.draws,
-            )
-            .unwrap();
+        with = Some(runner.headless_frame(&ctx, &mut headless).unwrap());
     }
-    let (with, stats_with) = headless.render(&ctx, &frame).unwrap();
-    frame.draws.truncate(scene_draws);
+    let (with, stats_with) = with.unwrap();
+    assert_eq!(stats_with.skinned_draws, 1, "the mannequin is skinned");
+    let mut frame = runner.frame().clone();
+    frame.skinned.clear();
     let (without, stats_without) = headless.render(&ctx, &frame).unwrap();
+    let game = &runner.game;
 
     // Independent count: the mannequin file's skinned triangles.
     let asset = sierra_gltf::builtin::load_model("builtin:mannequin").unwrap();

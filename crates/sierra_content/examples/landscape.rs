@@ -191,6 +191,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         point_lights: Vec::new(),
         draws,
         clear_color: Vec4::new(0.45, 0.62, 0.85, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     };
     let (image, stats) = headless.render(&ctx, &frame)?;
     image.save(&out)?;

@@ -1,9 +1,10 @@
 //! [`SkinnedModel`]: one animated character instance for the game loop — a
-//! glTF asset's skinned primitives uploaded for [`Skinning`], drawn with palettes the
-//! animation job computed (`sierra_anim::CharacterJob`; outside the game, [`crate::ModelPoser`]).
+//! glTF asset's skinned primitives uploaded for the renderer's skinning pass, drawn with
+//! palettes the animation job computed (`sierra_anim::CharacterJob`; outside the game,
+//! [`crate::ModelPoser`]).
 //!
-//! Per frame: `model.draw_with_palette(skin, palette, world, &mut palettes, &mut skinned_draws)`
-//! for each character, then `skinning.skin(ctx, &palettes, &skinned_draws, &mut frame.draws)`.
+//! Per frame (the extract step): `model.draw_with_palette(skin, palette, world, ...)` and
+//! `model.morph_weights(clip, time, &mut frame.skinned)` for each character.
 //! Joint matrices are glTF's (§3.7.3.3): the skeleton includes every ancestor
 //! of the joints, so model space is the glTF scene's world space and the skinned
 //! mesh node's own transform is not applied; `world` places the whole model.
@@ -12,8 +13,10 @@ use glam::{Mat4, Vec3};
 use sierra_anim::{Clip, Playback};
 use sierra_gltf::GltfAsset;
 use sierra_render::skinned_bounds::{transform_bounds, JointBounds};
-use sierra_render::skinning::{SkinnedDrawItem, SkinnedMeshHandle, Skinning};
-use sierra_render::{GpuContext, Material, RenderError, Renderer, Result};
+use sierra_render::skinning::{SkinnedDrawItem, SkinnedMeshHandle};
+use sierra_render::{
+    GpuContext, Material, MorphWeights, RenderError, Renderer, Result, SkinnedFrame,
+};
 
 use crate::gltf_model::base_material;
 use crate::poser::node_morph_weights;
@@ -56,13 +59,8 @@ impl SkinnedModel {
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] when the asset has no skinned mesh (naming the file),
-    /// or a clip cannot be built; upload errors as [`Skinning::upload`].
-    pub fn upload(
-        ctx: &GpuContext,
-        renderer: &mut Renderer,
-        skinning: &mut Skinning,
-        asset: &GltfAsset,
-    ) -> Result<Self> {
+    /// or a clip cannot be built; upload errors as [`Renderer::upload_skinned_mesh`].
+    pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, asset: &GltfAsset) -> Result<Self> {
         let name = asset.path.display().to_string();
         let instances = asset.skin_instances();
         if instances.is_empty() {
@@ -90,8 +88,11 @@ impl SkinnedModel {
                         inst.mesh
                     ))
                 })?;
-                let handle =
-                    skinning.upload(ctx, renderer, &data, &format!("{name} node {}", inst.node))?;
+                let handle = renderer.upload_skinned_mesh(
+                    ctx,
+                    &data,
+                    &format!("{name} node {}", inst.node),
+                )?;
                 let node = &asset.nodes[inst.node];
                 let default_weights = if node.weights.is_empty() {
                     mesh.weights.clone()
@@ -106,7 +107,7 @@ impl SkinnedModel {
                         data.morph_targets.len()
                     )));
                 }
-                skinning.set_morph_weights(ctx, handle, &default_weights)?;
+                renderer.set_rest_morph_weights(ctx, handle, &default_weights)?;
                 parts.push(Part {
                     bounds: JointBounds::new(&data),
                     node: inst.node,
@@ -129,7 +130,7 @@ impl SkinnedModel {
     }
 
     /// The uploaded skinned mesh instances, one per skinned primitive (for
-    /// [`Skinning::posed_bounds`] and [`Skinning::output_mesh`]).
+    /// `sierra_render::skinning::Skinning::posed_bounds` and `output_mesh`).
     pub fn meshes(&self) -> impl Iterator<Item = SkinnedMeshHandle> + '_ {
         self.parts.iter().map(|part| part.mesh)
     }
@@ -171,17 +172,17 @@ impl SkinnedModel {
 
     /// Sets the morph target weights of every morphed primitive for `clip` at `time` seconds
     /// (looping): [`node_morph_weights`], the clip's `weights` channel on the primitive's node
-    /// when it has one, else the node's (or mesh's) default weights; applied on the GPU before
-    /// skinning by the next [`Skinning::skin`]. Primitives without morph targets are skipped.
+    /// when it has one, else the node's (or mesh's) default weights, appended to `frame`'s morph
+    /// weights; the renderer applies them on the GPU before skinning. Primitives without morph
+    /// targets are skipped.
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] for an unknown clip or a sampling error.
-    pub fn set_morph_weights(
+    pub fn morph_weights(
         &mut self,
-        ctx: &GpuContext,
-        skinning: &Skinning,
         clip: usize,
         time: f32,
+        frame: &mut SkinnedFrame,
     ) -> Result<()> {
         if clip >= self.clip_names.len() {
             return Err(RenderError::InvalidInput(format!(
@@ -200,7 +201,12 @@ impl SkinnedModel {
                 &mut self.weights,
             )
             .map_err(invalid)?;
-            skinning.set_morph_weights(ctx, part.mesh, &self.weights)?;
+            frame.morphs.push(MorphWeights {
+                mesh: part.mesh,
+                first: frame.morph_weights.len() as u32,
+                count: self.weights.len() as u32,
+            });
+            frame.morph_weights.extend_from_slice(&self.weights);
         }
         Ok(())
     }

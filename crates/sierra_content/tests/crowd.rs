@@ -49,6 +49,10 @@ fn frame(eye: Vec3, target: Vec3, far: f32) -> FrameData {
         point_lights: Vec::new(),
         draws: Vec::new(),
         clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     }
 }
 
@@ -133,7 +137,8 @@ fn baked_crowd_instance_matches_the_palette_path() {
                 &[instance],
             )
             .unwrap();
-        crowd.set_time(global);
+        let mut view = view.clone();
+        view.crowds.time = global;
         images.push(headless.render(&ctx, &view).unwrap().0);
     }
     save(&reference, "palette");
@@ -162,7 +167,8 @@ fn baked_crowd_instance_matches_the_palette_path() {
             &[wrong],
         )
         .unwrap();
-    crowd.set_time(global);
+    let mut view = view.clone();
+    view.crowds.time = global;
     let wrong = headless.render(&ctx, &view).unwrap().0;
     let (differing, covered) = compare(&wrong, &reference);
     assert!(
@@ -210,10 +216,10 @@ fn a_crowd_of_1000_mannequins_renders_and_animates() {
         )
         .unwrap();
     assert_eq!(headless.renderer.crowd.totals().0, 1000);
-    let view = frame(Vec3::new(0.0, 22.0, 34.0), Vec3::new(0.0, 0.0, 0.0), 200.0);
+    let mut view = frame(Vec3::new(0.0, 22.0, 34.0), Vec3::new(0.0, 0.0, 0.0), 200.0);
     let mut images = Vec::new();
     for (i, t) in [0.0f32, 0.25].into_iter().enumerate() {
-        headless.renderer.crowd.set_time(t);
+        view.crowds.time = t;
         let image = headless.render(&ctx, &view).unwrap().0;
         save(&image, &format!("1000_frame{i}"));
         images.push(image);
@@ -333,7 +339,8 @@ fn crowd_member_shadows_the_ground_away_from_the_sun() {
             &[CrowdInstance::new(Mat4::IDENTITY, 0, 0.0, 1.0)],
         )
         .unwrap();
-    headless.renderer.crowd.set_time(0.25);
+    let mut view = view.clone();
+    view.crowds.time = 0.25;
     let (with_crowd, _) = headless.render(&ctx, &view).unwrap();
     save(&with_crowd, "shadow");
     let pixel = |p: Vec3| {

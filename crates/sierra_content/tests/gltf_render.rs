@@ -41,6 +41,10 @@ fn render(relative: &str, name: &str) -> Option<image::RgbaImage> {
         point_lights: Vec::new(),
         draws: model.draws.clone(),
         clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     };
     let (image, _) = headless
         .render(&ctx, &frame)

@@ -205,6 +205,10 @@ fn morph_primitives_test_renders_with_its_default_weights() {
             point_lights: Vec::new(),
             draws: Vec::new(),
             clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+            skinned: Default::default(),
+            crowds: Default::default(),
+            sea: Default::default(),
+            post: Default::default(),
         };
         skinning
             .skin(&ctx, &palettes, &draws, &mut frame.draws)
@@ -347,20 +351,35 @@ fn skinned_model_follows_the_clips_weights_channel_before_skinning() {
     let asset = GltfAsset::load(write_skinned_morph_gltf(&dir)).unwrap();
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
-    let mut skinning = Skinning::new(&ctx).unwrap();
     let mut model =
-        sierra_content::SkinnedModel::upload(&ctx, &mut headless.renderer, &mut skinning, &asset)
-            .unwrap();
+        sierra_content::SkinnedModel::upload(&ctx, &mut headless.renderer, &asset).unwrap();
     let handle = model.meshes().next().unwrap();
     let mut poser = sierra_content::ModelPoser::new(&asset, 0).unwrap();
     for t in [0.25f32, 0.75] {
-        model.set_morph_weights(&ctx, &skinning, 0, t).unwrap();
-        let (mut palettes, mut draws, mut out) = (Vec::new(), Vec::new(), Vec::new());
+        // The frame path: palettes, draws and morph weights in the frame, skinned by the renderer.
+        let mut frame = support::frame(sierra_render::Camera::look_at(
+            Vec3::new(0.0, 2.0, 6.0),
+            Vec3::ZERO,
+            Vec3::Y,
+            1.0,
+            1.0,
+            0.1,
+            50.0,
+        ));
+        model.morph_weights(0, t, &mut frame.skinned).unwrap();
+        let skinned = &mut frame.skinned;
         let palette = poser.palette(0, t, Playback::Loop).unwrap();
         model
-            .draw_with_palette(0, palette, Mat4::IDENTITY, &mut palettes, &mut draws)
+            .draw_with_palette(
+                0,
+                palette,
+                Mat4::IDENTITY,
+                &mut skinned.palettes,
+                &mut skinned.draws,
+            )
             .unwrap();
-        skinning.skin(&ctx, &palettes, &draws, &mut out).unwrap();
+        headless.render(&ctx, &frame).unwrap();
+        let skinning = headless.renderer.skinning().unwrap();
         let mesh = headless
             .renderer
             .mesh(skinning.output_mesh(handle).unwrap())
@@ -376,6 +395,7 @@ fn skinned_model_follows_the_clips_weights_channel_before_skinning() {
             "t={t}: {v0}"
         );
     }
-    assert!(model.set_morph_weights(&ctx, &skinning, 7, 0.0).is_err());
+    let mut skinned = sierra_render::SkinnedFrame::default();
+    assert!(model.morph_weights(7, 0.0, &mut skinned).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,13 +7,13 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 use sierra_content::water::water_compute;
 use sierra_render::passes::forward::ForwardPass;
 use sierra_render::passes::sea::{SeaPass, SeaUniforms};
-use sierra_render::passes::tonemap::Tonemapper;
 use sierra_render::passes::{Pass, PassInputs};
 use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 use sierra_render::{
     readback, Camera, DrawItem, FrameData, GpuContext, GpuMesh, HeadlessRenderer, Material,
     MeshData, MeshHandle, Sun,
 };
+use sierra_render::{PostSettings, TonemapSettings, Tonemapper};
 use sierra_terrain::island::{Island, TerrainParams};
 use sierra_terrain::noise::grid::Threads;
 use sierra_terrain::water::{InitialState, WaterParams};
@@ -168,11 +168,16 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
             material: Material::default(),
         }],
         clear_color: Vec4::new(0.5, 0.65, 0.9, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     };
     let dummy_output = targets.hdr_view.clone();
     let meshes = [mesh];
     let inputs = PassInputs {
         frame: &frame,
+        draws: &frame.draws,
         meshes: &meshes,
         targets: &targets,
         output: &dummy_output,
@@ -288,7 +293,6 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
     let mesh = r
         .upload_mesh(&ctx, &island_mesh(&island), "island")
         .unwrap();
-    r.tonemap.settings.tonemapper = Tonemapper::Aces;
     r.sea.settings.origin = origin;
     r.sea.bind_water(&ctx, &water).unwrap();
     let frame = FrameData {
@@ -314,6 +318,16 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
             material: Material::default(),
         }],
         clear_color: Vec4::new(0.5, 0.65, 0.9, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: PostSettings {
+            tonemap: TonemapSettings {
+                tonemapper: Tonemapper::Aces,
+                ..TonemapSettings::default()
+            },
+            ..PostSettings::default()
+        },
     };
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let mut images = Vec::new();
@@ -391,10 +405,15 @@ fn open_sea_continues_the_grid_without_an_edge() {
         point_lights: vec![],
         draws: vec![],
         clear_color: Vec4::new(1.0, 0.0, 1.0, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     };
     let dummy_output = targets.hdr_view.clone();
     let inputs = PassInputs {
         frame: &frame,
+        draws: &frame.draws,
         meshes: &[],
         targets: &targets,
         output: &dummy_output,

@@ -106,6 +106,7 @@ fn render_both(
         point_lights: Vec::new(),
         draws: Vec::new(),
         clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+        ..FrameData::new(camera)
     };
     skinning
         .skin(&ctx, &palettes, &skinned_draws, &mut frame.draws)
@@ -472,6 +473,10 @@ fn baked_matrices_give_the_palette_paths_image() {
             point_lights: Vec::new(),
             draws: Vec::new(),
             clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+            skinned: Default::default(),
+            crowds: Default::default(),
+            sea: Default::default(),
+            post: Default::default(),
         };
         let draw = SkinnedDrawItem {
             mesh: h,
@@ -495,8 +500,7 @@ fn skinned_model_poses_like_sierra_pose_and_rejects_bad_input() {
     let asset = mannequin::load().unwrap();
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
-    let mut skinning = Skinning::new(&ctx).unwrap();
-    let model = SkinnedModel::upload(&ctx, &mut headless.renderer, &mut skinning, &asset).unwrap();
+    let model = SkinnedModel::upload(&ctx, &mut headless.renderer, &asset).unwrap();
     let walk = model.clip("walk").unwrap();
     let (mut palettes, mut draws) = (vec![Mat4::IDENTITY; 3], Vec::new());
     let world = Mat4::from_translation(Vec3::new(2.0, 0.0, 1.0));
@@ -532,7 +536,7 @@ fn skinned_model_poses_like_sierra_pose_and_rejects_bad_input() {
     for n in &mut unskinned.nodes {
         n.skin = None;
     }
-    let err = SkinnedModel::upload(&ctx, &mut headless.renderer, &mut skinning, &unskinned)
+    let err = SkinnedModel::upload(&ctx, &mut headless.renderer, &unskinned)
         .err()
         .unwrap()
         .to_string();

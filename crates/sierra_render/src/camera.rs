@@ -48,6 +48,11 @@ impl Camera {
         }
     }
 
+    /// Unit view direction in world space (the way the camera looks).
+    pub fn forward(&self) -> Vec3 {
+        -Vec3::new(self.view.x_axis.z, self.view.y_axis.z, self.view.z_axis.z).normalize_or_zero()
+    }
+
     /// `proj * view`: world → clip.
     pub fn view_proj(&self) -> Mat4 {
         self.proj * self.view

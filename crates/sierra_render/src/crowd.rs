@@ -13,14 +13,16 @@
 //! shadow pass's map (depth only, `crowd_shadow.wgsl`, the same baked skinning) after the shadow
 //! pass and before the forward pass, so the ground and the crowd itself receive them.
 //!
-//! CPU cost per frame: [`CrowdPass::set_time`] writes one `f32` per crowd; instance buffers are
-//! written only when [`CrowdPass::set_instances`] or [`CrowdPass::update_instances`] (members
-//! changing state at run time, [`CrowdInstance::switch_to`]) is called.
+//! CPU cost per frame: the frame's crowd clock ([`crate::CrowdFrame::time`]) is one `f32` written
+//! per crowd; instance buffers are written only at [`CrowdPass::set_instances`] (placing a crowd)
+//! and for the member ranges a frame's [`crate::CrowdFrame::updates`] list (members changing
+//! state at run time, [`CrowdInstance::switch_to`]).
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
 
 use crate::context::GpuContext;
+pub use crate::crowd_instance::{CrowdHandle, CrowdInstance};
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
 use crate::gpu_util;
@@ -56,85 +58,6 @@ pub fn shadow_shader_source() -> String {
     )
 }
 
-/// One crowd member, `@location(7..=13)` of `crowd.wgsl` (instance step), 96 bytes.
-///
-/// A member plays `clip` at clip time `time_offset + speed · t` and `second_clip` at
-/// `second_time_offset + speed · t` (`t` the crowd's global time, [`CrowdPass::set_time`],
-/// both looping), mixed with the second clip's weight
-/// `clamp(crossfade + fade_rate · (t − fade_start), 0, 1)`: a constant mix when `fade_rate` is 0,
-/// a crossfade the GPU advances by itself otherwise, so changing a member's state is one
-/// instance write ([`CrowdInstance::switch_to`], [`CrowdPass::update_instances`]) and nothing
-/// per frame after it.
-///
-/// The mix blends the two clips' baked skinning matrices linearly (a blend of baked
-/// palettes), not their joint rotations: an approximation that shortens limbs slightly
-/// where the two poses differ by large rotations, acceptable for the short fades of crowd
-/// members (the animation runtime's `blend_poses` is the exact path for characters).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct CrowdInstance {
-    /// Model → world (column-major; right-handed, Y up, metres).
-    pub model: Mat4,
-    /// Clip index into [`BakedPalettes::clips`].
-    pub clip: u32,
-    /// Second clip (crossfade target); ignored while its weight is 0.
-    pub second_clip: u32,
-    /// Seconds added to the instance's time for `clip` (desynchronises the crowd).
-    pub time_offset: f32,
-    /// Playback rate of both clips (1 = real time).
-    pub speed: f32,
-    /// Weight of `second_clip` at `fade_start`, in `[0, 1]` (0: only `clip`).
-    pub crossfade: f32,
-    /// Seconds added to the instance's time for `second_clip`.
-    pub second_time_offset: f32,
-    /// Global time (seconds) at which the weight is `crossfade`.
-    pub fade_start: f32,
-    /// Weight change per second of global time (`1 / fade seconds`; 0: constant weight).
-    pub fade_rate: f32,
-}
-
-impl CrowdInstance {
-    /// An instance playing `clip` at `model`, offset by `time_offset` seconds, at `speed`.
-    pub fn new(model: Mat4, clip: u32, time_offset: f32, speed: f32) -> Self {
-        Self {
-            model,
-            clip,
-            second_clip: clip,
-            time_offset,
-            speed,
-            crossfade: 0.0,
-            second_time_offset: time_offset,
-            fade_start: 0.0,
-            fade_rate: 0.0,
-        }
-    }
-
-    /// Weight of `second_clip` at global time `time` (what the vertex shader computes).
-    pub fn second_weight(&self, time: f32) -> f32 {
-        (self.crossfade + self.fade_rate * (time - self.fade_start)).clamp(0.0, 1.0)
-    }
-
-    /// Starts `clip` from its time 0 at global time `now`, crossfading to it over `fade`
-    /// seconds (0: at once). What plays now collapses to its heavier clip first (a fade
-    /// interrupted before half-way restarts from its source clip), keeping that clip's time.
-    pub fn switch_to(&mut self, clip: u32, now: f32, fade: f32) {
-        if self.second_weight(now) >= 0.5 {
-            self.clip = self.second_clip;
-            self.time_offset = self.second_time_offset;
-        }
-        self.second_clip = clip;
-        self.second_time_offset = -self.speed * now;
-        self.fade_start = now;
-        if fade > 0.0 && fade.is_finite() {
-            self.crossfade = 0.0;
-            self.fade_rate = 1.0 / fade;
-        } else {
-            self.crossfade = 1.0;
-            self.fade_rate = 0.0;
-        }
-    }
-}
-
 /// `CrowdClip` in `crowd.wgsl`, 16 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -155,10 +78,6 @@ struct CrowdUniform {
     _pad: u32,
     clips: [ClipUniform; MAX_CROWD_CLIPS],
 }
-
-/// A crowd added to a [`CrowdPass`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CrowdHandle(pub u32);
 
 /// Where one clip's frames are in [`BakedPalettes::texels`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -740,12 +659,6 @@ impl CrowdPass {
         Ok(())
     }
 
-    /// Sets the global animation time in seconds; each instance plays
-    /// `time_offset + speed · time` of its clip(s), looping.
-    pub fn set_time(&mut self, time: f32) {
-        self.time = time;
-    }
-
     /// Crowds added so far.
     pub fn crowd_count(&self) -> usize {
         self.crowds.len()
@@ -837,6 +750,23 @@ impl Pass for CrowdPass {
             return Ok(());
         }
         let frame = inputs.frame;
+        for u in &frame.crowds.updates {
+            let start = u.start as usize;
+            let states = frame
+                .crowds
+                .instances
+                .get(start..start + u.count as usize)
+                .ok_or_else(|| {
+                    RenderError::InvalidInput(format!(
+                        "crowd update of {} members from {} lies outside the frame's {} states",
+                        u.count,
+                        u.start,
+                        frame.crowds.instances.len()
+                    ))
+                })?;
+            self.update_instances(ctx, u.crowd, u.first as usize, states)?;
+        }
+        self.time = frame.crowds.time;
         ctx.queue.write_buffer(
             &self.camera_buffer,
             0,

@@ -24,6 +24,7 @@ pub mod camera;
 pub mod compute;
 pub mod context;
 pub mod crowd;
+pub mod crowd_instance;
 pub mod error;
 pub mod frame;
 pub mod gpu_timer;
@@ -32,6 +33,7 @@ pub mod material;
 pub mod mesh;
 pub mod normal_maps;
 pub mod passes;
+pub mod post;
 pub mod primitives;
 pub mod readback;
 pub mod renderer;
@@ -46,10 +48,11 @@ pub use wgpu;
 pub use camera::Camera;
 pub use context::GpuContext;
 pub use error::{RenderError, Result};
-pub use frame::{DrawItem, FrameData, Material, MeshHandle, PointLight, Sun, MAX_POINT_LIGHTS};
+pub use frame::{
+    CrowdFrame, CrowdUpdate, DrawItem, FrameData, Material, MeshHandle, MorphWeights, PointLight,
+    SeaFrame, SeaOp, SkinnedDrawItem, SkinnedFrame, SkinnedMeshHandle, Sun, MAX_POINT_LIGHTS,
+};
 pub use mesh::{GpuMesh, MeshData, Vertex};
-pub use passes::bloom::BloomSettings;
-pub use passes::sky::SkySettings;
-pub use passes::tonemap::{TonemapSettings, Tonemapper};
+pub use post::{BloomSettings, PostSettings, SkySettings, TonemapSettings, Tonemapper};
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

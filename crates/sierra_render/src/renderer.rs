@@ -1,15 +1,20 @@
 //! [`Renderer`]: runs the passes of a frame in order.
 //!
-//! Order: shadow (sun depth map) → forward (scene → HDR target) → crowd (instanced baked
+//! A frame ([`FrameData`]) first runs its simulation inputs on the GPU — the sea's drops and
+//! water-column steps ([`crate::SeaFrame`]), the skinned meshes' morph weights and skinning
+//! ([`crate::SkinnedFrame`], one compute pass whose outputs join the frame's draws, culled by
+//! their posed bounds) — then the passes. Order: shadow (sun depth map) → forward (scene → HDR target) → crowd (instanced baked
 //! animation, same targets) → sky (behind the scene) →
 //! sea (simulated water, blended) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
 //! field and one entry in [`Renderer::passes`].
 
+use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::crowd::CrowdPass;
 use crate::error::{RenderError, Result};
+use crate::frame::{DrawItem, SeaOp, SkinnedMeshHandle};
 use crate::frame::{FrameData, MeshHandle};
 use crate::gpu_timer::GpuTimer;
 use crate::mesh::{GpuMesh, MeshData};
@@ -19,9 +24,10 @@ use crate::passes::frustum::bounds_of;
 use crate::passes::sea::SeaPass;
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
-use crate::passes::tonemap::{TonemapPass, Tonemapper};
+use crate::passes::tonemap::TonemapPass;
 use crate::passes::{Pass, PassInputs};
 use crate::readback;
+use crate::skinning::{SkinnedMeshData, Skinning};
 use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
 
 /// Counters of one rendered frame (the `stats.json` entries).
@@ -34,6 +40,8 @@ pub struct FrameStats {
     /// Frame draws the forward pass left out because their world bounds lie outside the view
     /// frustum.
     pub culled_draws: u32,
+    /// Skinned meshes skinned on the GPU this frame (the frame's [`crate::SkinnedFrame::draws`]).
+    pub skinned_draws: u32,
     /// GPU milliseconds of the whole frame (sum over passes), `None` without timestamp queries.
     pub gpu_ms: Option<f64>,
     /// GPU milliseconds per pass, in pass order (empty without timestamp queries).
@@ -50,14 +58,20 @@ pub struct Renderer {
     pub forward: ForwardPass,
     /// Instanced crowds from baked animation textures, drawn after the forward pass.
     pub crowd: CrowdPass,
-    /// Procedural sky behind the scene (off until `sky.settings.enabled`).
+    /// Procedural sky behind the scene (drawn when the frame's `post.sky.enabled`).
     pub sky: SkyPass,
     /// The simulated sea, blended over the scene (draws nothing until `sea.bind_water`).
     pub sea: SeaPass,
-    /// Bloom added onto the HDR target (off until `bloom.settings.enabled`).
+    /// Bloom added onto the HDR target (when the frame's `post.bloom.enabled`).
     pub bloom: BloomPass,
-    /// HDR target → final image (tonemap, sRGB); `Tonemapper::None` by default.
+    /// HDR target → final image (the frame's `post.tonemap`, sRGB).
     pub tonemap: TonemapPass,
+    /// The skinning compute pass and its instances, created at the first skinned upload.
+    skinning: Option<Skinning>,
+    /// The sea's water simulation ([`Renderer::set_water`]), stepped by each frame's sea ops.
+    water: Option<WaterCompute>,
+    /// `[frame draws + skinned draws]` the scene passes draw this frame (reused).
+    draws: Vec<DrawItem>,
     timer: Option<GpuTimer>,
     gpu_timing: bool,
 }
@@ -93,10 +107,10 @@ impl Renderer {
             tonemap: TonemapPass::new(ctx, output_format)?,
             timer: GpuTimer::new(ctx, MAX_TIMED_PASSES)?,
             gpu_timing: true,
+            skinning: None,
+            water: None,
+            draws: Vec::new(),
         };
-        // Pass-through until a level or the demo turns them on, so render tests see linear values.
-        renderer.bloom.settings.enabled = false;
-        renderer.tonemap.settings.tonemapper = Tonemapper::None;
         let Self {
             targets,
             shadow,
@@ -254,6 +268,124 @@ impl Renderer {
         Ok(())
     }
 
+    /// Uploads one skinned mesh instance (bind pose, influences, morph targets) and registers
+    /// the plain mesh its posed vertices are written to; frames draw it through
+    /// [`crate::SkinnedFrame`]. Compiles the skinning pass at the first call.
+    ///
+    /// # Errors
+    /// As [`Skinning::new`] and [`Skinning::upload`].
+    pub fn upload_skinned_mesh(
+        &mut self,
+        ctx: &GpuContext,
+        mesh: &SkinnedMeshData,
+        label: &str,
+    ) -> Result<SkinnedMeshHandle> {
+        let mut skinning = match self.skinning.take() {
+            Some(s) => s,
+            None => Skinning::new(ctx)?,
+        };
+        let handle = skinning.upload(ctx, self, mesh, label);
+        self.skinning = Some(skinning);
+        handle
+    }
+
+    /// Sets the morph weights a skinned instance has at load (its node's or mesh's default
+    /// `weights`); frames that list the instance in [`crate::SkinnedFrame::morphs`] replace them.
+    ///
+    /// # Errors
+    /// As [`Skinning::set_morph_weights`]; an instance never uploaded.
+    pub fn set_rest_morph_weights(
+        &mut self,
+        ctx: &GpuContext,
+        handle: SkinnedMeshHandle,
+        weights: &[f32],
+    ) -> Result<()> {
+        match &self.skinning {
+            Some(skinning) => skinning.set_morph_weights(ctx, handle, weights),
+            None => Err(RenderError::InvalidInput(format!(
+                "skinned mesh {} was never uploaded",
+                handle.0
+            ))),
+        }
+    }
+
+    /// The skinning pass, once a skinned mesh was uploaded (output meshes, posed bounds).
+    pub fn skinning(&self) -> Option<&Skinning> {
+        self.skinning.as_ref()
+    }
+
+    /// Hands the sea's water simulation to the renderer: the sea pass reads its state, and each
+    /// frame's [`crate::SeaFrame`] ops step it before the scene passes.
+    ///
+    /// # Errors
+    /// GPU errors binding the water buffers to the sea pass.
+    pub fn set_water(&mut self, ctx: &GpuContext, water: WaterCompute) -> Result<()> {
+        self.sea.bind_water(ctx, &water)?;
+        self.sea.set_current(water.current_index());
+        self.water = Some(water);
+        Ok(())
+    }
+
+    /// The sea's water simulation, when one was set (tests and tools read its depth back).
+    pub fn water(&self) -> Option<&WaterCompute> {
+        self.water.as_ref()
+    }
+
+    /// Runs the frame's simulation inputs: sea drops and steps, then morph weights and
+    /// skinning; fills `self.draws` with the frame's draws followed by the skinned outputs.
+    fn run_frame_inputs(&mut self, ctx: &GpuContext, frame: &FrameData) -> Result<()> {
+        if let Some(water) = &mut self.water {
+            for op in &frame.sea.ops {
+                match *op {
+                    SeaOp::Drop {
+                        at,
+                        radius,
+                        amplitude,
+                    } => water.add_drop(ctx, at, radius, amplitude)?,
+                    SeaOp::Step { dt, count } => water.step(ctx, dt, count)?,
+                }
+            }
+            self.sea.set_current(water.current_index());
+        } else if !frame.sea.ops.is_empty() {
+            return Err(RenderError::InvalidInput(
+                "the frame steps the sea but no water simulation was set (Renderer::set_water)"
+                    .to_owned(),
+            ));
+        }
+        self.draws.clear();
+        self.draws.extend_from_slice(&frame.draws);
+        let skinned = &frame.skinned;
+        if skinned.draws.is_empty() && skinned.morphs.is_empty() {
+            return Ok(());
+        }
+        let Some(skinning) = &mut self.skinning else {
+            return Err(RenderError::InvalidInput(
+                "the frame has skinned draws but no skinned mesh was uploaded".to_owned(),
+            ));
+        };
+        for m in &skinned.morphs {
+            let range = m.first as usize..(m.first as usize + m.count as usize);
+            let weights = skinned.morph_weights.get(range).ok_or_else(|| {
+                RenderError::InvalidInput(format!(
+                    "morph weights {}..{} of skinned mesh {} lie outside the frame's {} weights",
+                    m.first,
+                    u64::from(m.first) + u64::from(m.count),
+                    m.mesh.0,
+                    skinned.morph_weights.len()
+                ))
+            })?;
+            skinning.set_morph_weights(ctx, m.mesh, weights)?;
+        }
+        skinning.skin(ctx, &skinned.palettes, &skinned.draws, &mut self.draws)?;
+        for d in &skinned.draws {
+            if let Some(mesh) = skinning.output_mesh(d.mesh) {
+                self.forward
+                    .set_mesh_bounds(mesh, skinning.posed_bounds(d.mesh));
+            }
+        }
+        Ok(())
+    }
+
     /// Renders `frame` into `output` (a view of a texture of the renderer's size
     /// and output format) and submits the work.
     ///
@@ -267,6 +399,7 @@ impl Renderer {
         output: &wgpu::TextureView,
     ) -> Result<FrameStats> {
         let mut stats = FrameStats::default();
+        self.run_frame_inputs(ctx, frame)?;
         // Taken out for the borrow below and put back afterwards; left in place when timing is off.
         let timer = if self.gpu_timing {
             self.timer.take()
@@ -276,7 +409,7 @@ impl Renderer {
         let result = self.encode_and_submit(ctx, frame, output, timer.as_ref());
         for i in self.forward.drawn() {
             stats.draw_calls += 1;
-            if let Some(mesh) = frame
+            if let Some(mesh) = self
                 .draws
                 .get(i)
                 .and_then(|d| self.meshes.get(d.mesh.0 as usize))
@@ -285,6 +418,7 @@ impl Renderer {
             }
         }
         stats.culled_draws = self.forward.culled_draws();
+        stats.skinned_draws = frame.skinned.draws.len() as u32;
         stats.triangles += self.crowd.totals().1;
         let names = self.passes().map(|p| p.name());
         if let (Ok(()), Some(timer)) = (&result, &timer) {
@@ -305,10 +439,11 @@ impl Renderer {
         output: &wgpu::TextureView,
         timer: Option<&GpuTimer>,
     ) -> Result<()> {
-        // Split borrows: the passes are mutable, the meshes and targets shared.
+        // Split borrows: the passes are mutable, the meshes, targets and draws shared.
         let Self {
             targets,
             meshes,
+            draws,
             forward,
             crowd,
             shadow,
@@ -320,6 +455,7 @@ impl Renderer {
         } = self;
         let inputs = PassInputs {
             frame,
+            draws,
             meshes,
             targets,
             output,

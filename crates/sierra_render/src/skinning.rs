@@ -21,7 +21,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::frame::{DrawItem, Material, MeshHandle};
+use crate::frame::{DrawItem, MeshHandle};
 use crate::mesh::{GpuMesh, MeshData};
 use crate::renderer::Renderer;
 use crate::skinned_bounds::JointBounds;
@@ -108,22 +108,7 @@ impl SkinnedMeshData {
     }
 }
 
-/// An uploaded skinned mesh instance (its own output vertex buffer: draw it at most once per frame).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SkinnedMeshHandle(pub u32);
-
-/// One skinned draw of a frame.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SkinnedDrawItem {
-    /// The skinned mesh instance.
-    pub mesh: SkinnedMeshHandle,
-    /// Model → world matrix (column-major) applied after skinning.
-    pub model: Mat4,
-    /// First palette entry of this draw in the frame's palette array.
-    pub palette_offset: u32,
-    /// Surface material.
-    pub material: Material,
-}
+pub use crate::frame::{SkinnedDrawItem, SkinnedMeshHandle};
 
 struct Instance {
     output: MeshHandle,

@@ -4,10 +4,10 @@
 mod support;
 
 use glam::Vec3;
-use sierra_render::passes::bloom::{BloomPass, BloomSettings, GAUSSIAN_WEIGHTS};
+use sierra_render::passes::bloom::{BloomPass, GAUSSIAN_WEIGHTS};
 use sierra_render::passes::{Pass, PassInputs};
 use sierra_render::targets::RenderTargets;
-use sierra_render::{Camera, FrameData, GpuContext};
+use sierra_render::{BloomSettings, Camera, FrameData, GpuContext};
 use support::{context, read_rgb, targets, write_hdr};
 
 const SIZE: u32 = 64;
@@ -33,14 +33,15 @@ fn run_bloom(
     let targets = targets(ctx, SIZE);
     write_hdr(ctx, &targets, pixels);
     let mut bloom = BloomPass::new(ctx).unwrap_or_else(|e| panic!("{e}"));
-    bloom.settings = settings;
     bloom
         .resize(ctx, &targets)
         .unwrap_or_else(|e| panic!("{e}"));
     let output = targets.hdr.create_view(&Default::default());
-    let frame = frame();
+    let mut frame = frame();
+    frame.post.bloom = settings;
     let inputs = PassInputs {
         frame: &frame,
+        draws: &[],
         meshes: &[],
         targets: &targets,
         output: &output,

@@ -108,19 +108,19 @@ fn msaa_runs_every_hdr_pass_at_the_same_sample_count() {
     // bloom after the resolve, and the wireframe pipeline.
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap_or_else(|e| panic!("{e}"));
-    let frame = cube_frame(&ctx, &mut headless);
+    let mut frame = cube_frame(&ctx, &mut headless);
     headless
         .renderer
         .set_sample_count(&ctx, 4)
         .unwrap_or_else(|e| panic!("{e}"));
-    headless.renderer.sky.settings.enabled = true;
-    headless.renderer.bloom.settings.enabled = true;
+    frame.post.sky.enabled = true;
+    frame.post.bloom.enabled = true;
     let (with_sky, _) = headless
         .render(&ctx, &frame)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_ne!(with_sky.get_pixel(1, 1).0[..3], [0, 0, 0], "sky drawn");
     if headless.renderer.forward.wireframe_supported() {
-        headless.renderer.forward.wireframe = true;
+        frame.post.wireframe = true;
         headless
             .render(&ctx, &frame)
             .unwrap_or_else(|e| panic!("{e}"));

@@ -9,8 +9,8 @@ use sierra_render::material::{ShadingModel, SurfaceMaterial};
 use sierra_render::normal_maps::{normal_map, NormalPattern};
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
-    primitives, Camera, DrawItem, FrameData, HeadlessRenderer, Material, PointLight, Sun,
-    Tonemapper,
+    primitives, BloomSettings, Camera, DrawItem, FrameData, HeadlessRenderer, Material, PointLight,
+    PostSettings, SkySettings, Sun, TonemapSettings, Tonemapper,
 };
 use support::context;
 
@@ -21,9 +21,6 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, W, H).unwrap_or_else(|e| panic!("{e}"));
     let r = &mut headless.renderer;
-    r.sky.settings.enabled = true;
-    r.bloom.settings.enabled = bloom;
-    r.tonemap.settings.tonemapper = Tonemapper::Aces;
     let ground = r
         .upload_mesh(&ctx, &primitives::plane(30.0), "ground")
         .unwrap_or_else(|e| panic!("{e}"));
@@ -128,6 +125,24 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
         point_lights: lights,
         draws,
         clear_color: Vec4::new(0.04, 0.05, 0.09, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: PostSettings {
+            sky: SkySettings {
+                enabled: true,
+                ..SkySettings::default()
+            },
+            bloom: BloomSettings {
+                enabled: bloom,
+                ..BloomSettings::default()
+            },
+            tonemap: TonemapSettings {
+                tonemapper: Tonemapper::Aces,
+                ..TonemapSettings::default()
+            },
+            wireframe: false,
+        },
     };
     let (image, _) = headless
         .render(&ctx, &frame)

@@ -102,6 +102,7 @@ fn render(lights: Vec<PointLight>) -> View {
             },
         }],
         clear_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
+        ..FrameData::new(camera)
     };
     let (image, _) = headless
         .render(&ctx, &frame)

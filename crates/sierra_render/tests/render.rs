@@ -68,6 +68,10 @@ fn frame(camera: Camera, sun: Sun, draws: Vec<DrawItem>) -> FrameData {
         point_lights: Vec::new(),
         draws,
         clear_color: CLEAR,
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     }
 }
 

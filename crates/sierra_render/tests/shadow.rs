@@ -79,6 +79,10 @@ fn render(shadows: bool) -> Scene {
             },
         ],
         clear_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     };
     let (image, _) = headless
         .render(&ctx, &frame)

@@ -11,6 +11,7 @@
 
 pub mod alloc;
 pub mod child;
+pub mod image_diff;
 
 use std::path::PathBuf;
 

@@ -23,8 +23,10 @@ use sierra_content::poser::{node_morph_weights, NodeClips};
 use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
 use sierra_content::ModelPoser;
 use sierra_gltf::{builtin, ClipSelector};
-use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedDrawItem, SkinnedMeshData, Skinning};
-use sierra_render::{Camera, FrameData, GpuContext, HeadlessRenderer, Material, Sun};
+use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
+use sierra_render::{
+    Camera, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights, SkinnedDrawItem, Sun,
+};
 
 use super::Size;
 use crate::output::{contact_sheet, contact_sheet_indices, frame_name, write_png, OutputDir};
@@ -122,7 +124,6 @@ pub fn run(args: ViewArgs) -> Result<()> {
     let ctx = GpuContext::headless()?;
     outln!("adapter: {}", ctx.adapter_summary())?;
     let mut headless = HeadlessRenderer::new(&ctx, args.size.width, args.size.height)?;
-    let mut skinning = Skinning::new(&ctx)?;
 
     let default_weights = |node: usize, mesh: usize| {
         let n = &asset.nodes[node];
@@ -219,9 +220,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
     };
     let mut handles = Vec::new();
     for (i, part) in parts.iter().enumerate() {
-        handles.push(skinning.upload(
+        handles.push(headless.renderer.upload_skinned_mesh(
             &ctx,
-            &mut headless.renderer,
             &part.mesh,
             &format!("part {i}"),
         )?);
@@ -263,38 +263,38 @@ pub fn run(args: ViewArgs) -> Result<()> {
         radius * 20.0,
     );
     let mut frame = FrameData {
-        camera,
         sun: Sun {
             direction: Vec3::new(0.4, -0.8, -0.6).normalize(),
             ambient: Vec3::splat(0.2),
             ..Sun::default()
         },
-        point_lights: Vec::new(),
-        draws: Vec::new(),
         clear_color: Vec4::new(0.32, 0.42, 0.55, 1.0),
+        draws: static_draws,
+        ..FrameData::new(camera)
     };
-    let mut palettes = Vec::new();
-    let mut draws = Vec::new();
     // Only the contact sheet's frames stay in memory, however many are rendered.
     let sheet_indices = contact_sheet_indices(frames);
     let mut images = Vec::with_capacity(sheet_indices.len());
     for (f, &t) in times.iter().enumerate() {
-        palettes.clear();
-        draws.clear();
+        let skinned = &mut frame.skinned;
+        skinned.clear();
         for (part, &handle) in parts.iter().zip(&handles) {
-            let offset = palettes.len() as u32;
-            part_palette(part, t, &mut palettes)?;
+            let offset = skinned.palettes.len() as u32;
+            part_palette(part, t, &mut skinned.palettes)?;
             part_weights(morph(), part, t, &mut weights)?;
-            skinning.set_morph_weights(&ctx, handle, &weights)?;
-            draws.push(SkinnedDrawItem {
+            skinned.morphs.push(MorphWeights {
+                mesh: handle,
+                first: skinned.morph_weights.len() as u32,
+                count: weights.len() as u32,
+            });
+            skinned.morph_weights.extend_from_slice(&weights);
+            skinned.draws.push(SkinnedDrawItem {
                 mesh: handle,
                 model: Mat4::IDENTITY,
                 palette_offset: offset,
                 material: part.material,
             });
         }
-        frame.draws.clone_from(&static_draws);
-        skinning.skin(&ctx, &palettes, &draws, &mut frame.draws)?;
         let (image, _) = headless.render(&ctx, &frame)?;
         write_png(&image, &out.file(&frame_name(f)))?;
         if sheet_indices.contains(&f) {

@@ -2,12 +2,12 @@
 //! player comes within [`NOTICE_RADIUS`], then crossfades to `walk` and walks away from the
 //! player at [`WALK_SPEED`]; once farther than [`CALM_RADIUS`] it crossfades back to its own
 //! clip and stands. Each change is one [`CrowdInstance::switch_to`] (the GPU runs the fade);
-//! walking members move each tick. Changed members are written back by
-//! [`LevelCrowds::flush`] ([`write_changed`]), nothing else is uploaded.
+//! walking members move each tick. Changed members reach the renderer as
+//! the frame's crowd updates ([`LevelCrowds::flush`], [`write_changed`]); nothing else is uploaded.
 
 use glam::{Mat4, Quat, Vec3};
-use sierra_render::crowd::{CrowdHandle, CrowdInstance, CrowdPass};
-use sierra_render::{GpuContext, Renderer};
+use sierra_render::crowd::{CrowdHandle, CrowdInstance};
+use sierra_render::{CrowdFrame, CrowdUpdate};
 
 use super::crowds::LevelCrowds;
 
@@ -141,37 +141,42 @@ pub fn runs(members: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_ {
 /// `sierra bench crowd --changing 1` measured ~2.9 µs per 96-byte write, ~16-32 KB of memcpy.
 pub const WRITE_OVERHEAD_BYTES: usize = 16 * 1024;
 
-/// Writes the `changed` members (sorted, no duplicates) of `instances` into the renderer
-/// crowds `handles`: one write per run of adjacent members, or a single write of the span
-/// from the first to the last changed member when that copies fewer bytes counting
-/// [`WRITE_OVERHEAD_BYTES`] per write (many scattered changes).
-///
-/// # Errors
-/// Crowd pass errors (a range past the crowd, a clip out of range).
+/// Lists the `changed` members (sorted, no duplicates) of `instances` as updates of the
+/// renderer crowds `handles` in `frame`: one update per run of adjacent members, or a single
+/// update of the span from the first to the last changed member when that copies fewer bytes
+/// counting [`WRITE_OVERHEAD_BYTES`] per write (many scattered changes). The crowd pass writes
+/// each update with one queue write.
 pub fn write_changed(
-    ctx: &GpuContext,
-    crowd: &mut CrowdPass,
+    frame: &mut CrowdFrame,
     handles: &[CrowdHandle],
     instances: &[CrowdInstance],
     changed: &[usize],
-) -> anyhow::Result<()> {
+) {
     let (Some(&first), Some(&last)) = (changed.first(), changed.last()) else {
-        return Ok(());
+        return;
     };
     let size = std::mem::size_of::<CrowdInstance>();
     let run_count = runs(changed).count();
     let per_run = run_count * WRITE_OVERHEAD_BYTES + changed.len() * size;
     let span = WRITE_OVERHEAD_BYTES + (last + 1 - first) * size;
+    let push = |frame: &mut CrowdFrame, crowd: CrowdHandle, a: usize, b: usize| {
+        frame.updates.push(CrowdUpdate {
+            crowd,
+            first: a as u32,
+            count: (b - a) as u32,
+            start: frame.instances.len() as u32,
+        });
+        frame.instances.extend_from_slice(&instances[a..b]);
+    };
     for &h in handles {
         if span <= per_run {
-            crowd.update_instances(ctx, h, first, &instances[first..=last])?;
+            push(frame, h, first, last + 1);
         } else {
             for (a, b) in runs(changed) {
-                crowd.update_instances(ctx, h, a, &instances[a..b])?;
+                push(frame, h, a, b);
             }
         }
     }
-    Ok(())
 }
 
 impl LevelCrowds {
@@ -182,11 +187,9 @@ impl LevelCrowds {
         }
     }
 
-    /// Writes the members changed since the last flush into the renderer's crowds.
-    ///
-    /// # Errors
-    /// Crowd pass errors (an instance out of range).
-    pub fn flush(&mut self, ctx: &GpuContext, renderer: &mut Renderer) -> anyhow::Result<()> {
+    /// Lists the members changed since the last flush as updates of the renderer's crowds in
+    /// `frame` ([`write_changed`]).
+    pub fn flush(&mut self, frame: &mut CrowdFrame) {
         let mut dirty = std::mem::take(&mut self.dirty_scratch);
         for ((reaction, instances), handles) in self
             .reactions
@@ -195,10 +198,9 @@ impl LevelCrowds {
             .zip(&self.handles)
         {
             reaction.take_dirty(&mut dirty);
-            write_changed(ctx, &mut renderer.crowd, handles, instances, &dirty)?;
+            write_changed(frame, handles, instances, &dirty);
         }
         self.dirty_scratch = dirty;
-        Ok(())
     }
 }
 

@@ -8,7 +8,7 @@
 //! - [`LevelCrowds::upload`] (once, after the terrain heights exist): places the instances
 //!   ([`LevelCrowd::instances`]: layout around the node, feet on the ground height, never in
 //!   the sea) and adds one crowd per model primitive to `renderer.crowd`. Per frame only the
-//!   crowd time is set ([`super::World::step_gpu`]); instances are static.
+//!   crowd time goes into the frame ([`super::World::extract`]); instances change only when members react.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -6,9 +6,10 @@
 //!   ground queries, [`World::ground_height`]), the flock, the clock. [`World::tick`] runs at the
 //!   fixed rate.
 //! - [`WorldGpu`] holds what was uploaded once ([`World::upload`]: terrain chunks at every level of
-//!   detail, palms, bird wing poses, planet, clouds; the water simulation bound to the sea pass).
-//!   [`World::step_gpu`] steps the water once per tick; [`World::push_draws`] adds this tick's
-//!   draws (chunks picked by distance from the camera) to the frame.
+//!   detail, palms, bird wing poses, planet, clouds; the water simulation handed to the renderer).
+//!   Each tick queues the sea's simulation inputs (drops, sub-steps); [`World::extract`] moves
+//!   them, the crowds' clock and member changes, and this frame's draws (chunks picked by
+//!   distance from the camera) into the render frame.
 
 pub mod crowd_reaction;
 pub mod crowds;
@@ -18,7 +19,7 @@ pub mod sky_objects;
 
 use anyhow::Result;
 use glam::{Vec2, Vec3};
-use sierra_render::{DrawItem, GpuContext, Renderer};
+use sierra_render::{FrameData, GpuContext, Renderer, SeaOp};
 use sierra_scene::{Component, Scene};
 
 pub use landscape::Landscape;
@@ -46,13 +47,14 @@ pub struct World {
     /// The level's `Crowd` components (set by [`crate::game::Game::new`], which knows the level
     /// file; uploaded in [`World::upload`] once the ground heights exist).
     pub crowds: crowds::LevelCrowds,
+    /// The sea's simulation inputs queued by ticks since the last [`World::extract`].
+    sea_ops: Vec<SeaOp>,
     gpu: Option<WorldGpu>,
 }
 
 /// What [`World::upload`] put on the GPU.
 pub struct WorldGpu {
     landscape: Option<landscape::LandscapeGpu>,
-    sea: Option<sea::SeaGpu>,
     sky: sky_objects::SkyObjectsGpu,
 }
 
@@ -120,10 +122,14 @@ impl World {
     }
 
     /// One fixed tick of `dt` seconds: birds fly, the clock advances (clouds and planet turn
-    /// from it at draw time; the water steps in [`World::step_gpu`]).
+    /// from it at draw time), and the sea's drops and sub-steps for the tick are queued for the
+    /// next frame (the renderer runs them on the GPU before drawing).
     pub fn tick(&mut self, dt: f32) {
         self.sky.tick(dt);
         self.time += f64::from(dt);
+        if let Some(sea) = &self.sea {
+            sea.tick(self.time, dt, &mut self.sea_ops);
+        }
     }
 
     /// Generates GPU terrain (when not done on the CPU), uploads every mesh once, creates the
@@ -141,10 +147,9 @@ impl World {
             None => None,
         };
         let island = self.landscape.as_ref().and_then(|l| l.island.as_ref());
-        let sea = match &self.sea {
-            Some(s) => Some(s.upload(ctx, renderer, island)?),
-            None => None,
-        };
+        if let Some(sea) = &mut self.sea {
+            sea.upload(ctx, renderer, island)?;
+        }
         let sky = self.sky.upload(ctx, renderer, island)?;
         let sea_level = self.sea_level();
         let landscape_heights = &self.landscape;
@@ -154,51 +159,18 @@ impl World {
             |x, z| landscape_heights.as_ref()?.height_at(x, z),
             sea_level,
         )?;
-        if self.landscape.is_some() {
-            // An outdoor level: gradient sky with the sun disc instead of the flat clear colour.
-            renderer.sky.settings.enabled = true;
-        }
-        self.gpu = Some(WorldGpu {
-            landscape,
-            sea,
-            sky,
-        });
+        self.gpu = Some(WorldGpu { landscape, sky });
         Ok(())
     }
 
-    /// Steps the sea simulation by one tick of `dt` seconds (fixed sub-steps; scheduled drops
-    /// added first) and points the sea pass at the new state.
-    ///
-    /// # Errors
-    /// GPU errors.
-    pub fn step_gpu(&mut self, ctx: &GpuContext, renderer: &mut Renderer, dt: f32) -> Result<()> {
-        // Crowds animate from the world clock: one time uniform per crowd; only members that
-        // changed (reacting to the player) are written.
-        renderer.crowd.set_time(self.time as f32);
-        self.crowds.flush(ctx, renderer)?;
-        let (Some(sea), Some(gpu)) = (&self.sea, &mut self.gpu) else {
-            return Ok(());
-        };
-        if let Some(sea_gpu) = &mut gpu.sea {
-            sea.step(sea_gpu, ctx, renderer, self.time, dt)?;
+    /// Queues a water drop on the sea at world `(x, z)` `at` ([`DROP_RADIUS`], [`DROP_AMPLITUDE`]):
+    /// the overlay's "water drop" command; the next frame runs it. Returns `false` when the level
+    /// has no uploaded sea or `at` lies outside its simulated grid.
+    pub fn drop_water(&mut self, at: Vec2) -> bool {
+        match (&self.sea, &self.gpu) {
+            (Some(sea), Some(_)) => sea.drop_at(at, DROP_RADIUS, DROP_AMPLITUDE, &mut self.sea_ops),
+            _ => false,
         }
-        Ok(())
-    }
-
-    /// Drops water into the sea at world `(x, z)` `at` ([`DROP_RADIUS`], [`DROP_AMPLITUDE`]): the
-    /// debug overlay's "water drop" button. Returns `false` when the level has no uploaded sea or
-    /// `at` lies outside its simulated grid.
-    ///
-    /// # Errors
-    /// GPU errors.
-    pub fn drop_water(&mut self, ctx: &GpuContext, at: Vec2) -> Result<bool> {
-        let (Some(sea), Some(gpu)) = (&self.sea, &mut self.gpu) else {
-            return Ok(false);
-        };
-        let Some(sea_gpu) = &mut gpu.sea else {
-            return Ok(false);
-        };
-        sea.drop_at(sea_gpu, ctx, at, DROP_RADIUS, DROP_AMPLITUDE)
     }
 
     /// Where a drop aimed by a camera at `eye` looking towards `target` lands, world `(x, z)`:
@@ -224,27 +196,39 @@ impl World {
     }
 
     /// The sea's current water depth per cell (`[rows * cols]` metres, row-major), read back from
-    /// the GPU; `None` without an uploaded sea. For tests and tools (it blocks on the GPU).
+    /// the renderer's simulation; `None` without one. For tests and tools (it blocks on the GPU).
     ///
     /// # Errors
     /// GPU errors.
-    pub fn sea_depth(&self, ctx: &GpuContext) -> Result<Option<Vec<f32>>> {
-        match self.gpu.as_ref().and_then(|g| g.sea.as_ref()) {
-            Some(sea) => sea.read_depth(ctx).map(Some),
+    pub fn sea_depth(ctx: &GpuContext, renderer: &Renderer) -> Result<Option<Vec<f32>>> {
+        match renderer.water() {
+            Some(water) => Ok(Some(water.read_depth(ctx)?)),
             None => Ok(None),
         }
     }
 
-    /// Appends this tick's world draws: terrain chunks at the level of detail their distance
-    /// from `eye` asks for, palms, birds, planet and clouds (turned by the world clock).
-    pub fn push_draws(&self, eye: Vec3, draws: &mut Vec<DrawItem>) {
+    /// The world's part of the render frame: terrain chunks at the level of detail their
+    /// distance from `eye` asks for, palms, birds, planet and clouds (turned by the world clock
+    /// at `time` seconds, [`World::time`] or between ticks when interpolating) appended to
+    /// `frame.draws`; the crowds' clock and changed members; the sea's queued inputs (moved, so
+    /// each runs once); the procedural sky for an outdoor level (one with a terrain).
+    pub fn extract(&mut self, eye: Vec3, time: f64, frame: &mut FrameData) {
+        frame.crowds.time = time as f32;
+        frame.crowds.clear_updates();
+        self.crowds.flush(&mut frame.crowds);
+        frame.sea.ops.clear();
+        std::mem::swap(&mut frame.sea.ops, &mut self.sea_ops);
+        if self.landscape.is_some() {
+            // An outdoor level: gradient sky with the sun disc instead of the flat clear colour.
+            frame.post.sky.enabled = true;
+        }
         let Some(gpu) = &self.gpu else {
             return;
         };
         if let (Some(l), Some(lg)) = (&self.landscape, &gpu.landscape) {
-            l.push_draws(lg, eye, draws);
+            l.push_draws(lg, eye, &mut frame.draws);
         }
-        self.sky.push_draws(&gpu.sky, self.time as f32, draws);
+        self.sky.push_draws(&gpu.sky, time as f32, &mut frame.draws);
     }
 }
 
@@ -283,20 +267,31 @@ mod tests {
             eprintln!("skipping: no GPU adapter");
             return;
         };
-        let mut game = game_from_json(SEA, 60.0).unwrap();
+        let game = game_from_json(SEA, 60.0).unwrap();
         let mut headless = sierra_render::HeadlessRenderer::new(&ctx, 8, 8).unwrap();
-        game.world.upload(&ctx, &mut headless.renderer).unwrap();
-        let before = game.world.sea_depth(&ctx).unwrap().unwrap();
+        let mut runner =
+            crate::frame_runner::FrameRunner::new(&ctx, &mut headless.renderer, game).unwrap();
+        let depth = |headless: &sierra_render::HeadlessRenderer| {
+            World::sea_depth(&ctx, &headless.renderer).unwrap().unwrap()
+        };
+        let before = depth(&headless);
         assert!(before.iter().all(|&d| (d - 13.0).abs() < 1e-5));
 
         let at = Vec2::new(-10.0, -12.0);
-        assert!(game.world.drop_water(&ctx, at).unwrap());
+        assert!(runner.game.world.drop_water(at));
         // Outside the grid: nothing added.
-        assert!(!game.world.drop_water(&ctx, Vec2::new(500.0, 0.0)).unwrap());
-        let dropped = game.world.sea_depth(&ctx).unwrap().unwrap();
+        assert!(!runner.game.world.drop_water(Vec2::new(500.0, 0.0)));
+        // A frame without a tick runs only the queued drop.
+        let view = crate::scene_to_frame::View::at_tick(1.0);
+        runner.extract(&view).unwrap();
+        assert_eq!(runner.frame().sea.ops.len(), 1);
+        runner
+            .render(&ctx, &mut headless.renderer, &headless.target.view)
+            .unwrap();
+        let dropped = depth(&headless);
 
         // The CPU water columns given the same drop (grid-local centre) agree cell by cell.
-        let sea = game.world.sea.as_ref().unwrap();
+        let sea = runner.game.world.sea.as_ref().unwrap();
         let mut cpu = WaterSim::new(sea.params, vec![-10.0; 48 * 48], before.clone()).unwrap();
         cpu.add_drop(at + Vec2::splat(40.0), DROP_RADIUS, DROP_AMPLITUDE)
             .unwrap();
@@ -328,12 +323,9 @@ mod tests {
 
         // A second of simulation: the bump spreads as a ring, closed edges keep the water.
         for _ in 0..60 {
-            game.tick();
-            game.world
-                .step_gpu(&ctx, &mut headless.renderer, game.clock.dt() as f32)
-                .unwrap();
+            runner.headless_frame(&ctx, &mut headless).unwrap();
         }
-        let later = game.world.sea_depth(&ctx).unwrap().unwrap();
+        let later = depth(&headless);
         let drift = (volume(&later) - volume(&dropped)).abs() / volume(&dropped);
         assert!(drift < 1e-5, "volume drifted by {drift}");
         assert!(later[centre] < dropped[centre] - 0.5, "{}", later[centre]);

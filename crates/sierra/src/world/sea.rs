@@ -8,8 +8,7 @@
 
 use anyhow::{Context, Result};
 use glam::{Vec2, Vec3};
-use sierra_render::compute::water::WaterCompute;
-use sierra_render::{GpuContext, Renderer};
+use sierra_render::{GpuContext, Renderer, SeaOp};
 use sierra_terrain::water::{WaterComponent, WaterParams};
 use sierra_terrain::Island;
 
@@ -24,12 +23,8 @@ pub struct Sea {
     pub params: WaterParams,
     /// World position of the grid's corner (the `Water` node's position).
     pub origin: Vec3,
-}
-
-/// The GPU simulation.
-pub struct SeaGpu {
-    water: WaterCompute,
-    /// Floor height per cell (node-local metres), to keep drops off the land.
+    /// Floor height per cell (`[rows * cols]`, node-local metres), set at
+    /// [`Sea::upload`]; keeps scheduled drops off the land.
     floor: Vec<f32>,
 }
 
@@ -44,6 +39,7 @@ impl Sea {
             component,
             params,
             origin,
+            floor: Vec::new(),
         })
     }
 
@@ -71,17 +67,17 @@ impl Sea {
             .collect()
     }
 
-    /// Creates the GPU simulation over `island` and binds it to `renderer.sea`, with the open
-    /// sea around it.
+    /// Creates the GPU simulation over `island` and hands it to the renderer
+    /// ([`Renderer::set_water`]), with the open sea around it.
     ///
     /// # Errors
     /// GPU and water parameter errors.
     pub fn upload(
-        &self,
+        &mut self,
         ctx: &GpuContext,
         renderer: &mut Renderer,
         island: Option<&Island>,
-    ) -> Result<SeaGpu> {
+    ) -> Result<()> {
         let terrain = self.floor(island);
         let depth = self
             .component
@@ -90,86 +86,66 @@ impl Sea {
             .context("Water initial state")?;
         let water = sierra_content::water::water_compute(ctx, self.params, &terrain, &depth)
             .context("creating the water simulation")?;
-        let floor = terrain;
         renderer.sea.settings.origin = self.origin;
         renderer.sea.settings.rest_level = self.rest_level();
         renderer.sea.settings.horizon = HORIZON;
-        renderer.sea.bind_water(ctx, &water)?;
-        Ok(SeaGpu { water, floor })
+        renderer.set_water(ctx, water)?;
+        self.floor = terrain;
+        Ok(())
     }
 
-    /// One tick of `dt` seconds that ended at world time `time` (seconds): the drops scheduled
-    /// in `(time − dt, time]` are added, then the simulation runs `ceil(dt / timeStep)` equal
-    /// sub-steps, and the sea pass reads the new state.
-    ///
-    /// # Errors
-    /// GPU errors.
-    pub fn step(
-        &self,
-        gpu: &mut SeaGpu,
-        ctx: &GpuContext,
-        renderer: &mut Renderer,
-        time: f64,
-        dt: f32,
-    ) -> Result<()> {
+    /// The simulation inputs of one tick of `dt` seconds that ended at world time `time`
+    /// (seconds), appended to `ops`: the drops scheduled in `(time − dt, time]` (those falling on
+    /// land skipped), then `ceil(dt / timeStep)` equal sub-steps. Nothing before
+    /// [`Sea::upload`].
+    pub fn tick(&self, time: f64, dt: f32, ops: &mut Vec<SeaOp>) {
+        if self.floor.is_empty() {
+            return;
+        }
         if let Some(drops) = &self.component.drops {
             for k in drops.drops_between(time - f64::from(dt), time) {
                 let at = drops.position(k, self.extent());
                 let cell = (at / self.params.cell_size).as_uvec2();
                 let index = cell.y as usize * self.params.cols + cell.x as usize;
-                let floor = gpu.floor.get(index).copied().unwrap_or(f32::MAX);
+                let floor = self.floor.get(index).copied().unwrap_or(f32::MAX);
                 if floor > self.component.initial_level - 1.0 {
                     // Birds dive into the sea, not onto the land or the wet sand.
                     continue;
                 }
-                gpu.water
-                    .add_drop(ctx, at, drops.radius, drops.amplitude)
-                    .context("adding a water drop")?;
+                ops.push(SeaOp::Drop {
+                    at,
+                    radius: drops.radius,
+                    amplitude: drops.amplitude,
+                });
             }
         }
         let steps = (dt / self.component.time_step).ceil().max(1.0);
-        gpu.water
-            .step(ctx, dt / steps, steps as u32)
-            .context("stepping the water")?;
-        renderer.sea.set_current(gpu.water.current_index());
-        Ok(())
+        let sub_dt = dt / steps;
+        match ops.last_mut() {
+            // Ticks not yet drawn (a minimised window) merge, so the queue stays short.
+            Some(SeaOp::Step { dt, count }) if *dt == sub_dt => *count += steps as u32,
+            _ => ops.push(SeaOp::Step {
+                dt: sub_dt,
+                count: steps as u32,
+            }),
+        }
     }
 
-    /// Adds a raised-cosine drop of `radius` and `amplitude` metres centred on world `(x, z)`
-    /// `at` (the debug overlay's "water drop"); the sea pass shows its rings from the next step.
-    /// Returns `false` (nothing added) when `at` lies outside the simulated grid.
-    ///
-    /// # Errors
-    /// A non-positive radius, a negative amplitude, GPU errors.
-    pub fn drop_at(
-        &self,
-        gpu: &mut SeaGpu,
-        ctx: &GpuContext,
-        at: Vec2,
-        radius: f32,
-        amplitude: f32,
-    ) -> Result<bool> {
+    /// A raised-cosine drop of `radius` and `amplitude` metres centred on world `(x, z)` `at`
+    /// (the overlay's "water drop"), as a simulation input appended to `ops`; the sea shows
+    /// its rings from the next frame. Returns `false` (nothing added) when `at` lies outside
+    /// the simulated grid.
+    pub fn drop_at(&self, at: Vec2, radius: f32, amplitude: f32, ops: &mut Vec<SeaOp>) -> bool {
         let local = at - Vec2::new(self.origin.x, self.origin.z);
         let extent = self.extent();
         if !(local.cmpge(Vec2::ZERO).all() && local.cmplt(extent).all()) {
-            return Ok(false);
+            return false;
         }
-        gpu.water
-            .add_drop(ctx, local, radius, amplitude)
-            .context("adding a water drop")?;
-        Ok(true)
-    }
-}
-
-impl SeaGpu {
-    /// The current water depth per cell, metres (`[rows * cols]`, row-major), read back from
-    /// the GPU (blocks until the queued steps finish; for tests and tools, not per frame).
-    ///
-    /// # Errors
-    /// GPU errors.
-    pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
-        self.water
-            .read_depth(ctx)
-            .context("reading the water depth back")
+        ops.push(SeaOp::Drop {
+            at: local,
+            radius,
+            amplitude,
+        });
+        true
     }
 }

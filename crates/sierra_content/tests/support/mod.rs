@@ -18,6 +18,10 @@ pub fn frame(camera: Camera) -> FrameData {
         point_lights: Vec::new(),
         draws: Vec::new(),
         clear_color: Vec4::ZERO,
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: Default::default(),
     }
 }
 

@@ -22,6 +22,7 @@ use crate::gpu_util::{
     bind_group, bind_group_layout, pipeline_layout, sampler_entry, texture_entry, uniform_buffer,
     uniform_entry_for, ADDITIVE_BLEND,
 };
+use crate::post::BloomSettings;
 use crate::targets::{RenderTargets, HDR_FORMAT};
 
 /// Seed 000's Gaussian weights: the centre tap, then the taps 1–4 texels away on either side.
@@ -29,30 +30,6 @@ pub const GAUSSIAN_WEIGHTS: [f32; 5] = [0.227027, 0.1945946, 0.1216216, 0.054054
 
 /// Format of the bloom chain's intermediate textures (that of the HDR target it reads).
 pub const BLOOM_FORMAT: wgpu::TextureFormat = HDR_FORMAT;
-
-/// User-facing bloom controls.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BloomSettings {
-    /// Brightest-channel threshold of the bright pass (linear HDR units; seed 000: 0.8).
-    pub threshold: f32,
-    /// Scale of the blurred highlights added back (seed 000: 1.0).
-    pub intensity: f32,
-    /// Horizontal + vertical blur iterations (seed 000: 1); 0 skips the blur.
-    pub blur_passes: u32,
-    /// Whether the pass runs at all.
-    pub enabled: bool,
-}
-
-impl Default for BloomSettings {
-    fn default() -> Self {
-        Self {
-            threshold: 0.8,
-            intensity: 1.0,
-            blur_passes: 1,
-            enabled: true,
-        }
-    }
-}
 
 /// Mirror of `BloomParams` in `bloom.wgsl` (16 bytes).
 #[repr(C)]
@@ -93,8 +70,8 @@ pub struct BloomPass {
     blur_h: wgpu::Buffer,
     blur_v: wgpu::Buffer,
     chain: Option<Chain>,
-    /// Settings applied at the next `prepare`.
-    pub settings: BloomSettings,
+    /// The frame's settings, copied at `prepare` (`FrameData::post.bloom`).
+    settings: BloomSettings,
 }
 
 impl BloomPass {
@@ -278,7 +255,8 @@ impl Pass for BloomPass {
         Ok(())
     }
 
-    fn prepare(&mut self, ctx: &GpuContext, _inputs: &PassInputs<'_>) -> Result<()> {
+    fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        self.settings = inputs.frame.post.bloom;
         let params = Self::params(&self.settings);
         ctx.queue
             .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));

@@ -158,8 +158,6 @@ pub struct ForwardPass {
     pipelines: [wgpu::RenderPipeline; 8],
     /// Edges-only pipeline (`None` without `Features::POLYGON_MODE_LINE`).
     wireframe_pipeline: Option<wgpu::RenderPipeline>,
-    /// Draw every mesh as lines (wireframe mode) where the device supports it.
-    pub wireframe: bool,
     /// Group 3 bind groups of the materials.
     materials: MaterialBinder,
     /// Material of meshes without one (Phong, no textures, opaque, single-sided).
@@ -304,7 +302,6 @@ impl ForwardPass {
         Ok(Self {
             pipelines,
             wireframe_pipeline,
-            wireframe: false,
             materials,
             default_material,
             mesh_materials: Vec::new(),
@@ -330,26 +327,9 @@ impl ForwardPass {
 
     /// Whether wireframe mode can draw lines here (the device has `POLYGON_MODE_LINE`; Vulkan,
     /// Metal and D3D12 adapters do, WebGPU and OpenGL ones do not). Without it
-    /// [`ForwardPass::wireframe`] is ignored and the scene is drawn filled.
+    /// a frame's `post.wireframe` is ignored and the scene is drawn filled.
     pub fn wireframe_supported(&self) -> bool {
         self.wireframe_pipeline.is_some()
-    }
-
-    /// Turns wireframe mode on or off.
-    ///
-    /// # Errors
-    /// [`RenderError::Unsupported`] when turning it on without `POLYGON_MODE_LINE` (see
-    /// [`ForwardPass::wireframe_supported`]); the pass then keeps drawing filled triangles.
-    pub fn set_wireframe(&mut self, on: bool) -> Result<()> {
-        if on && !self.wireframe_supported() {
-            self.wireframe = false;
-            return Err(RenderError::Unsupported(
-                "wireframe mode needs the POLYGON_MODE_LINE device feature, which this adapter lacks"
-                    .to_owned(),
-            ));
-        }
-        self.wireframe = on;
-        Ok(())
     }
 }
 
@@ -616,7 +596,7 @@ impl Pass for ForwardPass {
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         let frame = inputs.frame;
-        if let Some((i, draw)) = frame
+        if let Some((i, draw)) = inputs
             .draws
             .iter()
             .enumerate()
@@ -628,7 +608,7 @@ impl Pass for ForwardPass {
                 inputs.meshes.len()
             )));
         }
-        let draw_count = frame.draws.len() as u64;
+        let draw_count = inputs.draws.len() as u64;
         if draw_count > self.object_capacity {
             let capacity = draw_count.next_power_of_two();
             let (buffer, bind_group) =
@@ -653,7 +633,7 @@ impl Pass for ForwardPass {
         for (slot, draw) in self
             .staging
             .chunks_exact_mut(self.object_stride as usize)
-            .zip(&frame.draws)
+            .zip(inputs.draws)
         {
             let uniform = ObjectUniform::new(draw.model, &draw.material);
             slot[..size_of::<ObjectUniform>()].copy_from_slice(bytemuck::bytes_of(&uniform));
@@ -668,7 +648,7 @@ impl Pass for ForwardPass {
         let frustum = Frustum::from_view_proj(frame.camera.view_proj());
         self.draw_order.clear();
         self.culled = 0;
-        for (i, draw) in frame.draws.iter().enumerate() {
+        for (i, draw) in inputs.draws.iter().enumerate() {
             if !self.visible(&frustum, draw) {
                 self.culled += 1;
             } else if !self.material(draw.mesh).variant.blend {
@@ -676,7 +656,7 @@ impl Pass for ForwardPass {
             }
         }
         let opaque = self.draw_order.len();
-        for (i, draw) in frame.draws.iter().enumerate() {
+        for (i, draw) in inputs.draws.iter().enumerate() {
             if self.material(draw.mesh).variant.blend && self.visible(&frustum, draw) {
                 let view_z = frame
                     .camera
@@ -725,18 +705,15 @@ impl Pass for ForwardPass {
         for &(_, i) in &self.draw_order {
             let i = i as usize;
             // prepare() checked every handle.
-            let (Some(draw), Some(mesh)) = (
-                inputs.frame.draws.get(i),
-                inputs
-                    .frame
-                    .draws
-                    .get(i)
-                    .and_then(|d| inputs.meshes.get(d.mesh.0 as usize)),
-            ) else {
+            let Some((draw, mesh)) = inputs
+                .draws
+                .get(i)
+                .and_then(|d| Some((d, inputs.meshes.get(d.mesh.0 as usize)?)))
+            else {
                 continue;
             };
             let material = self.material(draw.mesh);
-            let pipeline = match (&self.wireframe_pipeline, self.wireframe) {
+            let pipeline = match (&self.wireframe_pipeline, inputs.frame.post.wireframe) {
                 (Some(lines), true) => lines,
                 _ => &self.pipelines[variant_index(material.variant, is_mirrored(&draw.model))],
             };

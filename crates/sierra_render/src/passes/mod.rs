@@ -21,6 +21,9 @@ use crate::targets::RenderTargets;
 pub struct PassInputs<'a> {
     /// The frame description.
     pub frame: &'a FrameData,
+    /// What the scene passes draw: the frame's draws followed by its skinned meshes' outputs
+    /// (skinned this frame). Passes draw these, not `frame.draws`.
+    pub draws: &'a [crate::frame::DrawItem],
     /// Uploaded meshes, indexed by [`crate::MeshHandle`].
     pub meshes: &'a [GpuMesh],
     /// Shared intermediate targets (HDR colour, depth).

@@ -443,7 +443,7 @@ impl Pass for ShadowPass {
         ctx.queue
             .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
 
-        let draw_count = frame.draws.len() as u64;
+        let draw_count = inputs.draws.len() as u64;
         if draw_count > self.model_capacity {
             let capacity = draw_count.next_power_of_two();
             let (buffer, group) = ctx.scoped(
@@ -460,21 +460,21 @@ impl Pass for ShadowPass {
         for (slot, draw) in self
             .staging
             .chunks_exact_mut(self.model_stride as usize)
-            .zip(&frame.draws)
+            .zip(inputs.draws)
         {
             slot[..64].copy_from_slice(bytemuck::bytes_of(&draw.model));
         }
         if !self.staging.is_empty() {
             ctx.queue.write_buffer(&self.model_buffer, 0, &self.staging);
         }
-        if let Some(i) = frame
+        if let Some(i) = inputs
             .draws
             .iter()
             .position(|d| d.mesh.0 as usize >= inputs.meshes.len())
         {
             return Err(RenderError::InvalidInput(format!(
                 "draw {i} uses mesh handle {} but only {} meshes are uploaded",
-                frame.draws[i].mesh.0,
+                inputs.draws[i].mesh.0,
                 inputs.meshes.len()
             )));
         }
@@ -508,7 +508,7 @@ impl Pass for ShadowPass {
         }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.caster_group, &[]);
-        for (i, draw) in inputs.frame.draws.iter().enumerate() {
+        for (i, draw) in inputs.draws.iter().enumerate() {
             let Some(mesh) = inputs.meshes.get(draw.mesh.0 as usize) else {
                 continue;
             };

@@ -12,43 +12,8 @@ use super::{Pass, PassInputs};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::FrameData;
+use crate::post::SkySettings;
 use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
-
-/// Sky colours and sun disc look (linear RGB).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SkySettings {
-    /// Whether the sky is drawn (else the forward pass's clear colour stays).
-    pub enabled: bool,
-    /// Colour straight up.
-    pub zenith: Vec3,
-    /// Colour at the horizon.
-    pub horizon: Vec3,
-    /// Colour below the horizon.
-    pub ground: Vec3,
-    /// Gradient exponent: elevation^exponent mixes horizon → zenith (smaller: bluer sky sooner).
-    pub gradient_exponent: f32,
-    /// Angular radius of the sun disc in radians (the real sun: 0.00465; games use more).
-    pub sun_angular_radius: f32,
-    /// Disc radiance = sun colour × sun intensity × this (above the bloom threshold by default).
-    pub sun_disc_scale: f32,
-    /// Strength of the halo around the disc.
-    pub sun_glow: f32,
-}
-
-impl Default for SkySettings {
-    fn default() -> Self {
-        Self {
-            enabled: false,
-            zenith: Vec3::new(0.12, 0.32, 0.75),
-            horizon: Vec3::new(0.62, 0.75, 0.9),
-            ground: Vec3::new(0.28, 0.26, 0.24),
-            gradient_exponent: 0.5,
-            sun_angular_radius: 0.03,
-            sun_disc_scale: 20.0,
-            sun_glow: 1.0,
-        }
-    }
-}
 
 /// Mirror of `SkyUniform` in `sky.wgsl` (176 bytes).
 #[repr(C)]
@@ -94,8 +59,8 @@ pub struct SkyPass {
     pipeline: wgpu::RenderPipeline,
     uniform: wgpu::Buffer,
     group: wgpu::BindGroup,
-    /// Settings applied at the next `prepare`.
-    pub settings: SkySettings,
+    /// The frame's settings, copied at `prepare` (`FrameData::post.sky`).
+    settings: SkySettings,
     pipeline_layout: wgpu::PipelineLayout,
     module: wgpu::ShaderModule,
     /// Samples per pixel `pipeline` was built for.
@@ -103,7 +68,7 @@ pub struct SkyPass {
 }
 
 impl SkyPass {
-    /// Creates the pass (disabled until `settings.enabled` is set).
+    /// Creates the pass (it draws only for frames whose `post.sky.enabled` is set).
     ///
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
@@ -230,6 +195,7 @@ impl Pass for SkyPass {
     }
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        self.settings = inputs.frame.post.sky;
         let uniform = SkyUniform::new(inputs.frame, &self.settings);
         ctx.queue
             .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));

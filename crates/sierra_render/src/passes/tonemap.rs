@@ -13,57 +13,8 @@ use crate::error::Result;
 use crate::gpu_util::{
     bind_group, bind_group_layout, pipeline_layout, storage_buffer, storage_entry, texture_entry,
 };
+use crate::post::TonemapSettings;
 use crate::targets::RenderTargets;
-
-/// Tone curve applied to the HDR image.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Tonemapper {
-    /// Clamp to [0, 1] only; linear values pass unchanged (render tests).
-    None,
-    /// ACES filmic (Hill's RRT + ODT fit).
-    #[default]
-    Aces,
-    /// AgX base look (Sobotka; Wrensch's polynomial fit).
-    Agx,
-}
-
-impl Tonemapper {
-    /// Parses `none`, `aces` or `agx` (any case).
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "none" => Some(Self::None),
-            "aces" => Some(Self::Aces),
-            "agx" => Some(Self::Agx),
-            _ => None,
-        }
-    }
-
-    fn code(self) -> u32 {
-        match self {
-            Self::None => 0,
-            Self::Aces => 1,
-            Self::Agx => 2,
-        }
-    }
-}
-
-/// Tonemapping controls.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TonemapSettings {
-    /// The tone curve.
-    pub tonemapper: Tonemapper,
-    /// Exposure in stops (EV); the HDR value is scaled by `2^exposure_ev` before the curve.
-    pub exposure_ev: f32,
-}
-
-impl Default for TonemapSettings {
-    fn default() -> Self {
-        Self {
-            tonemapper: Tonemapper::Aces,
-            exposure_ev: 0.0,
-        }
-    }
-}
 
 /// Mirror of `TonemapParams` in `tonemap.wgsl` (16 bytes).
 #[repr(C)]
@@ -86,8 +37,8 @@ pub struct TonemapPass {
     params: wgpu::Buffer,
     group: Option<wgpu::BindGroup>,
     encode_srgb: bool,
-    /// Settings applied at the next `prepare`.
-    pub settings: TonemapSettings,
+    /// The frame's settings, copied at `prepare` (`FrameData::post.tonemap`).
+    settings: TonemapSettings,
 }
 
 impl TonemapPass {
@@ -185,7 +136,8 @@ impl Pass for TonemapPass {
         Ok(())
     }
 
-    fn prepare(&mut self, ctx: &GpuContext, _inputs: &PassInputs<'_>) -> Result<()> {
+    fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        self.settings = inputs.frame.post.tonemap;
         let params = Self::params(&self.settings, self.encode_srgb);
         ctx.queue
             .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));

@@ -64,11 +64,11 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Switches `count` members drawn at random to their next clip at `now` and writes them back
-/// ([`crate::world::crowd_reaction::write_changed`]); `changed` receives the members changed.
+/// Switches `count` members drawn at random to their next clip at `now` and lists them as the
+/// frame's crowd updates ([`crate::world::crowd_reaction::write_changed`]); `changed` receives
+/// the members changed.
 fn change_members(
-    ctx: &GpuContext,
-    crowd: &mut sierra_render::crowd::CrowdPass,
+    frame: &mut sierra_render::CrowdFrame,
     handles: &[sierra_render::crowd::CrowdHandle],
     instances: &mut [CrowdInstance],
     changed: &mut Vec<usize>,
@@ -76,7 +76,7 @@ fn change_members(
     count: usize,
     now: f32,
     clips: u32,
-) -> Result<()> {
+) {
     changed.clear();
     let n = instances.len() as u64;
     changed.extend((0..count).map(|_| (splitmix(rng) % n.max(1)) as usize));
@@ -87,7 +87,8 @@ fn change_members(
         let next = (m.second_clip + 1) % clips;
         m.switch_to(next, now, 0.25);
     }
-    crate::world::crowd_reaction::write_changed(ctx, crowd, handles, instances, changed)
+    frame.clear_updates();
+    crate::world::crowd_reaction::write_changed(frame, handles, instances, changed);
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -152,7 +153,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
             handles.push(handle);
         }
         let extent = (n as f32).sqrt() * 1.2;
-        let frame = FrameData {
+        let mut frame = FrameData {
             camera: Camera::look_at(
                 Vec3::new(0.0, extent * 0.6 + 2.0, extent * 0.9 + 3.0),
                 Vec3::ZERO,
@@ -166,6 +167,10 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
             point_lights: Vec::new(),
             draws: Vec::new(),
             clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+            skinned: Default::default(),
+            crowds: Default::default(),
+            sea: Default::default(),
+            post: Default::default(),
         };
         let wait = |ctx: &GpuContext| {
             let _ = ctx
@@ -176,7 +181,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
         headless.renderer.set_gpu_timing(false);
         let mut cpu = Vec::new();
         for f in 0..args.frames + 3 {
-            headless.renderer.crowd.set_time(f as f32 / 60.0);
+            frame.crowds.time = f as f32 / 60.0;
             let start = std::time::Instant::now();
             headless
                 .renderer
@@ -196,11 +201,10 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
                 let mut ms = Vec::new();
                 for f in 0..args.frames + 3 {
                     let now = f as f32 / 60.0;
-                    headless.renderer.crowd.set_time(now);
+                    frame.crowds.time = now;
                     let start = std::time::Instant::now();
                     change_members(
-                        &ctx,
-                        &mut headless.renderer.crowd,
+                        &mut frame.crowds,
                         &handles,
                         &mut instances,
                         &mut changed,
@@ -208,7 +212,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
                         per_frame,
                         now,
                         clips,
-                    )?;
+                    );
                     headless
                         .renderer
                         .render(&ctx, &frame, &headless.target.view)
@@ -219,6 +223,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
                         ms.push(elapsed);
                     }
                 }
+                frame.crowds.clear_updates();
                 Some(median(ms))
             }
             None => None,
@@ -227,7 +232,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
         headless.renderer.set_gpu_timing(true);
         let (mut crowd_ms, mut frame_ms) = (Vec::new(), Vec::new());
         for f in 0..args.frames {
-            headless.renderer.crowd.set_time(f as f32 / 60.0);
+            frame.crowds.time = f as f32 / 60.0;
             let stats = headless
                 .renderer
                 .render(&ctx, &frame, &headless.target.view)

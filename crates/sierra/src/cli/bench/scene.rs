@@ -14,14 +14,14 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Args;
 use plotters::prelude::*;
-use sierra_profile::{profile_scope, Profiler};
-use sierra_render::{FrameData, FrameStats, GpuContext, HeadlessRenderer};
+use sierra_profile::Profiler;
+use sierra_render::{FrameStats, GpuContext, HeadlessRenderer};
 
 use crate::cli::demo::DEMO_LEVEL;
 use crate::cli::Size;
+use crate::frame_runner::FrameRunner;
 use crate::game::Game;
 use crate::game_loop::DEFAULT_TICK_HZ;
-use crate::scene_to_frame::{build_frame, empty_frame, upload_scene_meshes, SceneMeshes};
 
 /// Arguments of `sierra bench scene`.
 #[derive(Debug, Args)]
@@ -49,41 +49,33 @@ pub struct SceneBenchArgs {
 /// CPU stages timed per frame (profiler scope names), in frame order.
 pub const STAGES: [&str; 3] = ["gameplay", "build_frame", "render"];
 
-/// A level loaded and uploaded for headless frames without output files: the frame loop of
-/// [`crate::headless::run_headless`] minus the PNGs (shared by the scene bench and the soak run).
+/// A level loaded and uploaded for headless frames without output files: the frame runner
+/// ([`FrameRunner::headless_frame`]) with its GPU context and off-screen renderer, shared by the
+/// scene bench and the soak run.
 pub struct SceneRunner {
     /// GPU context.
     pub ctx: GpuContext,
     /// Renderer with its off-screen image.
     pub headless: HeadlessRenderer,
-    /// The running level.
-    pub game: Game,
-    meshes: SceneMeshes,
-    frame: FrameData,
-    aspect: f32,
+    /// The running level and what was uploaded for it.
+    pub runner: FrameRunner,
 }
 
 impl SceneRunner {
-    /// Loads `level`, creates a `width` × `height` renderer, uploads the meshes and the landscape.
+    /// Loads `level`, creates a `width` × `height` renderer, uploads the level's content.
     ///
     /// # Errors
     /// Level, GPU and upload errors.
     pub fn new(level: &Path, width: u32, height: u32) -> Result<Self> {
-        let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
+        let game = Game::load(level, DEFAULT_TICK_HZ)?;
         let ctx = GpuContext::headless()?;
         let mut headless = HeadlessRenderer::new(&ctx, width, height)
             .with_context(|| format!("creating a {width}x{height} renderer"))?;
-        let meshes = upload_scene_meshes(&ctx, &mut headless.renderer, &game)?;
-        game.world
-            .upload(&ctx, &mut headless.renderer)
-            .context("uploading the landscape")?;
+        let runner = FrameRunner::new(&ctx, &mut headless.renderer, game)?;
         Ok(Self {
             ctx,
             headless,
-            game,
-            meshes,
-            frame: empty_frame(),
-            aspect: width as f32 / height as f32,
+            runner,
         })
     }
 
@@ -92,22 +84,7 @@ impl SceneRunner {
     /// # Errors
     /// GPU errors.
     pub fn frame(&mut self) -> Result<FrameStats> {
-        profile_scope!("frame");
-        {
-            profile_scope!("gameplay");
-            self.game.tick();
-            let dt = self.game.clock.dt() as f32;
-            self.game
-                .world
-                .step_gpu(&self.ctx, &mut self.headless.renderer, dt)
-                .context("stepping the sea")?;
-        }
-        {
-            profile_scope!("build_frame");
-            build_frame(&self.game, &self.meshes, self.aspect, &mut self.frame);
-        }
-        profile_scope!("render");
-        let (_, stats) = self.headless.render(&self.ctx, &self.frame)?;
+        let (_, stats) = self.runner.headless_frame(&self.ctx, &mut self.headless)?;
         Ok(stats)
     }
 }
@@ -138,9 +115,11 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
     let frames = args.frames as usize;
     let mut frame_ms = Vec::with_capacity(frames);
     let mut pass_ms: Vec<(&'static str, Vec<f64>)> = Vec::new();
+    let mut skinned_draws = 0u64;
     for index in 0..frames {
         let t = Instant::now();
         let stats = runner.frame().with_context(|| format!("frame {index}"))?;
+        skinned_draws += u64::from(stats.skinned_draws);
         profiler.end_frame();
         frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
         for (name, ms) in stats.pass_gpu_ms {
@@ -176,6 +155,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
             "width": args.size.width,
             "height": args.size.height,
             "frames": frames,
+            "skinned_draws_per_frame": skinned_draws as f64 / frames.max(1) as f64,
             "startup_s": startup_s,
             "compute_path": "gpu",
             "cpu_path": null,
@@ -194,6 +174,10 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         args.size.height
     )?;
     outln!("start-up (load, GPU init, uploads, terrain generation): {startup_s:.3} s")?;
+    outln!(
+        "skinned meshes per frame (GPU skinning): {:.1}",
+        skinned_draws as f64 / frames.max(1) as f64
+    )?;
     outln!(
         "terrain/water path: GPU compute (CPU path: not run, no backend switch on the loaded game)"
     )?;

@@ -37,6 +37,8 @@ pub struct SoakArgs {
 pub struct SoakReport {
     /// Frames run.
     pub frames: usize,
+    /// Skinned meshes skinned over the run (the level's characters × frames).
+    pub skinned_draws: u64,
     /// `VmRSS` after frame [`BASELINE_FRAME`], KiB.
     pub baseline_kib: u64,
     /// `VmRSS` after the last frame, KiB.
@@ -71,14 +73,17 @@ pub fn rss_kib() -> Result<u64> {
 pub fn soak(level: &Path, frames: usize, width: u32, height: u32) -> Result<SoakReport> {
     let mut runner = SceneRunner::new(level, width, height)?;
     let mut baseline_kib = 0;
+    let mut skinned_draws = 0;
     for index in 0..frames {
-        runner.frame().with_context(|| format!("frame {index}"))?;
+        let stats = runner.frame().with_context(|| format!("frame {index}"))?;
+        skinned_draws += u64::from(stats.skinned_draws);
         if index + 1 == BASELINE_FRAME {
             baseline_kib = rss_kib()?;
         }
     }
     Ok(SoakReport {
         frames,
+        skinned_draws,
         baseline_kib,
         end_kib: rss_kib()?,
     })
@@ -98,11 +103,12 @@ pub fn run(args: SoakArgs) -> Result<()> {
         args.size.height,
     )?;
     outln!(
-        "soak: {} frames at {}x{} in {:.1} s; RSS at frame {BASELINE_FRAME}: {} KiB, at the end: {} KiB ({:+.2} %)",
+        "soak: {} frames at {}x{} in {:.1} s ({} skinned draws); RSS at frame {BASELINE_FRAME}: {} KiB, at the end: {} KiB ({:+.2} %)",
         report.frames,
         args.size.width,
         args.size.height,
         start.elapsed().as_secs_f64(),
+        report.skinned_draws,
         report.baseline_kib,
         report.end_kib,
         report.growth() * 100.0

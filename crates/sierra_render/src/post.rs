@@ -1,0 +1,149 @@
+//! Per-frame post-processing and sky settings: bloom, tonemapping, the procedural sky and
+//! wireframe. They travel in [`crate::FrameData::post`], so whoever builds a frame (a level's
+//! `post` block, the window's overlay) decides them and the passes only read them.
+
+use glam::Vec3;
+
+/// User-facing bloom controls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BloomSettings {
+    /// Brightest-channel threshold of the bright pass (linear HDR units; seed 000: 0.8).
+    pub threshold: f32,
+    /// Scale of the blurred highlights added back (seed 000: 1.0).
+    pub intensity: f32,
+    /// Horizontal + vertical blur iterations (seed 000: 1); 0 skips the blur.
+    pub blur_passes: u32,
+    /// Whether the pass runs at all.
+    pub enabled: bool,
+}
+
+impl Default for BloomSettings {
+    fn default() -> Self {
+        Self {
+            threshold: 0.8,
+            intensity: 1.0,
+            blur_passes: 1,
+            enabled: true,
+        }
+    }
+}
+
+/// Tone curve applied to the HDR image.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tonemapper {
+    /// Clamp to [0, 1] only; linear values pass unchanged (render tests).
+    None,
+    /// ACES filmic (Hill's RRT + ODT fit).
+    #[default]
+    Aces,
+    /// AgX base look (Sobotka; Wrensch's polynomial fit).
+    Agx,
+}
+
+impl Tonemapper {
+    /// Parses `none`, `aces` or `agx` (any case).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "none" => Some(Self::None),
+            "aces" => Some(Self::Aces),
+            "agx" => Some(Self::Agx),
+            _ => None,
+        }
+    }
+
+    /// The shader's code for the curve (`tonemap.wgsl`: 0 none, 1 ACES, 2 AgX).
+    pub fn code(self) -> u32 {
+        match self {
+            Self::None => 0,
+            Self::Aces => 1,
+            Self::Agx => 2,
+        }
+    }
+}
+
+/// Tonemapping controls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TonemapSettings {
+    /// The tone curve.
+    pub tonemapper: Tonemapper,
+    /// Exposure in stops (EV); the HDR value is scaled by `2^exposure_ev` before the curve.
+    pub exposure_ev: f32,
+}
+
+impl Default for TonemapSettings {
+    fn default() -> Self {
+        Self {
+            tonemapper: Tonemapper::Aces,
+            exposure_ev: 0.0,
+        }
+    }
+}
+
+/// Sky colours and sun disc look (linear RGB).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SkySettings {
+    /// Whether the sky is drawn (else the forward pass's clear colour stays).
+    pub enabled: bool,
+    /// Colour straight up.
+    pub zenith: Vec3,
+    /// Colour at the horizon.
+    pub horizon: Vec3,
+    /// Colour below the horizon.
+    pub ground: Vec3,
+    /// Gradient exponent: elevation^exponent mixes horizon → zenith (smaller: bluer sky sooner).
+    pub gradient_exponent: f32,
+    /// Angular radius of the sun disc in radians (the real sun: 0.00465; games use more).
+    pub sun_angular_radius: f32,
+    /// Disc radiance = sun colour × sun intensity × this (above the bloom threshold by default).
+    pub sun_disc_scale: f32,
+    /// Strength of the halo around the disc.
+    pub sun_glow: f32,
+}
+
+impl Default for SkySettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            zenith: Vec3::new(0.12, 0.32, 0.75),
+            horizon: Vec3::new(0.62, 0.75, 0.9),
+            ground: Vec3::new(0.28, 0.26, 0.24),
+            gradient_exponent: 0.5,
+            sun_angular_radius: 0.03,
+            sun_disc_scale: 20.0,
+            sun_glow: 1.0,
+        }
+    }
+}
+
+/// Everything [`crate::FrameData`] says about the look of a frame beyond its geometry and lights.
+///
+/// The default passes linear values through (no bloom, no tone curve, no sky, filled
+/// triangles), which render tests rely on; a level's `post` block sets its own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PostSettings {
+    /// Bloom (bright pass, blur, additive composite).
+    pub bloom: BloomSettings,
+    /// Tone curve and exposure.
+    pub tonemap: TonemapSettings,
+    /// The procedural sky drawn behind the geometry (off: the clear colour stays).
+    pub sky: SkySettings,
+    /// Draw meshes as lines where the adapter can (`POLYGON_MODE_LINE`); filled elsewhere.
+    pub wireframe: bool,
+}
+
+impl Default for PostSettings {
+    fn default() -> Self {
+        Self {
+            bloom: BloomSettings {
+                enabled: false,
+                ..BloomSettings::default()
+            },
+            tonemap: TonemapSettings {
+                tonemapper: Tonemapper::None,
+                ..TonemapSettings::default()
+            },
+            sky: SkySettings::default(),
+            wireframe: false,
+        }
+    }
+}
