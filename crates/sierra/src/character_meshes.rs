@@ -10,7 +10,7 @@
 
 use anyhow::{Context, Result};
 use glam::Mat4;
-use sierra_render::skinned_model::SkinnedModel;
+use sierra_content::SkinnedModel;
 use sierra_render::{GpuContext, Renderer, SkinnedFrame};
 
 use crate::gameplay::Gameplay;

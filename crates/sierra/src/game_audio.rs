@@ -7,6 +7,9 @@
 //! The same state drives live playback ([`GameAudio::start_playback`], kira on the sound
 //! device) and an offline recording ([`GameAudio::start_recording`]: one tick of the mix
 //! rendered per tick, so the file follows the camera exactly as the frames do).
+//!
+//! The level holds plain data (`sierra_scene::components::AudioLoop`); [`audio_loop`] turns
+//! it into `sierra_audio`'s loop here, so the scene crate needs no sound libraries.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +17,7 @@ use anyhow::{Context, Result};
 use glam::{Mat3, Quat, Vec3};
 use sierra_audio::{
     write_wav, AudioEngine, AudioLoop, AudioOptions, AudioStatus, Frame, Listener, OfflineMixer,
+    SoundSource,
 };
 use sierra_scene::graph::NodeId;
 use sierra_scene::{Component, Scene};
@@ -36,6 +40,23 @@ pub struct GameAudio {
     recording: Option<Recording>,
 }
 
+/// `sierra_audio`'s loop for a level's `AudioLoop` component (same source, volume, spatial
+/// flag and reference distance).
+///
+/// # Errors
+/// The audio crate's refusal of the source (only when the scene crate's list of built-in
+/// sounds, which level loading checked, names a sound the audio crate lacks).
+pub fn audio_loop(
+    component: &sierra_scene::components::AudioLoop,
+) -> Result<AudioLoop, sierra_audio::Error> {
+    Ok(AudioLoop {
+        source: SoundSource::parse(&component.source.to_string())?,
+        volume: component.volume,
+        spatial: component.spatial,
+        ref_distance: component.ref_distance,
+    })
+}
+
 /// The listener at the level camera: at `camera.position`, looking at `camera.target`
 /// with +Y up (a view straight up or down, which level loading refuses, falls back to −Z).
 pub fn camera_listener(scene: &Scene) -> Listener {
@@ -51,12 +72,19 @@ pub fn camera_listener(scene: &Scene) -> Listener {
 }
 
 impl GameAudio {
-    /// Collects the scene's `AudioLoop`s; nothing plays or records until started.
+    /// Collects the scene's `AudioLoop`s; nothing plays or records until started. A loop
+    /// whose source the audio crate refuses ([`audio_loop`]) is logged and left out.
     pub fn from_scene(scene: &Scene, level_file: &Path) -> Self {
         let loops = scene
             .all_components()
             .filter_map(|(node, c)| match c {
-                Component::AudioLoop(a) => Some((node, a.clone())),
+                Component::AudioLoop(a) => match audio_loop(a) {
+                    Ok(a) => Some((node, a)),
+                    Err(e) => {
+                        log::warn!("audio: {e}");
+                        None
+                    }
+                },
                 _ => None,
             })
             .collect();
@@ -183,6 +211,34 @@ impl GameAudio {
 mod tests {
     use super::*;
     use crate::game::game_from_json;
+    use sierra_scene::components::{SoundRef, BUILTIN_SOUNDS};
+
+    #[test]
+    fn every_builtin_sound_converts() {
+        // The scene crate's list (checked at level load) and the audio crate's are the same set.
+        let scene: Vec<&str> = BUILTIN_SOUNDS.to_vec();
+        let audio: Vec<&str> = sierra_audio::Builtin::ALL.iter().map(|(_, n)| *n).collect();
+        assert_eq!(scene, audio);
+        for name in BUILTIN_SOUNDS {
+            let component = sierra_scene::components::AudioLoop {
+                source: SoundRef::Builtin((*name).to_owned()),
+                volume: 0.5,
+                spatial: true,
+                ref_distance: 3.0,
+            };
+            let converted = audio_loop(&component).unwrap();
+            assert_eq!(converted.source.to_string(), format!("builtin:{name}"));
+            assert_eq!(
+                (converted.volume, converted.spatial, converted.ref_distance),
+                (0.5, true, 3.0)
+            );
+        }
+        let file = sierra_scene::components::AudioLoop::ambient(SoundRef::File("sea.ogg".into()));
+        assert_eq!(
+            audio_loop(&file).unwrap(),
+            AudioLoop::ambient(SoundSource::File("sea.ogg".into()))
+        );
+    }
 
     /// Energy of the left and right channels.
     fn energy(frames: &[Frame]) -> (f32, f32) {

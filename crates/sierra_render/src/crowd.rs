@@ -1,5 +1,5 @@
 //! Crowds from baked animation textures (seed 004 "Animation Rendering", done better): every
-//! clip's skinning matrices ([`sierra_anim::BakedAnimation`]) live in ONE `Rgba32Float` 2D texture
+//! clip's skinning matrices ([`BakedPalettes`]) live in ONE `Rgba32Float` 2D texture
 //! (width `3 · joint_count` texels, one row per global frame, a row range per clip, so no clip is
 //! padded to the longest and there is no layer limit), read with `textureLoad` (32-bit float
 //! formats need no filtering, which many GPUs lack). One instanced draw per crowd: each instance
@@ -20,7 +20,6 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
-use sierra_anim::BakedAnimation;
 
 use crate::context::GpuContext;
 pub use crate::crowd_instance::{CrowdHandle, CrowdInstance};
@@ -80,13 +79,51 @@ struct CrowdUniform {
     clips: [ClipUniform; MAX_CROWD_CLIPS],
 }
 
+/// Where one clip's frames are in [`BakedPalettes::texels`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BakedPaletteClip {
+    /// Global frame index of this clip's frame 0.
+    pub first_frame: u32,
+    /// Frames baked; frame `f` holds the pose at `min(f / sample_rate, duration)`.
+    pub frame_count: u32,
+    /// Clip duration in seconds.
+    pub duration: f32,
+}
+
+/// Every clip's skinning palettes sampled at a fixed rate, as the crowd pass uploads them
+/// (one `Rgba32Float` texture, one frame per row).
+///
+/// Layout of `texels` (`[clip][frame][joint][row]`, flattened): the 3×4 affine skinning
+/// matrix `M = model × inverse_bind` of skin joint `j` at global frame
+/// `g = clips[c].first_frame + f` occupies `texels[(g · joint_count + j) · 3 + r]` for rows
+/// `r = 0, 1, 2`, texel `r` being row `r` of `M` (the bottom row `(0, 0, 0, 1)` is dropped).
+/// `sierra_content::crowd::baked_palettes` builds it from `sierra_anim::BakedAnimation`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BakedPalettes {
+    /// Skin joints per frame.
+    pub joint_count: usize,
+    /// Frames per second.
+    pub sample_rate: f32,
+    /// Per clip; an instance's clip index indexes this.
+    pub clips: Vec<BakedPaletteClip>,
+    /// `[total_frames · joint_count · 3]` texels, see the type docs.
+    pub texels: Vec<Vec4>,
+}
+
+impl BakedPalettes {
+    /// Total frames over all clips.
+    pub fn total_frames(&self) -> usize {
+        self.clips.iter().map(|c| c.frame_count as usize).sum()
+    }
+}
+
 /// Checks `baked` fits one texture of the device and returns its size `(width, height)` in texels.
 ///
 /// # Errors
 /// [`RenderError::InvalidInput`] for an empty bake, more than [`MAX_CROWD_CLIPS`] clips or a
 /// texel count that does not match; [`RenderError::LimitExceeded`] (naming
 /// `max_texture_dimension_2d`) when `3 · joint_count` or the total frame count is too large.
-pub fn baked_texture_size(ctx: &GpuContext, baked: &BakedAnimation) -> Result<(u32, u32)> {
+pub fn baked_texture_size(ctx: &GpuContext, baked: &BakedPalettes) -> Result<(u32, u32)> {
     let frames = baked.total_frames();
     if baked.joint_count == 0 || frames == 0 || baked.clips.is_empty() {
         return Err(RenderError::InvalidInput(format!(
@@ -422,7 +459,7 @@ impl CrowdPass {
         &mut self,
         ctx: &GpuContext,
         mesh: &SkinnedMeshData,
-        baked: &BakedAnimation,
+        baked: &BakedPalettes,
         material: &Material,
         surface: &SurfaceMaterial,
         instances: &[CrowdInstance],
@@ -786,62 +823,4 @@ impl Pass for CrowdPass {
             pass.draw_indexed(0..c.mesh.index_count, 0, 0..c.instance_count);
         }
     }
-}
-
-/// A glTF asset ready for [`CrowdPass::add_crowd`]: the first skinned mesh instance's primitives
-/// (`[primitive]`, each one crowd) and every clip of that skin baked at `sample_rate` frames per
-/// second, in the asset's clip order (the instance's clip index is the asset's clip index).
-///
-/// # Errors
-/// [`RenderError::InvalidInput`] when the asset has no skinned mesh, a primitive has no
-/// `JOINTS_0`/`WEIGHTS_0`, or sampling/baking fails (the `sierra_gltf`/`sierra_anim` message).
-pub fn bake_asset(
-    asset: &sierra_gltf::GltfAsset,
-    sample_rate: f32,
-) -> Result<(Vec<SkinnedMeshData>, BakedAnimation)> {
-    let Some(instance) = asset.skin_instances().into_iter().next() else {
-        return Err(RenderError::InvalidInput(
-            "model has no skinned mesh: a crowd needs a skin".into(),
-        ));
-    };
-    let skin = &asset.skins[instance.skin];
-    let joints = skin.joint_count();
-    let meshes = asset.meshes[instance.mesh]
-        .primitives
-        .iter()
-        .map(|p| crate::skinning::skinned_primitive_mesh(p, joints))
-        .collect::<Result<Vec<_>>>()?;
-    let clips = (0..asset.clips.len())
-        .map(|c| asset.skin_clip(instance.skin, c))
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|e| RenderError::InvalidInput(format!("sampling the crowd's clips: {e}")))?;
-    let refs: Vec<_> = clips.iter().collect();
-    let baked = sierra_anim::bake_skinning_matrices(&skin.skeleton, &skin.skin, &refs, sample_rate)
-        .map_err(|e| RenderError::InvalidInput(format!("baking the crowd's clips: {e}")))?;
-    Ok((meshes, baked))
-}
-
-/// The colours of each primitive [`bake_asset`] returns (same order): the glTF material's base
-/// colour factor (white without a material, glTF §3.9.6), drawn with the forward pass's default
-/// surface, as [`crate::skinned_model::SkinnedModel`] draws single characters.
-pub fn primitive_materials(asset: &sierra_gltf::GltfAsset) -> Vec<Material> {
-    let Some(instance) = asset.skin_instances().into_iter().next() else {
-        return Vec::new();
-    };
-    asset
-        .meshes
-        .get(instance.mesh)
-        .map(|mesh| {
-            mesh.primitives
-                .iter()
-                .map(|p| Material {
-                    base_color: p
-                        .material
-                        .and_then(|m| asset.materials.get(m))
-                        .map_or(Vec4::ONE, |m| m.base_color_factor),
-                    ..Material::default()
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }

@@ -12,6 +12,13 @@
 //!   `sky.rs` → `sea.rs` → `bloom.rs` → `tonemap.rs`), rendering into an `Rgba16Float` HDR
 //!   target first.
 //! - [`MeshData`] + [`primitives`]: meshes on the CPU; [`readback`]: GPU → CPU copies.
+//! - [`skinning`]: GPU skinning and morph targets of [`skinning::SkinnedMeshData`] with palettes
+//!   the caller computed; [`crowd`]: instanced crowds of [`crowd::BakedPalettes`];
+//!   [`compute`]: noise and water compute passes on plain `#[repr(C)]` parameters.
+//!
+//! Inputs are plain data: this crate depends on wgpu, glam and bytemuck, not on the content
+//! crates (`sierra_gltf`, `sierra_anim`, `sierra_terrain`). `sierra_content` converts glTF
+//! models, animation bakes, terrain meshes, noise and water into these types.
 //!
 //! Conventions: right-handed, Y up, metres, radians, column-major matrices,
 //! linear colour until the tonemap pass.
@@ -25,7 +32,6 @@ pub mod crowd;
 pub mod crowd_instance;
 pub mod error;
 pub mod frame;
-pub mod gltf_model;
 pub mod gpu_timer;
 pub mod gpu_util;
 pub mod material;
@@ -37,7 +43,6 @@ pub mod primitives;
 pub mod readback;
 pub mod renderer;
 pub mod skinned_bounds;
-pub mod skinned_model;
 pub mod skinning;
 pub mod tangents;
 pub mod targets;

@@ -31,21 +31,6 @@ pub struct MeshData {
     pub indices: Vec<u32>,
 }
 
-impl From<&sierra_terrain::Mesh> for MeshData {
-    /// Terrain, palm, bird and planet meshes (`sierra_terrain`'s glam layout) as renderer data;
-    /// tangents where the mesh has them (terrain chunks, for the detail normal map).
-    fn from(m: &sierra_terrain::Mesh) -> Self {
-        Self {
-            positions: m.positions.iter().map(|p| p.to_array()).collect(),
-            normals: m.normals.iter().map(|n| n.to_array()).collect(),
-            uvs: m.uvs.iter().map(|u| u.to_array()).collect(),
-            tangents: m.tangents.iter().map(|t| t.to_array()).collect(),
-            colors: m.colors.iter().map(|c| c.to_array()).collect(),
-            indices: m.indices.clone(),
-        }
-    }
-}
-
 /// One interleaved vertex as the GPU sees it (64 bytes; locations 0..=4 in `forward.wgsl`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]

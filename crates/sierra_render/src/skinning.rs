@@ -18,7 +18,6 @@
 //! [`skin_on_cpu`] is the same computation on the CPU: the reference GPU tests compare against.
 
 use glam::{Mat4, Vec3, Vec4};
-use sierra_gltf::MorphTarget;
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
@@ -29,6 +28,18 @@ use crate::skinned_bounds::JointBounds;
 
 const SKINNING_WGSL: &str = include_str!("skinning.wgsl");
 const WORKGROUP: u32 = 64;
+
+/// One morph target (glTF 2.0 §3.7.2.2): per-vertex deltas added with the target's weight
+/// before skinning.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MorphTarget {
+    /// `[vertex]` position deltas, metres.
+    pub positions: Vec<Vec3>,
+    /// `[vertex]` normal deltas (empty: none).
+    pub normals: Vec<Vec3>,
+    /// `[vertex]` tangent xyz deltas (empty: none).
+    pub tangents: Vec<Vec3>,
+}
 
 /// A skinned mesh on the CPU: bind-pose geometry plus 4 influences per vertex.
 ///
@@ -594,58 +605,4 @@ pub fn smooth_normals(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[f32; 3]> 
         .into_iter()
         .map(|n| n.normalize_or(Vec3::Y).to_array())
         .collect()
-}
-
-/// A glTF primitive as a [`SkinnedMeshData`] for a skin of `joint_count`
-/// joints: smooth normals when the file has none (Fox), MikkTSpace tangents
-/// when absent (as [`crate::gltf_model::primitive_mesh`]).
-///
-/// # Errors
-/// [`RenderError::InvalidInput`] when the primitive has no skin influences
-/// (a mesh without a skin drawn skinned) or uses joints beyond `joint_count`.
-pub fn skinned_primitive_mesh(
-    primitive: &sierra_gltf::ImportedPrimitive,
-    joint_count: usize,
-) -> Result<SkinnedMeshData> {
-    if primitive.joints.is_empty() || primitive.weights.len() != primitive.joints.len() {
-        return Err(RenderError::InvalidInput(
-            "primitive has no JOINTS_0/WEIGHTS_0: it cannot be drawn skinned".into(),
-        ));
-    }
-    let mut source = primitive.clone();
-    if source.indices.is_empty() {
-        source.indices = (0..source.positions.len() as u32).collect();
-    }
-    if source.normals.len() != source.positions.len() {
-        let positions: Vec<[f32; 3]> = source.positions.iter().map(|p| p.to_array()).collect();
-        source.normals = smooth_normals(&positions, &source.indices)
-            .into_iter()
-            .map(Vec3::from)
-            .collect();
-    }
-    let mesh = crate::gltf_model::primitive_mesh(&source);
-    let data = SkinnedMeshData {
-        mesh,
-        joints: source.joints.iter().map(|j| j.map(u32::from)).collect(),
-        weights: source.weights.iter().map(|w| w.to_array()).collect(),
-        joint_count: u32::try_from(joint_count).unwrap_or(u32::MAX),
-        morph_targets: source.morph_targets,
-    };
-    data.validate()?;
-    Ok(data)
-}
-
-/// An unskinned glTF primitive (e.g. a morph-only mesh such as AnimatedMorphCube) as a
-/// [`SkinnedMeshData`] with one joint: every vertex follows palette entry 0 with weight 1, so
-/// the skinning pass morphs it on the GPU and `palette[0]` places it (pass the node's world
-/// matrix). Normals and tangents as [`skinned_primitive_mesh`].
-///
-/// # Errors
-/// [`RenderError::InvalidInput`] when the mesh data or its morph targets are inconsistent.
-pub fn rigid_primitive_mesh(primitive: &sierra_gltf::ImportedPrimitive) -> Result<SkinnedMeshData> {
-    let mut source = primitive.clone();
-    let n = source.positions.len();
-    source.joints = vec![[0; 4]; n];
-    source.weights = vec![Vec4::X; n];
-    skinned_primitive_mesh(&source, 1)
 }

@@ -144,7 +144,9 @@ pub fn evaluate(args: &NoiseArgs, points: &[[f64; 3]]) -> anyhow::Result<Vec<Str
                 Function::Fbm3 => NoiseFunction::Fbm3,
             };
             let pts: Vec<[f32; 3]> = points.iter().map(|p| p.map(|v| v as f32)).collect();
-            let values = compute.evaluate_points(&ctx, &perm, function, fbm.as_ref(), &pts)?;
+            let fbm = fbm.as_ref().map(sierra_content::terrain::fbm_params);
+            let table = sierra_content::terrain::permutation_table(&perm);
+            let values = compute.evaluate_points(&ctx, &table, function, fbm.as_ref(), &pts)?;
             Ok(values.iter().map(|v| format!("{v:.8e}")).collect())
         }
         (Backend::Cpu, Some(Precision::F32)) => {

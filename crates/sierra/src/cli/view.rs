@@ -2,26 +2,28 @@
 //! renders any glTF model animating, headless, framed by its posed bounds:
 //! `DIR/frame_NNNN.png` (N frames evenly over the clip) and `DIR/contact_sheet.png`.
 //!
-//! Skinned meshes are posed on the CPU by `sierra_gltf::pose` (joint world ×
-//! inverse bind matrix; the skinned mesh node's own transform is not applied,
-//! glTF 2.0 §3.7.3.3) and skinned on the GPU ([`sierra_render::skinning`]).
-//! Morph targets are applied on the GPU before skinning, with the clip's `weights` channel of
-//! the mesh node sampled at each frame's time (else the node's, else the mesh's default
-//! weights); unskinned morphed meshes go through the same pass with one joint (their node's
-//! rest world matrix). Models without skins or morph targets are drawn statically with their
-//! materials.
+//! Skinned meshes are posed by the animation job, as the game poses its characters
+//! ([`sierra_content::ModelPoser`]: `sierra_anim::CharacterJob`, joint world × inverse bind
+//! matrix; the skinned mesh node's own transform is not applied, glTF 2.0 §3.7.3.3; the clip
+//! plays once, so the last frame is its end pose) and skinned on the GPU
+//! ([`sierra_render::skinning`]). Morph targets are applied on the GPU before skinning, with
+//! the clip's `weights` channel of the mesh node sampled at each frame's time (else the node's,
+//! else the mesh's default weights; [`sierra_content::poser::node_morph_weights`]); unskinned
+//! morphed meshes go through the same pass with one joint (their node's rest world matrix).
+//! Models without skins or morph targets are drawn statically with their materials.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::{Mat4, Vec3, Vec4};
-use sierra_anim::{sample_morph_weights, Clip, Playback};
-use sierra_gltf::{builtin, pose, ClipSelector, GltfAsset};
-use sierra_render::gltf_model::upload_gltf;
-use sierra_render::skinning::{
-    rigid_primitive_mesh, skin_on_cpu_morphed, skinned_primitive_mesh, SkinnedMeshData,
-};
+use sierra_anim::Playback;
+use sierra_content::gltf_model::{base_material, upload_gltf};
+use sierra_content::poser::{node_morph_weights, NodeClips};
+use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
+use sierra_content::ModelPoser;
+use sierra_gltf::{builtin, ClipSelector};
+use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
     Camera, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights, SkinnedDrawItem, Sun,
 };
@@ -69,55 +71,30 @@ struct SkinnedPart {
     material: Material,
 }
 
-/// Every clip channel on node weights, for sampling morph weights by node.
-struct MorphClip {
-    clip: Clip,
-}
+/// Clips play once: the last of `--frames` is the clip's end pose (as `sierra pose` clamps).
+const PLAYBACK: Playback = Playback::Once;
 
-impl MorphClip {
-    /// Clip `clip` built for the node hierarchy (its morph tracks target node indices).
-    fn new(asset: &GltfAsset, clip: usize) -> Result<Self> {
-        let (skeleton, nodes) = asset.node_skeleton()?;
-        Ok(Self {
-            clip: asset.build_clip(clip, &skeleton, &nodes)?,
-        })
+/// The morph weights of `part` at `time` into `out`: its node's channel in `clip` when there
+/// is one, else its defaults.
+fn part_weights(
+    clips: Option<(&NodeClips, usize)>,
+    part: &SkinnedPart,
+    time: f32,
+    out: &mut Vec<f32>,
+) -> Result<()> {
+    match clips.and_then(|(c, i)| c.clip(i)) {
+        // Morph channels loop, as the game's characters play them.
+        Some(clip) => node_morph_weights(
+            clip,
+            part.node,
+            &part.default_weights,
+            time,
+            Playback::Loop,
+            out,
+        )?,
+        None => out.clone_from(&part.default_weights),
     }
-
-    /// `part`'s morph weights at `time`: its node's channel when the clip has one, else its defaults.
-    fn weights(&self, part: &SkinnedPart, time: f32, out: &mut Vec<f32>) -> Result<()> {
-        out.clone_from(&part.default_weights);
-        if let Some(track) = self
-            .clip
-            .morph_tracks()
-            .iter()
-            .position(|t| t.target() == part.node && t.weight_count() == out.len())
-        {
-            sample_morph_weights(&self.clip, track, time, Playback::Loop, out)?;
-        }
-        Ok(())
-    }
-}
-
-fn material_of(asset: &GltfAsset, index: Option<usize>) -> Material {
-    let base = index
-        .and_then(|m| asset.materials.get(m))
-        .map_or(Vec4::ONE, |m| m.base_color_factor);
-    Material {
-        base_color: base,
-        ..Material::default()
-    }
-}
-
-/// `[skin joint]` joint matrices of skin `skin` posed by `clip` at `time`.
-fn palette(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> Result<Vec<Mat4>> {
-    let report = pose::pose(asset, clip, time, skin)?;
-    let ibm = &asset.skin(skin)?.skin.inverse_bind_matrices;
-    Ok(report
-        .joints
-        .iter()
-        .zip(ibm)
-        .map(|(j, m)| j.world * *m)
-        .collect())
+    Ok(())
 }
 
 /// Runs `sierra view`.
@@ -136,14 +113,11 @@ pub fn run(args: ViewArgs) -> Result<()> {
     )
     .with_context(|| format!("loading {}", args.model))?;
     let clip = match (&args.clip, asset.clips.is_empty()) {
-        (Some(c), _) => Some(ClipSelector::parse(c)),
-        (None, false) => Some(ClipSelector::Index(0)),
+        (Some(c), _) => Some(asset.find_clip(&ClipSelector::parse(c))?),
+        (None, false) => Some(0),
         (None, true) => None,
     };
-    let duration = match &clip {
-        Some(c) => asset.clips[asset.find_clip(c)?].duration,
-        None => 0.0,
-    };
+    let duration = clip.map_or(0.0, |c| asset.clips[c].duration);
     let mut names: Vec<String> = (0..frames).map(frame_name).collect();
     names.push(CONTACT_SHEET.to_owned());
     let out = OutputDir::replace(&args.out, &names, args.force)?;
@@ -170,7 +144,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
                 skin: Some(inst.skin),
                 node: inst.node,
                 default_weights: default_weights(inst.node, inst.mesh),
-                material: material_of(&asset, prim.material),
+                material: base_material(&asset, prim.material),
             });
         }
     }
@@ -190,7 +164,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
                 skin: None,
                 node,
                 default_weights: default_weights(node, m),
-                material: material_of(&asset, prim.material),
+                material: base_material(&asset, prim.material),
             });
         }
     }
@@ -206,18 +180,38 @@ pub fn run(args: ViewArgs) -> Result<()> {
             );
         }
     }
-    let morph_clip = match &clip {
-        Some(c) => Some(MorphClip::new(&asset, asset.find_clip(c)?)?),
-        None => None,
+    let node_clips = match clip {
+        Some(c) if parts.iter().any(|p| !p.default_weights.is_empty()) => {
+            Some((NodeClips::new(&asset)?, c))
+        }
+        _ => None,
     };
+    let morph = || node_clips.as_ref().map(|(clips, c)| (clips, *c));
+    // One poser per skin a part uses, built once: every frame runs the animation job.
+    let mut posers: Vec<Option<ModelPoser>> = (0..asset.skins.len()).map(|_| None).collect();
+    if clip.is_some() {
+        for skin in parts.iter().filter_map(|p| p.skin) {
+            if posers[skin].is_none() {
+                posers[skin] = Some(ModelPoser::new(&asset, skin)?);
+            }
+        }
+    }
     let mut weights = Vec::new();
-    // The palette of `part` at `time`: its skin's joint matrices, or its node's rest world matrix.
-    let part_palette = |part: &SkinnedPart, time: f32| -> Result<Vec<Mat4>> {
-        Ok(match (part.skin, &clip) {
-            (Some(skin), Some(c)) => palette(&asset, c, time, skin)?,
-            (Some(_), None) => vec![Mat4::IDENTITY; part.mesh.joint_count as usize],
-            (None, _) => vec![rest_world[part.node]],
-        })
+    // Appends the palette of `part` at `time` to `out`: its skin's joint matrices, or its
+    // node's rest world matrix.
+    let mut part_palette = |part: &SkinnedPart, time: f32, out: &mut Vec<Mat4>| -> Result<()> {
+        match (part.skin, clip) {
+            (Some(skin), Some(c)) => {
+                let poser = posers[skin].as_mut().context("poser built above")?;
+                out.extend_from_slice(poser.palette(c, time, PLAYBACK)?);
+            }
+            (Some(_), None) => out.extend(std::iter::repeat_n(
+                Mat4::IDENTITY,
+                part.mesh.joint_count as usize,
+            )),
+            (None, _) => out.push(rest_world[part.node]),
+        }
+        Ok(())
     };
     let static_draws = if parts.is_empty() {
         upload_gltf(&ctx, &mut headless.renderer, &asset)?.draws
@@ -239,12 +233,11 @@ pub fn run(args: ViewArgs) -> Result<()> {
     // Frame once, from the posed bounds of the first frame (rest bounds when static).
     let mut lo = Vec3::MAX;
     let mut hi = Vec3::MIN;
+    let mut p = Vec::new();
     for part in &parts {
-        let p = part_palette(part, times[0])?;
-        match &morph_clip {
-            Some(m) => m.weights(part, times[0], &mut weights)?,
-            None => weights.clone_from(&part.default_weights),
-        }
+        p.clear();
+        part_palette(part, times[0], &mut p)?;
+        part_weights(morph(), part, times[0], &mut weights)?;
         for v in skin_on_cpu_morphed(&part.mesh, &weights, &p).positions {
             lo = lo.min(Vec3::from(v));
             hi = hi.max(Vec3::from(v));
@@ -287,11 +280,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
         skinned.clear();
         for (part, &handle) in parts.iter().zip(&handles) {
             let offset = skinned.palettes.len() as u32;
-            skinned.palettes.extend(part_palette(part, t)?);
-            match &morph_clip {
-                Some(m) => m.weights(part, t, &mut weights)?,
-                None => weights.clone_from(&part.default_weights),
-            }
+            part_palette(part, t, &mut skinned.palettes)?;
+            part_weights(morph(), part, t, &mut weights)?;
             skinned.morphs.push(MorphWeights {
                 mesh: handle,
                 first: skinned.morph_weights.len() as u32,

@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use glam::Vec2;
-use sierra_render::compute::water::{WaterCompute, WaterKernels};
+use sierra_render::compute::water::WaterKernels;
 use sierra_render::GpuContext;
 use sierra_terrain::water::{Boundary, InitialState, WaterParams, WaterSim};
 
@@ -19,7 +19,7 @@ use sierra_terrain::water::{Boundary, InitialState, WaterParams, WaterSim};
 pub enum Backend {
     /// `sierra_terrain::water::WaterSim` (rayon over row bands).
     Cpu,
-    /// `sierra_render::compute::water::WaterCompute` (WGSL compute).
+    /// `sierra_render::compute::water::WaterCompute` (WGSL compute, uploaded by `sierra_content::water`).
     Gpu,
 }
 
@@ -229,7 +229,7 @@ pub fn simulate(
         }
         Backend::Gpu => {
             let ctx = GpuContext::headless()?;
-            let mut sim = WaterCompute::new(&ctx, params, &terrain, &depth)?;
+            let mut sim = sierra_content::water::water_compute(&ctx, params, &terrain, &depth)?;
             sim.set_kernels(kernels.into());
             let dt = 0.9 * sim.max_stable_dt();
             snapshot(0, &depth)?;

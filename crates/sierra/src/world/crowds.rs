@@ -16,7 +16,8 @@ use std::sync::Arc;
 
 use glam::{Mat4, Quat, Vec3};
 use sierra_anim::BakedAnimation;
-use sierra_render::crowd::{bake_asset, primitive_materials, CrowdHandle, CrowdInstance};
+use sierra_content::crowd::{bake_asset, baked_palettes, primitive_materials};
+use sierra_render::crowd::{CrowdHandle, CrowdInstance};
 use sierra_render::material::SurfaceMaterial;
 use sierra_render::skinning::SkinnedMeshData;
 use sierra_render::{GpuContext, Material, Renderer};
@@ -264,6 +265,7 @@ impl LevelCrowds {
                 );
             }
             let m = &crowd.model;
+            let palettes = baked_palettes(&m.baked);
             let mut handles = Vec::new();
             for (mesh, material) in m.meshes.iter().zip(&m.materials) {
                 let handle = renderer
@@ -271,7 +273,7 @@ impl LevelCrowds {
                     .add_crowd(
                         ctx,
                         mesh,
-                        &m.baked,
+                        &palettes,
                         material,
                         &SurfaceMaterial::default(),
                         &instances,

@@ -1,5 +1,5 @@
 //! The `Terrain` component in the game: the island's heights (generated on the GPU by default,
-//! `sierra_render::compute::noise::generate_island_gpu`, or on the CPU with `"backend": "cpu"`),
+//! `sierra_content::terrain::generate_island_gpu`, or on the CPU with `"backend": "cpu"`),
 //! kept for ground-height queries, and its chunked level-of-detail meshes uploaded once
 //! (every chunk at every LOD), picked per frame by distance (seed 002, §2.3). The chunks share
 //! one bump-mapped surface material (the thesis's mountain and beach normal maps): metre-scale
@@ -9,10 +9,11 @@
 
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec2, Vec3, Vec4};
-use sierra_render::compute::noise::{generate_island_gpu, NoiseCompute};
+use sierra_content::terrain::{generate_island_gpu, terrain_mesh};
+use sierra_render::compute::noise::NoiseCompute;
 use sierra_render::material::{DetailBump, SurfaceMaterial};
 use sierra_render::texture::{ColorSpace, Texture2d};
-use sierra_render::{DrawItem, GpuContext, Material, MeshData, MeshHandle, Renderer};
+use sierra_render::{DrawItem, GpuContext, Material, MeshHandle, Renderer};
 use sierra_terrain::chunks::{ChunkGrid, ChunkLod};
 use sierra_terrain::detail::DetailMap;
 use sierra_terrain::island::Backend;
@@ -116,7 +117,7 @@ impl Landscape {
             for cx in 0..n {
                 for lod in 0..=grid.max_lod {
                     let mesh = grid.mesh(island, ChunkLod { cx, cz, lod });
-                    handles.push(renderer.upload_mesh(ctx, &MeshData::from(&mesh), &mesh.name)?);
+                    handles.push(renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?);
                 }
             }
         }

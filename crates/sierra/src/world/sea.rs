@@ -8,7 +8,6 @@
 
 use anyhow::{Context, Result};
 use glam::{Vec2, Vec3};
-use sierra_render::compute::water::WaterCompute;
 use sierra_render::passes::sea::SeaSettings;
 use sierra_render::{GpuContext, Renderer, SeaOp};
 use sierra_terrain::water::{WaterComponent, WaterParams};
@@ -86,7 +85,7 @@ impl Sea {
             .initial_state()
             .depth(&self.params, &terrain)
             .context("Water initial state")?;
-        let water = WaterCompute::new(ctx, self.params, &terrain, &depth)
+        let water = sierra_content::water::water_compute(ctx, self.params, &terrain, &depth)
             .context("creating the water simulation")?;
         let settings = SeaSettings {
             origin: self.origin,

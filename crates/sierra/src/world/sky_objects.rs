@@ -4,8 +4,9 @@
 
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec3, Vec4};
+use sierra_content::terrain::terrain_mesh;
 use sierra_render::material::{AlphaMode, SurfaceMaterial};
-use sierra_render::{DrawItem, GpuContext, Material, MeshData, MeshHandle, Renderer};
+use sierra_render::{DrawItem, GpuContext, Material, MeshHandle, Renderer};
 use sierra_terrain::birds::{bird_mesh, wing_pose, BirdsParams, Flock};
 use sierra_terrain::palm::{palms_mesh, PalmParams};
 use sierra_terrain::planet::{cloud_mesh, planet_mesh, PlanetParams};
@@ -84,10 +85,8 @@ impl SkyObjects {
     ) -> Result<SkyObjectsGpu> {
         let planet = match &self.planet {
             Some(p) => {
-                let body =
-                    renderer.upload_mesh(ctx, &MeshData::from(&planet_mesh(p)?), "planet")?;
-                let clouds =
-                    renderer.upload_mesh(ctx, &MeshData::from(&cloud_mesh(p)?), "clouds")?;
+                let body = renderer.upload_mesh(ctx, &terrain_mesh(&planet_mesh(p)?), "planet")?;
+                let clouds = renderer.upload_mesh(ctx, &terrain_mesh(&cloud_mesh(p)?), "clouds")?;
                 renderer.forward.set_material(
                     ctx,
                     clouds,
@@ -105,14 +104,14 @@ impl SkyObjects {
             let wingspan = birds.wingspan;
             for k in 0..BIRD_POSES {
                 let pose = -1.0 + 2.0 * k as f32 / (BIRD_POSES - 1) as f32;
-                let mesh = MeshData::from(&bird_mesh(wingspan, pose));
+                let mesh = terrain_mesh(&bird_mesh(wingspan, pose));
                 bird_poses.push(renderer.upload_mesh(ctx, &mesh, "bird")?);
             }
         }
         let palms = match (&self.palms, island) {
             (Some(p), Some(island)) => {
                 let mesh = palms_mesh(island, p).context("PalmTrees component")?;
-                let handle = renderer.upload_mesh(ctx, &MeshData::from(&mesh), "palms")?;
+                let handle = renderer.upload_mesh(ctx, &terrain_mesh(&mesh), "palms")?;
                 renderer.forward.set_material(
                     ctx,
                     handle,

@@ -4,11 +4,11 @@
 //!
 //! Two entry points: `points_main` evaluates a list of points (one invocation each, 64 per
 //! workgroup) and `grid_main` a 2D grid (16×16 workgroups). Results are read back to the CPU.
+//!
+//! Inputs are plain data ([`FbmGpuParams`], [`NoiseGridParams`], the permutation as
+//! `[u32; 512]`): the terrain crate's types are converted by the caller (`sierra_content::terrain`).
 
 use bytemuck::{Pod, Zeroable};
-use sierra_terrain::island::{Island, NoiseGridRequest, TerrainParams};
-use sierra_terrain::noise::grid::GridSpec;
-use sierra_terrain::noise::{Fbm, FbmKind, Permutation};
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
@@ -48,6 +48,39 @@ impl NoiseFunction {
     }
 }
 
+/// The permutation table: `p[0..256]` a permutation of 0..=255, repeated (`p[i + 256] = p[i]`),
+/// as Perlin's reference implementation indexes it.
+pub type PermutationTable = [u32; 512];
+
+/// One fBm's parameters, as the shader reads them (Musgrave's fBm, seed 002 §2.1.3).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct FbmGpuParams {
+    /// 0 standard, 1 ridged, 2 billow.
+    pub kind: u32,
+    /// Whole octaves, `floor(octaves)`.
+    pub full_octaves: u32,
+    /// Weight of the last, partial octave, `octaves − floor(octaves)` in `[0, 1)`.
+    pub fraction: f32,
+    /// Frequency factor per octave.
+    pub lacunarity: f32,
+    /// Amplitude factor per octave (H).
+    pub gain: f32,
+}
+
+/// A 2D sample grid: sample `(col, row)` is at `(x0 + col·dx, y0 + row·dy)` in noise units;
+/// results are `[height][width]` row-major.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct NoiseGridParams {
+    /// `(x0, y0)`.
+    pub origin: [f32; 2],
+    /// `(dx, dy)`.
+    pub spacing: [f32; 2],
+    /// `(width, height)` in samples.
+    pub size: [u32; 2],
+}
+
 /// Mirror of `NoiseParams` in `noise.wgsl` (uniform, 64 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -81,23 +114,18 @@ pub struct NoiseParamsGpu {
 }
 
 impl NoiseParamsGpu {
-    fn new(function: NoiseFunction, fbm: Option<&Fbm>, count: u32) -> Self {
+    fn new(function: NoiseFunction, fbm: Option<&FbmGpuParams>, count: u32) -> Self {
         let mut p = Self {
             noise_function: function.id(),
             count,
             ..Self::default()
         };
         if let Some(f) = fbm {
-            let params = f.params();
-            p.kind = match f.kind() {
-                FbmKind::Standard => 0,
-                FbmKind::Ridged => 1,
-                FbmKind::Billow => 2,
-            };
-            p.full_octaves = f.full_octaves();
-            p.fraction = f.fraction() as f32;
-            p.lacunarity = params.lacunarity as f32;
-            p.gain = params.gain as f32;
+            p.kind = f.kind;
+            p.full_octaves = f.full_octaves;
+            p.fraction = f.fraction;
+            p.lacunarity = f.lacunarity;
+            p.gain = f.gain;
         }
         p
     }
@@ -147,14 +175,15 @@ impl NoiseCompute {
     /// `fbm` is required for the fBm functions and ignored otherwise.
     ///
     /// # Errors
-    /// [`RenderError::InvalidInput`] for an empty point list or a missing `fbm`;
-    /// [`RenderError::LimitExceeded`] when the buffers exceed device limits; [`RenderError::Gpu`].
+    /// [`RenderError::InvalidInput`] for an empty point list, a missing `fbm`, a fBm kind above 2
+    /// or a permutation entry above 255; [`RenderError::LimitExceeded`] when the buffers exceed
+    /// device limits; [`RenderError::Gpu`].
     pub fn evaluate_points(
         &self,
         ctx: &GpuContext,
-        perm: &Permutation,
+        perm: &PermutationTable,
         function: NoiseFunction,
-        fbm: Option<&Fbm>,
+        fbm: Option<&FbmGpuParams>,
         points: &[[f32; 3]],
     ) -> Result<Vec<f32>> {
         check_fbm(function, fbm)?;
@@ -188,56 +217,56 @@ impl NoiseCompute {
     /// `sierra_terrain::noise::grid::fbm2_grid` (sample coordinates computed the same way).
     ///
     /// # Errors
-    /// As [`Self::evaluate_points`].
+    /// As [`Self::evaluate_points`], and [`RenderError::InvalidInput`] for an empty grid or one
+    /// of more than `u32::MAX` samples.
     pub fn fbm2_grid(
         &self,
         ctx: &GpuContext,
-        perm: &Permutation,
-        fbm: &Fbm,
-        grid: &GridSpec,
+        perm: &PermutationTable,
+        fbm: &FbmGpuParams,
+        grid: &NoiseGridParams,
     ) -> Result<Vec<f32>> {
-        let count = grid
-            .width
-            .checked_mul(grid.height)
-            .and_then(|c| u32::try_from(c).ok());
+        let [width, height] = grid.size;
+        let count = width.checked_mul(height).filter(|&c| c > 0);
         let count = count.ok_or_else(|| {
-            RenderError::InvalidInput(format!("grid {}x{} is too large", grid.width, grid.height))
+            RenderError::InvalidInput(format!("grid {width}x{height} is empty or too large"))
         })?;
         let mut params = NoiseParamsGpu::new(NoiseFunction::Fbm2, Some(fbm), count);
-        params.grid_origin = [grid.x0, grid.y0];
-        params.grid_spacing = [grid.dx, grid.dy];
-        params.grid_size = [grid.width as u32, grid.height as u32];
+        params.grid_origin = grid.origin;
+        params.grid_spacing = grid.spacing;
+        params.grid_size = grid.size;
         let groups = (
-            (grid.width as u32).div_ceil(GRID_WORKGROUP),
-            (grid.height as u32).div_ceil(GRID_WORKGROUP),
+            width.div_ceil(GRID_WORKGROUP),
+            height.div_ceil(GRID_WORKGROUP),
         );
         // The points buffer is unused by grid_main but must be bound.
         self.run(ctx, perm, &params, &[0u8; 16], &self.grid, groups)
     }
 
-    /// Runs one island noise request on the GPU.
-    ///
-    /// # Errors
-    /// As [`Self::fbm2_grid`].
-    pub fn run_request(&self, ctx: &GpuContext, request: &NoiseGridRequest) -> Result<Vec<f32>> {
-        self.fbm2_grid(ctx, &request.permutation, &request.fbm, &request.grid)
-    }
-
     fn run(
         &self,
         ctx: &GpuContext,
-        perm: &Permutation,
+        perm: &PermutationTable,
         params: &NoiseParamsGpu,
         points: &[u8],
         pipeline: &wgpu::ComputePipeline,
         groups: (u32, u32),
     ) -> Result<Vec<f32>> {
+        if let Some(i) = perm.iter().position(|&v| v > 255) {
+            return Err(RenderError::InvalidInput(format!(
+                "noise permutation entry {i} is {}; entries are 0..=255",
+                perm[i]
+            )));
+        }
+        if params.kind > 2 {
+            return Err(RenderError::InvalidInput(format!(
+                "fBm kind {} (0 standard, 1 ridged, 2 billow)",
+                params.kind
+            )));
+        }
         let storage = wgpu::BufferUsages::STORAGE;
-        let perm_buf = ctx.create_buffer_init(
-            "noise permutation",
-            bytemuck::cast_slice(&perm.table_u32()),
-            storage,
-        )?;
+        let perm_buf =
+            ctx.create_buffer_init("noise permutation", bytemuck::cast_slice(perm), storage)?;
         let params_buf = ctx.create_buffer_init(
             "noise params",
             bytemuck::bytes_of(params),
@@ -284,7 +313,7 @@ impl NoiseCompute {
     }
 }
 
-fn check_fbm(function: NoiseFunction, fbm: Option<&Fbm>) -> Result<()> {
+fn check_fbm(function: NoiseFunction, fbm: Option<&FbmGpuParams>) -> Result<()> {
     if matches!(function, NoiseFunction::Fbm2 | NoiseFunction::Fbm3) && fbm.is_none() {
         return Err(RenderError::InvalidInput(format!(
             "{function:?} needs fBm parameters"
@@ -293,20 +322,14 @@ fn check_fbm(function: NoiseFunction, fbm: Option<&Fbm>) -> Result<()> {
     Ok(())
 }
 
-/// Generates the island with its fBm grids computed on the GPU (heights read back once for
-/// gameplay queries), the default `Terrain` backend.
-///
-/// # Errors
-/// [`RenderError::InvalidInput`] for invalid parameters (the terrain error's message), or a GPU
-/// error from [`NoiseCompute::fbm2_grid`].
-pub fn generate_island_gpu(
-    ctx: &GpuContext,
-    compute: &NoiseCompute,
-    params: &TerrainParams,
-) -> Result<Island> {
-    let invalid = |e: sierra_terrain::Error| RenderError::InvalidInput(e.to_string());
-    let [coast, mountains] = params.noise_requests().map_err(invalid)?;
-    let coast = compute.run_request(ctx, &coast)?;
-    let mountains = compute.run_request(ctx, &mountains)?;
-    Island::from_noise(params, &coast, &mountains).map_err(invalid)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_structs_have_the_documented_sizes() {
+        assert_eq!(std::mem::size_of::<FbmGpuParams>(), 20);
+        assert_eq!(std::mem::size_of::<NoiseGridParams>(), 24);
+        assert_eq!(std::mem::size_of::<NoiseParamsGpu>(), 64);
+    }
 }

@@ -1,5 +1,8 @@
-//! Water columns on the GPU: the virtual-pipes model of [`sierra_terrain::water`] as two
+//! Water columns on the GPU: the virtual-pipes model of `sierra_terrain::water` as two
 //! compute dispatches per step (`water.wgsl`).
+//!
+//! Inputs are plain data ([`WaterGpuParams`], heights as `&[f32]`); `sierra_content::water`
+//! builds them from the terrain crate's `WaterParams`/`WaterSim` (whose validation it runs first).
 //!
 //! Design (seed 002, Annex E.2): two depth buffers swapped each step; 16x16 workgroups that
 //! stage an 18x18 tile (one-cell halo) in workgroup memory. Mei's outflow scaling K of a
@@ -24,7 +27,6 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
-use sierra_terrain::water::{Boundary, WaterParams, WaterSim};
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
@@ -49,6 +51,93 @@ pub enum WaterKernels {
 
 /// Workgroup side: 16x16 invocations, 18x18 staged tile.
 pub const WORKGROUP_SIDE: u32 = 16;
+
+/// What happens at the grid's edge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WaterBoundary {
+    /// Reflective wall: no flux crosses the edge.
+    #[default]
+    Closed,
+    /// Free outflow: water leaves the grid.
+    Open,
+}
+
+/// Grid and physical parameters of the virtual-pipes model (Mei, Decaudin & Hu 2007, §3), the
+/// GPU's copy of `sierra_terrain::water::WaterParams` (same meaning, same units).
+///
+/// Grid: `cols` cells along +X, `rows` along +Z, row-major `index = row * cols + col`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WaterGpuParams {
+    /// Cells along +X, >= 1.
+    pub cols: u32,
+    /// Cells along +Z, >= 1.
+    pub rows: u32,
+    /// Side of a square cell, metres, > 0.
+    pub cell_size: f32,
+    /// Gravity, m/s², > 0.
+    pub gravity: f32,
+    /// Pipe cross-section, m², > 0.
+    pub pipe_area: f32,
+    /// Pipe length, metres, > 0.
+    pub pipe_length: f32,
+    /// Flux damping rate, 1/s, >= 0.
+    pub damping: f32,
+    /// Edge behaviour.
+    pub boundary: WaterBoundary,
+}
+
+impl WaterGpuParams {
+    /// Number of cells, `cols * rows`.
+    pub fn cell_count(&self) -> usize {
+        self.cols as usize * self.rows as usize
+    }
+
+    /// Checks the grid is not empty and every quantity is finite and in range.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] naming the first bad field.
+    pub fn validate(&self) -> Result<()> {
+        if self.cols == 0 || self.rows == 0 {
+            return Err(invalid(format!(
+                "grid {}x{} has no cells",
+                self.cols, self.rows
+            )));
+        }
+        for (name, value) in [
+            ("cell_size", self.cell_size),
+            ("gravity", self.gravity),
+            ("pipe_area", self.pipe_area),
+            ("pipe_length", self.pipe_length),
+        ] {
+            if !(value > 0.0 && value.is_finite()) {
+                return Err(invalid(format!("{name} {value} must be finite and > 0")));
+            }
+        }
+        if !(self.damping >= 0.0 && self.damping.is_finite()) {
+            return Err(invalid(format!(
+                "damping {} must be finite and >= 0",
+                self.damping
+            )));
+        }
+        Ok(())
+    }
+
+    /// Largest stable step in water up to `max_depth` metres deep, seconds: the pipe-model bound
+    /// `sqrt(l · cell² / (4 A g))` and the CFL bound `cell / sqrt(g · max_depth)`, whichever is
+    /// smaller (derived in `sierra_terrain::water::WaterParams::pipe_dt_limit`; the content
+    /// crate's test `gpu_water_params_have_the_cpu_stability_limit` holds the two equal).
+    pub fn max_stable_dt(&self, max_depth: f32) -> f32 {
+        let pipe = (self.pipe_length * self.cell_size * self.cell_size
+            / (4.0 * self.pipe_area * self.gravity))
+            .sqrt();
+        let cfl = if max_depth > 0.0 {
+            self.cell_size / (self.gravity * max_depth).sqrt()
+        } else {
+            f32::INFINITY
+        };
+        pipe.min(cfl)
+    }
+}
 
 /// Mirror of `WaterUniforms` in `water.wgsl` (48 bytes).
 #[repr(C)]
@@ -94,14 +183,14 @@ pub struct DropUniforms {
 
 impl WaterUniforms {
     /// The uniforms of one step of `dt` seconds with `rain` m/s.
-    pub fn new(p: &WaterParams, dt: f32, rain: f32) -> Self {
+    pub fn new(p: &WaterGpuParams, dt: f32, rain: f32) -> Self {
         let area = p.cell_size * p.cell_size;
         Self {
-            cols: p.cols as u32,
-            rows: p.rows as u32,
+            cols: p.cols,
+            rows: p.rows,
             boundary: match p.boundary {
-                Boundary::Closed => 0,
-                Boundary::Open => 1,
+                WaterBoundary::Closed => 0,
+                WaterBoundary::Open => 1,
             },
             _pad0: 0,
             gravity_coef: dt * p.pipe_area * p.gravity / p.pipe_length,
@@ -118,7 +207,7 @@ impl WaterUniforms {
 
 /// The GPU water simulation: buffers, pipelines and the ping-pong state.
 pub struct WaterCompute {
-    params: WaterParams,
+    params: WaterGpuParams,
     terrain: wgpu::Buffer,
     depth: [wgpu::Buffer; 2],
     flux: wgpu::Buffer,
@@ -146,17 +235,17 @@ impl WaterCompute {
     /// Uploads a state: `terrain` and `depth` in metres, `[rows * cols]` row-major; zero flux.
     ///
     /// # Errors
-    /// [`RenderError::InvalidInput`] for what [`WaterSim::new`] refuses (sizes, NaN, negative
-    /// depth), [`RenderError::LimitExceeded`] when a buffer is above the device's storage
-    /// binding limit, [`RenderError::Gpu`].
+    /// [`RenderError::InvalidInput`] for parameters [`WaterGpuParams::validate`] refuses, a
+    /// height array that is not `[rows * cols]` long, a non-finite height or a negative depth;
+    /// [`RenderError::LimitExceeded`] when a buffer is above the device's storage binding
+    /// limit, [`RenderError::Gpu`].
     pub fn new(
         ctx: &GpuContext,
-        params: WaterParams,
+        params: WaterGpuParams,
         terrain: &[f32],
         depth: &[f32],
     ) -> Result<Self> {
-        // The CPU constructor is the one validator of sizes and values.
-        WaterSim::new(params, terrain.to_vec(), depth.to_vec()).map_err(invalid)?;
+        check_state(&params, terrain, depth)?;
         let n = params.cell_count() as u64;
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
@@ -232,16 +321,8 @@ impl WaterCompute {
         })
     }
 
-    /// Uploads the current state of a CPU simulation (its flux is not copied: starts at zero).
-    ///
-    /// # Errors
-    /// As [`WaterCompute::new`].
-    pub fn from_sim(ctx: &GpuContext, sim: &WaterSim) -> Result<Self> {
-        Self::new(ctx, *sim.params(), sim.terrain(), sim.depth())
-    }
-
     /// The parameters.
-    pub fn params(&self) -> &WaterParams {
+    pub fn params(&self) -> &WaterGpuParams {
         &self.params
     }
 
@@ -272,7 +353,7 @@ impl WaterCompute {
         Ok(())
     }
 
-    /// Largest accepted step, seconds: [`WaterParams::max_stable_dt`] at an upper estimate of
+    /// Largest accepted step, seconds: [`WaterGpuParams::max_stable_dt`] at an upper estimate of
     /// the max depth (the GPU does no reduction: the initial max plus every drop and the rain).
     pub fn max_stable_dt(&self) -> f32 {
         self.params.max_stable_dt(self.depth_bound)
@@ -362,7 +443,7 @@ impl WaterCompute {
         Ok(())
     }
 
-    /// Adds a raised-cosine drop (see [`WaterSim::add_drop`]) to the current depth.
+    /// Adds a raised-cosine drop (as `sierra_terrain::water::WaterSim::add_drop`) to the current depth.
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] for a non-finite centre, non-positive radius or negative
@@ -410,8 +491,8 @@ impl WaterCompute {
 
     fn groups(&self) -> (u32, u32) {
         (
-            (self.params.cols as u32).div_ceil(WORKGROUP_SIDE),
-            (self.params.rows as u32).div_ceil(WORKGROUP_SIDE),
+            self.params.cols.div_ceil(WORKGROUP_SIDE),
+            self.params.rows.div_ceil(WORKGROUP_SIDE),
         )
     }
 
@@ -471,6 +552,34 @@ impl WaterCompute {
     }
 }
 
+/// Sizes and values of an uploaded state (the GPU kernels assume them).
+fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32]) -> Result<()> {
+    params.validate()?;
+    let n = params.cell_count();
+    if terrain.len() != n || depth.len() != n {
+        return Err(invalid(format!(
+            "{} terrain and {} depth values for a {}x{} grid ({n} cells)",
+            terrain.len(),
+            depth.len(),
+            params.cols,
+            params.rows
+        )));
+    }
+    if let Some(i) = terrain.iter().position(|h| !h.is_finite()) {
+        return Err(invalid(format!(
+            "terrain height {} at cell {i}",
+            terrain[i]
+        )));
+    }
+    if let Some(i) = depth.iter().position(|d| !(*d >= 0.0 && d.is_finite())) {
+        return Err(invalid(format!(
+            "depth {} at cell {i} must be finite and >= 0",
+            depth[i]
+        )));
+    }
+    Ok(())
+}
+
 fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
     let bytes = readback::read_buffer(ctx, buffer)?;
     Ok(bytes
@@ -505,4 +614,46 @@ fn create_pipelines(device: &wgpu::Device) -> (wgpu::BindGroupLayout, [wgpu::Com
     ]
     .map(|entry| compute_pipeline(device, &pipeline_layout, &shader, entry));
     (layout, pipelines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uploaded_states_are_checked_before_the_gpu_sees_them() {
+        let p = WaterGpuParams {
+            cols: 4,
+            rows: 3,
+            cell_size: 1.0,
+            gravity: 9.81,
+            pipe_area: 1.0,
+            pipe_length: 1.0,
+            damping: 0.0,
+            boundary: WaterBoundary::Closed,
+        };
+        assert!(check_state(&p, &[0.0; 12], &[1.0; 12]).is_ok());
+        let message = |r: Result<()>| match r {
+            Err(RenderError::InvalidInput(m)) => m,
+            other => panic!("{other:?}"),
+        };
+        assert!(message(check_state(&p, &[0.0; 11], &[1.0; 12])).contains("4x3"));
+        let mut depth = [1.0; 12];
+        depth[5] = -0.1;
+        assert!(message(check_state(&p, &[0.0; 12], &depth)).contains("cell 5"));
+        depth[5] = f32::NAN;
+        assert!(message(check_state(&p, &[0.0; 12], &depth)).contains("NaN"));
+        let mut terrain = [0.0; 12];
+        terrain[2] = f32::INFINITY;
+        assert!(message(check_state(&p, &terrain, &[1.0; 12])).contains("cell 2"));
+        let empty = WaterGpuParams { cols: 0, ..p };
+        assert!(message(check_state(&empty, &[], &[])).contains("0x3"));
+        let bad = WaterGpuParams { gravity: 0.0, ..p };
+        assert!(message(check_state(&bad, &[0.0; 12], &[1.0; 12])).contains("gravity"));
+        // The CPU model's stability limit at cell = 1, A = 1, l = 1, g = 9.81:
+        // pipe 0.5 / sqrt(g), CFL 1 / sqrt(g · 4) = the same at depth 4.
+        let pipe = 0.5 / 9.81f32.sqrt();
+        assert!((p.max_stable_dt(0.0) - pipe).abs() < 1e-7);
+        assert!((p.max_stable_dt(16.0) - 1.0 / (9.81f32 * 16.0).sqrt()).abs() < 1e-7);
+    }
 }

@@ -35,7 +35,7 @@ mod terrain;
 mod water;
 
 pub use attachment::{Attachment, AttachmentOffset};
-pub use audio_loop::AudioLoop;
+pub use audio_loop::{AudioLoop, SoundRef, BUILTIN_SOUNDS};
 pub use birds::Birds;
 pub use character::Character;
 pub use collision_box::CollisionBox;

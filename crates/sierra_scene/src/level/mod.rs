@@ -576,7 +576,7 @@ impl Level {
                         refs.push((at("model"), Path::new(&c.model)));
                     }
                     Component::AudioLoop(a) => {
-                        if let sierra_audio::SoundSource::File(p) = &a.source {
+                        if let crate::components::SoundRef::File(p) = &a.source {
                             refs.push((at("source"), p));
                         }
                     }

@@ -17,7 +17,8 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use glam::{Mat4, Quat, Vec3, Vec4};
-use sierra_render::crowd::{bake_asset, CrowdInstance};
+use sierra_content::crowd::{bake_asset, baked_palettes};
+use sierra_render::crowd::CrowdInstance;
 use sierra_render::material::SurfaceMaterial;
 use sierra_render::{Camera, FrameData, GpuContext, HeadlessRenderer, Material, Sun};
 
@@ -128,6 +129,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
     let asset = sierra_gltf::builtin::mannequin::load().context("building the mannequin")?;
     let (meshes, baked) = bake_asset(&asset, 30.0).context("baking the mannequin's clips")?;
     let clips = baked.clips.len() as u32;
+    let palettes = baked_palettes(&baked);
     let (width, height) = (args.size.width, args.size.height);
     let mut rows = Vec::new();
     for &n in &args.instances {
@@ -142,7 +144,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
                 .add_crowd(
                     &ctx,
                     mesh,
-                    &baked,
+                    &palettes,
                     &Material::default(),
                     &SurfaceMaterial::default(),
                     &instances,

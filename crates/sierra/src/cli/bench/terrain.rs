@@ -4,7 +4,8 @@
 
 use clap::Args;
 use serde::Serialize;
-use sierra_render::compute::noise::{generate_island_gpu, NoiseCompute};
+use sierra_content::terrain::generate_island_gpu;
+use sierra_render::compute::noise::NoiseCompute;
 use sierra_render::GpuContext;
 use sierra_terrain::noise::grid::Threads;
 use sierra_terrain::{Island, TerrainParams};

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use sierra_render::compute::water::{WaterCompute, WaterKernels};
+use sierra_render::compute::water::WaterKernels;
 use sierra_render::GpuContext;
 use sierra_terrain::water::{CopyProbe, WaterSim};
 use sierra_testkit::c_bench;
@@ -121,7 +121,7 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
         let c = pipes_c(size);
         let gpu = |kernels: WaterKernels| -> Result<Option<f64>> {
             let Some(ctx) = &ctx else { return Ok(None) };
-            let mut sim = WaterCompute::new(ctx, params, &terrain, &depth)?;
+            let mut sim = sierra_content::water::water_compute(ctx, params, &terrain, &depth)?;
             sim.set_kernels(kernels);
             let dt = 0.9 * sim.max_stable_dt();
             sim.step(ctx, dt, 1)?; // warm-up: shader compilation

@@ -10,10 +10,9 @@ mod support;
 
 use glam::{Mat4, Quat, Vec3, Vec4};
 use sierra_anim::{sample_morph_weights, Playback};
+use sierra_content::skinned_mesh::rigid_primitive_mesh;
 use sierra_gltf::GltfAsset;
-use sierra_render::skinning::{
-    rigid_primitive_mesh, skin_on_cpu_morphed, SkinnedDrawItem, Skinning,
-};
+use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedDrawItem, Skinning};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, RenderError, Sun};
 use support::context;
 
@@ -353,9 +352,9 @@ fn skinned_model_follows_the_clips_weights_channel_before_skinning() {
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut model =
-        sierra_render::skinned_model::SkinnedModel::upload(&ctx, &mut headless.renderer, &asset)
-            .unwrap();
+        sierra_content::SkinnedModel::upload(&ctx, &mut headless.renderer, &asset).unwrap();
     let handle = model.meshes().next().unwrap();
+    let mut poser = sierra_content::ModelPoser::new(&asset, 0).unwrap();
     for t in [0.25f32, 0.75] {
         // The frame path: palettes, draws and morph weights in the frame, skinned by the renderer.
         let mut frame = support::frame(sierra_render::Camera::look_at(
@@ -369,10 +368,11 @@ fn skinned_model_follows_the_clips_weights_channel_before_skinning() {
         ));
         model.morph_weights(0, t, &mut frame.skinned).unwrap();
         let skinned = &mut frame.skinned;
+        let palette = poser.palette(0, t, Playback::Loop).unwrap();
         model
-            .pose(
+            .draw_with_palette(
                 0,
-                t,
+                palette,
                 Mat4::IDENTITY,
                 &mut skinned.palettes,
                 &mut skinned.draws,

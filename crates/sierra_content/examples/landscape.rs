@@ -4,7 +4,8 @@
 //! The demo proper (animated sea, camera paths) lives in the `sierra` binary.
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
-use sierra_render::compute::noise::{generate_island_gpu, NoiseCompute};
+use sierra_content::terrain::generate_island_gpu;
+use sierra_render::compute::noise::NoiseCompute;
 use sierra_render::material::{AlphaMode, SurfaceMaterial};
 use sierra_render::{
     Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MeshData, Sun,

@@ -4,7 +4,7 @@
 //! `$CARGO_TARGET_TMPDIR/sea_frame_N.png` to look at.
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
-use sierra_render::compute::water::WaterCompute;
+use sierra_content::water::water_compute;
 use sierra_render::passes::forward::ForwardPass;
 use sierra_render::passes::sea::{SeaPass, SeaUniforms};
 use sierra_render::passes::{Pass, PassInputs};
@@ -126,7 +126,7 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
     }
     .depth(&p, &terrain)
     .unwrap();
-    let mut water = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+    let mut water = water_compute(&ctx, p, &terrain, &depth).unwrap();
     // Drops in the sea in front of the camera: rings spreading towards the beach.
     for (x, z) in [(-150.0, 170.0), (120.0, 200.0)] {
         water
@@ -237,7 +237,9 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
     assert!(changed > 200, "only {changed} pixels changed");
     assert!(diff(&frames[1], &frames[2]) > 100);
     // And the uniform block matches the shader.
-    let module = naga::front::wgsl::parse_str(include_str!("../src/passes/sea.wgsl")).unwrap();
+    let module =
+        naga::front::wgsl::parse_str(include_str!("../../sierra_render/src/passes/sea.wgsl"))
+            .unwrap();
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).unwrap();
     let (h, _) = module
@@ -276,7 +278,7 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
     let depth = InitialState::Still { level: 0.0 }
         .depth(&p, &terrain)
         .unwrap();
-    let mut water = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+    let mut water = water_compute(&ctx, p, &terrain, &depth).unwrap();
     water
         .add_drop(
             &ctx,
@@ -375,7 +377,7 @@ fn open_sea_continues_the_grid_without_an_edge() {
     let depth = InitialState::Still { level: 60.0 }
         .depth(&p, &terrain)
         .unwrap();
-    let water = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+    let water = water_compute(&ctx, p, &terrain, &depth).unwrap();
     let targets = targets(&ctx);
     let mut forward = ForwardPass::new(&ctx).unwrap();
     let mut sea = SeaPass::new(&ctx).unwrap();

@@ -2,7 +2,8 @@
 //! (sierra_terrain::water): same state in, same state out after 100 steps.
 
 use glam::Vec2;
-use sierra_render::compute::water::{WaterCompute, WaterKernels, WaterUniforms};
+use sierra_content::water::{water_compute, water_compute_from_sim};
+use sierra_render::compute::water::WaterKernels;
 use sierra_render::{GpuContext, RenderError};
 use sierra_terrain::water::{Boundary, InitialState, WaterParams, WaterSim};
 
@@ -44,7 +45,7 @@ fn compare_after_100_steps(boundary: Boundary, rain: f32, kernels: WaterKernels)
     let ctx = context();
     let (p, terrain, depth) = scene(boundary);
     let mut cpu = WaterSim::new(p, terrain.clone(), depth.clone()).unwrap();
-    let mut gpu = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+    let mut gpu = water_compute(&ctx, p, &terrain, &depth).unwrap();
     gpu.set_kernels(kernels);
     cpu.set_rain(rain).unwrap();
     gpu.set_rain(rain).unwrap();
@@ -111,7 +112,7 @@ fn staged_and_direct_kernels_agree_exactly() {
     let ctx = context();
     let (p, terrain, depth) = scene(Boundary::Open);
     let run = |kernels| {
-        let mut gpu = WaterCompute::new(&ctx, p, &terrain, &depth).unwrap();
+        let mut gpu = water_compute(&ctx, p, &terrain, &depth).unwrap();
         gpu.set_kernels(kernels);
         gpu.step(&ctx, 0.05, 50).unwrap();
         gpu.read_depth(&ctx).unwrap()
@@ -129,7 +130,7 @@ fn gpu_drop_matches_cpu_drop_and_conserves_volume() {
     let ctx = context();
     let p = WaterParams::new(48, 48, 1.0);
     let mut cpu = WaterSim::flat(p, vec![1.0; 48 * 48]).unwrap();
-    let mut gpu = WaterCompute::from_sim(&ctx, &cpu).unwrap();
+    let mut gpu = water_compute_from_sim(&ctx, &cpu).unwrap();
     cpu.add_drop(Vec2::new(20.0, 26.0), 6.0, 0.5).unwrap();
     gpu.add_drop(&ctx, Vec2::new(20.0, 26.0), 6.0, 0.5).unwrap();
     assert!(max_abs_diff(cpu.depth(), &gpu.read_depth(&ctx).unwrap()) < 1e-6);
@@ -145,40 +146,17 @@ fn gpu_drop_matches_cpu_drop_and_conserves_volume() {
 fn gpu_refuses_unstable_steps_and_bad_grids() {
     let ctx = context();
     let p = WaterParams::new(16, 16, 1.0);
-    let mut gpu = WaterCompute::new(&ctx, p, &[0.0; 256], &[1.0; 256]).unwrap();
+    let mut gpu = water_compute(&ctx, p, &[0.0; 256], &[1.0; 256]).unwrap();
     let limit = gpu.max_stable_dt();
     assert!(matches!(
         gpu.step(&ctx, limit * 1.5, 1),
         Err(RenderError::InvalidInput(m)) if m.contains("stability limit")
     ));
     assert_eq!(gpu.steps(), 0);
-    let e = WaterCompute::new(&ctx, WaterParams::new(0, 16, 1.0), &[], &[]).err();
+    let e = water_compute(&ctx, WaterParams::new(0, 16, 1.0), &[], &[]).err();
     assert!(matches!(e, Some(RenderError::InvalidInput(m)) if m.contains("0x16")));
     let mut nan = vec![1.0; 256];
     nan[17] = f32::NAN;
-    let e = WaterCompute::new(&ctx, p, &[0.0; 256], &nan).err();
+    let e = water_compute(&ctx, p, &[0.0; 256], &nan).err();
     assert!(matches!(e, Some(RenderError::InvalidInput(m)) if m.contains("NaN")));
-}
-
-#[test]
-fn uniform_struct_matches_the_shader_layout() {
-    let module = naga::front::wgsl::parse_str(include_str!("../src/compute/water.wgsl")).unwrap();
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).unwrap();
-    let size_of = |name: &str| {
-        let (handle, _) = module
-            .types
-            .iter()
-            .find(|(_, t)| t.name.as_deref() == Some(name))
-            .unwrap();
-        layouter[handle].size as usize
-    };
-    assert_eq!(
-        size_of("WaterUniforms"),
-        std::mem::size_of::<WaterUniforms>()
-    );
-    assert_eq!(
-        size_of("DropUniforms"),
-        std::mem::size_of::<sierra_render::compute::water::DropUniforms>()
-    );
 }

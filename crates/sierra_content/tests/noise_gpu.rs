@@ -2,6 +2,7 @@
 //! random points with |p| <= 256 for perlin3 and fbm3 agree to 1e-5, perlin2/fbm2 too, and the
 //! grid entry equals the CPU grid.
 
+use sierra_content::terrain::{fbm2_grid_gpu, fbm_params, permutation_table};
 use sierra_render::compute::noise::{NoiseCompute, NoiseFunction};
 use sierra_render::GpuContext;
 use sierra_terrain::noise::grid::{fbm2_grid, GridSpec, Threads};
@@ -42,7 +43,13 @@ fn gpu_matches_cpu_f32_on_random_points() {
     .unwrap();
     for perm in [Permutation::reference(), Permutation::from_seed(7)] {
         let gpu = compute
-            .evaluate_points(&ctx, &perm, NoiseFunction::Perlin3, None, &points)
+            .evaluate_points(
+                &ctx,
+                &permutation_table(&perm),
+                NoiseFunction::Perlin3,
+                None,
+                &points,
+            )
             .unwrap();
         let cpu: Vec<f32> = points
             .iter()
@@ -56,7 +63,13 @@ fn gpu_matches_cpu_f32_on_random_points() {
         );
 
         let gpu = compute
-            .evaluate_points(&ctx, &perm, NoiseFunction::Fbm3, Some(&fbm), &points)
+            .evaluate_points(
+                &ctx,
+                &permutation_table(&perm),
+                NoiseFunction::Fbm3,
+                Some(&fbm_params(&fbm)),
+                &points,
+            )
             .unwrap();
         let cpu: Vec<f32> = points
             .iter()
@@ -66,7 +79,13 @@ fn gpu_matches_cpu_f32_on_random_points() {
         assert!(d <= 1e-5, "fbm3 max |gpu - cpu| = {d}");
 
         let gpu = compute
-            .evaluate_points(&ctx, &perm, NoiseFunction::Perlin2, None, &points)
+            .evaluate_points(
+                &ctx,
+                &permutation_table(&perm),
+                NoiseFunction::Perlin2,
+                None,
+                &points,
+            )
             .unwrap();
         let cpu: Vec<f32> = points.iter().map(|p| perlin2(&perm, p[0], p[1])).collect();
         assert!(max_diff(&gpu, &cpu) <= 1e-5);
@@ -80,7 +99,13 @@ fn gpu_matches_cpu_f32_on_random_points() {
     .with_kind(FbmKind::Ridged);
     let perm = Permutation::from_seed(11);
     let gpu = compute
-        .evaluate_points(&ctx, &perm, NoiseFunction::Fbm2, Some(&ridged), &points)
+        .evaluate_points(
+            &ctx,
+            &permutation_table(&perm),
+            NoiseFunction::Fbm2,
+            Some(&fbm_params(&ridged)),
+            &points,
+        )
         .unwrap();
     let cpu: Vec<f32> = points
         .iter()
@@ -98,7 +123,7 @@ fn gpu_grid_matches_cpu_grid() {
         .unwrap()
         .with_kind(FbmKind::Ridged);
     let grid = GridSpec::new(77, 45, [-1.7, 3.2], [0.031, 0.047]).unwrap();
-    let gpu = compute.fbm2_grid(&ctx, &perm, &fbm, &grid).unwrap();
+    let gpu = fbm2_grid_gpu(&ctx, &compute, &perm, &fbm, &grid).unwrap();
     let mut cpu = vec![0f32; 77 * 45];
     fbm2_grid(&perm, &fbm, &grid, Threads::One, &mut cpu).unwrap();
     let d = max_diff(&gpu, &cpu);
@@ -111,16 +136,28 @@ fn fbm_without_parameters_is_an_error() {
     let compute = NoiseCompute::new(&ctx).unwrap();
     let perm = Permutation::reference();
     assert!(compute
-        .evaluate_points(&ctx, &perm, NoiseFunction::Fbm3, None, &[[0.0; 3]])
+        .evaluate_points(
+            &ctx,
+            &permutation_table(&perm),
+            NoiseFunction::Fbm3,
+            None,
+            &[[0.0; 3]]
+        )
         .is_err());
     assert!(compute
-        .evaluate_points(&ctx, &perm, NoiseFunction::Perlin3, None, &[])
+        .evaluate_points(
+            &ctx,
+            &permutation_table(&perm),
+            NoiseFunction::Perlin3,
+            None,
+            &[]
+        )
         .is_err());
 }
 
 #[test]
 fn island_generated_on_the_gpu_matches_the_cpu() {
-    use sierra_render::compute::noise::generate_island_gpu;
+    use sierra_content::terrain::generate_island_gpu;
     use sierra_terrain::{Island, TerrainParams};
     let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
     let compute = NoiseCompute::new(&ctx).unwrap();

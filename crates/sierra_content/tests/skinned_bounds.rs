@@ -4,10 +4,11 @@
 //! bind-pose box (which would miss posed vertices).
 
 use glam::{Mat4, Vec3};
+use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
 use sierra_gltf::{pose, ClipSelector, GltfAsset};
 use sierra_render::skinned_bounds::{transform_bounds, JointBounds};
-use sierra_render::skinning::{skin_on_cpu, skinned_primitive_mesh};
+use sierra_render::skinning::skin_on_cpu;
 
 /// `[skin joint]` glTF joint matrices (joint world × inverse bind matrix), computed by the
 /// importer's pose report, independent of the bounds code.
@@ -156,7 +157,7 @@ fn posed_bounds_contain_morphed_vertices_for_weights_in_0_1() {
     };
     let asset = GltfAsset::load(&path).unwrap();
     let mesh =
-        sierra_render::skinning::rigid_primitive_mesh(&asset.meshes[0].primitives[0]).unwrap();
+        sierra_content::skinned_mesh::rigid_primitive_mesh(&asset.meshes[0].primitives[0]).unwrap();
     let bounds = JointBounds::new(&mesh);
     let joint = [Mat4::from_rotation_z(0.5) * Mat4::from_scale(Vec3::new(1.0, 2.0, 0.5))];
     let posed = bounds.posed_bounds(&joint).unwrap();

@@ -5,8 +5,8 @@
 mod support;
 
 use glam::{Vec3, Vec4};
+use sierra_content::upload_gltf;
 use sierra_gltf::GltfAsset;
-use sierra_render::gltf_model::upload_gltf;
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Sun};
 use support::context;
 

@@ -1,38 +1,26 @@
 //! [`SkinnedModel`]: one animated character instance for the game loop — a
-//! glTF asset's skinned primitives uploaded for [`Skinning`], and the per-skin
-//! animation buffers (sampling context, local pose, model-space matrices,
-//! palette) allocated once, so posing a frame allocates nothing.
+//! glTF asset's skinned primitives uploaded for the renderer's skinning pass, drawn with
+//! palettes the animation job computed (`sierra_anim::CharacterJob`; outside the game,
+//! [`crate::ModelPoser`]).
 //!
-//! Per frame: `model.pose(clip, time, world, &mut palettes, &mut skinned_draws)`
-//! for each character, then `skinning.skin(ctx, &palettes, &skinned_draws, &mut frame.draws)`.
+//! Per frame (the extract step): `model.draw_with_palette(skin, palette, world, ...)` and
+//! `model.morph_weights(clip, time, &mut frame.skinned)` for each character.
 //! Joint matrices are glTF's (§3.7.3.3): the skeleton includes every ancestor
 //! of the joints, so model space is the glTF scene's world space and the skinned
 //! mesh node's own transform is not applied; `world` places the whole model.
 
-use glam::{Mat4, Vec3, Vec4};
-use sierra_anim::{
-    local_to_model, sample_clip, sample_morph_weights, skinning_palette, Clip, Playback,
-    SamplingContext, Skeleton, Skin, Transform,
-};
+use glam::{Mat4, Vec3};
+use sierra_anim::{Clip, Playback};
 use sierra_gltf::GltfAsset;
+use sierra_render::skinned_bounds::{transform_bounds, JointBounds};
+use sierra_render::skinning::{SkinnedDrawItem, SkinnedMeshHandle};
+use sierra_render::{
+    GpuContext, Material, MorphWeights, RenderError, Renderer, Result, SkinnedFrame,
+};
 
-use crate::context::GpuContext;
-use crate::error::{RenderError, Result};
-use crate::frame::{Material, MorphWeights, SkinnedFrame};
-use crate::renderer::Renderer;
-use crate::skinned_bounds::{transform_bounds, JointBounds};
-use crate::skinning::{skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshHandle};
-
-struct SkinState {
-    skeleton: Skeleton,
-    skin: Skin,
-    /// `[clip]` built for this skin's skeleton.
-    clips: Vec<Clip>,
-    context: SamplingContext,
-    local: Vec<Transform>,
-    model: Vec<Mat4>,
-    palette: Vec<Mat4>,
-}
+use crate::gltf_model::base_material;
+use crate::poser::node_morph_weights;
+use crate::skinned_mesh::skinned_primitive_mesh;
 
 struct Part {
     mesh: SkinnedMeshHandle,
@@ -51,10 +39,12 @@ pub struct SkinnedModel {
     name: String,
     clip_names: Vec<String>,
     durations: Vec<f32>,
-    skins: Vec<SkinState>,
+    /// `[skin]` palette length (skin joint count).
+    skin_joints: Vec<usize>,
+    /// `[clip]` built for skin 0's skeleton, for their morph `weights` tracks (which target
+    /// glTF nodes whatever the skeleton).
+    clips: Vec<Clip>,
     parts: Vec<Part>,
-    /// `[skin]` palette offset of the frame being posed.
-    skin_offsets: Vec<u32>,
     /// Scratch `[morph target]` weights (no allocation per frame once grown).
     weights: Vec<f32>,
 }
@@ -78,22 +68,10 @@ impl SkinnedModel {
                 "{name} has no skinned mesh (no node with both mesh and skin): it cannot be drawn as an animated character"
             )));
         }
-        let mut skins = Vec::with_capacity(asset.skins.len());
-        for (s, imported) in asset.skins.iter().enumerate() {
-            let clips = (0..asset.clips.len())
-                .map(|c| asset.skin_clip(s, c).map_err(invalid))
-                .collect::<Result<Vec<_>>>()?;
-            let n = imported.skeleton.joint_count();
-            skins.push(SkinState {
-                skeleton: imported.skeleton.clone(),
-                skin: imported.skin.clone(),
-                clips,
-                context: SamplingContext::new(n),
-                local: vec![Transform::IDENTITY; n],
-                model: vec![Mat4::IDENTITY; n],
-                palette: vec![Mat4::IDENTITY; imported.joint_count()],
-            });
-        }
+        let clips = (0..asset.clips.len())
+            .map(|c| asset.skin_clip(0, c).map_err(invalid))
+            .collect::<Result<Vec<_>>>()?;
+        let skin_joints = asset.skins.iter().map(|s| s.joint_count()).collect();
         let mut parts = Vec::new();
         for inst in instances {
             let Some(mesh) = asset.meshes.get(inst.mesh) else {
@@ -115,10 +93,6 @@ impl SkinnedModel {
                     &data,
                     &format!("{name} node {}", inst.node),
                 )?;
-                let base = prim
-                    .material
-                    .and_then(|m| asset.materials.get(m))
-                    .map_or(Vec4::ONE, |m| m.base_color_factor);
                 let node = &asset.nodes[inst.node];
                 let default_weights = if node.weights.is_empty() {
                     mesh.weights.clone()
@@ -140,10 +114,7 @@ impl SkinnedModel {
                     default_weights,
                     mesh: handle,
                     skin: inst.skin,
-                    material: Material {
-                        base_color: base,
-                        ..Material::default()
-                    },
+                    material: base_material(asset, prim.material),
                 });
             }
         }
@@ -151,15 +122,15 @@ impl SkinnedModel {
             name,
             clip_names: asset.clips.iter().map(|c| c.name.clone()).collect(),
             durations: asset.clips.iter().map(|c| c.duration).collect(),
-            skin_offsets: vec![0; skins.len()],
             weights: Vec::new(),
-            skins,
+            skin_joints,
+            clips,
             parts,
         })
     }
 
     /// The uploaded skinned mesh instances, one per skinned primitive (for
-    /// [`Skinning::posed_bounds`] and [`Skinning::output_mesh`]).
+    /// `sierra_render::skinning::Skinning::posed_bounds` and `output_mesh`).
     pub fn meshes(&self) -> impl Iterator<Item = SkinnedMeshHandle> + '_ {
         self.parts.iter().map(|part| part.mesh)
     }
@@ -200,9 +171,10 @@ impl SkinnedModel {
     }
 
     /// Sets the morph target weights of every morphed primitive for `clip` at `time` seconds
-    /// (looping): the clip's `weights` channel on the primitive's node when it has one, else the
-    /// node's (or mesh's) default weights, appended to `frame`'s morph weights; the renderer
-    /// applies them on the GPU before skinning. Primitives without morph targets are skipped.
+    /// (looping): [`node_morph_weights`], the clip's `weights` channel on the primitive's node
+    /// when it has one, else the node's (or mesh's) default weights, appended to `frame`'s morph
+    /// weights; the renderer applies them on the GPU before skinning. Primitives without morph
+    /// targets are skipped.
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] for an unknown clip or a sampling error.
@@ -220,16 +192,15 @@ impl SkinnedModel {
             )));
         }
         for part in self.parts.iter().filter(|p| !p.default_weights.is_empty()) {
-            self.weights.clone_from(&part.default_weights);
-            let clip = &self.skins[part.skin].clips[clip];
-            if let Some(track) = clip
-                .morph_tracks()
-                .iter()
-                .position(|t| t.target() == part.node && t.weight_count() == self.weights.len())
-            {
-                sample_morph_weights(clip, track, time, Playback::Loop, &mut self.weights)
-                    .map_err(invalid)?;
-            }
+            node_morph_weights(
+                &self.clips[clip],
+                part.node,
+                &part.default_weights,
+                time,
+                Playback::Loop,
+                &mut self.weights,
+            )
+            .map_err(invalid)?;
             frame.morphs.push(MorphWeights {
                 mesh: part.mesh,
                 first: frame.morph_weights.len() as u32,
@@ -263,18 +234,17 @@ impl SkinnedModel {
         palettes: &mut Vec<Mat4>,
         draws: &mut Vec<SkinnedDrawItem>,
     ) -> Result<()> {
-        let Some(st) = self.skins.get(skin) else {
+        let Some(&joints) = self.skin_joints.get(skin) else {
             return Err(RenderError::InvalidInput(format!(
                 "{}: skin {skin} out of range ({} skins)",
                 self.name,
-                self.skins.len()
+                self.skin_joints.len()
             )));
         };
-        if palette.len() != st.palette.len() {
+        if palette.len() != joints {
             return Err(RenderError::InvalidInput(format!(
-                "{}: skin {skin} has {} joints but the palette has {} matrices",
+                "{}: skin {skin} has {joints} joints but the palette has {} matrices",
                 self.name,
-                st.palette.len(),
                 palette.len()
             )));
         }
@@ -291,53 +261,6 @@ impl SkinnedModel {
                     material: part.material,
                 }),
         );
-        Ok(())
-    }
-
-    /// Poses every skin by `clip` at `time` seconds (looping), appends the
-    /// palettes to `palettes` and one draw per skinned primitive (placed by
-    /// `world`) to `draws`. Allocates nothing once `palettes`/`draws` have grown.
-    ///
-    /// # Errors
-    /// [`RenderError::InvalidInput`] for an unknown clip index or a sampling error.
-    pub fn pose(
-        &mut self,
-        clip: usize,
-        time: f32,
-        world: Mat4,
-        palettes: &mut Vec<Mat4>,
-        draws: &mut Vec<SkinnedDrawItem>,
-    ) -> Result<()> {
-        if clip >= self.clip_names.len() {
-            return Err(RenderError::InvalidInput(format!(
-                "{}: clip index {clip} out of range ({} clips)",
-                self.name,
-                self.clip_names.len()
-            )));
-        }
-        for (st, offset) in self.skins.iter_mut().zip(&mut self.skin_offsets) {
-            sample_clip(
-                &st.clips[clip],
-                time,
-                Playback::Loop,
-                &mut st.context,
-                &mut st.local,
-            )
-            .map_err(invalid)?;
-            local_to_model(&st.skeleton, &st.local, Mat4::IDENTITY, &mut st.model)
-                .map_err(invalid)?;
-            skinning_palette(&st.skin, &st.model, &mut st.palette).map_err(invalid)?;
-            *offset = palettes.len() as u32;
-            palettes.extend_from_slice(&st.palette);
-        }
-        for part in &self.parts {
-            draws.push(SkinnedDrawItem {
-                mesh: part.mesh,
-                model: world,
-                palette_offset: self.skin_offsets[part.skin],
-                material: part.material,
-            });
-        }
         Ok(())
     }
 }

@@ -6,11 +6,10 @@
 mod support;
 
 use glam::{Mat4, Vec3, Vec4};
+use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
 use sierra_gltf::{pose, ClipSelector, GltfAsset};
-use sierra_render::skinning::{
-    skin_on_cpu, skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshData, Skinning,
-};
+use sierra_render::skinning::{skin_on_cpu, SkinnedDrawItem, SkinnedMeshData, Skinning};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, Sun};
 use support::context;
 
@@ -497,17 +496,29 @@ fn baked_matrices_give_the_palette_paths_image() {
 
 #[test]
 fn skinned_model_poses_like_sierra_pose_and_rejects_bad_input() {
-    use sierra_render::skinned_model::SkinnedModel;
+    use sierra_content::{ModelPoser, SkinnedModel};
     let asset = mannequin::load().unwrap();
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
-    let mut model = SkinnedModel::upload(&ctx, &mut headless.renderer, &asset).unwrap();
+    let model = SkinnedModel::upload(&ctx, &mut headless.renderer, &asset).unwrap();
     let walk = model.clip("walk").unwrap();
     let (mut palettes, mut draws) = (vec![Mat4::IDENTITY; 3], Vec::new());
     let world = Mat4::from_translation(Vec3::new(2.0, 0.0, 1.0));
-    model
-        .pose(walk, 0.37, world, &mut palettes, &mut draws)
+    // The palette comes from the animation job (as the game's characters get theirs).
+    let mut poser = ModelPoser::new(&asset, 0).unwrap();
+    let palette_now = poser
+        .palette(walk, 0.37, sierra_anim::Playback::Loop)
         .unwrap();
+    model
+        .draw_with_palette(0, palette_now, world, &mut palettes, &mut draws)
+        .unwrap();
+    // A palette of the wrong length and an unknown skin are refused.
+    assert!(model
+        .draw_with_palette(0, &palette_now[1..], world, &mut palettes, &mut draws)
+        .is_err());
+    assert!(model
+        .draw_with_palette(1, palette_now, world, &mut palettes, &mut draws)
+        .is_err());
     assert_eq!(draws.len(), 1);
     assert_eq!(draws[0].palette_offset, 3);
     assert_eq!(draws[0].model, world);

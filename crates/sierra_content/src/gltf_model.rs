@@ -11,14 +11,12 @@ use std::collections::HashMap;
 use glam::{Mat4, Vec3};
 use sierra_gltf::{GltfAsset, ImportedMaterial, ImportedPrimitive};
 
-use crate::context::GpuContext;
-use crate::error::{RenderError, Result};
-use crate::frame::{DrawItem, Material, MeshHandle};
-use crate::material::{AlphaMode, ShadingModel, SurfaceMaterial};
-use crate::mesh::MeshData;
-use crate::renderer::Renderer;
-use crate::tangents::generate_tangents_if_missing;
-use crate::texture::{ColorSpace, Texture2d};
+use sierra_render::material::{AlphaMode, ShadingModel, SurfaceMaterial};
+use sierra_render::tangents::generate_tangents_if_missing;
+use sierra_render::texture::{ColorSpace, Texture2d};
+use sierra_render::{
+    DrawItem, GpuContext, Material, MeshData, MeshHandle, RenderError, Renderer, Result,
+};
 
 /// An uploaded glTF asset: what to draw, and its world-space bounds.
 #[derive(Clone, Debug)]
@@ -38,6 +36,19 @@ impl GltfModel {
             model: transform * d.model,
             ..*d
         })
+    }
+}
+
+/// The draw colour of glTF material `index` of `asset`: its base colour factor (white without
+/// a material or for a missing index, glTF §3.9.6) on the forward pass's default surface. The
+/// one conversion skinned characters, crowds and `sierra view` use (static models get the full
+/// metallic-roughness surface from [`upload_gltf`]).
+pub fn base_material(asset: &GltfAsset, index: Option<usize>) -> Material {
+    Material {
+        base_color: index
+            .and_then(|m| asset.materials.get(m))
+            .map_or(glam::Vec4::ONE, |m| m.base_color_factor),
+        ..Material::default()
     }
 }
 

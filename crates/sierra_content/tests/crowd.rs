@@ -7,12 +7,13 @@
 mod support;
 
 use glam::{Mat4, Quat, Vec3, Vec4};
-use sierra_anim::{BakedAnimation, BakedClip};
+use sierra_content::crowd::baked_palettes;
+use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
 use sierra_gltf::{ClipSelector, GltfAsset};
-use sierra_render::crowd::{baked_texture_size, CrowdInstance};
+use sierra_render::crowd::{baked_texture_size, BakedPaletteClip, BakedPalettes, CrowdInstance};
 use sierra_render::material::SurfaceMaterial;
-use sierra_render::skinning::{skinned_primitive_mesh, SkinnedDrawItem, SkinnedMeshData, Skinning};
+use sierra_render::skinning::{SkinnedDrawItem, SkinnedMeshData, Skinning};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, RenderError, Sun};
 use support::context;
 
@@ -26,7 +27,7 @@ fn mesh(asset: &GltfAsset) -> SkinnedMeshData {
 }
 
 /// Bakes `names` (in order) of the mannequin's skin 0.
-fn bake(asset: &GltfAsset, names: &[&str]) -> BakedAnimation {
+fn bake(asset: &GltfAsset, names: &[&str]) -> BakedPalettes {
     let skin = &asset.skins[0];
     let clips: Vec<_> = names
         .iter()
@@ -36,7 +37,9 @@ fn bake(asset: &GltfAsset, names: &[&str]) -> BakedAnimation {
         })
         .collect();
     let refs: Vec<_> = clips.iter().collect();
-    sierra_anim::bake_skinning_matrices(&skin.skeleton, &skin.skin, &refs, RATE).unwrap()
+    baked_palettes(
+        &sierra_anim::bake_skinning_matrices(&skin.skeleton, &skin.skin, &refs, RATE).unwrap(),
+    )
 }
 
 fn frame(eye: Vec3, target: Vec3, far: f32) -> FrameData {
@@ -243,11 +246,10 @@ fn bakes_that_do_not_fit_and_bad_instances_give_clear_errors() {
     let limit = ctx.device.limits().max_texture_dimension_2d;
     // One row per baked frame: one more frame than the texture can hold.
     let frames = limit + 1;
-    let tall = BakedAnimation {
+    let tall = BakedPalettes {
         joint_count: 1,
         sample_rate: RATE,
-        clips: vec![BakedClip {
-            name: "long".into(),
+        clips: vec![BakedPaletteClip {
             first_frame: 0,
             frame_count: frames,
             duration: (frames - 1) as f32 / RATE,

@@ -1,0 +1,83 @@
+//! A glTF crowd model baked for the crowd pass: its skinned primitives as
+//! [`SkinnedMeshData`] and every clip's palettes (`sierra_anim::bake_skinning_matrices`, named
+//! clips), handed to the pass as the renderer's [`BakedPalettes`] ([`baked_palettes`]).
+
+use sierra_anim::BakedAnimation;
+use sierra_gltf::GltfAsset;
+use sierra_render::crowd::{BakedPaletteClip, BakedPalettes};
+use sierra_render::skinning::SkinnedMeshData;
+use sierra_render::{Material, RenderError, Result};
+
+use crate::gltf_model::base_material;
+use crate::skinned_mesh::skinned_primitive_mesh;
+
+/// A glTF asset ready for [`sierra_render::crowd::CrowdPass::add_crowd`]: the first skinned mesh
+/// instance's primitives (`[primitive]`, each one crowd) and every clip of that skin baked at
+/// `sample_rate` frames per second, in the asset's clip order (the instance's clip index is the
+/// asset's clip index). Give the pass [`baked_palettes`] of the bake.
+///
+/// # Errors
+/// [`RenderError::InvalidInput`] when the asset has no skinned mesh, a primitive has no
+/// `JOINTS_0`/`WEIGHTS_0`, or sampling/baking fails (the `sierra_gltf`/`sierra_anim` message).
+pub fn bake_asset(
+    asset: &GltfAsset,
+    sample_rate: f32,
+) -> Result<(Vec<SkinnedMeshData>, BakedAnimation)> {
+    let Some(instance) = asset.skin_instances().into_iter().next() else {
+        return Err(RenderError::InvalidInput(
+            "model has no skinned mesh: a crowd needs a skin".into(),
+        ));
+    };
+    let skin = &asset.skins[instance.skin];
+    let joints = skin.joint_count();
+    let meshes = asset.meshes[instance.mesh]
+        .primitives
+        .iter()
+        .map(|p| skinned_primitive_mesh(p, joints))
+        .collect::<Result<Vec<_>>>()?;
+    let clips = (0..asset.clips.len())
+        .map(|c| asset.skin_clip(instance.skin, c))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| RenderError::InvalidInput(format!("sampling the crowd's clips: {e}")))?;
+    let refs: Vec<_> = clips.iter().collect();
+    let baked = sierra_anim::bake_skinning_matrices(&skin.skeleton, &skin.skin, &refs, sample_rate)
+        .map_err(|e| RenderError::InvalidInput(format!("baking the crowd's clips: {e}")))?;
+    Ok((meshes, baked))
+}
+
+/// The renderer's copy of a bake: same joint count, rate, clip ranges and texels (the layouts
+/// are the same; clip names stay with the bake).
+pub fn baked_palettes(baked: &BakedAnimation) -> BakedPalettes {
+    BakedPalettes {
+        joint_count: baked.joint_count,
+        sample_rate: baked.sample_rate,
+        clips: baked
+            .clips
+            .iter()
+            .map(|c| BakedPaletteClip {
+                first_frame: c.first_frame,
+                frame_count: c.frame_count,
+                duration: c.duration,
+            })
+            .collect(),
+        texels: baked.texels.clone(),
+    }
+}
+
+/// The colours of each primitive [`bake_asset`] returns (same order): [`base_material`] of the
+/// primitive's material, as [`crate::SkinnedModel`] draws single characters.
+pub fn primitive_materials(asset: &GltfAsset) -> Vec<Material> {
+    let Some(instance) = asset.skin_instances().into_iter().next() else {
+        return Vec::new();
+    };
+    asset
+        .meshes
+        .get(instance.mesh)
+        .map(|mesh| {
+            mesh.primitives
+                .iter()
+                .map(|p| base_material(asset, p.material))
+                .collect()
+        })
+        .unwrap_or_default()
+}

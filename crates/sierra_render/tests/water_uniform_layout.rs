@@ -1,0 +1,26 @@
+//! The water compute pass's uniform structs against `water.wgsl`'s layout (naga's reflection).
+
+use sierra_render::compute::water::WaterUniforms;
+
+#[test]
+fn uniform_struct_matches_the_shader_layout() {
+    let module = naga::front::wgsl::parse_str(include_str!("../src/compute/water.wgsl")).unwrap();
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).unwrap();
+    let size_of = |name: &str| {
+        let (handle, _) = module
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some(name))
+            .unwrap();
+        layouter[handle].size as usize
+    };
+    assert_eq!(
+        size_of("WaterUniforms"),
+        std::mem::size_of::<WaterUniforms>()
+    );
+    assert_eq!(
+        size_of("DropUniforms"),
+        std::mem::size_of::<sierra_render::compute::water::DropUniforms>()
+    );
+}
