@@ -383,7 +383,8 @@ impl Renderer {
             })?;
             skinning.set_morph_weights(ctx, m.mesh, weights)?;
         }
-        skinning.skin(ctx, &skinned.palettes, &skinned.draws, &mut self.draws)?;
+        // Encoded at the start of the frame's own command buffer (encode_and_submit).
+        skinning.prepare(ctx, &skinned.palettes, &skinned.draws, &mut self.draws)?;
         for d in &skinned.draws {
             if let Some(mesh) = skinning.output_mesh(d.mesh) {
                 self.forward
@@ -451,6 +452,7 @@ impl Renderer {
             targets,
             meshes,
             draws,
+            skinning,
             forward,
             crowd,
             shadow,
@@ -483,6 +485,10 @@ impl Renderer {
                         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                             label: Some("frame"),
                         });
+                // Skinned vertices first: the shadow and forward passes draw them.
+                if let Some(skinning) = skinning.as_ref() {
+                    skinning.record(&mut encoder, &frame.skinned.draws);
+                }
                 for (i, pass) in passes.iter().enumerate() {
                     pass.record(
                         &mut encoder,

@@ -411,13 +411,68 @@ impl Skinning {
 
     /// Uploads `palettes` (one write), skins every draw in one compute pass
     /// (submitted before the caller renders), and appends one [`DrawItem`] per
-    /// draw to `out` for [`crate::FrameData::draws`].
+    /// draw to `out` for [`crate::FrameData::draws`]: [`Skinning::prepare`], then
+    /// [`Skinning::record`] into an encoder of its own.
+    ///
+    /// # Errors
+    /// As [`Skinning::prepare`].
+    pub fn skin(
+        &mut self,
+        ctx: &GpuContext,
+        palettes: &[Mat4],
+        draws: &[SkinnedDrawItem],
+        out: &mut Vec<DrawItem>,
+    ) -> Result<()> {
+        if draws.is_empty() {
+            return Ok(());
+        }
+        self.prepare(ctx, palettes, draws, out)?;
+        ctx.scoped(
+            || "skinning compute pass".to_owned(),
+            || {
+                let mut encoder =
+                    ctx.device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("skinning"),
+                        });
+                self.record(&mut encoder, draws);
+                ctx.queue.submit([encoder.finish()]);
+            },
+        )
+    }
+
+    /// Encodes the skinning compute pass of `draws` (those given to the last
+    /// [`Skinning::prepare`]) into `encoder`, ahead of the passes that draw the outputs.
+    pub fn record(&self, encoder: &mut wgpu::CommandEncoder, draws: &[SkinnedDrawItem]) {
+        let Some((_, palette_group, _)) = &self.palette else {
+            return;
+        };
+        if draws.is_empty() {
+            return;
+        }
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("skinning"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(1, palette_group, &[]);
+        for d in draws {
+            if let Some(inst) = self.instances.get(d.mesh.0 as usize) {
+                pass.set_bind_group(0, &inst.bind_group, &[]);
+                pass.dispatch_workgroups(inst.vertex_count.div_ceil(WORKGROUP), 1, 1);
+            }
+        }
+    }
+
+    /// Checks `draws`, uploads `palettes` (one write) and each draw's parameters, computes each
+    /// instance's posed bounds, and appends one [`DrawItem`] per draw (its output mesh) to `out`;
+    /// the compute pass itself is encoded by [`Skinning::record`].
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] for an unknown handle, a palette range
     /// outside `palettes`, or an instance drawn twice in one frame;
     /// [`RenderError::LimitExceeded`] when the palettes exceed the storage buffer limit.
-    pub fn skin(
+    pub fn prepare(
         &mut self,
         ctx: &GpuContext,
         palettes: &[Mat4],
@@ -486,7 +541,7 @@ impl Skinning {
             });
             self.palette = Some((buffer, group, capacity));
         }
-        let Some((buffer, palette_group, _)) = &self.palette else {
+        let Some((buffer, _, _)) = &self.palette else {
             return Ok(());
         };
         ctx.queue.write_buffer(buffer, 0, bytes);
@@ -505,30 +560,6 @@ impl Skinning {
             ctx.queue
                 .write_buffer(&inst.params, 0, bytemuck::cast_slice(&params));
         }
-        ctx.scoped(
-            || "skinning compute pass".to_owned(),
-            || {
-                let mut encoder =
-                    ctx.device
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                            label: Some("skinning"),
-                        });
-                {
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: Some("skinning"),
-                        timestamp_writes: None,
-                    });
-                    pass.set_pipeline(&self.pipeline);
-                    pass.set_bind_group(1, palette_group, &[]);
-                    for d in draws {
-                        let inst = &self.instances[d.mesh.0 as usize];
-                        pass.set_bind_group(0, &inst.bind_group, &[]);
-                        pass.dispatch_workgroups(inst.vertex_count.div_ceil(WORKGROUP), 1, 1);
-                    }
-                }
-                ctx.queue.submit([encoder.finish()]);
-            },
-        )?;
         out.extend(draws.iter().map(|d| DrawItem {
             mesh: self.instances[d.mesh.0 as usize].output,
             model: d.model,
