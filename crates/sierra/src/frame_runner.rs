@@ -1,6 +1,7 @@
 //! The one frame runner every entry point uses — headless `render`/`demo`, the window,
-//! `bench scene`, `bench soak` and the tests: tick(s) → extract → render into a target
-//! (a window's surface texture or an off-screen image) → optional read-back.
+//! `bench scene`, `bench soak`, `view` and the tests: tick(s) → extract → render into a target
+//! (a window's surface texture or an off-screen image) → optional read-back. What it draws is a
+//! [`FrameSource`]: a running level ([`LevelFrames`]) or `view`'s model at its sample times.
 //!
 //! ```text
 //!  Game (scene graph, gameplay, world)          Renderer (GPU resources, passes)
@@ -11,9 +12,9 @@
 //!
 //! Headless runs advance exactly one tick per frame ([`FrameRunner::headless_frame`]); the
 //! window runs as many ticks as real time asks and extracts between the last two
-//! ([`View::alpha`]). The runner owns the game, what was uploaded for it and the frame it
-//! reuses; the caller owns the GPU context and the renderer (a window's renderer outlives
-//! resizes, a headless one comes with its image).
+//! ([`View::alpha`]). The runner owns the source (for a level: the game and what was uploaded
+//! for it) and the frame it reuses; the caller owns the GPU context and the renderer (a
+//! window's renderer outlives resizes, a headless one comes with its image).
 
 use anyhow::Result;
 use sierra_profile::profile_scope;
@@ -22,16 +23,29 @@ use sierra_render::{wgpu, FrameData, FrameStats, GpuContext, HeadlessRenderer, R
 use crate::game::Game;
 use crate::scene_to_frame::{empty_frame, extract, SceneContent, TickSnapshot, View};
 
-/// A game, its uploaded content and the frame extracted from it.
-pub struct FrameRunner {
+/// What a [`FrameRunner`] draws: state that advances in fixed ticks and turns into frames.
+pub trait FrameSource {
+    /// One fixed tick.
+    fn tick(&mut self);
+
+    /// The extract step: writes the complete frame for the current state seen through `view`
+    /// into `frame` (reusing its vectors).
+    ///
+    /// # Errors
+    /// Data that cannot be drawn (a palette that does not match its model, a bad clip).
+    fn extract(&mut self, view: &View, frame: &mut FrameData) -> Result<()>;
+}
+
+/// A running level and what was uploaded for it: the source of `render`, `demo`, the window and
+/// the benches.
+pub struct LevelFrames {
     /// The running level.
     pub game: Game,
     content: SceneContent,
-    frame: FrameData,
     previous: TickSnapshot,
 }
 
-impl FrameRunner {
+impl LevelFrames {
     /// Uploads `game`'s content (primitives, characters, landscape) into `renderer`.
     ///
     /// # Errors
@@ -41,32 +55,85 @@ impl FrameRunner {
         Ok(Self {
             game,
             content,
-            frame: empty_frame(),
             previous: TickSnapshot::default(),
         })
     }
+}
 
-    /// One fixed tick (queued commands first), remembering the state before it for
+impl FrameSource for LevelFrames {
+    /// One game tick (queued commands first), remembering the state before it for
     /// interpolation.
-    pub fn tick(&mut self) {
+    fn tick(&mut self) {
         profile_scope!("gameplay");
         self.previous.take(&self.game);
         self.game.tick();
     }
 
-    /// The extract step ([`extract`]): the frame for the game's state seen through `view`.
-    ///
-    /// # Errors
-    /// A character whose palette does not match its model.
-    pub fn extract(&mut self, view: &View) -> Result<&FrameData> {
-        profile_scope!("build_frame");
+    /// [`extract`], interpolating from the previous tick when `view.alpha < 1`.
+    fn extract(&mut self, view: &View, frame: &mut FrameData) -> Result<()> {
         extract(
             &mut self.game,
             &mut self.content,
             view,
             Some(&self.previous),
-            &mut self.frame,
-        )?;
+            frame,
+        )
+    }
+}
+
+/// A frame source and the frame extracted from it.
+pub struct FrameRunner<S: FrameSource = LevelFrames> {
+    /// What is drawn.
+    pub source: S,
+    frame: FrameData,
+}
+
+impl FrameRunner<LevelFrames> {
+    /// A runner of `game`, its content uploaded into `renderer` ([`LevelFrames::new`]).
+    ///
+    /// # Errors
+    /// GPU and upload errors, with context.
+    pub fn new(ctx: &GpuContext, renderer: &mut Renderer, game: Game) -> Result<Self> {
+        Ok(Self::with_source(LevelFrames::new(ctx, renderer, game)?))
+    }
+
+    /// The running level.
+    pub fn game(&self) -> &Game {
+        &self.source.game
+    }
+
+    /// The running level, to change it between frames (input, commands).
+    pub fn game_mut(&mut self) -> &mut Game {
+        &mut self.source.game
+    }
+
+    /// The level, ending the run.
+    pub fn into_game(self) -> Game {
+        self.source.game
+    }
+}
+
+impl<S: FrameSource> FrameRunner<S> {
+    /// A runner drawing `source`.
+    pub fn with_source(source: S) -> Self {
+        Self {
+            source,
+            frame: empty_frame(),
+        }
+    }
+
+    /// One fixed tick of the source.
+    pub fn tick(&mut self) {
+        self.source.tick();
+    }
+
+    /// The extract step: the frame for the source's state seen through `view`.
+    ///
+    /// # Errors
+    /// As [`FrameSource::extract`].
+    pub fn extract(&mut self, view: &View) -> Result<&FrameData> {
+        profile_scope!("build_frame");
+        self.source.extract(view, &mut self.frame)?;
         Ok(&self.frame)
     }
 

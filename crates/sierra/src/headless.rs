@@ -124,7 +124,7 @@ pub fn run_headless_into(
         }
         records.push(FrameRecord {
             frame: index,
-            tick: runner.game.clock.tick(),
+            tick: runner.game().clock.tick(),
             cpu_ms,
             gpu_ms: stats.gpu_ms,
             gpu_pass_ms: stats
@@ -149,7 +149,7 @@ pub fn run_headless_into(
         adapter: ctx.adapter_summary(),
         width: options.width,
         height: options.height,
-        tick_hz: 1.0 / runner.game.clock.dt(),
+        tick_hz: 1.0 / runner.game().clock.dt(),
         frames: records,
         cpu_scopes: profiling.as_ref().map(|(profiler, _)| profiler.stats()),
     };
@@ -161,7 +161,7 @@ pub fn run_headless_into(
     }
     let audio_path = options.out.join("audio.wav");
     let audio = runner
-        .game
+        .game()
         .audio
         .write_recording(&audio_path)?
         .then_some(audio_path);

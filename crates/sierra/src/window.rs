@@ -272,7 +272,7 @@ impl App {
         // Reading timestamps back would stall every frame; the profiler times windowed runs.
         renderer.set_gpu_timing(false);
         let runner = FrameRunner::new(&ctx, &mut renderer, game)?;
-        let game = &runner.game;
+        let game = runner.game();
         // Status lines are best-effort: a closed stdout does not end the window.
         let _ = outln!(
             "window: {width}x{height} {:?} on {}",
@@ -362,7 +362,7 @@ impl App {
         let ticks = if scripted {
             1
         } else {
-            running.runner.game.clock.ticks_due(elapsed)
+            running.runner.game_mut().clock.ticks_due(elapsed)
         };
         if let Some(track) = &mut self.options.key_track {
             // The track's clock counts redraws (one game tick each unless paused), so a track
@@ -379,7 +379,7 @@ impl App {
             }
         }
         let dt = if scripted {
-            running.runner.game.clock.dt() as f32
+            running.runner.game().clock.dt() as f32
         } else {
             elapsed as f32
         };
@@ -398,7 +398,7 @@ impl App {
             alpha: if scripted || running.controls.paused {
                 1.0
             } else {
-                running.runner.game.clock.alpha() as f32
+                running.runner.game().clock.alpha() as f32
             },
         };
         running.runner.extract(&view)?;
@@ -444,11 +444,11 @@ impl App {
             &running.ctx,
             (&texture.texture, &view),
             &mut running.controls,
-            &running.runner.game.gameplay,
+            &running.runner.game().gameplay,
             &mut running.commands,
         );
         for command in running.commands.drain(..) {
-            running.runner.game.push_command(command);
+            running.runner.game_mut().push_command(command);
         }
         running
             .ctx
@@ -532,7 +532,7 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
         }
     }
     if let Some(key) = crate::gameplay::input::key_of(code) {
-        running.runner.game.gameplay.keys.set(key, down);
+        running.runner.game_mut().gameplay.keys.set(key, down);
         return;
     }
     if !down {
@@ -555,7 +555,7 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
                 CameraMode::Walk => Some(CameraPathKind::Walk),
                 CameraMode::Fly | CameraMode::Follow => None,
             };
-            running.runner.game.camera_path = kind.map(|kind| CameraPath {
+            running.runner.game_mut().camera_path = kind.map(|kind| CameraPath {
                 kind,
                 duration: PATH_SECONDS,
             });
@@ -584,14 +584,14 @@ fn queue_controls(running: &mut Running) {
     if c.sun_azimuth != running.applied.sun_azimuth
         || c.sun_elevation != running.applied.sun_elevation
     {
-        running.runner.game.push_command(Command::Sun {
+        running.runner.game_mut().push_command(Command::Sun {
             direction: -c.to_sun(),
         });
     }
     if c.bloom_threshold != running.applied.bloom_threshold
         || c.bloom_intensity != running.applied.bloom_intensity
     {
-        running.runner.game.push_command(Command::Bloom {
+        running.runner.game_mut().push_command(Command::Bloom {
             threshold: c.bloom_threshold,
             intensity: c.bloom_intensity,
         });
@@ -603,14 +603,14 @@ fn queue_controls(running: &mut Running) {
         } else {
             running
                 .runner
-                .game
+                .game_mut()
                 .push_command(Command::Wireframe(c.wireframe));
         }
     }
     if std::mem::take(&mut c.drop_requested) {
         let camera = &running.runner.frame().camera;
         let (eye, target) = (camera.position, camera.position + camera.forward());
-        let game = &mut running.runner.game;
+        let game = running.runner.game_mut();
         match game.world.drop_target(eye, target) {
             Some(at) => {
                 let _ = outln!("water drop at ({:.1}, {:.1})", at.x, at.y);

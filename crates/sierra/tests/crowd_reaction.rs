@@ -56,11 +56,11 @@ fn run(
     // Many ticks, then one frame, as a window that fell behind would run them.
     for _ in 0..ticks {
         runner.tick();
-        each(&runner.game);
+        each(runner.game());
     }
     runner.extract(&View::at_tick(1.0)).unwrap();
     let image = headless.render(ctx, runner.frame()).unwrap().0;
-    (image, runner.game)
+    (image, runner.into_game())
 }
 
 #[test]

@@ -50,7 +50,7 @@ fn render(ctx: &GpuContext, path: &Path, frames: usize) -> (image::RgbaImage, Ga
         last = Some(runner.headless_frame(ctx, &mut headless).unwrap());
     }
     let (image, stats) = last.unwrap();
-    (image, runner.game, stats.triangles)
+    (image, runner.into_game(), stats.triangles)
 }
 
 #[test]

@@ -32,7 +32,7 @@ fn ik_level_draws_the_skinned_mannequin_where_its_skeleton_is() {
     let mut frame = runner.frame().clone();
     frame.skinned.clear();
     let (without, stats_without) = headless.render(&ctx, &frame).unwrap();
-    let game = &runner.game;
+    let game = runner.game();
 
     // Independent count: the mannequin file's skinned triangles.
     let asset = sierra_gltf::builtin::load_model("builtin:mannequin").unwrap();

@@ -1,6 +1,8 @@
 //! `sierra view MODEL.glb|builtin:mannequin [--clip NAME] [--frames N] [--out DIR] [--size WxH]`:
 //! renders any glTF model animating, headless, framed by its posed bounds:
-//! `DIR/frame_NNNN.png` (N frames evenly over the clip) and `DIR/contact_sheet.png`.
+//! `DIR/frame_NNNN.png` (N frames evenly over the clip) and `DIR/contact_sheet.png`, through
+//! the one frame runner ([`FrameRunner`] with a source whose tick moves to the next sample
+//! time).
 //!
 //! Skinned meshes are posed by the animation job, as the game poses its characters
 //! ([`sierra_content::ModelPoser`]: `sierra_anim::CharacterJob`, joint world × inverse bind
@@ -25,11 +27,14 @@ use sierra_content::ModelPoser;
 use sierra_gltf::{builtin, ClipSelector};
 use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
-    Camera, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights, SkinnedDrawItem, Sun,
+    Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
+    SkinnedDrawItem, SkinnedMeshHandle, Sun,
 };
 
 use super::Size;
+use crate::frame_runner::{FrameRunner, FrameSource};
 use crate::output::{contact_sheet, contact_sheet_indices, frame_name, write_png, OutputDir};
+use crate::scene_to_frame::View;
 
 /// File name of the contact sheet.
 const CONTACT_SHEET: &str = "contact_sheet.png";
@@ -95,6 +100,133 @@ fn part_weights(
         None => out.clone_from(&part.default_weights),
     }
     Ok(())
+}
+
+/// `sierra view`'s frame source: the model's parts at `times[index]` of its clip, through a
+/// fixed camera. A tick moves to the next sample time (the last one repeats).
+struct ModelFrames {
+    parts: Vec<SkinnedPart>,
+    handles: Vec<SkinnedMeshHandle>,
+    /// One poser per skin a part uses (`None` for skins no part uses).
+    posers: Vec<Option<ModelPoser>>,
+    node_clips: Option<(NodeClips, usize)>,
+    clip: Option<usize>,
+    /// `[node]` rest world matrices (unskinned morphed parts).
+    rest_world: Vec<Mat4>,
+    static_draws: Vec<DrawItem>,
+    camera: Option<Camera>,
+    /// Sample times, seconds.
+    times: Vec<f32>,
+    index: Option<usize>,
+    weights: Vec<f32>,
+    palette: Vec<Mat4>,
+}
+
+impl ModelFrames {
+    /// Appends the palette of `part` at `time` to `out`: its skin's joint matrices (the
+    /// animation job), identities without a clip, or its node's rest world matrix.
+    fn part_palette(
+        posers: &mut [Option<ModelPoser>],
+        rest_world: &[Mat4],
+        clip: Option<usize>,
+        part: &SkinnedPart,
+        time: f32,
+        out: &mut Vec<Mat4>,
+    ) -> Result<()> {
+        match (part.skin, clip) {
+            (Some(skin), Some(c)) => {
+                let poser = posers
+                    .get_mut(skin)
+                    .and_then(Option::as_mut)
+                    .context("a poser for every skin a part uses")?;
+                out.extend_from_slice(poser.palette(c, time, PLAYBACK)?);
+            }
+            (Some(_), None) => out.extend(std::iter::repeat_n(
+                Mat4::IDENTITY,
+                part.mesh.joint_count as usize,
+            )),
+            (None, _) => out.push(rest_world[part.node]),
+        }
+        Ok(())
+    }
+
+    /// Bounds `(min, max)` of every part's vertices posed (morphed and skinned on the CPU) at
+    /// sample `index`: what `view` frames (infinite when there are no parts).
+    fn posed_bounds(&mut self, index: usize) -> Result<(Vec3, Vec3)> {
+        let time = self.times.get(index).copied().unwrap_or(0.0);
+        let morph = self.node_clips.as_ref().map(|(clips, c)| (clips, *c));
+        let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
+        for part in &self.parts {
+            self.palette.clear();
+            Self::part_palette(
+                &mut self.posers,
+                &self.rest_world,
+                self.clip,
+                part,
+                time,
+                &mut self.palette,
+            )?;
+            part_weights(morph, part, time, &mut self.weights)?;
+            for v in skin_on_cpu_morphed(&part.mesh, &self.weights, &self.palette).positions {
+                lo = lo.min(Vec3::from(v));
+                hi = hi.max(Vec3::from(v));
+            }
+        }
+        Ok((lo, hi))
+    }
+}
+
+impl FrameSource for ModelFrames {
+    fn tick(&mut self) {
+        let last = self.times.len().saturating_sub(1);
+        self.index = Some(self.index.map_or(0, |i| (i + 1).min(last)));
+    }
+
+    fn extract(&mut self, _view: &View, frame: &mut FrameData) -> Result<()> {
+        let time = self
+            .index
+            .and_then(|i| self.times.get(i))
+            .copied()
+            .unwrap_or(0.0);
+        if let Some(camera) = self.camera {
+            frame.camera = camera;
+        }
+        frame.sun = Sun {
+            direction: Vec3::new(0.4, -0.8, -0.6).normalize(),
+            ambient: Vec3::splat(0.2),
+            ..Sun::default()
+        };
+        frame.clear_color = Vec4::new(0.32, 0.42, 0.55, 1.0);
+        frame.draws.clone_from(&self.static_draws);
+        let morph = self.node_clips.as_ref().map(|(clips, c)| (clips, *c));
+        let skinned = &mut frame.skinned;
+        skinned.clear();
+        for (part, &handle) in self.parts.iter().zip(&self.handles) {
+            let offset = skinned.palettes.len() as u32;
+            Self::part_palette(
+                &mut self.posers,
+                &self.rest_world,
+                self.clip,
+                part,
+                time,
+                &mut skinned.palettes,
+            )?;
+            part_weights(morph, part, time, &mut self.weights)?;
+            skinned.morphs.push(MorphWeights {
+                mesh: handle,
+                first: skinned.morph_weights.len() as u32,
+                count: self.weights.len() as u32,
+            });
+            skinned.morph_weights.extend_from_slice(&self.weights);
+            skinned.draws.push(SkinnedDrawItem {
+                mesh: handle,
+                model: Mat4::IDENTITY,
+                palette_offset: offset,
+                material: part.material,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Runs `sierra view`.
@@ -186,7 +318,6 @@ pub fn run(args: ViewArgs) -> Result<()> {
         }
         _ => None,
     };
-    let morph = || node_clips.as_ref().map(|(clips, c)| (clips, *c));
     // One poser per skin a part uses, built once: every frame runs the animation job.
     let mut posers: Vec<Option<ModelPoser>> = (0..asset.skins.len()).map(|_| None).collect();
     if clip.is_some() {
@@ -196,27 +327,11 @@ pub fn run(args: ViewArgs) -> Result<()> {
             }
         }
     }
-    let mut weights = Vec::new();
-    // Appends the palette of `part` at `time` to `out`: its skin's joint matrices, or its
-    // node's rest world matrix.
-    let mut part_palette = |part: &SkinnedPart, time: f32, out: &mut Vec<Mat4>| -> Result<()> {
-        match (part.skin, clip) {
-            (Some(skin), Some(c)) => {
-                let poser = posers[skin].as_mut().context("poser built above")?;
-                out.extend_from_slice(poser.palette(c, time, PLAYBACK)?);
-            }
-            (Some(_), None) => out.extend(std::iter::repeat_n(
-                Mat4::IDENTITY,
-                part.mesh.joint_count as usize,
-            )),
-            (None, _) => out.push(rest_world[part.node]),
-        }
-        Ok(())
-    };
-    let static_draws = if parts.is_empty() {
-        upload_gltf(&ctx, &mut headless.renderer, &asset)?.draws
+    // Models without skinned or morphed parts are drawn statically with their materials.
+    let static_model = if parts.is_empty() {
+        Some(upload_gltf(&ctx, &mut headless.renderer, &asset)?)
     } else {
-        Vec::new()
+        None
     };
     let mut handles = Vec::new();
     for (i, part) in parts.iter().enumerate() {
@@ -230,23 +345,28 @@ pub fn run(args: ViewArgs) -> Result<()> {
     let times: Vec<f32> = (0..frames)
         .map(|f| duration * f as f32 / frames.max(2).saturating_sub(1) as f32)
         .collect();
+    let mut source = ModelFrames {
+        parts,
+        handles,
+        posers,
+        node_clips,
+        clip,
+        rest_world,
+        static_draws: static_model
+            .as_ref()
+            .map(|m| m.draws.clone())
+            .unwrap_or_default(),
+        camera: None,
+        times,
+        index: None,
+        weights: Vec::new(),
+        palette: Vec::new(),
+    };
     // Frame once, from the posed bounds of the first frame (rest bounds when static).
-    let mut lo = Vec3::MAX;
-    let mut hi = Vec3::MIN;
-    let mut p = Vec::new();
-    for part in &parts {
-        p.clear();
-        part_palette(part, times[0], &mut p)?;
-        part_weights(morph(), part, times[0], &mut weights)?;
-        for v in skin_on_cpu_morphed(&part.mesh, &weights, &p).positions {
-            lo = lo.min(Vec3::from(v));
-            hi = hi.max(Vec3::from(v));
-        }
-    }
-    if parts.is_empty() {
-        let model = upload_gltf(&ctx, &mut headless.renderer, &asset)?;
-        (lo, hi) = (model.bounds_min, model.bounds_max);
-    }
+    let (lo, hi) = match &static_model {
+        Some(model) => (model.bounds_min, model.bounds_max),
+        None => source.posed_bounds(0)?,
+    };
     if !lo.is_finite() || !hi.is_finite() {
         bail!("{}: the model has no vertices to view", args.model);
     }
@@ -262,40 +382,15 @@ pub fn run(args: ViewArgs) -> Result<()> {
         radius * 0.05,
         radius * 20.0,
     );
-    let mut frame = FrameData {
-        sun: Sun {
-            direction: Vec3::new(0.4, -0.8, -0.6).normalize(),
-            ambient: Vec3::splat(0.2),
-            ..Sun::default()
-        },
-        clear_color: Vec4::new(0.32, 0.42, 0.55, 1.0),
-        draws: static_draws,
-        ..FrameData::new(camera)
-    };
+    source.camera = Some(camera);
+    // The one frame runner: each frame ticks the source to the next sample time, extracts and
+    // renders it.
+    let mut runner = FrameRunner::with_source(source);
     // Only the contact sheet's frames stay in memory, however many are rendered.
     let sheet_indices = contact_sheet_indices(frames);
     let mut images = Vec::with_capacity(sheet_indices.len());
-    for (f, &t) in times.iter().enumerate() {
-        let skinned = &mut frame.skinned;
-        skinned.clear();
-        for (part, &handle) in parts.iter().zip(&handles) {
-            let offset = skinned.palettes.len() as u32;
-            part_palette(part, t, &mut skinned.palettes)?;
-            part_weights(morph(), part, t, &mut weights)?;
-            skinned.morphs.push(MorphWeights {
-                mesh: handle,
-                first: skinned.morph_weights.len() as u32,
-                count: weights.len() as u32,
-            });
-            skinned.morph_weights.extend_from_slice(&weights);
-            skinned.draws.push(SkinnedDrawItem {
-                mesh: handle,
-                model: Mat4::IDENTITY,
-                palette_offset: offset,
-                material: part.material,
-            });
-        }
-        let (image, _) = headless.render(&ctx, &frame)?;
+    for f in 0..frames {
+        let (image, _) = runner.headless_frame(&ctx, &mut headless)?;
         write_png(&image, &out.file(&frame_name(f)))?;
         if sheet_indices.contains(&f) {
             images.push(image);

@@ -278,9 +278,9 @@ mod tests {
         assert!(before.iter().all(|&d| (d - 13.0).abs() < 1e-5));
 
         let at = Vec2::new(-10.0, -12.0);
-        assert!(runner.game.world.drop_water(at));
+        assert!(runner.game_mut().world.drop_water(at));
         // Outside the grid: nothing added.
-        assert!(!runner.game.world.drop_water(Vec2::new(500.0, 0.0)));
+        assert!(!runner.game_mut().world.drop_water(Vec2::new(500.0, 0.0)));
         // A frame without a tick runs only the queued drop.
         let view = crate::scene_to_frame::View::at_tick(1.0);
         runner.extract(&view).unwrap();
@@ -291,7 +291,7 @@ mod tests {
         let dropped = depth(&headless);
 
         // The CPU water columns given the same drop (grid-local centre) agree cell by cell.
-        let sea = runner.game.world.sea.as_ref().unwrap();
+        let sea = runner.game().world.sea.as_ref().unwrap();
         let mut cpu = WaterSim::new(sea.params, vec![-10.0; 48 * 48], before.clone()).unwrap();
         cpu.add_drop(at + Vec2::splat(40.0), DROP_RADIUS, DROP_AMPLITUDE)
             .unwrap();
