@@ -4,6 +4,8 @@
 //! that do not fit a texture or bad instances.
 //! Images: `sierra_crowd_*.png` in the temp directory.
 
+// The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
+#[path = "../../sierra_render/tests/support/mod.rs"]
 mod support;
 
 use glam::{Mat4, Quat, Vec3, Vec4};

@@ -2,6 +2,8 @@
 //! (NormalTangentTest) and file (NormalTangentMirrorTest) tangents, metallic-roughness.
 //! Images are written to the temp directory (`sierra_gltf_<name>.png`) to look at.
 
+// The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
+#[path = "../../sierra_render/tests/support/mod.rs"]
 mod support;
 
 use glam::{Vec3, Vec4};

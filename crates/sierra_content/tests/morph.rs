@@ -6,6 +6,8 @@
 //! a skinned model (`SkinnedModel`) follows its clip's `weights` channel before skinning.
 //! Images: `sierra_morph_*.png` in the temp directory.
 
+// The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
+#[path = "../../sierra_render/tests/support/mod.rs"]
 mod support;
 
 use glam::{Mat4, Quat, Vec3, Vec4};

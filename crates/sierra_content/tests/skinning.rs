@@ -3,6 +3,8 @@
 //! (both drawn as plain meshes with the same palette), almost no differing pixels.
 //! Images: `sierra_skin_<model>_<time>_{gpu,cpu}.png` in the temp directory.
 
+// The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
+#[path = "../../sierra_render/tests/support/mod.rs"]
 mod support;
 
 use glam::{Mat4, Vec3, Vec4};

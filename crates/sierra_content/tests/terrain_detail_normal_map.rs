@@ -4,6 +4,8 @@
 //! the same ground without the map is one flat colour. The frame is written to the temp
 //! directory (`sierra_terrain_detail_normal_map.png`) to look at.
 
+// The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
+#[path = "../../sierra_render/tests/support/mod.rs"]
 mod support;
 
 use glam::{Mat4, Vec3, Vec4};
