@@ -215,8 +215,10 @@ fn panel(
 fn frame_graph(ui: &mut egui::Ui, frame_ms: &VecDeque<f32>) {
     let last = frame_ms.back().copied().unwrap_or(0.0);
     let max = frame_ms.iter().copied().fold(1.0_f32, f32::max);
+    let mean = frame_ms.iter().sum::<f32>() / frame_ms.len().max(1) as f32;
+    let fps = if mean > 0.0 { 1000.0 / mean } else { 0.0 };
     ui.label(format!(
-        "frame {last:.1} ms  (max {max:.1} ms, {} frames)",
+        "{fps:.1} FPS  frame {last:.1} ms  (max {max:.1} ms, {} frames)",
         frame_ms.len()
     ));
     let (rect, _) = ui.allocate_exact_size(egui::vec2(200.0, 50.0), egui::Sense::hover());
@@ -237,6 +239,25 @@ fn frame_graph(ui: &mut egui::Ui, frame_ms: &VecDeque<f32>) {
         points,
         egui::Stroke::new(1.0, egui::Color32::LIGHT_GREEN),
     ));
+    // The scale: the 60 Hz and 30 Hz frame times, where they fit, and the top of the graph.
+    for ms in [1000.0 / 60.0, 1000.0 / 30.0, max] {
+        if ms > max {
+            continue;
+        }
+        let y = rect.bottom() - rect.height() * ms / max;
+        painter.hline(
+            rect.x_range(),
+            y,
+            egui::Stroke::new(0.5, egui::Color32::from_white_alpha(60)),
+        );
+        painter.text(
+            egui::pos2(rect.right() - 2.0, y),
+            egui::Align2::RIGHT_BOTTOM,
+            format!("{ms:.1} ms"),
+            egui::FontId::monospace(9.0),
+            egui::Color32::from_white_alpha(160),
+        );
+    }
 }
 
 fn character_panel(
@@ -270,7 +291,11 @@ fn character_panel(
         });
     if let Some(clip) = model.clips.get(current) {
         let duration = clip.duration().max(1e-3);
-        let mut time = character.current.time;
+        // A looping clip's time keeps growing; show (and scrub) where in the clip it is.
+        let mut time = match character.current.playback {
+            sierra_anim::Playback::Loop => character.current.time.rem_euclid(duration),
+            _ => character.current.time.min(duration),
+        };
         if ui
             .add(egui::Slider::new(&mut time, 0.0..=duration).text("time (s)"))
             .changed()

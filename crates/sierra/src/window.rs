@@ -52,7 +52,8 @@ pub struct WindowOptions {
     pub frames: Option<u64>,
     /// Script a resize to 1 × 1 and back (window test).
     pub test_resize: bool,
-    /// Scripted key events (`--input`); with a track the game runs one tick per frame.
+    /// Scripted key events (`--input`); with a track the game runs one tick per frame, and
+    /// without `frames` the window closes once the track's last event was delivered.
     pub key_track: Option<KeyTrack>,
     /// Folder screenshots (F12 / P) are written to, as `screenshot_NNNNN.png` (frame number;
     /// `_2`, `_3`, ... appended when taken). Checked at the first screenshot like any output
@@ -716,10 +717,18 @@ impl ApplicationHandler for App {
             Ok(done) => done,
             Err(e) => return self.fail(event_loop, e),
         };
-        if self
+        // Without `--frames`, a key track's run ends with its last event.
+        let track_done = self.options.frames.is_none()
+            && self
+                .options
+                .key_track
+                .as_ref()
+                .is_some_and(KeyTrack::finished);
+        if (self
             .options
             .frames
             .is_some_and(|limit| self.frames >= limit)
+            || track_done)
             && script_done
         {
             event_loop.exit();

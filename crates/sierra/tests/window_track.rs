@@ -70,3 +70,36 @@ fn scripted_track_drives_window_overlay_and_writes_screenshots() {
     let b = image::open(&written[1]).unwrap().to_rgba8();
     assert_ne!(a.as_raw(), b.as_raw());
 }
+
+#[test]
+fn without_frames_the_window_closes_when_its_key_track_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let track = dir.path().join("short.json");
+    std::fs::write(
+        &track,
+        r#"{"presses": [{"key": "C", "tick": 3}, {"key": "P", "tick": 12}]}"#,
+    )
+    .unwrap();
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/platforms.json");
+    let mut args: Vec<OsString> = ["demo", "--size", "64x36", "--mute"]
+        .map(OsString::from)
+        .into();
+    args.extend(["--level".into(), level.into_os_string()]);
+    args.extend(["--input".into(), track.into_os_string()]);
+    args.extend(["--screenshot-dir".into(), dir.path().join("shots").into()]);
+    let Some(out) = support::run_in_xvfb(args, Duration::from_secs(120)) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The last event (P's release, one tick after its press at 12) is delivered in frame 13;
+    // the window closes after that frame.
+    assert!(
+        stdout.contains("window closed after 14 frames"),
+        "stdout:\n{stdout}"
+    );
+}

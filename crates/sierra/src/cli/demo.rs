@@ -60,7 +60,8 @@ pub struct DemoArgs {
     #[arg(long)]
     pub mute: bool,
     /// Scripted key track for the window (see `sierra::key_track`): key events by game tick,
-    /// one tick per frame.
+    /// one tick per frame; the window closes after the track's last event unless `--frames`
+    /// says how long to run.
     #[arg(long)]
     pub input: Option<PathBuf>,
     /// Folder for window screenshots (F12 or P).
