@@ -99,7 +99,7 @@ impl ModelPoser {
 /// `out` (`[defaults.len()]`): the clip's `weights` track on that node when it has one with as
 /// many weights as `defaults`, else `defaults` (the node's weights, else its mesh's, glTF
 /// §3.7.2.2). Morph tracks target glTF nodes whatever skeleton the clip was built for. The one
-/// morph-weight sampler of `sierra view` and [`crate::SkinnedModel::set_morph_weights`];
+/// morph-weight sampler of `sierra view` and [`crate::SkinnedModel::morph_weights`];
 /// allocates nothing once `out` has grown.
 ///
 /// # Errors

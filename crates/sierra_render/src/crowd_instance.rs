@@ -5,7 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Mat4;
 
-/// A crowd added to a [`CrowdPass`].
+/// A crowd added to a [`crate::crowd::CrowdPass`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CrowdHandle(pub u32);
 

@@ -8,7 +8,7 @@
 //! sea (simulated water, blended) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
-//! field and one entry in [`Renderer::passes`].
+//! field and one entry in `Renderer::passes`.
 
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;

@@ -2,7 +2,7 @@
 //! crossfade from the previous one, and the buffers its animation job writes.
 //!
 //! Each tick [`animate_characters`] runs one [`CharacterJob`] per character in parallel (rayon,
-//! [`run_characters_parallel`]): sample + crossfade → IK hook → local-to-model → skinning palette.
+//! [`sierra_anim::run_characters_parallel`]): sample + crossfade → IK hook → local-to-model → skinning palette.
 //! The job's root is the character node's world matrix, so model matrices are world space and
 //! IK goals are world positions. Joint world matrices are then written into the scene graph
 //! (one driven node per joint under the character node), where attachments and the renderer find them.

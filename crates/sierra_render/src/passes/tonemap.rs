@@ -1,6 +1,6 @@
 //! Tonemapping: the linear HDR target → the display target (PNG frame or window surface).
 //!
-//! Operators ([`Tonemapper`]): `None` (clamp to [0, 1]: render tests compare linear values),
+//! Operators ([`crate::Tonemapper`]): `None` (clamp to [0, 1]: render tests compare linear values),
 //! ACES (Stephen Hill's fit of the ACES RRT + ODT, BakingLab `ACES.hlsl`) and AgX (Troy Sobotka's
 //! AgX base look in Benjamin Wrensch's minimal polynomial form). The result is linear; an `*Srgb`
 //! target encodes it on store, any other target gets the sRGB OETF in the shader, so both give

@@ -155,7 +155,7 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
 /// Runs `sierra bench water`: a table, or one JSON object with `--json`.
 ///
 /// # Errors
-/// As [`bench`].
+/// As [`bench()`].
 pub fn run(args: WaterBenchArgs) -> Result<()> {
     let (rows, adapter) = bench(&args.sizes, !args.no_gpu)?;
     if args.json {
