@@ -48,6 +48,9 @@ pub struct WindowOptions {
     pub width: u32,
     /// Initial inner size, pixels.
     pub height: u32,
+    /// Shrink the initial size to fit the primary monitor (keeping its aspect ratio), when the
+    /// size is a default rather than the user's.
+    pub fit_to_screen: bool,
     /// Exit after this many rendered frames (`None`: until Esc or close).
     pub frames: Option<u64>,
     /// Script a resize to 1 × 1 and back (window test).
@@ -155,6 +158,19 @@ pub fn action_of(code: KeyCode) -> Option<WindowAction> {
     })
 }
 
+/// `size` scaled down (aspect ratio kept, at least 1 × 1) to fit within `screen`; unchanged when
+/// it fits or the screen reports no size.
+pub fn fit_within(size: (u32, u32), screen: (u32, u32)) -> (u32, u32) {
+    if screen.0 == 0 || screen.1 == 0 || (size.0 <= screen.0 && size.1 <= screen.1) {
+        return size;
+    }
+    let scale =
+        (f64::from(screen.0) / f64::from(size.0)).min(f64::from(screen.1) / f64::from(size.1));
+    let w = ((f64::from(size.0) * scale).floor() as u32).max(1);
+    let h = ((f64::from(size.1) * scale).floor() as u32).max(1);
+    (w, h)
+}
+
 /// Frames after which `--test-resize` shrinks the window, and how long it stays small.
 const RESIZE_AT_FRAME: u64 = 10;
 const FRAMES_SMALL: u64 = 5;
@@ -254,6 +270,15 @@ impl App {
             .game
             .take()
             .ok_or_else(|| anyhow!("window resumed twice"))?;
+        if self.options.fit_to_screen {
+            if let Some(screen) = event_loop.primary_monitor().map(|m| m.size()) {
+                let (w, h) = fit_within(
+                    (self.options.width, self.options.height),
+                    (screen.width, screen.height),
+                );
+                (self.options.width, self.options.height) = (w, h);
+            }
+        }
         let attributes = Window::default_attributes()
             .with_title("Sierra")
             .with_inner_size(PhysicalSize::new(self.options.width, self.options.height));
@@ -743,6 +768,14 @@ impl ApplicationHandler for App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_default_window_size_fits_the_screen_keeping_its_aspect() {
+        assert_eq!(fit_within((1280, 720), (1920, 1080)), (1280, 720));
+        assert_eq!(fit_within((1280, 720), (1024, 768)), (1024, 576));
+        assert_eq!(fit_within((1280, 720), (800, 300)), (533, 300));
+        assert_eq!(fit_within((1280, 720), (0, 0)), (1280, 720));
+    }
 
     #[test]
     fn camera_cycle_visits_every_mode_once() {

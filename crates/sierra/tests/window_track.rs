@@ -103,3 +103,21 @@ fn without_frames_the_window_closes_when_its_key_track_ends() {
         "stdout:\n{stdout}"
     );
 }
+
+#[test]
+fn without_size_the_window_is_1280x720_made_smaller_to_fit_the_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let track = dir.path().join("one.json");
+    std::fs::write(&track, r#"{"presses": [{"key": "N", "tick": 1}]}"#).unwrap();
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/platforms.json");
+    let mut args: Vec<OsString> = ["demo", "--mute"].map(OsString::from).into();
+    args.extend(["--level".into(), level.into_os_string()]);
+    args.extend(["--input".into(), track.into_os_string()]);
+    let Some(out) = support::run_in_xvfb(args, Duration::from_secs(120)) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // Xvfb's screen here is 1024x768: 1280x720 scaled by 0.8.
+    assert!(stdout.contains("window: 1024x576 "), "stdout:\n{stdout}");
+}

@@ -18,6 +18,18 @@ use sierra_audio::{write_wav, AudioOptions};
 /// The demo level shipped in the repository.
 pub const DEMO_LEVEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/levels/demo.json");
 
+/// Headless image size when `--size` is not given.
+pub const HEADLESS_SIZE: Size = Size {
+    width: 480,
+    height: 270,
+};
+
+/// Window size when `--size` is not given (made smaller to fit the screen).
+pub const WINDOW_SIZE: Size = Size {
+    width: 1280,
+    height: 720,
+};
+
 /// Headless frame count when `--frames` is not given (at the default 480x270 on the software rasteriser,
 /// about 25 s here).
 pub const DEFAULT_HEADLESS_FRAMES: u32 = 48;
@@ -40,9 +52,10 @@ pub struct DemoArgs {
     /// Frames to render (headless default 48; a window runs until Esc when not given).
     #[arg(long, value_parser = crate::cli::limits::parse_frames)]
     pub frames: Option<u32>,
-    /// Image or window size in pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "480x270")]
-    pub size: Size,
+    /// Image or window size in pixels, WIDTHxHEIGHT (default: 480x270 headless; a 1280x720
+    /// window, made smaller to fit the screen).
+    #[arg(long)]
+    pub size: Option<Size>,
     /// Output folder of a headless run: new, empty, or an earlier Sierra run's (replaced).
     #[arg(long, default_value = "out/demo")]
     pub out: PathBuf,
@@ -84,9 +97,11 @@ pub fn run(args: DemoArgs) -> Result<()> {
     if !args.headless && has_display {
         let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
         start_audio(&mut game, args.mute);
+        let size = args.size.unwrap_or(WINDOW_SIZE);
         let options = WindowOptions {
-            width: args.size.width,
-            height: args.size.height,
+            width: size.width,
+            height: size.height,
+            fit_to_screen: args.size.is_none(),
             frames: args.frames.map(u64::from),
             test_resize: args.test_resize,
             key_track: args
@@ -158,10 +173,11 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
         kind: args.camera_path.unwrap_or(CameraPathKind::Aerial),
         duration: frames as f32 / DEFAULT_TICK_HZ as f32,
     });
+    let size = args.size.unwrap_or(HEADLESS_SIZE);
     let options = HeadlessOptions {
         frames: frames as usize,
-        width: args.size.width,
-        height: args.size.height,
+        width: size.width,
+        height: size.height,
         out: args.out.clone(),
         force: args.force,
         profile: true,
