@@ -11,6 +11,7 @@ use sierra_render::{GpuContext, HeadlessRenderer};
 use crate::frame_runner::FrameRunner;
 use crate::game::Game;
 use crate::output::{self, FrameRecord, RunStats};
+use crate::progress::Progress;
 
 /// What to render.
 #[derive(Clone, Debug)]
@@ -106,6 +107,7 @@ pub fn run_headless_into(
     let sheet_indices = output::contact_sheet_indices(options.frames);
     let mut sheet_frames = Vec::with_capacity(sheet_indices.len());
     let mut records = Vec::with_capacity(options.frames);
+    let mut progress = Progress::new("frame", options.frames as u64);
     for index in 0..options.frames {
         let start = Instant::now();
         let (image, stats) = runner
@@ -139,7 +141,9 @@ pub fn run_headless_into(
         if sheet_indices.contains(&index) {
             sheet_frames.push(image);
         }
+        progress.inc();
     }
+    progress.finish();
     let contact_sheet = out.file("contact_sheet.png");
     output::write_png(&output::contact_sheet(&sheet_frames), &contact_sheet)?;
     let stats_path = out.file("stats.json");

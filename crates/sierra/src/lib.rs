@@ -30,6 +30,7 @@ pub mod headless;
 pub mod key_track;
 pub mod output;
 pub mod overlay;
+pub mod progress;
 pub mod runtime_dir;
 pub mod scene_to_frame;
 pub mod window;
