@@ -8,7 +8,12 @@ fn main() -> ExitCode {
     // First, while this is the only thread: Mesa and winit complain without a private runtime
     // folder. Kept (and removed at exit) for the whole run.
     let _runtime_dir = sierra::runtime_dir::ensure_private_runtime_dir();
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    // Warnings, except the window libraries' start-up notes (XSETTINGS, XRandR's monitor size,
+    // egui's sRGB framebuffer remark) that say nothing about Sierra; RUST_LOG overrides.
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("warn,winit=error,egui_wgpu=error"),
+    )
+    .init();
     // clap prints usage errors itself and exits with status 2.
     let cli = sierra::cli::Cli::parse();
     // Named workers show up as labelled threads in trace.json.

@@ -642,8 +642,11 @@ fn queue_controls(running: &mut Running) {
                 let _ = outln!("water drop at ({:.1}, {:.1})", at.x, at.y);
                 game.push_command(Command::DropWater { at });
             }
-            None => {
+            None if game.world.sea.is_none() => {
                 let _ = outln!("water drop: this level has no simulated sea");
+            }
+            None => {
+                let _ = outln!("water drop refused: the view does not meet the simulated sea");
             }
         }
     }

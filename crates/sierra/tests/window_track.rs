@@ -120,4 +120,11 @@ fn without_size_the_window_is_1280x720_made_smaller_to_fit_the_screen() {
     assert!(out.status.success(), "{stdout}");
     // Xvfb's screen here is 1024x768: 1280x720 scaled by 0.8.
     assert!(stdout.contains("window: 1024x576 "), "stdout:\n{stdout}");
+    // The window libraries' start-up notes (XSETTINGS, XRandR, egui's framebuffer remark) are
+    // filtered out of the log.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("winit") && !stderr.contains("egui"),
+        "stderr:\n{stderr}"
+    );
 }

@@ -174,25 +174,21 @@ impl World {
     }
 
     /// Where a drop aimed by a camera at `eye` looking towards `target` lands, world `(x, z)`:
-    /// the view ray's crossing with the sea's rest level, or the grid's centre when the ray does
-    /// not cross it within the grid (looking up, or past the grid). `None` without a sea.
+    /// the view ray's crossing with the sea's rest level within the simulated grid. `None`
+    /// without a sea, or when the ray does not cross the sea within the grid (looking up, from
+    /// below the surface, or past the grid): the caller says so rather than dropping elsewhere.
     pub fn drop_target(&self, eye: Vec3, target: Vec3) -> Option<Vec2> {
         let sea = self.sea.as_ref()?;
         let corner = Vec2::new(sea.origin.x, sea.origin.z);
-        let centre = corner + sea.extent() * 0.5;
         let dir = target - eye;
         let level = sea.rest_level();
         if dir.y >= 0.0 || eye.y <= level {
-            return Some(centre);
+            return None;
         }
         let hit = eye + dir * ((level - eye.y) / dir.y);
         let local = Vec2::new(hit.x, hit.z) - corner;
         let inside = local.cmpge(Vec2::ZERO).all() && local.cmplt(sea.extent()).all();
-        Some(if inside {
-            Vec2::new(hit.x, hit.z)
-        } else {
-            centre
-        })
+        inside.then_some(Vec2::new(hit.x, hit.z))
     }
 
     /// The sea's current water depth per cell (`[rows * cols]` metres, row-major), read back from
@@ -244,7 +240,7 @@ mod tests {
         {"type": "Water", "gridSize": [48, 48], "cellSize": 2, "initialLevel": 3}]}]}"#;
 
     #[test]
-    fn drop_target_is_where_the_view_ray_meets_the_sea_else_the_grid_centre() {
+    fn drop_target_is_where_the_view_ray_meets_the_simulated_sea_else_none() {
         let game = game_from_json(SEA, 60.0).unwrap();
         let world = &game.world;
         // From 10 m above the 3 m rest level, looking 45 degrees down along -z.
@@ -252,12 +248,13 @@ mod tests {
             .drop_target(Vec3::new(5.0, 13.0, 20.0), Vec3::new(5.0, 12.0, 19.0))
             .unwrap();
         assert!(hit.abs_diff_eq(Vec2::new(5.0, 10.0), 1e-4), "{hit}");
-        // Looking up, or crossing the level far outside the grid: the centre (-40 + 48).
-        let centre = Vec2::splat(8.0);
+        // Looking up, from below the surface, or crossing the level far outside the grid: no drop.
         let up = world.drop_target(Vec3::new(5.0, 13.0, 20.0), Vec3::new(5.0, 14.0, 19.0));
-        assert_eq!(up, Some(centre));
+        assert_eq!(up, None);
+        let below = world.drop_target(Vec3::new(5.0, 1.0, 20.0), Vec3::new(5.0, 0.0, 19.0));
+        assert_eq!(below, None);
         let far = world.drop_target(Vec3::new(0.0, 13.0, 0.0), Vec3::new(1000.0, 12.9, 0.0));
-        assert_eq!(far, Some(centre));
+        assert_eq!(far, None);
         assert_eq!(World::default().drop_target(Vec3::Y, Vec3::ZERO), None);
     }
 
