@@ -18,7 +18,9 @@
 
 use anyhow::Result;
 use sierra_profile::profile_scope;
-use sierra_render::{wgpu, FrameData, FrameStats, GpuContext, HeadlessRenderer, Renderer};
+use sierra_render::{
+    readback, wgpu, FrameData, FrameStats, GpuContext, HeadlessRenderer, Renderer,
+};
 
 use crate::game::Game;
 use crate::scene_to_frame::{empty_frame, extract, SceneContent, TickSnapshot, View};
@@ -42,7 +44,11 @@ pub struct LevelFrames {
     /// The running level.
     pub game: Game,
     content: SceneContent,
+    /// The state before the last tick, recorded only when [`LevelFrames::interpolate`] is set.
     previous: TickSnapshot,
+    /// Record each tick's previous state so frames can be drawn between ticks (a window);
+    /// headless runs draw each tick as it is and skip the copy.
+    pub interpolate: bool,
 }
 
 impl LevelFrames {
@@ -56,6 +62,7 @@ impl LevelFrames {
             game,
             content,
             previous: TickSnapshot::default(),
+            interpolate: false,
         })
     }
 }
@@ -65,7 +72,9 @@ impl FrameSource for LevelFrames {
     /// interpolation.
     fn tick(&mut self) {
         profile_scope!("gameplay");
-        self.previous.take(&self.game);
+        if self.interpolate {
+            self.previous.take(&self.game);
+        }
         self.game.tick();
     }
 
@@ -75,7 +84,7 @@ impl FrameSource for LevelFrames {
             &mut self.game,
             &mut self.content,
             view,
-            Some(&self.previous),
+            self.interpolate.then_some(&self.previous),
             frame,
         )
     }
@@ -176,10 +185,8 @@ impl<S: FrameSource> FrameRunner<S> {
         self.tick();
         let (width, height) = headless.renderer.size();
         self.extract(&View::at_tick(width as f32 / height as f32))?;
-        profile_scope!("render");
-        let rendered = headless.render(ctx, &self.frame)?;
-        self.frame.sea.ops.clear();
-        self.frame.crowds.clear_updates();
-        Ok(rendered)
+        let stats = self.render(ctx, &mut headless.renderer, &headless.target.view)?;
+        let image = readback::read_texture_rgba(ctx, &headless.target.texture)?;
+        Ok((image, stats))
     }
 }

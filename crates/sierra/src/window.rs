@@ -297,7 +297,9 @@ impl App {
         let mut renderer = Renderer::new(&ctx, width, height, config.format)?;
         // Reading timestamps back would stall every frame; the profiler times windowed runs.
         renderer.set_gpu_timing(false);
-        let runner = FrameRunner::new(&ctx, &mut renderer, game)?;
+        let mut runner = FrameRunner::new(&ctx, &mut renderer, game)?;
+        // The window draws between ticks.
+        runner.source.interpolate = true;
         let game = runner.game();
         // Status lines are best-effort: a closed stdout does not end the window.
         let _ = outln!(

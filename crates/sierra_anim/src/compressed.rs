@@ -293,7 +293,8 @@ impl CompressedClip {
             *v = if i == largest {
                 big
             } else {
-                *r.next().unwrap()
+                // Three values for the three slots besides `largest` (< 4).
+                r.next().copied().unwrap_or(0.0)
             };
         }
         let inv = 1.0 / (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
@@ -828,10 +829,12 @@ impl Encoder {
                     .unwrap_or(3);
                 let k = if a[largest] < 0.0 { -k } else { k };
                 let a = k.to_array();
-                let mut rest = a.iter().enumerate().filter(|(i, _)| *i != largest);
                 let mut r = [0.0; 3];
-                for x in &mut r {
-                    *x = *rest.next().unwrap().1;
+                for (x, (_, v)) in r
+                    .iter_mut()
+                    .zip(a.iter().enumerate().filter(|(i, _)| *i != largest))
+                {
+                    *x = *v;
                 }
                 (largest as u32, Vec3::from_array(r))
             })

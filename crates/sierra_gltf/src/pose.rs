@@ -58,6 +58,35 @@ pub fn pose(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> R
     let (nodes_skel, node_of_joint) = asset.node_skeleton()?;
     let node_clip = asset.build_clip(clip_index, &nodes_skel, &node_of_joint)?;
     let node_model = posed_model(asset, &node_clip, &nodes_skel, time)?;
+    Ok(report(
+        asset,
+        skin,
+        clip_index,
+        (time, duration),
+        &model,
+        (&node_model, &node_of_joint),
+    )?)
+}
+
+/// The report of skin `skin` once its skeleton is posed: `model` is `[skeleton joint]` the
+/// skin skeleton's model matrices and `nodes` the whole node tree's (`asset.node_skeleton()`
+/// order) with the node of each of its joints, both for clip `clip_index` at `time_duration.0`
+/// seconds (the clip lasting `time_duration.1`). Shared by [`pose`] and every other path that
+/// poses a skin (`sierra pose` runs the animation job), so the report means the same whatever
+/// computed the matrices: joint parents within the skin, world matrices, and skinning matrices
+/// `inverse(mesh node global) × world × inverse bind` (glTF 2.0 §3.7.3).
+///
+/// # Errors
+/// An unknown skin.
+pub fn report(
+    asset: &GltfAsset,
+    skin: usize,
+    clip_index: usize,
+    (time, duration): (f32, f32),
+    model: &[Mat4],
+    (node_model, node_of_joint): (&[Mat4], &[usize]),
+) -> Result<PoseReport> {
+    let s = asset.skin(skin)?;
     let mesh_node = s
         .users
         .first()

@@ -15,7 +15,7 @@ use sierra_anim::{
     CharacterJob, CharacterPose, Clip, ClipLayer, ClipSource, CompressedClip, CompressionSettings,
     NoHook, Playback, Skeleton,
 };
-use sierra_gltf::pose::{JointPose, PoseReport};
+use sierra_gltf::pose::PoseReport;
 use sierra_gltf::{pose, ClipSelector, GltfAsset, ImportOptions};
 
 /// `sierra pose` arguments.
@@ -130,57 +130,14 @@ pub fn pose_report(
     let (nodes_skel, node_of_joint) = asset.node_skeleton()?;
     let node_clip = asset.build_clip(clip_index, &nodes_skel, &node_of_joint)?;
     let node_model = model_of(&nodes_skel, &node_clip, time, compressed)?;
-    let mesh_node = s
-        .users
-        .first()
-        .copied()
-        .or_else(|| asset.nodes.iter().position(|n| n.skin == Some(skin)));
-    let inverse_mesh_global = mesh_node
-        .and_then(|n| Some((n, node_model[node_of_joint.iter().position(|&x| x == n)?])))
-        .map_or(Mat4::IDENTITY, |(n, m)| {
-            let inverse = m.inverse();
-            if m.determinant().abs() > f32::MIN_POSITIVE && inverse.is_finite() {
-                inverse
-            } else {
-                // As sierra_gltf::pose: glTF ignores a skinned mesh node's transform (§3.7.3.3).
-                log::warn!(
-                    "{}: node {n} (`{}`), the skinned mesh node, has a singular global transform (a zero scale); its inverse is taken as the identity",
-                    asset.path.display(),
-                    asset.nodes[n].name
-                );
-                Mat4::IDENTITY
-            }
-        });
-    let joints = s
-        .joint_nodes
-        .iter()
-        .enumerate()
-        .map(|(i, &node)| {
-            let world = model[s.skin.joints[i] as usize];
-            let mut parent = asset.nodes[node].parent;
-            while let Some(p) = parent {
-                if s.joint_nodes.contains(&p) {
-                    break;
-                }
-                parent = asset.nodes[p].parent;
-            }
-            JointPose {
-                index: i,
-                name: asset.nodes[node].name.clone(),
-                node,
-                parent: parent.and_then(|p| s.joint_nodes.iter().position(|&x| x == p)),
-                world,
-                skin: inverse_mesh_global * world * s.skin.inverse_bind_matrices[i],
-            }
-        })
-        .collect();
-    Ok(PoseReport {
-        clip: asset.clips[clip_index].name.clone(),
-        time,
-        duration,
+    Ok(pose::report(
+        asset,
         skin,
-        joints,
-    })
+        clip_index,
+        (time, duration),
+        &model,
+        (&node_model, &node_of_joint),
+    )?)
 }
 
 /// Runs `sierra pose`.
