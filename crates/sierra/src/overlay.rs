@@ -1,13 +1,20 @@
-//! The egui debug overlay of the window: frame-time graph, clip picker and frame scrubber for
-//! the selected character, sun direction sliders, bloom threshold/intensity, wireframe toggle,
-//! and a water "drop" button. The overlay edits an [`OverlayControls`] value (the window turns
+//! The egui debug overlay of the window: one panel of folding sections so it fits any window
+//! (at 480 × 270 only its title and the frame section show, the rest folded): the title
+//! carries the FPS; "Frame" shows FPS, CPU frame time, GPU time (whole frame and per pass, from
+//! the renderer's last [`FrameStats`], "n/a" without timestamp queries) and a frame-time graph
+//! with its ms scale; "Sun and bloom" the sun direction and bloom sliders; "Controls"
+//! wireframe, pause/step and the water "drop" button; "Character" the clip picker and scrubber
+//! of the selected character. The overlay edits an [`OverlayControls`] value (the window turns
 //! its changes into commands) and emits [`Command`]s for the characters (play a clip, scrub); it
 //! reads the game but never writes it: the next tick applies the commands.
+//!
+//! [`panel`] builds the UI from plain inputs on any [`egui::Context`], so its layout is tested
+//! without a window ([`PanelLayout`]).
 
 use std::collections::VecDeque;
 
 use egui_wgpu::ScreenDescriptor;
-use sierra_render::{wgpu, GpuContext};
+use sierra_render::{wgpu, FrameStats, GpuContext};
 use winit::window::Window;
 
 use crate::commands::Command;
@@ -15,6 +22,13 @@ use crate::gameplay::Gameplay;
 
 /// Frames kept in the frame-time graph.
 pub const GRAPH_FRAMES: usize = 240;
+
+/// Distance of the panel from the window's top-left corner and least gap to its other edges,
+/// points.
+pub const PANEL_MARGIN: f32 = 8.0;
+
+/// Width of the panel's contents, points.
+pub const PANEL_WIDTH: f32 = 210.0;
 
 /// What the overlay's widgets control (read and written by the window each frame).
 #[derive(Clone, Debug, PartialEq)]
@@ -55,11 +69,87 @@ impl OverlayControls {
     }
 }
 
+/// GPU time of the last rendered frame, milliseconds, as the renderer measured it
+/// ([`FrameStats::gpu_ms`], [`FrameStats::pass_gpu_ms`]); empty when it did not (timing off, or
+/// an adapter without timestamp queries).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GpuTimes {
+    /// Whole frame (sum over the passes).
+    pub total_ms: Option<f64>,
+    /// Per pass, in pass order.
+    pub passes: Vec<(&'static str, f64)>,
+}
+
+impl GpuTimes {
+    /// The GPU times of `stats`.
+    pub fn of(stats: &FrameStats) -> Self {
+        Self {
+            total_ms: stats.gpu_ms,
+            passes: stats.pass_gpu_ms.clone(),
+        }
+    }
+}
+
+/// The overlay's two readout lines, as shown: FPS with the CPU frame time, and GPU time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Readouts {
+    /// `"59.8 FPS  16.7 ms"`: frames per second over the graph's frames, and the last frame's
+    /// CPU milliseconds.
+    pub fps: String,
+    /// `"GPU 3.21 ms"` (the last frame, all passes), or `"GPU n/a"` without a measurement.
+    pub gpu: String,
+}
+
+impl Readouts {
+    /// The readouts of the frame times `frame_ms` (milliseconds, oldest first) and `gpu`.
+    pub fn new(frame_ms: &VecDeque<f32>, gpu: &GpuTimes) -> Self {
+        let last = frame_ms.back().copied().unwrap_or(0.0);
+        let mean = frame_ms.iter().sum::<f32>() / frame_ms.len().max(1) as f32;
+        let fps = if mean > 0.0 { 1000.0 / mean } else { 0.0 };
+        let gpu = match gpu.total_ms {
+            Some(ms) => format!("GPU {ms:.2} ms"),
+            None => "GPU n/a".to_owned(),
+        };
+        Self {
+            fps: format!("{fps:.1} FPS  {last:.1} ms"),
+            gpu,
+        }
+    }
+}
+
+/// Where one overlay frame put its panel, in points (egui's logical pixels), so tests can check
+/// that it fits the window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PanelLayout {
+    /// The screen (window) rectangle.
+    pub screen: egui::Rect,
+    /// The panel with its title bar; `None` when hidden.
+    pub panel: Option<egui::Rect>,
+    /// Everything the panel's open sections laid out (taller than the panel only when the panel
+    /// scrolls); `None` when hidden or folded to its title.
+    pub content: Option<egui::Rect>,
+}
+
+/// What the panel shows besides the controls it edits.
+pub struct PanelInput<'a> {
+    /// CPU frame times, milliseconds, oldest first.
+    pub frame_ms: &'a VecDeque<f32>,
+    /// GPU times of the last frame.
+    pub gpu: &'a GpuTimes,
+    /// The running game's characters (clip picker).
+    pub gameplay: &'a Gameplay,
+    /// Force every section open (`Some(true)`) or folded (`Some(false)`); `None` keeps the
+    /// user's choice (default: only "Frame" open).
+    pub sections_open: Option<bool>,
+}
+
 /// The overlay: egui context, its winit input state and its wgpu renderer.
 pub struct Overlay {
     state: egui_winit::State,
     renderer: egui_wgpu::Renderer,
     frame_ms: VecDeque<f32>,
+    gpu: GpuTimes,
+    shown: Option<Readouts>,
     /// Shown (F1 toggles).
     pub visible: bool,
 }
@@ -82,6 +172,8 @@ impl Overlay {
             state,
             renderer,
             frame_ms: VecDeque::with_capacity(GRAPH_FRAMES),
+            gpu: GpuTimes::default(),
+            shown: None,
             visible: true,
         }
     }
@@ -97,6 +189,16 @@ impl Overlay {
             self.frame_ms.pop_front();
         }
         self.frame_ms.push_back(ms);
+    }
+
+    /// Records the GPU times of the last rendered frame (shown from the next overlay frame).
+    pub fn set_gpu_times(&mut self, gpu: GpuTimes) {
+        self.gpu = gpu;
+    }
+
+    /// The readouts the last drawn frame showed (`None` before the first, or while hidden).
+    pub fn shown(&self) -> Option<&Readouts> {
+        self.shown.as_ref()
     }
 
     /// Builds the UI for this frame and draws it onto `target` (loaded, not cleared): the surface
@@ -115,24 +217,40 @@ impl Overlay {
         gameplay: &Gameplay,
         commands: &mut Vec<Command>,
     ) {
-        let (device, queue) = (&ctx.device, &ctx.queue);
-        let (texture, view) = target;
-        let target_size = [texture.width(), texture.height()];
         let input = self.state.take_egui_input(window);
-        let frame_ms = &self.frame_ms;
+        let panel_input = PanelInput {
+            frame_ms: &self.frame_ms,
+            gpu: &self.gpu,
+            gameplay,
+            sections_open: None,
+        };
         let visible = self.visible;
-        let output = self.state.egui_ctx().run_ui(input, |ui| {
+        let mut output = self.state.egui_ctx().run_ui(input, |ui| {
             if visible {
-                panel(ui, frame_ms, controls, gameplay, commands);
+                panel(ui, &panel_input, controls, commands);
             }
         });
+        self.shown = visible.then(|| Readouts::new(&self.frame_ms, &self.gpu));
         self.state
-            .handle_platform_output(window, output.platform_output);
-        let ctx = self.state.egui_ctx();
+            .handle_platform_output(window, std::mem::take(&mut output.platform_output));
+        self.paint(ctx, target, output);
+    }
+
+    /// Tessellates egui's output and draws it onto `target`.
+    fn paint(
+        &mut self,
+        ctx: &GpuContext,
+        (texture, view): (&wgpu::Texture, &wgpu::TextureView),
+        output: egui::FullOutput,
+    ) {
+        let (device, queue) = (&ctx.device, &ctx.queue);
         let pixels_per_point = output.pixels_per_point;
-        let jobs = ctx.tessellate(output.shapes, pixels_per_point);
+        let jobs = self
+            .state
+            .egui_ctx()
+            .tessellate(output.shapes, pixels_per_point);
         let screen = ScreenDescriptor {
-            size_in_pixels: target_size,
+            size_in_pixels: [texture.width(), texture.height()],
             pixels_per_point,
         };
         for (id, deltas) in &output.textures_delta.set {
@@ -173,55 +291,111 @@ impl Overlay {
     }
 }
 
-fn panel(
+/// The overlay's panel: a window of folding sections, placed at the top-left, at most as tall
+/// as the screen (it scrolls beyond), its title carrying the FPS. Returns where it went.
+pub fn panel(
     ui: &mut egui::Ui,
-    frame_ms: &VecDeque<f32>,
+    input: &PanelInput<'_>,
     c: &mut OverlayControls,
-    gameplay: &Gameplay,
     commands: &mut Vec<Command>,
-) {
-    egui::Window::new("Sierra")
-        .default_width(220.0)
+) -> PanelLayout {
+    let screen = ui.ctx().content_rect();
+    let readouts = Readouts::new(input.frame_ms, input.gpu);
+    let fps = readouts.fps.split("  ").next().unwrap_or_default();
+    let open = input.sections_open;
+    let shown = egui::Window::new(format!("Sierra  {fps}"))
+        .id(egui::Id::unique("sierra-overlay"))
+        .default_pos(egui::pos2(PANEL_MARGIN, PANEL_MARGIN))
+        // As tall as its open sections, up to the screen's height, scrolling beyond.
+        .auto_sized()
+        .vscroll(true)
+        .max_width((screen.width() - 2.0 * PANEL_MARGIN).max(1.0))
+        .max_height((screen.height() - 2.0 * PANEL_MARGIN).max(1.0))
         .show(ui.ctx(), |ui| {
-            frame_graph(ui, frame_ms);
-            ui.separator();
-            ui.label("Sun");
-            ui.add(
-                egui::Slider::new(
-                    &mut c.sun_azimuth,
-                    -std::f32::consts::PI..=std::f32::consts::PI,
-                )
-                .text("azimuth (rad)"),
-            );
-            ui.add(egui::Slider::new(&mut c.sun_elevation, -0.2..=1.55).text("elevation (rad)"));
-            ui.label("Bloom");
-            ui.add(egui::Slider::new(&mut c.bloom_threshold, 0.0..=4.0).text("threshold"));
-            ui.add(egui::Slider::new(&mut c.bloom_intensity, 0.0..=2.0).text("intensity"));
-            ui.checkbox(&mut c.wireframe, "wireframe (F)");
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut c.paused, "paused (Enter)");
-                if ui.button("step (N)").clicked() {
-                    c.step = true;
-                }
+            section(ui, "Frame", true, open, |ui| {
+                frame_section(ui, input, &readouts);
             });
-            if ui.button("water drop").clicked() {
-                c.drop_requested = true;
-            }
-            ui.separator();
-            character_panel(ui, c, gameplay, commands);
+            section(ui, "Sun and bloom", false, open, |ui| sun_and_bloom(ui, c));
+            section(ui, "Controls", false, open, |ui| controls_section(ui, c));
+            section(ui, "Character", false, open, |ui| {
+                character_panel(ui, c, input.gameplay, commands);
+            });
+            ui.min_rect()
         });
+    PanelLayout {
+        screen,
+        panel: shown.as_ref().map(|r| r.response.rect),
+        content: shown.and_then(|r| r.inner),
+    }
 }
 
+/// One folding section, open by default when `default_open`, or as `force` says.
+fn section(
+    ui: &mut egui::Ui,
+    title: &str,
+    default_open: bool,
+    force: Option<bool>,
+    body: impl FnOnce(&mut egui::Ui),
+) {
+    egui::CollapsingHeader::new(title)
+        .default_open(default_open)
+        .open(force)
+        .show(ui, body);
+}
+
+/// FPS and frame time, the GPU time (a folding list of the passes' times under it), the graph.
+fn frame_section(ui: &mut egui::Ui, input: &PanelInput<'_>, readouts: &Readouts) {
+    ui.label(&readouts.fps)
+        .on_hover_text("frames per second over the graph; the last frame's CPU time");
+    egui::CollapsingHeader::new(&readouts.gpu)
+        .id_salt("gpu passes")
+        .default_open(false)
+        .open(input.sections_open)
+        .show(ui, |ui| {
+            if input.gpu.passes.is_empty() {
+                ui.label("per pass: n/a")
+                    .on_hover_text("GPU timing off, or no timestamp queries on this adapter");
+            }
+            for (name, ms) in &input.gpu.passes {
+                ui.label(format!("{name} {ms:.3} ms"));
+            }
+        });
+    frame_graph(ui, input.frame_ms);
+}
+
+fn sun_and_bloom(ui: &mut egui::Ui, c: &mut OverlayControls) {
+    ui.add(
+        egui::Slider::new(
+            &mut c.sun_azimuth,
+            -std::f32::consts::PI..=std::f32::consts::PI,
+        )
+        .text("sun azimuth (rad)"),
+    );
+    ui.add(egui::Slider::new(&mut c.sun_elevation, -0.2..=1.55).text("sun elevation (rad)"));
+    ui.add(egui::Slider::new(&mut c.bloom_threshold, 0.0..=4.0).text("bloom threshold"));
+    ui.add(egui::Slider::new(&mut c.bloom_intensity, 0.0..=2.0).text("bloom intensity"));
+}
+
+fn controls_section(ui: &mut egui::Ui, c: &mut OverlayControls) {
+    ui.checkbox(&mut c.wireframe, "wireframe (F)");
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut c.paused, "paused (Enter)");
+        if ui.button("step (N)").clicked() {
+            c.step = true;
+        }
+    });
+    if ui.button("water drop (R)").clicked() {
+        c.drop_requested = true;
+    }
+}
+
+/// Height of the frame-time graph, points.
+const GRAPH_HEIGHT: f32 = 32.0;
+
 fn frame_graph(ui: &mut egui::Ui, frame_ms: &VecDeque<f32>) {
-    let last = frame_ms.back().copied().unwrap_or(0.0);
     let max = frame_ms.iter().copied().fold(1.0_f32, f32::max);
-    let mean = frame_ms.iter().sum::<f32>() / frame_ms.len().max(1) as f32;
-    let fps = if mean > 0.0 { 1000.0 / mean } else { 0.0 };
-    ui.label(format!(
-        "{fps:.1} FPS  frame {last:.1} ms  (max {max:.1} ms, {} frames)",
-        frame_ms.len()
-    ));
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(200.0, 50.0), egui::Sense::hover());
+    let width = ui.available_width().min(PANEL_WIDTH);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, GRAPH_HEIGHT), egui::Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, egui::Color32::from_black_alpha(120));
     let n = GRAPH_FRAMES as f32;
@@ -311,6 +485,167 @@ fn character_panel(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text the panel painted: its string, where, and the clip rectangle it was painted in.
+    struct Painted {
+        text: String,
+        rect: egui::Rect,
+        clip: egui::Rect,
+    }
+
+    fn texts(shape: &egui::Shape, clip: egui::Rect, out: &mut Vec<Painted>) {
+        match shape {
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| texts(s, clip, out)),
+            egui::Shape::Text(t) => out.push(Painted {
+                text: t.galley.text().to_owned(),
+                rect: t.visual_bounding_rect(),
+                clip,
+            }),
+            _ => {}
+        }
+    }
+
+    /// Runs the panel for a few frames (egui sizes windows in their first frame) on a screen of
+    /// `size` points with no animations, and returns the last frame's layout and texts.
+    fn run_panel(
+        size: (f32, f32),
+        gameplay: &Gameplay,
+        gpu: &GpuTimes,
+        sections_open: Option<bool>,
+    ) -> (PanelLayout, Vec<Painted>) {
+        let ctx = egui::Context::default();
+        ctx.global_style_mut(|s| s.animation_time = 0.0);
+        let frame_ms: VecDeque<f32> = (0..GRAPH_FRAMES).map(|i| 16.0 + (i % 7) as f32).collect();
+        let input = PanelInput {
+            frame_ms: &frame_ms,
+            gpu,
+            gameplay,
+            sections_open,
+        };
+        let mut controls = OverlayControls {
+            sun_azimuth: 0.3,
+            sun_elevation: 0.6,
+            bloom_threshold: 1.0,
+            bloom_intensity: 0.5,
+            wireframe: false,
+            paused: false,
+            step: false,
+            drop_requested: false,
+            selected_character: 0,
+        };
+        let mut layout = None;
+        let mut painted = Vec::new();
+        for frame in 0..4 {
+            let raw = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(size.0, size.1),
+                )),
+                time: Some(f64::from(frame) / 60.0),
+                ..Default::default()
+            };
+            let mut commands = Vec::new();
+            let output = ctx.run_ui(raw, |ui| {
+                layout = Some(panel(ui, &input, &mut controls, &mut commands));
+            });
+            assert!(commands.is_empty(), "the panel alone issues no commands");
+            painted.clear();
+            for clipped in &output.shapes {
+                texts(&clipped.shape, clipped.clip_rect, &mut painted);
+            }
+        }
+        (layout.expect("the panel ran"), painted)
+    }
+
+    /// A level with a character (the player), for the clip picker.
+    fn player_level() -> crate::game::Game {
+        let level = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/levels/player.json"
+        );
+        crate::game::Game::load(std::path::Path::new(level), 60.0).expect("player.json loads")
+    }
+
+    /// A readout line is painted whole, inside its clip rectangle and the screen.
+    fn assert_shown(painted: &[Painted], starts: &str, screen: egui::Rect) {
+        let line = painted
+            .iter()
+            .find(|p| p.text.contains(starts))
+            .unwrap_or_else(|| panic!("no `{starts}` painted"));
+        let visible = line.clip.intersect(screen);
+        assert!(
+            visible.contains_rect(line.rect),
+            "`{}` at {:?} is cut by {visible:?}",
+            line.text,
+            line.rect
+        );
+    }
+
+    #[test]
+    fn the_panel_fits_the_window_at_480x270_and_1280x720() {
+        let game = player_level();
+        assert!(!game.gameplay.characters.is_empty());
+        for size in [(480.0, 270.0), (1280.0, 720.0)] {
+            let (layout, painted) = run_panel(size, &game.gameplay, &GpuTimes::default(), None);
+            let panel = layout.panel.expect("the panel is shown");
+            let content = layout.content.expect("the frame section is open");
+            assert_eq!(layout.screen.size(), egui::vec2(size.0, size.1));
+            assert!(layout.screen.contains_rect(panel), "{size:?}: {panel:?}");
+            // Nothing of the open section is cut off or scrolled away.
+            assert!(
+                panel.contains_rect(content),
+                "{size:?}: {content:?} in {panel:?}"
+            );
+            assert_shown(&painted, " FPS  ", layout.screen);
+            assert_shown(&painted, "GPU n/a", layout.screen);
+            // At 480x270 the panel leaves most of the window to the scene.
+            let covered = panel.area() / layout.screen.area();
+            assert!(covered < 0.45, "{size:?}: the panel covers {covered:.2}");
+        }
+    }
+
+    #[test]
+    fn with_every_section_open_the_panel_scrolls_inside_a_small_window() {
+        let game = player_level();
+        let gpu = GpuTimes::default();
+        let (small, _) = run_panel((480.0, 270.0), &game.gameplay, &gpu, Some(true));
+        let (panel, content) = (small.panel.unwrap(), small.content.unwrap());
+        assert!(small.screen.contains_rect(panel), "{panel:?}");
+        // Taller than the window: without the scroll area the bottom controls would be cut off.
+        assert!(content.height() > small.screen.height(), "{content:?}");
+        let (large, painted) = run_panel((1280.0, 720.0), &game.gameplay, &gpu, Some(true));
+        let panel = large.panel.unwrap();
+        assert!(large.screen.contains_rect(panel));
+        assert!(panel.contains_rect(large.content.unwrap()));
+        for label in [
+            "sun azimuth (rad)",
+            "water drop (R)",
+            "time (s)",
+            "per pass: n/a",
+        ] {
+            assert_shown(&painted, label, large.screen);
+        }
+    }
+
+    #[test]
+    fn gpu_times_are_shown_per_pass_when_measured() {
+        let gpu = GpuTimes {
+            total_ms: Some(3.5),
+            passes: vec![("shadow", 1.25), ("forward", 2.25)],
+        };
+        let frame_ms: VecDeque<f32> = [10.0, 30.0].into();
+        let readouts = Readouts::new(&frame_ms, &gpu);
+        assert_eq!(readouts.gpu, "GPU 3.50 ms");
+        // Mean 20 ms: 50 FPS; the last frame took 30 ms.
+        assert_eq!(readouts.fps, "50.0 FPS  30.0 ms");
+        let none = Readouts::new(&VecDeque::new(), &GpuTimes::default());
+        assert_eq!(none.gpu, "GPU n/a");
+        let (layout, painted) = run_panel((1280.0, 720.0), &Gameplay::default(), &gpu, Some(true));
+        assert_shown(&painted, "GPU 3.50 ms", layout.screen);
+        assert_shown(&painted, "shadow 1.250 ms", layout.screen);
+        assert_shown(&painted, "forward 2.250 ms", layout.screen);
+        assert!(!painted.iter().any(|p| p.text.contains("n/a")));
+    }
 
     #[test]
     fn sun_angles_round_trip() {

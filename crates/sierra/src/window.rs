@@ -19,6 +19,8 @@
 //! game then runs exactly one tick per frame (unless paused), so a track replays identically on
 //! any machine.
 
+#![deny(clippy::too_many_lines)]
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -38,7 +40,7 @@ use crate::fly_camera::{FlyCamera, FlyKeys};
 use crate::frame_runner::FrameRunner;
 use crate::game::Game;
 use crate::key_track::KeyTrack;
-use crate::overlay::{Overlay, OverlayControls};
+use crate::overlay::{GpuTimes, Overlay, OverlayControls, Readouts};
 use crate::scene_to_frame::View;
 
 /// How to run the window.
@@ -79,6 +81,9 @@ pub enum WindowOutcome {
         adapter: String,
         /// Screenshots written.
         screenshots: Vec<PathBuf>,
+        /// The readouts (FPS, GPU time) the overlay showed in the last frame; `None` when it
+        /// was hidden (F1) or no frame was drawn.
+        overlay: Option<Readouts>,
     },
 }
 
@@ -208,11 +213,33 @@ pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
         .as_ref()
         .map(|r| r.ctx.adapter_summary())
         .unwrap_or_default();
+    let overlay = app
+        .running
+        .as_ref()
+        .and_then(|r| r.overlay.shown().cloned());
     Ok(WindowOutcome::Ran {
         frames: app.frames,
         adapter,
         screenshots: app.screenshots,
+        overlay,
     })
+}
+
+/// The overlay's controls as the level starts them: its sun and bloom, nothing else on.
+fn initial_controls(game: &Game) -> OverlayControls {
+    let mut controls = OverlayControls {
+        sun_azimuth: 0.0,
+        sun_elevation: 0.0,
+        bloom_threshold: game.scene.post.bloom_threshold,
+        bloom_intensity: game.scene.post.bloom_intensity,
+        wireframe: false,
+        paused: false,
+        step: false,
+        drop_requested: false,
+        selected_character: 0,
+    };
+    controls.set_to_sun(-game.scene.sun.direction);
+    controls
 }
 
 /// State of the scripted `--test-resize`: shrink at frame 10, grow back 5 frames after the 1 × 1 resize arrived.
@@ -308,18 +335,7 @@ impl App {
             ctx.adapter_summary()
         );
         let overlay = Overlay::new(&window, &ctx.device, config.format);
-        let mut controls = OverlayControls {
-            sun_azimuth: 0.0,
-            sun_elevation: 0.0,
-            bloom_threshold: game.scene.post.bloom_threshold,
-            bloom_intensity: game.scene.post.bloom_intensity,
-            wireframe: false,
-            paused: false,
-            step: false,
-            drop_requested: false,
-            selected_character: 0,
-        };
-        controls.set_to_sun(-game.scene.sun.direction);
+        let controls = initial_controls(game);
         let fly = FlyCamera::look_at(game.scene.camera.position, game.scene.camera.target);
         let camera_mode = match game.camera_path.as_ref().map(|p| p.kind) {
             Some(CameraPathKind::Aerial) => CameraMode::Aerial,
@@ -380,36 +396,20 @@ impl App {
     /// elapsed), renders one frame with the overlay, and writes a requested screenshot.
     fn redraw(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
         let frame_start = Instant::now();
+        let scripted = self.options.key_track.is_some();
         let Some(running) = &mut self.running else {
             return Ok(());
         };
-        let now = Instant::now();
-        let elapsed = (now - running.last_time).as_secs_f64();
-        running.last_time = now;
-        let scripted = self.options.key_track.is_some();
-        let ticks = if scripted {
-            1
-        } else {
-            running.runner.game_mut().clock.ticks_due(elapsed)
-        };
-        if let Some(track) = &mut self.options.key_track {
+        let dt = if let Some(track) = &mut self.options.key_track {
             // The track's clock counts redraws (one game tick each unless paused), so a track
             // can pause, step and resume.
             for event in track.take_due(self.track_tick).to_vec() {
                 handle_key(running, event.code, event.down, event_loop);
             }
             self.track_tick += 1;
-        }
-        queue_controls(running);
-        for _ in 0..ticks {
-            if !running.controls.paused || std::mem::take(&mut running.controls.step) {
-                running.runner.tick();
-            }
-        }
-        let dt = if scripted {
-            running.runner.game().clock.dt() as f32
+            advance(running, Some(1))
         } else {
-            elapsed as f32
+            advance(running, None)
         };
         if running.camera_mode == CameraMode::Fly {
             running.fly.update(running.fly_keys, dt);
@@ -417,89 +417,51 @@ impl App {
         if running.minimised {
             return Ok(());
         }
-        let (width, height) = running.renderer.size();
-        let view = View {
-            aspect: width as f32 / height as f32,
-            camera: (running.camera_mode == CameraMode::Fly)
-                .then(|| (running.fly.position, running.fly.target())),
-            // A scripted run draws each tick as it is, so it replays identically anywhere.
-            alpha: if scripted || running.controls.paused {
-                1.0
-            } else {
-                running.runner.game().clock.alpha() as f32
-            },
-        };
+        let view = view_of(running, scripted);
         running.runner.extract(&view)?;
-        let texture = match running.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
-                return Ok(())
-            }
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                let size = running.window.inner_size();
-                if size.width > 0 && size.height > 0 {
-                    running.config =
-                        running
-                            .ctx
-                            .configure_surface(&running.surface, size.width, size.height)?;
-                    running
-                        .renderer
-                        .resize(&running.ctx, size.width, size.height)?;
-                }
-                return Ok(());
-            }
-            wgpu::CurrentSurfaceTexture::Validation => {
-                running
-                    .ctx
-                    .take_uncaptured_errors("acquiring the window's next texture")?;
-                bail!("acquiring the window's next texture failed validation");
-            }
-        };
-        if (texture.texture.width(), texture.texture.height()) != (width, height) {
-            // The surface and the renderer disagree until the pending resize arrives.
+        let Some(texture) = acquire(running)? else {
             return Ok(());
-        }
-        let view = texture
+        };
+        let target = texture
             .texture
             .create_view(&wgpu::TextureViewDescriptor::default());
-        running
+        let stats = running
             .runner
-            .render(&running.ctx, &mut running.renderer, &view)?;
-        running.commands.clear();
-        running.overlay.draw(
-            &running.window,
-            &running.ctx,
-            (&texture.texture, &view),
-            &mut running.controls,
-            &running.runner.game().gameplay,
-            &mut running.commands,
-        );
-        for command in running.commands.drain(..) {
-            running.runner.game_mut().push_command(command);
-        }
-        running
-            .ctx
-            .take_uncaptured_errors("drawing the debug overlay")?;
+            .render(&running.ctx, &mut running.renderer, &target)?;
+        running.overlay.set_gpu_times(GpuTimes::of(&stats));
+        draw_overlay(running, (&texture.texture, &target))?;
         if std::mem::take(&mut running.screenshot_requested) {
-            let out = match &mut self.screenshot_out {
-                Some(out) => out,
-                None => self.screenshot_out.insert(crate::output::OutputDir::append(
-                    &self.options.screenshot_dir,
-                    self.options.force,
-                )?),
-            };
-            let path = out.add(&format!("screenshot_{:05}", self.frames), "png")?;
-            write_screenshot(running, &path)?;
-            let _ = outln!("screenshot: {}", path.display());
-            self.screenshots.push(path);
+            self.write_requested_screenshot()?;
         }
+        let Some(running) = &mut self.running else {
+            return Ok(());
+        };
         running.window.pre_present_notify();
         running.ctx.queue.present(texture);
         running
             .overlay
             .push_frame_ms(frame_start.elapsed().as_secs_f32() * 1e3);
         self.frames += 1;
+        Ok(())
+    }
+
+    /// Writes the screenshot F12 / P asked for into the screenshot folder (prepared at the
+    /// first), named by the frame number.
+    fn write_requested_screenshot(&mut self) -> Result<()> {
+        let Some(running) = &mut self.running else {
+            return Ok(());
+        };
+        let out = match &mut self.screenshot_out {
+            Some(out) => out,
+            None => self.screenshot_out.insert(crate::output::OutputDir::append(
+                &self.options.screenshot_dir,
+                self.options.force,
+            )?),
+        };
+        let path = out.add(&format!("screenshot_{:05}", self.frames), "png")?;
+        write_screenshot(running, &path)?;
+        let _ = outln!("screenshot: {}", path.display());
+        self.screenshots.push(path);
         Ok(())
     }
 
@@ -602,6 +564,106 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
         Some(WindowAction::WaterDrop) => c.drop_requested = true,
         None => {}
     }
+}
+
+/// Applies the controls' changes and runs the game's ticks for one frame: `ticks` of them (a
+/// key track's one), or as many as the real time since the last frame asks. Returns the frame's
+/// time step for the fly camera, seconds.
+fn advance(running: &mut Running, ticks: Option<u32>) -> f32 {
+    let now = Instant::now();
+    let elapsed = (now - running.last_time).as_secs_f64();
+    running.last_time = now;
+    let scripted = ticks.is_some();
+    let ticks = ticks.unwrap_or_else(|| running.runner.game_mut().clock.ticks_due(elapsed));
+    queue_controls(running);
+    for _ in 0..ticks {
+        if !running.controls.paused || std::mem::take(&mut running.controls.step) {
+            running.runner.tick();
+        }
+    }
+    if scripted {
+        running.runner.game().clock.dt() as f32
+    } else {
+        elapsed as f32
+    }
+}
+
+/// How this frame sees the game: the window's aspect, the fly camera when flying, and the
+/// clock's alpha between the last two ticks (1 when scripted or paused, so a track replays
+/// identically anywhere).
+fn view_of(running: &Running, scripted: bool) -> View {
+    let (width, height) = running.renderer.size();
+    View {
+        aspect: width as f32 / height as f32,
+        camera: (running.camera_mode == CameraMode::Fly)
+            .then(|| (running.fly.position, running.fly.target())),
+        alpha: if scripted || running.controls.paused {
+            1.0
+        } else {
+            running.runner.game().clock.alpha() as f32
+        },
+    }
+}
+
+/// The surface's next texture, or `None` when this frame is skipped: a timeout or an occluded
+/// window, an outdated or lost surface (reconfigured for the next frame), or a texture whose
+/// size the renderer has not been resized to yet.
+///
+/// # Errors
+/// Surface configuration and validation errors.
+fn acquire(running: &mut Running) -> Result<Option<wgpu::SurfaceTexture>> {
+    let texture = match running.surface.get_current_texture() {
+        wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+        wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+            return Ok(None)
+        }
+        wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+            let size = running.window.inner_size();
+            if size.width > 0 && size.height > 0 {
+                running.config =
+                    running
+                        .ctx
+                        .configure_surface(&running.surface, size.width, size.height)?;
+                running
+                    .renderer
+                    .resize(&running.ctx, size.width, size.height)?;
+            }
+            return Ok(None);
+        }
+        wgpu::CurrentSurfaceTexture::Validation => {
+            running
+                .ctx
+                .take_uncaptured_errors("acquiring the window's next texture")?;
+            bail!("acquiring the window's next texture failed validation");
+        }
+    };
+    // The surface and the renderer disagree until the pending resize arrives.
+    let size = (texture.texture.width(), texture.texture.height());
+    Ok((size == running.renderer.size()).then_some(texture))
+}
+
+/// Draws the overlay onto the frame's texture and queues the commands it issued for the next
+/// tick.
+///
+/// # Errors
+/// GPU validation errors of the overlay's drawing.
+fn draw_overlay(running: &mut Running, target: (&wgpu::Texture, &wgpu::TextureView)) -> Result<()> {
+    running.commands.clear();
+    running.overlay.draw(
+        &running.window,
+        &running.ctx,
+        target,
+        &mut running.controls,
+        &running.runner.game().gameplay,
+        &mut running.commands,
+    );
+    for command in running.commands.drain(..) {
+        running.runner.game_mut().push_command(command);
+    }
+    running
+        .ctx
+        .take_uncaptured_errors("drawing the debug overlay")?;
+    Ok(())
 }
 
 /// Turns what changed in the overlay's controls since the last frame into commands for the

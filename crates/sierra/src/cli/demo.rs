@@ -118,8 +118,15 @@ pub fn run(args: DemoArgs) -> Result<()> {
         });
         match run_window(game, options)? {
             WindowOutcome::Ran {
-                frames, adapter, ..
+                frames,
+                adapter,
+                overlay,
+                ..
             } => {
+                if let Some(shown) = overlay {
+                    outln!("overlay: {}", shown.fps)?;
+                    outln!("overlay: {}", shown.gpu)?;
+                }
                 outln!("window closed after {frames} frames [{adapter}]")?;
                 return Ok(());
             }
