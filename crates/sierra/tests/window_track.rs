@@ -3,7 +3,8 @@
 //! the egui overlay, driven by the scripted key track `assets/input/window_tour.json` (camera
 //! cycle through every mode, fly camera, player walk and jump, a water drop (R, as the overlay's
 //! button), sun keys, wireframe on/off, pause and single steps, two screenshots), and exits 0
-//! with both screenshots written.
+//! with both screenshots written. Also: a 1280x720 window on platforms.json with the player
+//! (#28 must-show 1), and windows that close when their key track ends.
 
 mod support;
 
@@ -127,4 +128,94 @@ fn without_size_the_window_is_1280x720_made_smaller_to_fit_the_screen() {
         !stderr.contains("winit") && !stderr.contains("egui"),
         "stderr:\n{stderr}"
     );
+}
+
+/// `platforms.json` with the player of `player.json` standing on the centre platform: every
+/// asset is built in, so the level can live in a temporary folder.
+fn platforms_with_player(dir: &Path) -> std::path::PathBuf {
+    let levels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(levels.join(name)).unwrap()).unwrap()
+    };
+    let mut level = read("platforms.json");
+    let player = read("player.json")["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "Player")
+        .cloned()
+        .expect("player.json has a Player");
+    let mut player = player;
+    player["position"] = serde_json::json!([0.0, 0.2, 0.0]);
+    level["objects"].as_array_mut().unwrap().push(player);
+    let path = dir.join("platforms_player.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&level).unwrap()).unwrap();
+    path
+}
+
+/// Must-show 1 of #28: at 1280x720 (on a 1920x1080 screen) the player walks and jumps on
+/// `platforms.json` under a key track of 102 frames; the overlay showed its FPS and GPU
+/// readouts, the screenshot is 1280x720 and not blank, and the window closes by itself after
+/// the track's last event.
+#[test]
+fn a_1280x720_window_shows_fps_and_gpu_readouts_and_ends_with_its_track() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = platforms_with_player(dir.path());
+    let track = dir.path().join("walk.json");
+    std::fs::write(
+        &track,
+        r#"{"presses": [{"key": "forward", "tick": 20, "ticks": 30},
+                        {"key": "jump", "tick": 60},
+                        {"key": "P", "tick": 100}]}"#,
+    )
+    .unwrap();
+    let shots = dir.path().join("shots");
+    let mut args: Vec<OsString> = ["demo", "--size", "1280x720", "--mute"]
+        .map(OsString::from)
+        .into();
+    args.extend(["--level".into(), level.into_os_string()]);
+    args.extend(["--input".into(), track.into_os_string()]);
+    args.extend(["--screenshot-dir".into(), shots.clone().into()]);
+    let Some(out) = support::run_in_xvfb_on("1920x1080", args, Duration::from_secs(400)) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    assert!(stdout.contains("window: 1280x720 "), "stdout:\n{stdout}");
+    // P goes down before frame 100 and up before frame 101: the window closes after 102.
+    assert!(
+        stdout.contains("window closed after 102 frames"),
+        "stdout:\n{stdout}"
+    );
+    // The readouts the overlay showed in its last frame: "<fps> FPS  <ms> ms" and the GPU
+    // time ("n/a" while the window does not time its passes).
+    let readout = |prefix: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("overlay: ").filter(|r| r.contains(prefix)))
+            .unwrap_or_else(|| panic!("no overlay {prefix} readout in:\n{stdout}"))
+            .to_owned()
+    };
+    let fps = readout(" FPS  ");
+    let value: f64 = fps.split(' ').next().unwrap().parse().unwrap();
+    assert!(value > 0.0 && value.is_finite(), "{fps}");
+    assert!(fps.ends_with(" ms"), "{fps}");
+    let gpu = readout("GPU ");
+    assert!(gpu == "GPU n/a" || gpu.ends_with(" ms"), "{gpu}");
+    let written: Vec<_> = std::fs::read_dir(&shots)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert!(written[0].ends_with("screenshot_00100.png"), "{written:?}");
+    let image = image::open(&written[0]).unwrap().to_rgba8();
+    assert_eq!(image.dimensions(), (1280, 720));
+    let first = image.get_pixel(0, 0);
+    assert!(image.pixels().any(|p| p != first), "a single colour");
 }

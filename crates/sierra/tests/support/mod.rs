@@ -13,6 +13,15 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    run_in_xvfb_on("1024x768", args, timeout)
+}
+
+/// As [`run_in_xvfb`] on a screen of `screen` pixels (`"WIDTHxHEIGHT"`, 24-bit colour).
+pub fn run_in_xvfb_on<I, S>(screen: &str, args: I, timeout: Duration) -> Option<Output>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     let has_xvfb = Command::new("sh")
         .args(["-c", "command -v xvfb-run"])
         .output()
@@ -30,7 +39,7 @@ where
         .args([
             "-a",
             "-s",
-            "-screen 0 1024x768x24",
+            &format!("-screen 0 {screen}x24"),
             env!("CARGO_BIN_EXE_sierra"),
         ])
         .args(args)
