@@ -1,4 +1,5 @@
-//! Progress of long commands on stderr (`render`, `demo`, `view`, `bench soak`): an
+//! Progress of long commands on stderr (`render`, `demo`, `view`, `water`, `export-obj`,
+//! `bench scene`, `bench soak`, `bench water`): an
 //! [`indicatif`] bar when stderr is a terminal, otherwise a plain line about every tenth of the
 //! work (CI logs, pipes). Nothing is printed for runs shorter than [`QUIET_SECONDS`], so quick
 //! commands and tests stay quiet; stdout keeps only the command's results.
@@ -40,7 +41,13 @@ impl Progress {
 
     /// Records one finished step.
     pub fn inc(&mut self) {
-        self.done += 1;
+        self.add(1);
+    }
+
+    /// Records `n` finished steps.
+    pub fn add(&mut self, n: u64) {
+        let before = self.done;
+        self.done = (self.done + n).min(self.total);
         let elapsed = self.start.elapsed();
         if elapsed < Duration::from_secs_f64(QUIET_SECONDS) {
             return;
@@ -58,7 +65,7 @@ impl Progress {
                 bar
             });
             bar.set_position(self.done);
-        } else if self.done % self.every == 0 || self.done == self.total {
+        } else if self.done / self.every != before / self.every || self.done == self.total {
             eprintln!(
                 "{} {}/{} ({:.1} s)",
                 self.label,

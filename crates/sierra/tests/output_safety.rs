@@ -174,17 +174,16 @@ fn single_file_outputs_refuse_an_existing_file() {
     assert!(o.status.success(), "{}", o.describe());
     assert_eq!(&std::fs::read(&glb).unwrap()[..4], b"glTF");
 
-    let plot = tmp.path().join("plot.png");
+    // `bench scene --out` is an output folder: a plot of the user's there is refused.
+    let bench = tmp.path().join("bench");
+    std::fs::create_dir(&bench).unwrap();
+    let plot = bench.join("bench_scene.png");
     std::fs::write(&plot, "my plot").unwrap();
-    let o = sierra(&[
-        "bench",
-        "scene",
-        "--frames",
-        "1",
-        "--plot",
-        plot.to_str().unwrap(),
-    ]);
-    refused(&o, "plot.png");
+    let args = [
+        "bench", "scene", "--frames", "1", "--size", "32x18", "--out",
+    ];
+    let o = sierra(&[&args[..], &[bench.to_str().unwrap()]].concat());
+    refused(&o, "bench_scene.png");
     assert_eq!(std::fs::read_to_string(&plot).unwrap(), "my plot");
 
     let obj = tmp.path().join("obj");

@@ -136,7 +136,10 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
         .flat_map(|stem| [format!("{stem}.obj"), format!("{stem}.mtl")])
         .collect();
     let out = OutputDir::replace(&args.out, &names, args.force)?;
+    // Building the mesh, then simplifying and writing each LOD.
+    let mut progress = crate::progress::Progress::new("export-obj step", 1 + lods.len() as u64);
     let mesh = build_object(&args.object, args.resolution)?;
+    progress.inc();
     for (percent, stem) in lods.into_iter().zip(&stems) {
         let lod = simplify_to_percent(&mesh, percent)?;
         let files = write_obj(&lod, out.dir(), stem)?;
@@ -146,7 +149,9 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
             lod.vertex_count(),
             lod.triangle_count()
         )?;
+        progress.inc();
     }
+    progress.finish();
     Ok(())
 }
 

@@ -14,6 +14,8 @@ use sierra_render::compute::water::WaterKernels;
 use sierra_render::GpuContext;
 use sierra_terrain::water::{Boundary, InitialState, WaterParams, WaterSim};
 
+use crate::progress::Progress;
+
 /// Which simulation runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
@@ -219,12 +221,15 @@ pub fn simulate(
             let dt = 0.9 * sim.max_stable_dt();
             snapshot(0, sim.depth())?;
             let mut seconds = 0.0;
+            let mut progress = Progress::new("water step", u64::from(steps));
             for step in 1..=steps {
                 let t = Instant::now();
                 sim.step(dt)?;
                 seconds += t.elapsed().as_secs_f64();
                 snapshot(step, sim.depth())?;
+                progress.inc();
             }
+            progress.finish();
             (dt, seconds, sim.depth().to_vec())
         }
         Backend::Gpu => {
@@ -235,6 +240,7 @@ pub fn simulate(
             snapshot(0, &depth)?;
             let mut seconds = 0.0;
             let mut done = 0;
+            let mut progress = Progress::new("water step", u64::from(steps));
             while done < steps {
                 let batch = match out {
                     Some((_, every)) => every.min(steps - done),
@@ -248,7 +254,9 @@ pub fn simulate(
                 if out.is_some() {
                     snapshot(done, &sim.read_depth(&ctx)?)?;
                 }
+                progress.add(u64::from(batch));
             }
+            progress.finish();
             (dt, seconds, sim.read_depth(&ctx)?)
         }
     };

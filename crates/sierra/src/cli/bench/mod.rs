@@ -34,7 +34,7 @@ pub enum Bench {
     /// Water columns (virtual pipes): ns per cell per step, CPU 1 and 2 threads and GPU, 256²..2048².
     Water(water::WaterBenchArgs),
     /// The demo level headless: start-up time, frame time per CPU stage and GPU pass (table or
-    /// JSON) and a plot of frame time per frame per stage (`bench_scene.png`).
+    /// JSON) and a plot of frame time per frame per stage (`--out`/bench_scene.png).
     Scene(scene::SceneBenchArgs),
     /// Memory soak: N headless frames (default 2000 at 64x64); RSS at frame 200 vs the end within 5 %.
     Soak(soak::SoakArgs),

@@ -1,9 +1,10 @@
-//! `sierra bench scene [--frames N] [--size WxH] [--json] [--plot PATH]`: the thesis's §2.4
+//! `sierra bench scene [--frames N] [--size WxH] [--json] [--out DIR]`: the thesis's §2.4
 //! performance analysis (seed 002) for this engine: runs a level (the demo by default) headless
 //! for N frames and reports the start-up time, the frame time split by stage (CPU, from the
 //! `sierra_profile` scopes `gameplay`, `build_frame`, `render`) and by pass (GPU timestamp
 //! queries, where the adapter has them), as a table or JSON, and plots the frame time per
-//! frame per stage (`plotters`, bitmap backend) into a PNG.
+//! frame per stage (`plotters`, bitmap backend; axes in frames and ms, a legend) into
+//! `DIR/bench_scene.png`.
 //!
 //! Terrain and water run on the level's configured backend (the demo's GPU compute path); a
 //! CPU-path comparison needs a backend switch on the loaded game and is reported as not run.
@@ -38,10 +39,11 @@ pub struct SceneBenchArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Plot image (frame time per frame per stage); an existing file is refused.
-    #[arg(long, default_value = "bench_scene.png")]
-    pub plot: PathBuf,
-    /// Overwrite the `--plot` file when it exists.
+    /// Folder of the plot `bench_scene.png` (frame time per frame per stage); Sierra's output
+    /// folder rules apply (new, empty, or written by Sierra before).
+    #[arg(long, default_value = "out/bench_scene")]
+    pub out: PathBuf,
+    /// Write into `--out` even when it holds files Sierra did not write (they are left alone).
     #[arg(long)]
     pub force: bool,
 }
@@ -106,8 +108,9 @@ fn summary(values: &mut [f64]) -> (f64, f64, f64) {
 /// Level, GPU, profiler and plot errors.
 pub fn run(args: SceneBenchArgs) -> Result<()> {
     let level = args.level.as_deref().unwrap_or(Path::new(DEMO_LEVEL));
-    // Before the run, so a refused plot costs nothing.
-    crate::output::check_single_file(&args.plot, args.force)?;
+    // Before the run, so a refused folder costs nothing.
+    let out = crate::output::OutputDir::replace(&args.out, &[PLOT_FILE.to_owned()], args.force)?;
+    let plot_path = out.dir().join(PLOT_FILE);
     let (profiler, _guard) = Profiler::start(None).context("starting the profiler")?;
     let start = Instant::now();
     let mut runner = SceneRunner::new(level, args.size.width, args.size.height)?;
@@ -116,6 +119,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
     let mut frame_ms = Vec::with_capacity(frames);
     let mut pass_ms: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut skinned_draws = 0u64;
+    let mut progress = crate::progress::Progress::new("bench scene frame", frames as u64);
     for index in 0..frames {
         let t = Instant::now();
         let (_, stats) = runner.frame().with_context(|| format!("frame {index}"))?;
@@ -128,12 +132,14 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
                 None => pass_ms.push((name, vec![ms])),
             }
         }
+        progress.inc();
     }
+    progress.finish();
     let stage_history: Vec<(&str, Vec<(u64, f64)>)> = STAGES
         .iter()
         .map(|&s| (s, profiler.history_ms(s).unwrap_or_default()))
         .collect();
-    plot(&args.plot, &stage_history, &frame_ms)?;
+    plot(&plot_path, &stage_history, &frame_ms)?;
     let stage_rows: Vec<_> = stage_history
         .iter()
         .map(|(name, h)| {
@@ -162,7 +168,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
             "frame": row(frame_row),
             "cpu_stages": stage_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
             "gpu_passes": pass_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
-            "plot": args.plot.display().to_string(),
+            "plot": plot_path.display().to_string(),
         });
         outln!("{}", serde_json::to_string_pretty(&out)?)?;
         return Ok(());
@@ -202,63 +208,86 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         print(format!("gpu  {name}"), *r)?;
     }
     outln!(
-        "plot: {} (frame time per frame; black = whole frame, red = gameplay, blue = build_frame, green = render; grey lines every {} ms)",
-        args.plot.display(),
-        grid_spacing_ms(frame_row.2 * 1.1)
+        "plot: {} (CPU ms per frame: the whole frame and each stage)",
+        plot_path.display()
     )?;
     Ok(())
 }
 
-/// Frame time per frame, one line per CPU stage plus the whole frame, into a PNG.
+/// File name of the plot in `--out`.
+pub const PLOT_FILE: &str = "bench_scene.png";
+
+/// Plot size, pixels.
+pub const PLOT_SIZE: (u32, u32) = (800, 400);
+
+/// Frame time per frame, one line per CPU stage plus the whole frame, into a PNG: x in frames,
+/// y in milliseconds, a legend naming the lines.
+///
+/// # Errors
+/// Drawing and writing errors, naming `path`.
 fn plot(path: &Path, stages: &[(&str, Vec<(u64, f64)>)], frame_ms: &[f64]) -> Result<()> {
-    let max_ms = frame_ms.iter().copied().fold(1.0, f64::max) * 1.1;
-    const SIZE: (u32, u32) = (800, 400);
+    // plotters draws text with ab_glyph from a registered font (no system fonts needed).
+    plotters::style::register_font(
+        "sans-serif",
+        FontStyle::Normal,
+        epaint_default_fonts::UBUNTU_LIGHT,
+    )
+    .map_err(|_| anyhow::anyhow!("the plot's font does not load"))?;
+    let mut pixels = vec![0u8; (PLOT_SIZE.0 * PLOT_SIZE.1 * 3) as usize];
+    draw_plot(&mut pixels, stages, frame_ms)
+        .map_err(|e| anyhow::anyhow!("drawing the plot {}: {e}", path.display()))?;
     // Drawn into memory and written with `image`: plotters' own file output needs its `image` feature.
-    let mut pixels = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
-    let mut draw = || -> std::result::Result<(), Box<dyn std::error::Error>> {
-        let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
-        root.fill(&WHITE)?;
-        // No axis text: plotters' text needs its `ttf` feature (fontconfig). Grey lines mark
-        // every 1, 10, 100… ms (at most 10 lines) instead; the table names the colours.
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .build_cartesian_2d(0..frame_ms.len().max(1), 0.0..max_ms)?;
-        let width = frame_ms.len().max(1);
-        let spacing = grid_spacing_ms(max_ms);
-        for k in 1..=(max_ms / spacing) as usize {
-            let y = k as f64 * spacing;
-            chart.draw_series(LineSeries::new(
-                [(0, y), (width, y)],
-                &RGBColor(210, 210, 210),
-            ))?;
-        }
-        chart.draw_series(LineSeries::new(
-            frame_ms.iter().enumerate().map(|(i, &ms)| (i, ms)),
-            &BLACK,
-        ))?;
-        let colours = [RED, BLUE, GREEN, MAGENTA];
-        for ((_, history), colour) in stages.iter().zip(colours) {
-            // Frame indices count from the profiler's first frame, which is the bench's first.
-            chart.draw_series(LineSeries::new(
-                history.iter().map(|&(f, ms)| (f as usize, ms)),
-                &colour,
-            ))?;
-        }
-        root.present()?;
-        Ok(())
-    };
-    draw().map_err(|e| anyhow::anyhow!("drawing the plot {}: {e}", path.display()))?;
-    let image = image::RgbImage::from_raw(SIZE.0, SIZE.1, pixels).context("plot buffer size")?;
+    let image =
+        image::RgbImage::from_raw(PLOT_SIZE.0, PLOT_SIZE.1, pixels).context("plot buffer size")?;
     image
         .save(path)
         .with_context(|| format!("writing the plot {}", path.display()))
 }
 
-/// Grid line spacing of the plot: the power of ten that gives at most 10 lines up to `max_ms`.
-fn grid_spacing_ms(max_ms: f64) -> f64 {
-    let mut spacing = 1.0;
-    while max_ms / spacing > 10.0 {
-        spacing *= 10.0;
+fn draw_plot(
+    pixels: &mut [u8],
+    stages: &[(&str, Vec<(u64, f64)>)],
+    frame_ms: &[f64],
+) -> std::result::Result<(), Box<dyn std::error::Error>> {
+    let max_ms = frame_ms.iter().copied().fold(1.0, f64::max) * 1.1;
+    let root = BitMapBackend::with_buffer(pixels, PLOT_SIZE).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("bench scene: CPU time per frame", ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0..frame_ms.len().max(1), 0.0..max_ms)?;
+    chart
+        .configure_mesh()
+        .x_desc("frame")
+        .y_desc("time (ms)")
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()?;
+    chart
+        .draw_series(LineSeries::new(
+            frame_ms.iter().enumerate().map(|(i, &ms)| (i, ms)),
+            &BLACK,
+        ))?
+        .label("frame (wall)")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK));
+    let colours = [RED, BLUE, GREEN, MAGENTA];
+    for ((name, history), colour) in stages.iter().zip(colours) {
+        // Frame indices count from the profiler's first frame, which is the bench's first.
+        chart
+            .draw_series(LineSeries::new(
+                history.iter().map(|&(f, ms)| (f as usize, ms)),
+                &colour,
+            ))?
+            .label(*name)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
     }
-    spacing
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
 }

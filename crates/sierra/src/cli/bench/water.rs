@@ -98,6 +98,9 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
     };
     let adapter = ctx.as_ref().map(GpuContext::adapter_summary);
     let mut rows = Vec::new();
+    // Six measurements per size: CPU 1 and 2 threads, copy, pipes.c, GPU staged and direct.
+    let mut progress =
+        crate::progress::Progress::new("bench water measurement", 6 * sizes.len() as u64);
     for &size in sizes {
         let (params, terrain, depth) = initial_state(size, Init::Bump, false)?;
         let cells = params.cell_count() as f64;
@@ -110,7 +113,9 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
             pool.install(|| best_ns_per_cell(cells, steps, || Ok(sim.step(dt)?)))
         };
         let one = cpu(1)?;
+        progress.inc();
         let two = cpu(2)?;
+        progress.inc();
         let mut probe = CopyProbe::new(params.cols, params.rows);
         let copy = pool(Some(2))?.install(|| {
             best_ns_per_cell(cells, steps, || {
@@ -118,7 +123,9 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
                 Ok(())
             })
         })?;
+        progress.inc();
         let c = pipes_c(size);
+        progress.inc();
         let gpu = |kernels: WaterKernels| -> Result<Option<f64>> {
             let Some(ctx) = &ctx else { return Ok(None) };
             let mut sim = sierra_content::water::water_compute(ctx, params, &terrain, &depth)?;
@@ -134,7 +141,9 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
             ))
         };
         let staged = gpu(WaterKernels::Staged)?;
+        progress.inc();
         let direct = gpu(WaterKernels::Direct)?;
+        progress.inc();
         rows.push(WaterBenchRow {
             size,
             steps,
@@ -149,6 +158,7 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
             gpu_direct_ns_per_cell_step: direct,
         });
     }
+    progress.finish();
     Ok((rows, adapter))
 }
 
