@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Runs every example command of the README's "Command line" section as written (issue #28), so
+# the README cannot drift from the binary. Called by .ci/run after `make test`.
+#
+# Which commands: every inline code span from "## Command line" up to its first benchmark
+# subsection ("### Animation speed") that starts with `sierra `, `echo ` (a pipe into sierra) or
+# `cargo bench`, and holds no placeholder in capitals (COMMAND, LEVEL.json, ...). Each runs under
+# `bash -c` with `sierra` standing for target/release/sierra (the README's own shorthand), under
+# a timeout: `cargo` commands in the repository, `sierra` commands in a scratch copy of its
+# layout (assets/ and ../shared linked, out/ fresh) so their outputs never meet a user's out/.
+# Where the README follows a command with `→ \`OUTPUT\``, its stdout must be exactly that.
+#
+# The only changes made to a command are the ones listed in OVERRIDES below (fewer frames, smaller
+# sizes, the documented quick flags of `bench soak` and criterion); every other command runs
+# verbatim. A command the README gains is run as written until it is listed here. The whole run
+# takes about 3.5 minutes on a 2-core VM after `make test` (criterion's five benchmarks in quick
+# mode are half of it; `--workspace` keeps their build the one `make test` already made).
+#
+# Without a display variable set, window commands run headless (as `sierra demo` does on a
+# machine without a display); the window itself is tested by crates/sierra/tests/window*.rs.
+#
+# Usage: scripts/readme-examples.sh [--list]   (--list: print the commands, run nothing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# README command -> command run. Keys must match the README exactly; an override whose key is no
+# longer in the README is an error (the table would silently stop applying).
+declare -A OVERRIDES=(
+  ["sierra render assets/levels/platforms.json --frames 60 --size 640x360 --out out/platforms"]="sierra render assets/levels/platforms.json --frames 8 --size 320x180 --out out/platforms"
+  ["sierra demo"]="sierra demo --frames 4 --size 160x90"
+  ["sierra demo --headless --camera-path walk --frames 120"]="sierra demo --headless --camera-path walk --frames 8"
+  ["sierra demo --input assets/input/window_tour.json"]="sierra demo --input assets/input/window_tour.json --frames 4 --size 160x90"
+  ["sierra bench scene --frames 120 --json"]="sierra bench scene --frames 10 --json"
+  ["sierra bench soak"]="sierra bench soak --frames 250"
+  ["sierra bench water --json"]="sierra bench water --json --sizes 256,512"
+  ["cargo bench --workspace --bench anim --bench ik --bench propagation --bench noise --bench water"]="cargo bench --workspace --bench anim --bench ik --bench propagation --bench noise --bench water -- --quick"
+)
+# Seconds one command may take (cargo bench includes building the benchmarks).
+TIMEOUT_S=${README_EXAMPLES_TIMEOUT_S:-240}
+
+command -v python3 >/dev/null || { echo "readme-examples: python3 is needed to read README.md" >&2; exit 1; }
+
+# One example per line: COMMAND<TAB>EXPECTED_STDOUT (the latter may be empty).
+examples() {
+  python3 - <<'PY'
+import re, sys
+text = open("README.md", encoding="utf-8").read()
+start = text.index("\n## Command line")
+end = text.index("\n### Animation speed", start)
+section = text[start:end]
+spans = list(re.finditer(r"`([^`\n]+)`", section))
+seen = set()
+for i, m in enumerate(spans):
+    cmd = m.group(1).replace("\\|", "|")
+    if not re.match(r"(sierra |echo .*\| *sierra |cargo bench )", cmd):
+        continue
+    if re.search(r"\b[A-Z][A-Z_]{2,}\b|…", cmd):
+        continue  # a placeholder: a form, not an example
+    if cmd in seen:
+        continue
+    seen.add(cmd)
+    expected = ""
+    after = section[m.end():m.end() + 4]
+    if after.startswith(" → `") and i + 1 < len(spans):
+        expected = spans[i + 1].group(1)
+    print(f"{cmd}\t{expected}")
+PY
+}
+
+if [[ "${1:-}" == "--list" ]]; then
+  examples | cut -f1
+  exit 0
+fi
+
+mapfile -t LINES < <(examples)
+declare -A IN_README=()
+for line in "${LINES[@]}"; do IN_README["${line%%$'\t'*}"]=1; done
+for key in "${!OVERRIDES[@]}"; do
+  if [[ -z "${IN_README[$key]:-}" ]]; then
+    echo "readme-examples: the override for \`$key\` matches no README example; update OVERRIDES" >&2
+    exit 1
+  fi
+done
+
+export WGPU_BACKEND=${WGPU_BACKEND:-vulkan}
+unset DISPLAY WAYLAND_DISPLAY
+cargo build --release -p sierra --quiet
+SIERRA_BIN="$PWD/target/release/sierra"
+export SIERRA_BIN
+REPO=$PWD
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+mkdir "$SCRATCH/repo"
+ln -s "$REPO/assets" "$SCRATCH/repo/assets"
+if [[ -d ../shared ]]; then ln -s "$(cd ../shared && pwd)" "$SCRATCH/shared"; fi
+ERR="$SCRATCH/stderr"
+
+failed=0
+declare -A RAN=()
+total_start=$SECONDS
+for line in "${LINES[@]}"; do
+  readme_cmd=${line%%$'\t'*}
+  expected=${line#*$'\t'}
+  run_cmd=${OVERRIDES[$readme_cmd]:-$readme_cmd}
+  if [[ -n "${RAN[$run_cmd]:-}" ]]; then
+    echo "== $readme_cmd   (runs as an earlier command did: skipped)"
+    continue
+  fi
+  RAN["$run_cmd"]=1
+  if [[ "$run_cmd" == "$readme_cmd" ]]; then
+    echo "== $readme_cmd"
+  else
+    echo "== $readme_cmd   (run as: $run_cmd)"
+  fi
+  dir="$SCRATCH/repo"
+  [[ "$run_cmd" == cargo* ]] && dir=$REPO
+  start=$SECONDS
+  set +e
+  stdout=$(cd "$dir" && timeout "$TIMEOUT_S" bash -c 'set -o pipefail; sierra() { "$SIERRA_BIN" "$@"; }; eval "$1"' _ "$run_cmd" 2>"$ERR")
+  status=$?
+  set -e
+  took=$((SECONDS - start))
+  if [[ $status -ne 0 ]]; then
+    echo "FAILED (exit $status after ${took} s): $run_cmd" >&2
+    tail -20 "$ERR" >&2
+    failed=1
+  elif [[ -n "$expected" && "$stdout" != "$expected" ]]; then
+    echo "FAILED: \`$run_cmd\` printed \`$stdout\`, the README says \`$expected\`" >&2
+    failed=1
+  else
+    echo "   ok (${took} s)"
+  fi
+done
+echo "readme-examples: ${#LINES[@]} commands in $((SECONDS - total_start)) s"
+exit $failed
