@@ -13,7 +13,7 @@
 # The only changes made to a command are the ones listed in OVERRIDES below (fewer frames, smaller
 # sizes, the documented quick flags of `bench soak` and criterion); every other command runs
 # verbatim. A command the README gains is run as written until it is listed here. The whole run
-# takes about 3.5 minutes on a 2-core VM after `make test` (criterion's five benchmarks in quick
+# takes about 4 minutes on a 2-core VM after `make test` (criterion's five benchmarks in quick
 # mode are half of it; `--workspace` keeps their build the one `make test` already made).
 #
 # Without a display variable set, window commands run headless (as `sierra demo` does on a
@@ -32,6 +32,7 @@ declare -A OVERRIDES=(
   ["sierra demo --input assets/input/window_tour.json"]="sierra demo --input assets/input/window_tour.json --frames 4 --size 160x90"
   ["sierra bench scene --frames 120 --json"]="sierra bench scene --frames 10 --json"
   ["sierra bench soak"]="sierra bench soak --frames 250"
+  ["sierra bench crowd --instances 100,1000 --frames 10"]="sierra bench crowd --instances 100,1000 --frames 3 --size 160x90"
   ["sierra bench water --json"]="sierra bench water --json --sizes 256,512"
   ["cargo bench --workspace --bench anim --bench ik --bench propagation --bench noise --bench water"]="cargo bench --workspace --bench anim --bench ik --bench propagation --bench noise --bench water -- --quick"
 )

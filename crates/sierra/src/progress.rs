@@ -1,5 +1,5 @@
 //! Progress of long commands on stderr (`render`, `demo`, `view`, `water`, `export-obj`,
-//! `bench scene`, `bench soak`, `bench water`): an
+//! `bench scene|soak|water|crowd|terrain|noise`): an
 //! [`indicatif`] bar when stderr is a terminal, otherwise a plain line about every tenth of the
 //! work (CI logs, pipes). Nothing is printed for runs shorter than [`QUIET_SECONDS`], so quick
 //! commands and tests stay quiet; stdout keeps only the command's results.

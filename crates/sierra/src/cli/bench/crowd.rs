@@ -132,6 +132,8 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
     let palettes = baked_palettes(&baked);
     let (width, height) = (args.size.width, args.size.height);
     let mut rows = Vec::new();
+    let mut progress =
+        crate::progress::Progress::new("bench crowd count", args.instances.len() as u64);
     for &n in &args.instances {
         let mut headless = HeadlessRenderer::new(&ctx, width, height)
             .with_context(|| format!("creating a {width}x{height} renderer"))?;
@@ -252,7 +254,9 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
             triangles: headless.renderer.crowd.totals().1,
             changing_cpu_ms,
         });
+        progress.inc();
     }
+    progress.finish();
     let adapter = ctx.adapter_summary();
     let device_type = format!("{:?}", ctx.adapter.get_info().device_type);
     if args.json {

@@ -257,6 +257,7 @@ pub fn measure(c_dir: &Path, rounds: usize) -> anyhow::Result<NoiseBench> {
     let mut c_best: Option<CFigures> = None;
     let mut c_error = exe.as_ref().err().map(|e| e.to_string());
     let mut s_best: Option<SierraRound> = None;
+    let mut progress = crate::progress::Progress::new("bench noise round", rounds.max(1) as u64);
     for _ in 0..rounds.max(1) {
         if let Ok(exe) = &exe {
             match run_c(exe) {
@@ -287,7 +288,9 @@ pub fn measure(c_dir: &Path, rounds: usize) -> anyhow::Result<NoiseBench> {
                 fbm2_ns: b.fbm2_ns.min(r.fbm2_ns),
             },
         });
+        progress.inc();
     }
+    progress.finish();
     drop(exe); // removes the compiled C program
     let s = s_best.ok_or_else(|| anyhow::anyhow!("no round ran"))?;
     let all_ms = {

@@ -84,6 +84,7 @@ pub fn measure(sizes: &[i64], runs: usize) -> anyhow::Result<TerrainBench> {
         Err(e) => format!("none: {e}"),
     };
     let mut rows = Vec::new();
+    let mut progress = crate::progress::Progress::new("bench terrain size", sizes.len() as u64);
     for &size in sizes {
         let params = TerrainParams {
             resolution: size,
@@ -116,7 +117,9 @@ pub fn measure(sizes: &[i64], runs: usize) -> anyhow::Result<TerrainBench> {
             cpu_all_threads_ms,
             gpu_ms,
         });
+        progress.inc();
     }
+    progress.finish();
     Ok(TerrainBench {
         threads: rayon::current_num_threads(),
         gpu: gpu_name,
