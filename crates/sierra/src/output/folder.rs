@@ -138,7 +138,7 @@ impl OutputDir {
 }
 
 /// Refuses, unless `path` does not exist or `force` is set, a single output file (`export-mannequin
-/// OUT.glb`, `bench scene --plot`), and creates its parent folder.
+/// OUT.glb`), and creates its parent folder.
 ///
 /// # Errors
 /// An existing file without `force` (naming it and `--force`), an existing folder, or a parent
