@@ -1,6 +1,7 @@
 //! Shared by the window tests: runs the `sierra` binary in a window under Xvfb.
 
 use std::ffi::OsStr;
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -51,12 +52,18 @@ where
         .env_remove("WAYLAND_DISPLAY")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        // Its own process group, so a timed-out run is killed whole (xvfb-run, Xvfb and
+        // sierra), not left running to slow every later test.
+        .process_group(0)
         .spawn()
         .expect("xvfb-run starts");
     let deadline = Instant::now() + timeout;
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
-            let _ = child.kill();
+            let group = -(child.id() as i32);
+            // SAFETY: kill(2) with a negative pid signals that process group; no memory involved.
+            unsafe { libc::kill(group, libc::SIGKILL) };
+            let _ = child.wait();
             panic!("the window run did not finish within {timeout:?}");
         }
         std::thread::sleep(Duration::from_millis(100));
