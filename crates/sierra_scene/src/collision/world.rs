@@ -159,18 +159,34 @@ impl CollisionWorld {
     /// unchanged by an affine map, so it is still the world distance), so rays near the
     /// corners of rotated boxes do not hit the air inside the world AABB.
     pub fn raycast(&self, ray: &Ray, max_distance: f32) -> Option<RaycastHit> {
+        self.sphere_cast(ray, max_distance, 0.0)
+    }
+
+    /// The closest box that a sphere of `radius` metres moving along `ray` touches within
+    /// `max_distance` metres: [`Self::raycast`] against every box grown by `radius` on each
+    /// side in its own frame (metres converted by the box's scale along each axis). The grown
+    /// box has square edges and corners where the true swept sphere is rounded, so near an
+    /// edge the sphere stops slightly early (never late). `point` is the sphere's centre at
+    /// contact; `normal` is the grown face's.
+    pub fn sphere_cast(&self, ray: &Ray, max_distance: f32, radius: f32) -> Option<RaycastHit> {
+        let radius = radius.max(0.0);
         let mut best: Option<RaycastHit> = None;
         for b in &self.boxes {
             let limit = best.map_or(max_distance, |h| h.distance);
-            let Some(broad) = slab_test(ray.origin, ray.direction, &b.bounds, limit) else {
+            let bounds = Aabb::new(b.bounds.min - radius, b.bounds.max + radius);
+            let Some(broad) = slab_test(ray.origin, ray.direction, &bounds, limit) else {
                 continue;
             };
             if best.is_some_and(|h| broad.t >= h.distance) {
                 continue;
             }
+            let m = b.world.matrix3;
+            let scale = Vec3::new(m.x_axis.length(), m.y_axis.length(), m.z_axis.length());
+            let grow = Vec3::splat(radius) / scale.max(Vec3::splat(1e-12));
+            let local = Aabb::new(b.local.min - grow, b.local.max + grow);
             let origin = b.world_inverse.transform_point3(ray.origin);
             let direction = b.world_inverse.transform_vector3(ray.direction);
-            let Some(hit) = slab_test(origin, direction, &b.local, limit) else {
+            let Some(hit) = slab_test(origin, direction, &local, limit) else {
                 continue;
             };
             if best.is_some_and(|h| hit.t >= h.distance) {
