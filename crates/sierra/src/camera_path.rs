@@ -28,6 +28,9 @@ pub struct CameraPath {
     pub kind: CameraPathKind,
     /// Seconds to run it (then it holds the last pose), > 0.
     pub duration: f32,
+    /// After `duration`, hand the camera back to the level (its follow camera eases in from
+    /// the path's last pose) instead of holding the last pose.
+    pub then_follow: bool,
 }
 
 /// Aerial key points: (eye, target), metres, for the demo island (512 m, beach ring at about
@@ -76,6 +79,21 @@ fn spline(points: &[Vec3], u: f32) -> Vec3 {
 }
 
 impl CameraPath {
+    /// A path run once over `duration` seconds that then holds its last pose.
+    pub fn new(kind: CameraPathKind, duration: f32) -> Self {
+        Self {
+            kind,
+            duration,
+            then_follow: false,
+        }
+    }
+
+    /// Whether the path drives the camera at `time` seconds (always, unless it hands over
+    /// after its duration: [`Self::then_follow`]).
+    pub fn drives_at(&self, time: f32) -> bool {
+        !(self.then_follow && time > self.duration)
+    }
+
     /// Eye and target at `time` seconds. `ground(x, z)` gives the terrain height (`None` off the
     /// terrain); `sea_level` is the floor of the walk over water.
     pub fn sample(
@@ -120,20 +138,14 @@ mod tests {
     #[test]
     fn walk_keeps_eye_height_over_a_slope_and_aerial_stays_above_ground() {
         let ground = |x: f32, z: f32| Some(0.1 * x + 0.05 * z);
-        let walk = CameraPath {
-            kind: CameraPathKind::Walk,
-            duration: 3.0,
-        };
+        let walk = CameraPath::new(CameraPathKind::Walk, 3.0);
         for k in 0..=30 {
             let (eye, target) = walk.sample(k as f32 * 0.1, ground, 0.0);
             let h = ground(eye.x, eye.z).unwrap();
             assert!((eye.y - h - EYE_HEIGHT).abs() < 1e-3, "{eye} over {h}");
             assert!((target - eye).length() > 1.0);
         }
-        let aerial = CameraPath {
-            kind: CameraPathKind::Aerial,
-            duration: 3.0,
-        };
+        let aerial = CameraPath::new(CameraPathKind::Aerial, 3.0);
         let high = |_: f32, _: f32| Some(100.0);
         let (eye, _) = aerial.sample(3.0, high, 0.0);
         assert!(eye.y >= 102.0, "{eye}");

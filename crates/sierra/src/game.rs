@@ -154,10 +154,9 @@ impl Game {
     pub fn tick(&mut self) {
         self.apply_commands();
         sierra_scene::components::update_spinners(&mut self.scene, self.clock.dt() as f32);
-        if let Err(e) =
-            self.gameplay
-                .tick(&mut self.scene, self.clock.tick(), self.clock.dt() as f32)
-        {
+        let (tick, dt) = (self.clock.tick(), self.clock.dt() as f32);
+        let terrain = self.world.height_field();
+        if let Err(e) = self.gameplay.tick(&mut self.scene, terrain, tick, dt) {
             log::error!("{e}");
         }
         self.world.tick(self.clock.dt() as f32);
@@ -166,7 +165,8 @@ impl Game {
             .map(|w| glam::Vec3::from(w.translation));
         let (now, dt) = (self.world.time as f32, self.clock.dt() as f32);
         self.world.crowds.react(player, now, dt);
-        if let Some(path) = &self.camera_path {
+        let path = (self.camera_path.as_ref()).filter(|p| p.drives_at(self.world.time as f32));
+        if let Some(path) = path {
             let world = &self.world;
             let (eye, target) = path.sample(
                 world.time as f32,

@@ -1,5 +1,6 @@
 //! Headless runs: N frames of a level into PNGs, a contact sheet and stats, through the frame
-//! runner ([`FrameRunner::headless_frame`]: one tick per frame).
+//! runner ([`FrameRunner::headless_frame`]: one tick per frame, or
+//! [`HeadlessOptions::ticks_per_frame`]).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -16,8 +17,11 @@ use crate::progress::Progress;
 /// What to render.
 #[derive(Clone, Debug)]
 pub struct HeadlessOptions {
-    /// Frames to render (each advances the simulation one tick).
+    /// Frames to render.
     pub frames: usize,
+    /// Fixed ticks each frame advances the simulation (≥ 1; 0 counts as 1): a long stretch of
+    /// play in few images.
+    pub ticks_per_frame: u32,
     /// Image width, pixels.
     pub width: u32,
     /// Image height, pixels.
@@ -71,7 +75,8 @@ impl RunSummary {
     }
 }
 
-/// Renders `game` headless: one tick per frame, every frame written as PNG.
+/// Renders `game` headless: [`HeadlessOptions::ticks_per_frame`] ticks per frame, every frame
+/// written as PNG.
 ///
 /// # Errors
 /// An output folder holding files Sierra did not write (without `force`) or unwritable, no GPU
@@ -110,6 +115,9 @@ pub fn run_headless_into(
     let mut progress = Progress::new("frame", options.frames as u64);
     for index in 0..options.frames {
         let start = Instant::now();
+        for _ in 1..options.ticks_per_frame {
+            runner.tick();
+        }
         let (image, stats) = runner
             .headless_frame(&ctx, &mut headless)
             .with_context(|| format!("frame {index}"))?;

@@ -545,10 +545,8 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
                 CameraMode::Walk => Some(CameraPathKind::Walk),
                 CameraMode::Fly | CameraMode::Follow => None,
             };
-            running.runner.game_mut().camera_path = kind.map(|kind| CameraPath {
-                kind,
-                duration: PATH_SECONDS,
-            });
+            running.runner.game_mut().camera_path =
+                kind.map(|kind| CameraPath::new(kind, PATH_SECONDS));
             if running.camera_mode == CameraMode::Fly {
                 // Start flying from wherever the previous camera was.
                 let cam = &running.runner.frame().camera;

@@ -1,12 +1,17 @@
 //! The demo island level loads and renders headless (tiny size, few frames) with terrain, sea,
-//! planet, birds and palms drawn; the `walk` camera path stays at eye height over the terrain.
+//! planet, birds and palms drawn; the `walk` camera path stays at eye height over the terrain;
+//! the headless demo's scripted player jumps onto a platform and back down.
 
 use std::path::Path;
 
+use glam::Vec3;
 use sierra::camera_path::{CameraPath, CameraPathKind, EYE_HEIGHT};
-use sierra::cli::demo::DEMO_LEVEL;
+use sierra::cli::demo::{
+    script_headless_demo, DEFAULT_HEADLESS_FRAMES, DEMO_LEVEL, HEADLESS_TICKS_PER_FRAME,
+};
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
+use sierra::gameplay::player::PlayerState;
 use sierra::headless::{run_headless, HeadlessOptions};
 use sierra_render::{GpuContext, HeadlessRenderer};
 
@@ -24,14 +29,15 @@ fn demo_island_renders_every_landscape_element() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("demo_island");
     let mut game = game;
-    game.camera_path = Some(CameraPath {
-        kind: CameraPathKind::Aerial,
-        duration: 5.0 / DEFAULT_TICK_HZ as f32,
-    });
+    game.camera_path = Some(CameraPath::new(
+        CameraPathKind::Aerial,
+        5.0 / DEFAULT_TICK_HZ as f32,
+    ));
     let summary = run_headless(
         game,
         &HeadlessOptions {
             frames: 5,
+            ticks_per_frame: 1,
             width: 128,
             height: 72,
             out: out.clone(),
@@ -72,10 +78,7 @@ fn walk_path_stays_at_eye_height_over_the_terrain() {
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
     game.world.upload(&ctx, &mut headless.renderer).unwrap();
-    game.camera_path = Some(CameraPath {
-        kind: CameraPathKind::Walk,
-        duration: 1.0,
-    });
+    game.camera_path = Some(CameraPath::new(CameraPathKind::Walk, 1.0));
     let mut moved = 0.0f32;
     let mut last: Option<glam::Vec3> = None;
     for _ in 0..70 {
@@ -90,4 +93,57 @@ fn walk_path_stays_at_eye_height_over_the_terrain() {
         last = Some(eye);
     }
     assert!(moved > 50.0, "the walk moved {moved} m");
+}
+
+/// The headless demo's script (#27): after the aerial flight the player walks down the beach,
+/// jumps onto the spinning red platform, stands on it and walks back off onto the sand, the
+/// follow camera behind; the feet stay on the terrain wherever the player walks on it.
+#[test]
+fn the_headless_demo_player_jumps_onto_a_platform_and_back_down_to_the_beach() {
+    let ctx = GpuContext::headless().unwrap();
+    let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
+    let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
+    game.world.upload(&ctx, &mut headless.renderer).unwrap();
+    let ticks = u64::from(DEFAULT_HEADLESS_FRAMES * HEADLESS_TICKS_PER_FRAME);
+    script_headless_demo(&mut game, ticks).unwrap();
+    let platform = game.scene.object("PlatformLeft");
+    let node = game.gameplay.player.as_ref().unwrap().node;
+    let (mut on_platform, mut back_on_sand, mut worst) = (0, 0, 0.0f32);
+    for _ in 0..ticks {
+        game.tick();
+        let p = Vec3::from(game.scene.graph.world(node).unwrap().translation);
+        let player = game.gameplay.player.as_ref().unwrap();
+        if player.airborne {
+            continue;
+        }
+        if player.ground.is_some() && player.ground == platform {
+            on_platform += 1;
+            assert!((p.y - 3.2).abs() < 0.05, "standing on the platform at {p}");
+        } else if player.ground.is_none() {
+            let ground = game.world.ground_height(p.x, p.z).unwrap();
+            worst = worst.max((p.y - ground).abs());
+            if on_platform > 0 {
+                back_on_sand += 1;
+            }
+        }
+    }
+    let player = game.gameplay.player.as_ref().unwrap();
+    eprintln!("states {:?}", player.history);
+    assert!(
+        on_platform > 10,
+        "stood on the platform {on_platform} ticks"
+    );
+    assert!(back_on_sand > 10, "back on the beach {back_on_sand} ticks");
+    assert!(worst < 0.05, "feet {worst} m off the terrain");
+    let states = player.state_sequence();
+    let jumps = states.iter().filter(|s| **s == PlayerState::Jump).count();
+    let falls = states.iter().filter(|s| **s == PlayerState::Fall).count();
+    assert!(jumps == 1 && falls == 1, "{states:?}");
+    // The follow camera has the view once the flight is over: behind the player, above the sand.
+    let eye = game.scene.camera.position;
+    let p = Vec3::from(game.scene.graph.world(node).unwrap().translation);
+    assert!(
+        eye.z < p.z && eye.distance(p) < 12.0,
+        "camera {eye}, player {p}"
+    );
 }

@@ -11,6 +11,7 @@ use super::Size;
 use crate::camera_path::{CameraPath, CameraPathKind};
 use crate::game::Game;
 use crate::game_loop::DEFAULT_TICK_HZ;
+use crate::gameplay::input::InputTrack;
 use crate::headless::{run_headless_into, HeadlessOptions};
 use crate::window::{run_window, WindowOptions, WindowOutcome};
 use sierra_audio::{write_wav, AudioOptions};
@@ -30,9 +31,16 @@ pub const WINDOW_SIZE: Size = Size {
     height: 720,
 };
 
-/// Headless frame count when `--frames` is not given (at the default 480x270 on the software rasteriser,
-/// about 25 s here).
-pub const DEFAULT_HEADLESS_FRAMES: u32 = 48;
+/// Headless frame count when `--frames` is not given (at the default 480x270 on the software
+/// rasteriser, about 30 s here).
+pub const DEFAULT_HEADLESS_FRAMES: u32 = 60;
+
+/// Fixed ticks each headless demo frame advances: 60 frames show 4 s of the island.
+pub const HEADLESS_TICKS_PER_FRAME: u32 = 4;
+
+/// The headless demo's scripted play (`assets/input/demo_play.json`): from the end of the
+/// aerial flight, the player walks up the beach, jumps onto the red platform and walks off it.
+pub const DEMO_PLAY: &str = include_str!("../../../../assets/input/demo_play.json");
 
 /// Seconds a windowed camera path takes.
 pub const WINDOW_PATH_SECONDS: f32 = 40.0;
@@ -49,7 +57,8 @@ pub struct DemoArgs {
     /// Render headless even when a display exists.
     #[arg(long)]
     pub headless: bool,
-    /// Frames to render (headless default 48; a window runs until Esc when not given).
+    /// Frames to render (headless default 60, 4 ticks each; a window runs until Esc when not
+    /// given).
     #[arg(long, value_parser = crate::cli::limits::parse_frames)]
     pub frames: Option<u32>,
     /// Image or window size in pixels, WIDTHxHEIGHT (default: 480x270 headless; a 1280x720
@@ -112,10 +121,9 @@ pub fn run(args: DemoArgs) -> Result<()> {
             screenshot_dir: args.screenshot_dir.clone(),
             force: args.force,
         };
-        game.camera_path = args.camera_path.map(|kind| CameraPath {
-            kind,
-            duration: WINDOW_PATH_SECONDS,
-        });
+        game.camera_path = args
+            .camera_path
+            .map(|kind| CameraPath::new(kind, WINDOW_PATH_SECONDS));
         match run_window(game, options)? {
             WindowOutcome::Ran {
                 frames,
@@ -172,17 +180,43 @@ pub fn write_ambient_wav(game: &Game, path: &Path) -> Result<bool> {
     Ok(true)
 }
 
+/// The headless demo's script over `ticks` ticks: the aerial flight for the first quarter, then
+/// the player's follow camera while the player plays [`DEMO_PLAY`] from the end of the flight.
+///
+/// # Errors
+/// A malformed [`DEMO_PLAY`] (a build defect, named).
+pub fn script_headless_demo(game: &mut Game, ticks: u64) -> Result<()> {
+    let intro = ticks / 4;
+    let mut path = CameraPath::new(
+        CameraPathKind::Aerial,
+        intro as f32 / DEFAULT_TICK_HZ as f32,
+    );
+    path.then_follow = true;
+    game.camera_path = Some(path);
+    let track = InputTrack::from_json_str(DEMO_PLAY, Path::new("assets/input/demo_play.json"))?;
+    game.gameplay.track = Some(track.delayed(intro));
+    Ok(())
+}
+
 fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
     let frames = args.frames.unwrap_or(DEFAULT_HEADLESS_FRAMES);
     let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
     start_audio(&mut game, args.mute);
-    game.camera_path = Some(CameraPath {
-        kind: args.camera_path.unwrap_or(CameraPathKind::Aerial),
-        duration: frames as f32 / DEFAULT_TICK_HZ as f32,
-    });
+    let ticks = u64::from(frames) * u64::from(HEADLESS_TICKS_PER_FRAME);
+    let seconds = ticks as f32 / DEFAULT_TICK_HZ as f32;
+    match args.camera_path {
+        None if args.level.is_none() => script_headless_demo(&mut game, ticks)?,
+        kind => {
+            game.camera_path = Some(CameraPath::new(
+                kind.unwrap_or(CameraPathKind::Aerial),
+                seconds,
+            ));
+        }
+    }
     let size = args.size.unwrap_or(HEADLESS_SIZE);
     let options = HeadlessOptions {
         frames: frames as usize,
+        ticks_per_frame: HEADLESS_TICKS_PER_FRAME,
         width: size.width,
         height: size.height,
         out: args.out.clone(),

@@ -71,6 +71,7 @@ pub fn run(args: RenderArgs) -> Result<()> {
         game,
         &HeadlessOptions {
             frames: args.frames as usize,
+            ticks_per_frame: 1,
             width: args.size.width,
             height: args.size.height,
             out: args.out,

@@ -68,6 +68,18 @@ impl KeyState {
             axis(Key::Back, Key::Forward),
         )
     }
+
+    /// The held keys' move direction for a camera looking along `view` (world): FORWARD goes
+    /// along `view` projected on the ground, RIGHT along `view × Y`. Unit or zero. A `view`
+    /// with no horizontal part (straight down) falls back to the world axes of
+    /// [`Self::move_direction`] (FORWARD = −Z), which is also what a camera looking along −Z
+    /// gives.
+    pub fn move_direction_from(&self, view: glam::Vec3) -> glam::Vec3 {
+        let keys = self.move_direction();
+        let forward = view.with_y(0.0).normalize_or(glam::Vec3::NEG_Z);
+        let right = forward.cross(glam::Vec3::Y);
+        (right * keys.x - forward * keys.z).normalize_or_zero()
+    }
 }
 
 /// The game key of a physical key: WASD or the arrow keys move, space jumps.
@@ -196,10 +208,20 @@ impl InputTrack {
         }
         state
     }
+
+    /// The same presses `ticks` later (a track that starts after a scripted intro).
+    pub fn delayed(mut self, ticks: u64) -> Self {
+        for p in &mut self.presses {
+            p.tick += ticks;
+        }
+        self
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec3;
+
     use super::*;
 
     #[test]
@@ -214,6 +236,27 @@ mod tests {
         assert!(t.state_at(4).down(Key::Right) && !t.state_at(4).pressed(Key::Right));
         assert!(!t.state_at(5).down(Key::Right));
         assert!(t.state_at(3).pressed(Key::Jump) && !t.state_at(4).down(Key::Jump));
+    }
+
+    #[test]
+    fn moves_are_relative_to_the_camera_view() {
+        let mut keys = KeyState::default();
+        keys.set(Key::Forward, true);
+        // Looking along −Z (the default camera), FORWARD is −Z, as in world axes.
+        let f = keys.move_direction_from(Vec3::new(0.0, -0.5, -2.0));
+        assert!(f.abs_diff_eq(Vec3::NEG_Z, 1e-6), "{f}");
+        // Looking along +X: FORWARD is +X and RIGHT is +Z.
+        assert!(keys.move_direction_from(Vec3::X).abs_diff_eq(Vec3::X, 1e-6));
+        keys.set(Key::Forward, false);
+        keys.set(Key::Right, true);
+        assert!(keys.move_direction_from(Vec3::X).abs_diff_eq(Vec3::Z, 1e-6));
+        // Diagonals are unit; straight down falls back to world axes.
+        keys.set(Key::Back, true);
+        let d = keys.move_direction_from(Vec3::NEG_Y);
+        assert!(
+            d.abs_diff_eq(Vec3::new(1.0, 0.0, 1.0).normalize(), 1e-6),
+            "{d}"
+        );
     }
 
     #[test]

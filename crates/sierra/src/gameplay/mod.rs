@@ -3,9 +3,10 @@
 //! input they read (keyboard or a scripted track).
 //!
 //! Tick order (seed 000 / ARCHITECTURE "One frame"): figure-eight paths → propagate →
-//! player (input, ground ray casts, state machine) → clip times → propagate → IK goals from
-//! this tick's target positions → animation jobs (sample, crossfade, IK hook, palette) →
-//! joint nodes and attachments written into the graph → follow camera.
+//! player (input relative to the camera, slope limit, box push-out, ground ray casts against
+//! boxes and terrain, state machine) → clip times → propagate → IK goals from this tick's
+//! target positions → animation jobs (sample, crossfade, IK hook, palette) → joint nodes and
+//! attachments written into the graph → follow camera (pulled in by segment casts).
 
 pub mod attach;
 pub mod character;
@@ -14,6 +15,7 @@ pub mod graph;
 pub mod ik_target;
 pub mod input;
 pub mod player;
+pub mod surroundings;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -25,13 +27,15 @@ use sierra_anim::{AnimError, CharacterPose, Playback};
 use sierra_scene::collision::CollisionWorld;
 use sierra_scene::components::FigureEight;
 use sierra_scene::{Component, NodeId, Scene};
+use sierra_terrain::HeightField;
 
 use attach::Attached;
 use character::{Character, CharacterModel, Playing};
 use follow_camera::FollowCam;
 use ik_target::IkBinding;
 use input::{InputTrack, KeyState};
-use player::Player;
+use player::{Controls, Player};
+use surroundings::Surroundings;
 
 /// Errors building or running gameplay; each names the level file and JSON path.
 #[derive(Debug, thiserror::Error)]
@@ -364,11 +368,18 @@ impl Gameplay {
         Ok(gameplay)
     }
 
-    /// Runs one tick `tick` of `dt` seconds (see the module docs for the order). Leaves
-    /// joint and attached nodes written; the caller propagates afterwards.
+    /// Runs one tick `tick` of `dt` seconds (see the module docs for the order) with
+    /// `terrain` as the ground where the level has an island. Leaves joint and attached nodes
+    /// written; the caller propagates afterwards.
     ///
     /// Errors: [`GameplayError::Anim`] when an animation job fails.
-    pub fn tick(&mut self, scene: &mut Scene, tick: u64, dt: f32) -> Result<(), GameplayError> {
+    pub fn tick(
+        &mut self,
+        scene: &mut Scene,
+        terrain: Option<&HeightField>,
+        tick: u64,
+        dt: f32,
+    ) -> Result<(), GameplayError> {
         let time = tick as f32 * dt;
         for m in &self.movers {
             if let Some(mut local) = scene.graph.local(m.node) {
@@ -378,10 +389,25 @@ impl Gameplay {
         }
         scene.graph.propagate();
         self.collision.update(&scene.graph);
+        let around = Surroundings {
+            boxes: &self.collision,
+            terrain,
+        };
         let keys = self.track.as_ref().map_or(self.keys, |t| t.state_at(tick));
         if let Some(player) = &mut self.player {
+            // Relative to the follow camera's resting view (deterministic for scripted input),
+            // else to the level camera.
+            let view = self
+                .camera
+                .map_or(scene.camera.target - scene.camera.position, |c| {
+                    Vec3::Y * follow_camera::LOOK_HEIGHT - c.offset
+                });
+            let controls = Controls {
+                direction: keys.move_direction_from(view),
+                jump: keys.pressed(input::Key::Jump),
+            };
             let character = player.character.and_then(|c| self.characters.get_mut(c));
-            player.update(scene, &self.collision, &keys, character, tick, dt);
+            player.update(scene, &around, controls, character, tick, dt);
         }
         self.keys.end_tick();
         for c in &mut self.characters {
@@ -398,7 +424,7 @@ impl Gameplay {
         )?;
         attach::update_attachments(&self.attached, &self.poses, scene);
         if let Some(camera) = &self.camera {
-            camera.update(scene, dt);
+            camera.update(scene, &around, dt);
         }
         Ok(())
     }

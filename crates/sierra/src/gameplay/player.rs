@@ -1,33 +1,40 @@
-//! The player controller: a kinematic body that stands on collision boxes, animated by the
-//! player graph `assets/anim/player.graph.json` (seed 000's IDLE, WALK, JUMP, FALL, LAND as data).
+//! The player controller: a kinematic body that walks on the terrain and on collision boxes,
+//! is stopped by walls, and is animated by the player graph `assets/anim/player.graph.json`
+//! (seed 000's IDLE, WALK, JUMP, FALL, LAND as data).
 //!
 //! The controller owns the physics and only sets the graph's parameters: `speed` (horizontal
-//! speed from input, m/s), `grounded` (standing on a box) and the `jump` trigger. The graph
-//! picks states, clips, crossfades and exit times; [`Player::state`] is its base layer's
-//! state tag (`idle`, `walk`, `jump`, `fall`, `land`).
+//! speed from input, m/s), `grounded` (standing on a box or the terrain) and the `jump` trigger.
+//! The graph picks states, clips, crossfades and exit times; [`Player::state`] is its base
+//! layer's state tag (`idle`, `walk`, `jump`, `fall`, `land`).
 //!
-//! - JUMP gives upward velocity `jumpSpeed`; gravity pulls while airborne.
-//! - Ground is a downward ray cast against the `CollisionBox`es from [`STEP_HEIGHT`] above the
-//!   feet: an airborne body falling to or below the hit point lands; a grounded body whose
-//!   ray finds nothing within [`STEP_HEIGHT`] + [`GROUND_SNAP`] has left the edge.
+//! Each tick, in order:
 //! - Standing on a moving box carries the body with the box's motion this tick
 //!   ([`sierra_scene::collision::BoxMotion::carry`]).
+//! - Input moves the body horizontally at `speed`; on the ground, the uphill part of the move
+//!   is removed where the terrain is steeper than [`MAX_SLOPE_DEGREES`] (the body slides along
+//!   the slope's contour instead).
+//! - JUMP gives upward velocity `jumpSpeed`; gravity pulls while airborne.
+//! - The body ([`BODY`]) is pushed out of the collision boxes it overlaps
+//!   ([`sierra_scene::collision::CollisionWorld::push_out`]): walls stop it and it slides along
+//!   them; a ceiling stops a rise.
+//! - Ground ([`Surroundings::ground`]): the highest box top under a downward ray from
+//!   [`STEP_HEIGHT`] above the feet, or the terrain's height. An airborne body falling to or
+//!   below it lands; a grounded body that finds nothing within [`STEP_HEIGHT`] +
+//!   [`GROUND_SNAP`] has left an edge. A body below the terrain is put back on it.
+//! - A body that falls [`FALL_LIMIT`] below where it started (off the level) starts again there.
 //! - Without a character (or a model lacking a slot's clip) the graph runs on the slots'
 //!   `fallbackDuration`s (LAND lasts 0.25 s).
-//!
-//! No wall collision: walking into a box's side passes through it (boxes are platforms to
-//! jump onto). Terrain height is not queried yet.
 
 use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 use sierra_anim::graph::{AnimGraph, ParamId};
-use sierra_scene::collision::{CollisionWorld, Ray};
+use sierra_scene::collision::Body;
 use sierra_scene::{NodeId, Scene};
 
 use super::character::Character;
 use super::graph::CharacterGraph;
-use super::input::{Key, KeyState};
+use super::surroundings::{Ground, Surroundings};
 
 /// Gravity, metres per second².
 pub const GRAVITY: f32 = 9.81;
@@ -35,6 +42,25 @@ pub const GRAVITY: f32 = 9.81;
 pub const STEP_HEIGHT: f32 = 0.4;
 /// How far below the feet a grounded body still finds the ground, metres.
 pub const GROUND_SNAP: f32 = 0.1;
+/// Steepest terrain a body walks up, degrees from horizontal.
+pub const MAX_SLOPE_DEGREES: f32 = 40.0;
+/// The player's colliding body: 0.6 m wide, 1.8 m tall, colliding above [`STEP_HEIGHT`].
+pub const BODY: Body = Body {
+    radius: 0.3,
+    height: 1.8,
+    step: STEP_HEIGHT,
+};
+/// Metres below its starting point at which a falling body is put back at the start.
+pub const FALL_LIMIT: f32 = 60.0;
+
+/// One tick's input to the controller.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Controls {
+    /// Horizontal move direction, world XZ, unit or zero.
+    pub direction: Vec3,
+    /// Whether JUMP went down this tick.
+    pub jump: bool,
+}
 
 /// States of seed 000's player state machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -99,6 +125,8 @@ pub struct Player {
     params: Params,
     /// `(tick, state)` at every state change, starting with the initial state at tick 0.
     pub history: Vec<(u64, PlayerState)>,
+    /// Where the body stood at its first tick (where a fall off the level starts again).
+    spawn: Option<Vec3>,
 }
 
 impl Player {
@@ -132,6 +160,7 @@ impl Player {
             graph,
             params,
             history: vec![(0, state)],
+            spawn: None,
         }
     }
 
@@ -177,13 +206,13 @@ impl Player {
         }
     }
 
-    /// One tick: input → horizontal motion (+ platform carry) → jump/gravity → ground probe →
-    /// graph parameters and update. Writes the node's local translation and facing; run before animation.
+    /// One tick of `dt` seconds (see the module docs for the order). Writes the node's local
+    /// translation and facing; run before animation.
     pub fn update(
         &mut self,
         scene: &mut Scene,
-        collision: &CollisionWorld,
-        input: &KeyState,
+        around: &Surroundings,
+        controls: Controls,
         character: Option<&mut Character>,
         tick: u64,
         dt: f32,
@@ -192,18 +221,23 @@ impl Player {
             return;
         };
         let mut p = local.translation;
+        let spawn = *self.spawn.get_or_insert(p);
         self.state_time += dt;
         if !self.airborne {
-            if let Some(motion) = self.ground.and_then(|g| collision.motion(g)) {
+            if let Some(motion) = self.ground.and_then(|g| around.boxes.motion(g)) {
                 p = motion.carry(p);
             }
         }
-        let dir = input.move_direction().normalize_or_zero();
-        p += dir * self.speed * dt;
+        let dir = controls.direction;
+        let mut step = dir * self.speed * dt;
+        if !self.airborne {
+            step = limit_slope(around, p, step);
+        }
+        p += step;
         if dir != Vec3::ZERO {
             local.rotation = Quat::from_rotation_y(dir.x.atan2(dir.z));
         }
-        let jumped = !self.airborne && input.pressed(Key::Jump);
+        let jumped = !self.airborne && controls.jump;
         if jumped {
             self.velocity_y = self.jump_speed;
             self.ground = None;
@@ -213,27 +247,66 @@ impl Player {
             self.velocity_y -= GRAVITY * dt;
             p.y += self.velocity_y * dt;
         }
-        let reach = STEP_HEIGHT + if self.airborne { 0.0 } else { GROUND_SNAP };
-        let hit = collision
-            .raycast(&Ray::new(p + Vec3::Y * STEP_HEIGHT, Vec3::NEG_Y), reach)
-            .filter(|h| h.distance > 0.0);
-        if self.airborne {
-            if let Some(h) = hit.filter(|h| self.velocity_y <= 0.0 && p.y <= h.point.y) {
-                p.y = h.point.y;
-                self.velocity_y = 0.0;
-                self.ground = Some(h.node);
-                self.airborne = false;
-            }
-        } else if let Some(h) = hit {
-            p.y = h.point.y;
-            self.ground = Some(h.node);
-        } else {
-            self.ground = None;
-            self.velocity_y = 0.0;
-            self.airborne = true;
+        let push = around.boxes.push_out(p, &BODY);
+        p += push.offset;
+        if push.ceiling {
+            self.velocity_y = self.velocity_y.min(0.0);
         }
-        self.animate(character, dir.length() * self.speed, jumped, tick, dt);
+        p = self.stand(around, p);
+        if p.y < spawn.y - FALL_LIMIT {
+            p = spawn;
+            self.velocity_y = 0.0;
+        }
+        self.animate(character, step.length() / dt.max(1e-6), jumped, tick, dt);
         local.translation = p;
         scene.graph.set_local(self.node, local);
+    }
+
+    /// The ground probe: lands, keeps to, or leaves the ground; returns the feet position.
+    fn stand(&mut self, around: &Surroundings, mut p: Vec3) -> Vec3 {
+        let below = if self.airborne { 0.0 } else { GROUND_SNAP };
+        let ground = around.ground(p, STEP_HEIGHT, below);
+        match ground {
+            Some(Ground { height, node, .. }) if !self.airborne || self.velocity_y <= 0.0 => {
+                p.y = height;
+                self.ground = node;
+                self.velocity_y = 0.0;
+                self.airborne = false;
+            }
+            // Rising through the terrain's surface (a jump up a slope): stay on it.
+            Some(Ground {
+                height, node: None, ..
+            }) => p.y = p.y.max(height),
+            Some(_) => {}
+            None if self.airborne => {}
+            None => {
+                self.ground = None;
+                self.velocity_y = 0.0;
+                self.airborne = true;
+            }
+        }
+        p
+    }
+}
+
+/// The horizontal `step` from `p` with the part going up terrain steeper than
+/// [`MAX_SLOPE_DEGREES`] removed (what is left runs along the slope's contour); a step that
+/// would still climb the steep slope is cancelled.
+fn limit_slope(around: &Surroundings, p: Vec3, step: Vec3) -> Vec3 {
+    let max_cos = MAX_SLOPE_DEGREES.to_radians().cos();
+    let steep_rise = |step: Vec3| {
+        around
+            .terrain_at(p + step)
+            .filter(|g| g.normal.y < max_cos && g.height > p.y + 1e-4)
+    };
+    let Some(ground) = steep_rise(step) else {
+        return step;
+    };
+    let uphill = Vec3::new(-ground.normal.x, 0.0, -ground.normal.z).normalize_or_zero();
+    let along = step - uphill * step.dot(uphill).max(0.0);
+    if steep_rise(along).is_some() {
+        Vec3::ZERO
+    } else {
+        along
     }
 }

@@ -113,6 +113,12 @@ impl World {
         self.landscape.as_ref()?.height_at(x, z)
     }
 
+    /// The island's height field (world XZ, metres), `None` without an island or before its
+    /// heights exist. The ground of the player and the follow camera.
+    pub fn height_field(&self) -> Option<&sierra_terrain::HeightField> {
+        Some(self.landscape.as_ref()?.island.as_ref()?.height_field())
+    }
+
     /// Sea level, metres (the sea's rest level, else the terrain's, else none).
     pub fn sea_level(&self) -> Option<f32> {
         self.sea
