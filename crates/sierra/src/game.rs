@@ -40,6 +40,9 @@ pub struct Game {
     pub audio: GameAudio,
     /// Draw meshes as lines ([`Command::Wireframe`]).
     pub wireframe: bool,
+    /// Lit or unlit-albedo frames ([`sierra_render::DebugView`]; a debug view renders with
+    /// pass-through post-processing, so the image shows the albedo itself).
+    pub debug_view: sierra_render::DebugView,
     /// Commands queued for the next tick.
     commands: Vec<Command>,
 }
@@ -88,6 +91,7 @@ impl Game {
             world,
             camera_path: None,
             wireframe: false,
+            debug_view: sierra_render::DebugView::Lit,
             commands: Vec::new(),
             file,
             clock: FixedTimestep::new(tick_hz),

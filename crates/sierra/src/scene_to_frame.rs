@@ -19,9 +19,9 @@ use sierra_render::material::{ShadingModel, SurfaceMaterial};
 use sierra_render::normal_maps::{normal_map, NormalPattern};
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
-    primitives, BloomSettings, Camera, DrawItem, FrameData, GpuContext, Material, MeshData,
-    MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun, TonemapSettings, Tonemapper,
-    MAX_POINT_LIGHTS,
+    primitives, BloomSettings, Camera, DebugView, DrawItem, FrameData, GpuContext, Material,
+    MeshData, MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun, TonemapSettings,
+    Tonemapper, MAX_POINT_LIGHTS,
 };
 use sierra_scene::level::NormalMapRef;
 use sierra_scene::scene::NodeMesh;
@@ -266,6 +266,7 @@ pub fn post_settings(post: &sierra_scene::level::Post, wireframe: bool) -> PostS
             ..SkySettings::default()
         },
         wireframe,
+        debug_view: Default::default(),
     }
 }
 
@@ -316,6 +317,13 @@ pub fn extract(
         .characters
         .extract(&game.gameplay, &mut frame.skinned)?;
     frame.post = post_settings(&game.scene.post, game.wireframe);
+    if game.debug_view != DebugView::Lit {
+        frame.post = PostSettings {
+            debug_view: game.debug_view,
+            wireframe: game.wireframe,
+            ..PostSettings::default()
+        };
+    }
     let time = match previous {
         Some(p) => p.time + (game.world.time - p.time) * f64::from(alpha),
         None => game.world.time,

@@ -20,14 +20,15 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::{Mat4, Vec3, Vec4};
 use sierra_anim::Playback;
-use sierra_content::gltf_model::{base_material, upload_gltf};
+use sierra_content::gltf_material::{draw_factors, GltfMaterials};
+use sierra_content::gltf_model::upload_gltf;
 use sierra_content::poser::{node_morph_weights, NodeClips};
 use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
 use sierra_content::ModelPoser;
 use sierra_gltf::{builtin, ClipSelector};
 use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
-    Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
+    Camera, DebugView, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
     SkinnedDrawItem, SkinnedMeshHandle, Sun,
 };
 
@@ -60,6 +61,10 @@ pub struct ViewArgs {
     /// Image size.
     #[arg(long, default_value = "256x256")]
     pub size: Size,
+    /// Draw unlit albedo (base colour factor × texture, `DebugView::UnlitAlbedo`) instead of
+    /// lit shading: which texels reach the screen, for checking materials.
+    #[arg(long)]
+    pub albedo: bool,
     /// Asset root (default: the model's folder) and budgets.
     #[command(flatten)]
     pub assets: super::AssetArgs,
@@ -73,6 +78,9 @@ struct SkinnedPart {
     node: usize,
     /// `[target]` weights when no channel animates them: the node's, else the mesh's defaults.
     default_weights: Vec<f32>,
+    /// The primitive's glTF material.
+    gltf_material: Option<usize>,
+    /// Its draw factors, set when the part is uploaded ([`GltfMaterials::bind_skinned`]).
     material: Material,
 }
 
@@ -115,6 +123,8 @@ struct ModelFrames {
     rest_world: Vec<Mat4>,
     static_draws: Vec<DrawItem>,
     camera: Option<Camera>,
+    /// Lit or unlit-albedo frames (`--albedo`).
+    debug_view: DebugView,
     /// Sample times, seconds.
     times: Vec<f32>,
     index: Option<usize>,
@@ -197,6 +207,7 @@ impl FrameSource for ModelFrames {
             ..Sun::default()
         };
         frame.clear_color = Vec4::new(0.32, 0.42, 0.55, 1.0);
+        frame.post.debug_view = self.debug_view;
         frame.draws.clone_from(&self.static_draws);
         let morph = self.node_clips.as_ref().map(|(clips, c)| (clips, *c));
         let skinned = &mut frame.skinned;
@@ -276,7 +287,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
                 skin: Some(inst.skin),
                 node: inst.node,
                 default_weights: default_weights(inst.node, inst.mesh),
-                material: base_material(&asset, prim.material),
+                gltf_material: prim.material,
+                material: draw_factors(None),
             });
         }
     }
@@ -296,7 +308,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
                 skin: None,
                 node,
                 default_weights: default_weights(node, m),
-                material: base_material(&asset, prim.material),
+                gltf_material: prim.material,
+                material: draw_factors(None),
             });
         }
     }
@@ -333,13 +346,16 @@ pub fn run(args: ViewArgs) -> Result<()> {
     } else {
         None
     };
+    let materials = GltfMaterials::upload(&ctx, &asset)?;
     let mut handles = Vec::new();
-    for (i, part) in parts.iter().enumerate() {
-        handles.push(headless.renderer.upload_skinned_mesh(
-            &ctx,
-            &part.mesh,
-            &format!("part {i}"),
-        )?);
+    for (i, part) in parts.iter_mut().enumerate() {
+        let handle =
+            headless
+                .renderer
+                .upload_skinned_mesh(&ctx, &part.mesh, &format!("part {i}"))?;
+        part.material =
+            materials.bind_skinned(&ctx, &mut headless.renderer, handle, part.gltf_material)?;
+        handles.push(handle);
     }
 
     let times: Vec<f32> = (0..frames)
@@ -357,6 +373,11 @@ pub fn run(args: ViewArgs) -> Result<()> {
             .map(|m| m.draws.clone())
             .unwrap_or_default(),
         camera: None,
+        debug_view: if args.albedo {
+            DebugView::UnlitAlbedo
+        } else {
+            DebugView::Lit
+        },
         times,
         index: None,
         weights: Vec::new(),
