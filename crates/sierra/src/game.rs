@@ -38,6 +38,8 @@ pub struct Game {
     /// The level's `AudioLoop`s, heard from the camera (playback and recording start
     /// only when asked: [`GameAudio::start_playback`], [`GameAudio::start_recording`]).
     pub audio: GameAudio,
+    /// The level's `Animator`s, playing glTF clips on the files' nodes.
+    pub node_animators: sierra_scene::node_animation::NodeAnimators,
     /// Draw meshes as lines ([`Command::Wireframe`]).
     pub wireframe: bool,
     /// Lit or unlit-albedo frames ([`sierra_render::DebugView`]; a debug view renders with
@@ -84,12 +86,15 @@ impl Game {
             .map_err(|e| e.context(format!("{}: landscape components", file.display())))?;
         world.crowds = crate::world::crowds::LevelCrowds::from_scene(&scene, &file)?;
         let audio = GameAudio::from_scene(&scene, &file);
+        let node_animators =
+            sierra_scene::node_animation::NodeAnimators::from_scene(&scene, &file)?;
         Ok(Self {
             audio,
             scene,
             gameplay,
             world,
             camera_path: None,
+            node_animators,
             wireframe: false,
             debug_view: sierra_render::DebugView::Lit,
             commands: Vec::new(),
@@ -158,6 +163,8 @@ impl Game {
     pub fn tick(&mut self) {
         self.apply_commands();
         sierra_scene::components::update_spinners(&mut self.scene, self.clock.dt() as f32);
+        self.node_animators
+            .update(&mut self.scene, self.clock.dt() as f32);
         if let Err(e) =
             self.gameplay
                 .tick(&mut self.scene, self.clock.tick(), self.clock.dt() as f32)
