@@ -256,3 +256,62 @@ fn bad_animators_are_clear_errors_with_their_json_path() {
         );
     }
 }
+
+/// The sample models of `sierra_content/tests/gltf_render.rs` placed in a level render the same
+/// image as drawn directly by `upload_gltf` (same camera, sun and clear colour), so what those
+/// tests check of their normal maps, mirrored nodes and textures holds in levels too.
+#[test]
+fn sample_models_placed_in_a_level_render_as_the_static_model_path_draws_them() {
+    use sierra_render::{Camera, FrameData, Sun};
+    let ctx = GpuContext::headless().unwrap();
+    for (folder, file) in [
+        ("NormalTangentTest", "NormalTangentTest.glb"),
+        ("NormalTangentMirrorTest", "NormalTangentMirrorTest.glb"),
+        ("NegativeScaleTest", "NegativeScaleTest.glb"),
+        ("AnimatedCube", "AnimatedCube.gltf"),
+        ("CesiumMan", "CesiumMan.glb"),
+        ("Fox", "Fox.glb"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        if copy_model(folder, dir.path()).is_none() {
+            return;
+        }
+        let asset = sierra_gltf::GltfAsset::load(dir.path().join(file)).unwrap();
+        let mut direct = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
+        let model = sierra_content::upload_gltf(&ctx, &mut direct.renderer, &asset).unwrap();
+        let centre = (model.bounds_min + model.bounds_max) * 0.5;
+        let radius = (model.bounds_max - model.bounds_min).length() * 0.5;
+        let eye = centre + Vec3::new(0.0, 0.0, radius * 2.6);
+        let (near, far) = (radius * 0.05, radius * 10.0);
+        let sun = Vec3::new(0.5, -0.5, -1.0);
+        let frame = FrameData {
+            camera: Camera::look_at(eye, centre, Vec3::Y, 45f32.to_radians(), 1.0, near, far),
+            sun: Sun {
+                direction: sun,
+                color: Vec3::ONE,
+                intensity: 1.0,
+                ambient: Vec3::splat(0.15),
+            },
+            draws: model.draws.clone(),
+            clear_color: glam::Vec4::new(0.1, 0.1, 0.12, 1.0),
+            ..FrameData::new(Camera::look_at(eye, centre, Vec3::Y, 1.0, 1.0, near, far))
+        };
+        let (want, _) = direct.render(&ctx, &frame).unwrap();
+        let json = format!(
+            r#"{{
+  "camera": {{"position": [{}, {}, {}], "target": [{}, {}, {}], "fovYDegrees": 45, "near": {near}, "far": {far}}},
+  "sun": {{"direction": [{}, {}, {}], "intensity": 1, "ambient": [0.15, 0.15, 0.15]}},
+  "clearColor": [0.1, 0.1, 0.12],
+  "objects": [{{"name": "Model", "mesh": "{file}"}}]
+}}"#,
+            eye.x, eye.y, eye.z, centre.x, centre.y, centre.z, sun.x, sun.y, sun.z
+        );
+        let path = dir.path().join("level.json");
+        std::fs::write(&path, json).unwrap();
+        let got = render(&ctx, &path, &[1]).remove(0);
+        got.save(std::env::temp_dir().join(format!("sierra_level_gltf_{folder}.png")))
+            .ok();
+        let diff = sierra_testkit::image_diff::ImageDiff::of(got.as_raw(), want.as_raw());
+        assert!(diff.matches_golden(), "{folder} in a level: {diff:?}");
+    }
+}
