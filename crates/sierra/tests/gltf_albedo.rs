@@ -167,11 +167,17 @@ fn view_draws_skinned_models_with_their_base_colour_texture() {
             String::from_utf8_lossy(&run.stderr)
         );
         let image = image::open(out.join("frame_0000.png")).unwrap().to_rgba8();
-        // `view` frames the posed model's bounds from the front-right, above (view.rs).
         let clip_index = asset
             .find_clip(&sierra_gltf::ClipSelector::parse(clip))
             .unwrap();
-        let ((lo, hi), palette) = pose(&asset, clip_index, 0.0);
+        // `view` frames the bounds over the whole clip: 32 evenly spaced poses and the frame's.
+        let duration = asset.clips[clip_index].duration;
+        let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
+        for i in 0..32 {
+            let ((l, h), _) = pose(&asset, clip_index, duration * i as f32 / 31.0);
+            (lo, hi) = (lo.min(l), hi.max(h));
+        }
+        let (_, palette) = pose(&asset, clip_index, 0.0);
         let camera = view_camera(lo, hi);
         let want = expected(&asset, &palette, &camera);
         assert_matches(want, silhouette(&image, &format!("view_{name}")), name);
@@ -180,17 +186,8 @@ fn view_draws_skinned_models_with_their_base_colour_texture() {
 
 /// `sierra view`'s camera for posed bounds `lo..hi` (a square image).
 fn view_camera(lo: Vec3, hi: Vec3) -> Camera {
-    let centre = (lo + hi) * 0.5;
     let radius = ((hi - lo).length() * 0.5).max(1e-3);
-    Camera::look_at(
-        centre + Vec3::new(0.35, 0.25, 1.0).normalize() * radius * 2.8,
-        centre,
-        Vec3::Y,
-        40f32.to_radians(),
-        1.0,
-        radius * 0.05,
-        radius * 20.0,
-    )
+    sierra::cli::view::view_camera((lo + hi) * 0.5, radius, 1.0)
 }
 
 /// A level with `component` on an object at the origin, seen by a camera framing `lo..hi`.

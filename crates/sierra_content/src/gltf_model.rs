@@ -23,6 +23,10 @@ use crate::gltf_material::GltfMaterials;
 pub struct GltfModel {
     /// One draw per primitive instance (node × primitive), with the node's world matrix as model.
     pub draws: Vec<DrawItem>,
+    /// `[draw]` the glTF node drawing it (to re-place it when the node animates).
+    pub nodes: Vec<usize>,
+    /// `[draw]` model-space bounds `(min, max)` of its primitive's vertices (metres).
+    pub local_bounds: Vec<(Vec3, Vec3)>,
     /// Minimum corner of the drawn vertices' world-space bounds (metres).
     pub bounds_min: Vec3,
     /// Maximum corner.
@@ -139,6 +143,8 @@ pub fn upload_gltf(
     let mut uploaded: HashMap<(usize, usize), (MeshHandle, Material)> = HashMap::new();
     let mut model = GltfModel {
         draws: Vec::new(),
+        nodes: Vec::new(),
+        local_bounds: Vec::new(),
         bounds_min: Vec3::splat(f32::INFINITY),
         bounds_max: Vec3::splat(f32::NEG_INFINITY),
     };
@@ -184,11 +190,15 @@ pub fn upload_gltf(
                 }
             };
             let m = world[node_index];
+            let mut local = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
             for p in &primitive.positions {
                 let w = m.transform_point3(*p);
                 model.bounds_min = model.bounds_min.min(w);
                 model.bounds_max = model.bounds_max.max(w);
+                local = (local.0.min(*p), local.1.max(*p));
             }
+            model.nodes.push(node_index);
+            model.local_bounds.push(local);
             model.draws.push(DrawItem {
                 mesh: handle,
                 model: m,

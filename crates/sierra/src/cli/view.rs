@@ -1,5 +1,6 @@
-//! `sierra view MODEL.glb|builtin:mannequin [--clip NAME] [--frames N] [--out DIR] [--size WxH]`:
-//! renders any glTF model animating, headless, framed by its posed bounds:
+//! `sierra view MODEL.glb|builtin:mannequin [--clip NAME] [--frames N] [--out DIR] [--size WxH]
+//! [--albedo]`: renders any glTF model animating, headless, framed by its bounds over the whole
+//! clip (sampled at 32 times and every frame's time, so a model that walks or grows stays in frame):
 //! `DIR/frame_NNNN.png` (N frames evenly over the clip) and `DIR/contact_sheet.png`, through
 //! the one frame runner ([`FrameRunner`] with a source whose tick moves to the next sample
 //! time).
@@ -12,7 +13,9 @@
 //! the clip's `weights` channel of the mesh node sampled at each frame's time (else the node's,
 //! else the mesh's default weights; [`sierra_content::poser::node_morph_weights`]); unskinned
 //! morphed meshes go through the same pass with one joint (their node's rest world matrix).
-//! Models without skins or morph targets are drawn statically with their materials.
+//! Models without skins or morph targets are drawn with their materials, each mesh placed by its
+//! node's world matrix under the clip ([`sierra_content::poser::NodePoser`]: node translation,
+//! rotation and scale channels, e.g. BoxAnimated, AnimatedCube), or at rest without a clip.
 
 use std::path::PathBuf;
 
@@ -22,10 +25,11 @@ use glam::{Mat4, Vec3, Vec4};
 use sierra_anim::Playback;
 use sierra_content::gltf_material::{draw_factors, GltfMaterials};
 use sierra_content::gltf_model::upload_gltf;
-use sierra_content::poser::{node_morph_weights, NodeClips};
+use sierra_content::poser::{node_morph_weights, NodeClips, NodePoser};
 use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
 use sierra_content::ModelPoser;
 use sierra_gltf::{builtin, ClipSelector};
+use sierra_render::passes::frustum::transform_aabb;
 use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
     Camera, DebugView, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
@@ -87,6 +91,9 @@ struct SkinnedPart {
 /// Clips play once: the last of `--frames` is the clip's end pose (as `sierra pose` clamps).
 const PLAYBACK: Playback = Playback::Once;
 
+/// Poses sampled over the clip to find the bounds `view` frames.
+const CLIP_BOUNDS_SAMPLES: usize = 32;
+
 /// The morph weights of `part` at `time` into `out`: its node's channel in `clip` when there
 /// is one, else its defaults.
 fn part_weights(
@@ -122,6 +129,12 @@ struct ModelFrames {
     /// `[node]` rest world matrices (unskinned morphed parts).
     rest_world: Vec<Mat4>,
     static_draws: Vec<DrawItem>,
+    /// `[static draw]` glTF node placing it.
+    static_nodes: Vec<usize>,
+    /// `[static draw]` model-space bounds.
+    static_bounds: Vec<(Vec3, Vec3)>,
+    /// Node animation of static models (BoxAnimated, AnimatedCube), when they have a clip.
+    node_poser: Option<NodePoser>,
     camera: Option<Camera>,
     /// Lit or unlit-albedo frames (`--albedo`).
     debug_view: DebugView,
@@ -160,10 +173,57 @@ impl ModelFrames {
         Ok(())
     }
 
-    /// Bounds `(min, max)` of every part's vertices posed (morphed and skinned on the CPU) at
-    /// sample `index`: what `view` frames (infinite when there are no parts).
-    fn posed_bounds(&mut self, index: usize) -> Result<(Vec3, Vec3)> {
-        let time = self.times.get(index).copied().unwrap_or(0.0);
+    /// Bounds `(min, max)` of every part's vertices posed (morphed and skinned on the CPU) and
+    /// every static draw placed by its node at `time` (infinite when there is nothing).
+    fn posed_bounds(&mut self, time: f32) -> Result<(Vec3, Vec3)> {
+        let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
+        if let Some(world) = Self::node_world(&mut self.node_poser, self.clip, time)? {
+            for (&node, &(l, h)) in self.static_nodes.iter().zip(&self.static_bounds) {
+                let (a, b) = transform_aabb(&world[node], l, h);
+                lo = lo.min(a);
+                hi = hi.max(b);
+            }
+        } else {
+            for (d, &(l, h)) in self.static_draws.iter().zip(&self.static_bounds) {
+                let (a, b) = transform_aabb(&d.model, l, h);
+                lo = lo.min(a);
+                hi = hi.max(b);
+            }
+        }
+        let (l, h) = self.skinned_bounds(time)?;
+        Ok((lo.min(l), hi.max(h)))
+    }
+
+    /// The bounds of [`ModelFrames::posed_bounds`] over the whole clip: `CLIP_BOUNDS_SAMPLES`
+    /// evenly spaced times and every frame's time, so the model stays in frame as it moves.
+    fn clip_bounds(&mut self, duration: f32) -> Result<(Vec3, Vec3)> {
+        let mut times: Vec<f32> = (0..CLIP_BOUNDS_SAMPLES)
+            .map(|i| duration * i as f32 / (CLIP_BOUNDS_SAMPLES - 1) as f32)
+            .collect();
+        times.extend_from_slice(&self.times);
+        let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
+        for t in times {
+            let (l, h) = self.posed_bounds(t)?;
+            lo = lo.min(l);
+            hi = hi.max(h);
+        }
+        Ok((lo, hi))
+    }
+
+    /// `[glTF node]` world matrices at `time` when the static model animates its nodes.
+    fn node_world(
+        poser: &mut Option<NodePoser>,
+        clip: Option<usize>,
+        time: f32,
+    ) -> Result<Option<&[Mat4]>> {
+        match (poser, clip) {
+            (Some(poser), Some(c)) => Ok(Some(poser.world(c, time, PLAYBACK)?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Bounds of the skinned and morphed parts at `time`.
+    fn skinned_bounds(&mut self, time: f32) -> Result<(Vec3, Vec3)> {
         let morph = self.node_clips.as_ref().map(|(clips, c)| (clips, *c));
         let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
         for part in &self.parts {
@@ -209,6 +269,11 @@ impl FrameSource for ModelFrames {
         frame.clear_color = Vec4::new(0.32, 0.42, 0.55, 1.0);
         frame.post.debug_view = self.debug_view;
         frame.draws.clone_from(&self.static_draws);
+        if let Some(world) = Self::node_world(&mut self.node_poser, self.clip, time)? {
+            for (draw, &node) in frame.draws.iter_mut().zip(&self.static_nodes) {
+                draw.model = world[node];
+            }
+        }
         let morph = self.node_clips.as_ref().map(|(clips, c)| (clips, *c));
         let skinned = &mut frame.skinned;
         skinned.clear();
@@ -238,6 +303,28 @@ impl FrameSource for ModelFrames {
         }
         Ok(())
     }
+}
+
+/// Vertical field of view of `view`'s camera.
+const VIEW_FOV_DEGREES: f32 = 40.0;
+
+/// `view`'s camera for the bounding sphere (`centre`, `radius` metres) of everything the clip
+/// shows: from the front-right, above, at the distance where the sphere fits the narrower of
+/// the two fields of view with 5 % to spare (`radius / sin(half angle)`), so no part of the
+/// model leaves the image.
+pub fn view_camera(centre: Vec3, radius: f32, aspect: f32) -> Camera {
+    let half = (VIEW_FOV_DEGREES.to_radians() * 0.5).tan();
+    let narrower = half.min(half * aspect).atan();
+    let distance = 1.05 * radius / narrower.sin();
+    Camera::look_at(
+        centre + Vec3::new(0.35, 0.25, 1.0).normalize() * distance,
+        centre,
+        Vec3::Y,
+        VIEW_FOV_DEGREES.to_radians(),
+        aspect,
+        radius * 0.05,
+        distance + radius * 20.0,
+    )
 }
 
 /// Runs `sierra view`.
@@ -372,6 +459,18 @@ pub fn run(args: ViewArgs) -> Result<()> {
             .as_ref()
             .map(|m| m.draws.clone())
             .unwrap_or_default(),
+        static_nodes: static_model
+            .as_ref()
+            .map(|m| m.nodes.clone())
+            .unwrap_or_default(),
+        static_bounds: static_model
+            .as_ref()
+            .map(|m| m.local_bounds.clone())
+            .unwrap_or_default(),
+        node_poser: match (&static_model, clip) {
+            (Some(_), Some(_)) => Some(NodePoser::new(&asset)?),
+            _ => None,
+        },
         camera: None,
         debug_view: if args.albedo {
             DebugView::UnlitAlbedo
@@ -383,27 +482,15 @@ pub fn run(args: ViewArgs) -> Result<()> {
         weights: Vec::new(),
         palette: Vec::new(),
     };
-    // Frame once, from the posed bounds of the first frame (rest bounds when static).
-    let (lo, hi) = match &static_model {
-        Some(model) => (model.bounds_min, model.bounds_max),
-        None => source.posed_bounds(0)?,
-    };
+    // Frame once, from the bounds of the whole clip (rest bounds without a clip).
+    let (lo, hi) = source.clip_bounds(duration)?;
     if !lo.is_finite() || !hi.is_finite() {
         bail!("{}: the model has no vertices to view", args.model);
     }
     let centre = (lo + hi) * 0.5;
     let radius = ((hi - lo).length() * 0.5).max(1e-3);
     let aspect = args.size.width as f32 / args.size.height as f32;
-    let camera = Camera::look_at(
-        centre + Vec3::new(0.35, 0.25, 1.0).normalize() * radius * 2.8,
-        centre,
-        Vec3::Y,
-        40f32.to_radians(),
-        aspect,
-        radius * 0.05,
-        radius * 20.0,
-    );
-    source.camera = Some(camera);
+    source.camera = Some(view_camera(centre, radius, aspect));
     // The one frame runner: each frame ticks the source to the next sample time, extracts and
     // renders it.
     let mut runner = FrameRunner::with_source(source);
