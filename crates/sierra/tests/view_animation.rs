@@ -1,7 +1,8 @@
 //! `sierra view` plays node animation (models without skins: BoxAnimated, AnimatedCube,
 //! AnimatedTriangle, InterpolationTest write frames that differ over their clips) and frames the
 //! bounds of the whole clip: RiggedSimple, RecursiveSkeletons and MorphPrimitivesTest never touch
-//! the image border in any frame (the model's projected bounds stay inside the frame).
+//! the image border in any frame (the model's projected bounds stay inside the frame); lit
+//! frames stand the model on a ground plane (which receives the sun's shadow; not checked here).
 
 use std::path::Path;
 use std::process::Command;
@@ -9,8 +10,8 @@ use std::process::Command;
 const SIZE: u32 = 96;
 const FRAMES: usize = 8;
 
-/// Runs `sierra view` on shared model `relative` and returns its frames.
-fn view(relative: &str, out: &Path) -> Option<Vec<image::RgbaImage>> {
+/// Runs `sierra view` on shared model `relative` (with `extra` arguments) and returns its frames.
+fn view(relative: &str, out: &Path, extra: &[&str]) -> Option<Vec<image::RgbaImage>> {
     let path = sierra_testkit::shared_asset(relative)?;
     let run = Command::new(env!("CARGO_BIN_EXE_sierra"))
         .args([
@@ -19,6 +20,7 @@ fn view(relative: &str, out: &Path) -> Option<Vec<image::RgbaImage>> {
             "--frames",
             &FRAMES.to_string(),
         ])
+        .args(extra)
         .args(["--size", &format!("{SIZE}x{SIZE}"), "--out"])
         .arg(out)
         .output()
@@ -48,7 +50,7 @@ fn node_animated_models_move_in_view() {
         "gltf/InterpolationTest/InterpolationTest.glb",
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let Some(frames) = view(relative, dir.path()) else {
+        let Some(frames) = view(relative, dir.path(), &[]) else {
             return;
         };
         // Before, node animation was not played: every frame was bit-identical.
@@ -80,7 +82,8 @@ fn moving_models_stay_inside_the_frame_over_their_whole_clip() {
         "gltf/MorphPrimitivesTest/MorphPrimitivesTest.glb",
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let Some(frames) = view(relative, dir.path()) else {
+        // Unlit albedo: the model alone, without the ground plane that reaches the border.
+        let Some(frames) = view(relative, dir.path(), &["--albedo"]) else {
             return;
         };
         for (f, image) in frames.iter().enumerate() {
@@ -100,4 +103,35 @@ fn moving_models_stay_inside_the_frame_over_their_whole_clip() {
             );
         }
     }
+}
+
+#[test]
+fn lit_frames_stand_the_model_on_a_ground_plane() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(frames) = view("gltf/BoxAnimated/BoxAnimated.glb", dir.path(), &[]) else {
+        return;
+    };
+    let image = &frames[0];
+    let background = *image.get_pixel(0, 0);
+    // The ground fills the bottom of the image, below the model.
+    let bottom = (0..SIZE)
+        .filter(|&x| *image.get_pixel(x, SIZE - 1) != background)
+        .count();
+    assert!(
+        bottom as u32 > SIZE / 2,
+        "only {bottom} ground pixels on the bottom row"
+    );
+    image
+        .save(std::env::temp_dir().join("sierra_view_ground.png"))
+        .ok();
+    // With --albedo the model is shown alone.
+    let dir = tempfile::tempdir().unwrap();
+    let albedo = view(
+        "gltf/BoxAnimated/BoxAnimated.glb",
+        dir.path(),
+        &["--albedo"],
+    )
+    .unwrap();
+    let background = *albedo[0].get_pixel(0, 0);
+    assert!((0..SIZE).all(|x| *albedo[0].get_pixel(x, SIZE - 1) == background));
 }

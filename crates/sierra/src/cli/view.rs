@@ -13,7 +13,9 @@
 //! the clip's `weights` channel of the mesh node sampled at each frame's time (else the node's,
 //! else the mesh's default weights; [`sierra_content::poser::node_morph_weights`]); unskinned
 //! morphed meshes go through the same pass with one joint (their node's rest world matrix).
-//! Models without skins or morph targets are drawn with their materials, each mesh placed by its
+//! A grey ground plane under the clip's bounds receives the model's sun shadow (not with
+//! `--albedo`, which shows the model alone). Models without skins or morph targets are drawn
+//! with their materials, each mesh placed by its
 //! node's world matrix under the clip ([`sierra_content::poser::NodePoser`]: node translation,
 //! rotation and scale channels, e.g. BoxAnimated, AnimatedCube), or at rest without a clip.
 
@@ -138,6 +140,8 @@ struct ModelFrames {
     camera: Option<Camera>,
     /// Lit or unlit-albedo frames (`--albedo`).
     debug_view: DebugView,
+    /// The ground plane under the clip's bounds (lit frames only), receiving the sun's shadow.
+    ground: Option<DrawItem>,
     /// Sample times, seconds.
     times: Vec<f32>,
     index: Option<usize>,
@@ -268,12 +272,14 @@ impl FrameSource for ModelFrames {
         };
         frame.clear_color = Vec4::new(0.32, 0.42, 0.55, 1.0);
         frame.post.debug_view = self.debug_view;
-        frame.draws.clone_from(&self.static_draws);
+        frame.draws.clear();
+        frame.draws.extend_from_slice(&self.static_draws);
         if let Some(world) = Self::node_world(&mut self.node_poser, self.clip, time)? {
             for (draw, &node) in frame.draws.iter_mut().zip(&self.static_nodes) {
                 draw.model = world[node];
             }
         }
+        frame.draws.extend(self.ground);
         let morph = self.node_clips.as_ref().map(|(clips, c)| (clips, *c));
         let skinned = &mut frame.skinned;
         skinned.clear();
@@ -325,6 +331,36 @@ pub fn view_camera(centre: Vec3, radius: f32, aspect: f32) -> Camera {
         radius * 0.05,
         distance + radius * 20.0,
     )
+}
+
+/// A grey square ground plane of side `6 · radius` under the clip's bounds `lo..hi` (at their
+/// lowest point), on which the model casts the sun's shadow.
+fn ground(
+    ctx: &GpuContext,
+    headless: &mut HeadlessRenderer,
+    lo: Vec3,
+    hi: Vec3,
+    radius: f32,
+) -> Result<DrawItem> {
+    let mesh = headless.renderer.upload_mesh(
+        ctx,
+        &sierra_render::primitives::plane(1.0),
+        "view ground",
+    )?;
+    let centre = (lo + hi) * 0.5;
+    Ok(DrawItem {
+        mesh,
+        model: Mat4::from_scale_rotation_translation(
+            Vec3::new(radius * 6.0, 1.0, radius * 6.0),
+            glam::Quat::IDENTITY,
+            Vec3::new(centre.x, lo.y, centre.z),
+        ),
+        material: Material {
+            base_color: Vec4::new(0.5, 0.5, 0.47, 1.0),
+            specular_color: Vec3::ZERO,
+            ..Material::default()
+        },
+    })
 }
 
 /// Runs `sierra view`.
@@ -472,6 +508,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
             _ => None,
         },
         camera: None,
+        ground: None,
         debug_view: if args.albedo {
             DebugView::UnlitAlbedo
         } else {
@@ -491,6 +528,9 @@ pub fn run(args: ViewArgs) -> Result<()> {
     let radius = ((hi - lo).length() * 0.5).max(1e-3);
     let aspect = args.size.width as f32 / args.size.height as f32;
     source.camera = Some(view_camera(centre, radius, aspect));
+    if !args.albedo {
+        source.ground = Some(ground(&ctx, &mut headless, lo, hi, radius)?);
+    }
     // The one frame runner: each frame ticks the source to the next sample time, extracts and
     // renders it.
     let mut runner = FrameRunner::with_source(source);
