@@ -38,8 +38,13 @@ pub struct Game {
     /// The level's `AudioLoop`s, heard from the camera (playback and recording start
     /// only when asked: [`GameAudio::start_playback`], [`GameAudio::start_recording`]).
     pub audio: GameAudio,
+    /// The level's `Animator`s, playing glTF clips on the files' nodes.
+    pub node_animators: sierra_scene::node_animation::NodeAnimators,
     /// Draw meshes as lines ([`Command::Wireframe`]).
     pub wireframe: bool,
+    /// Lit or unlit-albedo frames ([`sierra_render::DebugView`]; a debug view renders with
+    /// pass-through post-processing, so the image shows the albedo itself).
+    pub debug_view: sierra_render::DebugView,
     /// Commands queued for the next tick.
     commands: Vec<Command>,
 }
@@ -81,13 +86,17 @@ impl Game {
             .map_err(|e| e.context(format!("{}: landscape components", file.display())))?;
         world.crowds = crate::world::crowds::LevelCrowds::from_scene(&scene, &file)?;
         let audio = GameAudio::from_scene(&scene, &file);
+        let node_animators =
+            sierra_scene::node_animation::NodeAnimators::from_scene(&scene, &file)?;
         Ok(Self {
             audio,
             scene,
             gameplay,
             world,
             camera_path: None,
+            node_animators,
             wireframe: false,
+            debug_view: sierra_render::DebugView::Lit,
             commands: Vec::new(),
             file,
             clock: FixedTimestep::new(tick_hz),
@@ -154,6 +163,8 @@ impl Game {
     pub fn tick(&mut self) {
         self.apply_commands();
         sierra_scene::components::update_spinners(&mut self.scene, self.clock.dt() as f32);
+        self.node_animators
+            .update(&mut self.scene, self.clock.dt() as f32);
         let (tick, dt) = (self.clock.tick(), self.clock.dt() as f32);
         let terrain = self.world.height_field();
         if let Err(e) = self.gameplay.tick(&mut self.scene, terrain, tick, dt) {

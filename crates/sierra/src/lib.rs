@@ -28,6 +28,7 @@ pub mod game_loop;
 pub mod gameplay;
 pub mod headless;
 pub mod key_track;
+pub mod level_gltf;
 pub mod output;
 pub mod overlay;
 pub mod progress;

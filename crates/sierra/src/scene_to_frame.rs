@@ -2,8 +2,8 @@
 //! complete [`FrameData`] for one frame — the camera, sun and point lights (each `PointLight`
 //! component at its node's world position; when there are more than [`MAX_POINT_LIGHTS`],
 //! document 000's limit of 8, the 8 nearest to the camera this frame,
-//! [`nearest_point_lights`]), one [`DrawItem`] per node with a primitive mesh (at its world
-//! matrix), the characters' skinned draws ([`CharacterMeshes::extract`]), the world's terrain,
+//! [`nearest_point_lights`]), one [`DrawItem`] per node with a primitive mesh and per primitive
+//! of a glTF mesh node ([`LevelGltfMeshes`], at its world matrix), the characters' skinned draws ([`CharacterMeshes::extract`]), the world's terrain,
 //! sky objects, crowds and sea inputs ([`crate::world::World::extract`]) and the level's post
 //! settings. The renderer never sees the scene graph, and nothing else reaches the passes.
 //!
@@ -19,9 +19,9 @@ use sierra_render::material::{ShadingModel, SurfaceMaterial};
 use sierra_render::normal_maps::{normal_map, NormalPattern};
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
-    primitives, BloomSettings, Camera, DrawItem, FrameData, GpuContext, Material, MeshData,
-    MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun, TonemapSettings, Tonemapper,
-    MAX_POINT_LIGHTS,
+    primitives, BloomSettings, Camera, DebugView, DrawItem, FrameData, GpuContext, Material,
+    MeshData, MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun, TonemapSettings,
+    Tonemapper, MAX_POINT_LIGHTS,
 };
 use sierra_scene::level::NormalMapRef;
 use sierra_scene::scene::NodeMesh;
@@ -29,6 +29,7 @@ use sierra_scene::{Component, Primitive};
 
 use crate::character_meshes::CharacterMeshes;
 use crate::game::Game;
+use crate::level_gltf::LevelGltfMeshes;
 
 /// Renderer meshes of the primitives a scene uses.
 ///
@@ -40,6 +41,8 @@ pub struct SceneMeshes {
     /// (primitive, map, normal scale, mesh); a handful per level, searched linearly so that
     /// building a frame allocates nothing.
     normal_mapped: Vec<(Primitive, NormalMapRef, f32, MeshHandle)>,
+    /// The meshes of the level's glTF files.
+    pub gltf: LevelGltfMeshes,
 }
 
 impl SceneMeshes {
@@ -103,9 +106,7 @@ pub fn primitive_mesh(primitive: Primitive) -> MeshData {
     }
 }
 
-/// Uploads each distinct primitive the scene uses, once.
-///
-/// glTF meshes are not drawn by this path yet (the skinned/glTF renderer adds them); a warning says so.
+/// Uploads each distinct primitive the scene uses, and each mesh of its glTF files, once.
 ///
 /// # Errors
 /// GPU errors while uploading.
@@ -123,19 +124,14 @@ pub fn upload_scene_meshes(
         );
     }
     let mut meshes = SceneMeshes::default();
-    let mut gltf_nodes = 0;
     for (_, content) in game.scene.content.iter() {
-        match &content.mesh {
-            Some(NodeMesh::Primitive { primitive, .. })
-                if !meshes.primitives.contains_key(primitive) =>
-            {
+        if let Some(NodeMesh::Primitive { primitive, .. }) = &content.mesh {
+            if !meshes.primitives.contains_key(primitive) {
                 let handle = renderer
                     .upload_mesh(ctx, &primitive_mesh(*primitive), &format!("{primitive:?}"))
                     .with_context(|| format!("uploading the {primitive:?} primitive"))?;
                 meshes.primitives.insert(*primitive, handle);
             }
-            Some(NodeMesh::Gltf { .. }) => gltf_nodes += 1,
-            _ => {}
         }
         if let Some(NodeMesh::Primitive {
             primitive,
@@ -170,12 +166,8 @@ pub fn upload_scene_meshes(
                 .push((*primitive, map.clone(), material.normal_scale, handle));
         }
     }
-    if gltf_nodes > 0 {
-        log::warn!(
-            "{}: {gltf_nodes} glTF mesh nodes are not drawn by the primitive path",
-            game.file.display()
-        );
-    }
+    meshes.gltf = LevelGltfMeshes::upload(ctx, renderer, &game.scene)
+        .with_context(|| format!("{}: uploading the glTF meshes", game.file.display()))?;
     Ok(meshes)
 }
 
@@ -266,6 +258,7 @@ pub fn post_settings(post: &sierra_scene::level::Post, wireframe: bool) -> PostS
             ..SkySettings::default()
         },
         wireframe,
+        debug_view: Default::default(),
     }
 }
 
@@ -316,6 +309,13 @@ pub fn extract(
         .characters
         .extract(&game.gameplay, &mut frame.skinned)?;
     frame.post = post_settings(&game.scene.post, game.wireframe);
+    if game.debug_view != DebugView::Lit {
+        frame.post = PostSettings {
+            debug_view: game.debug_view,
+            wireframe: game.wireframe,
+            ..PostSettings::default()
+        };
+    }
     let time = match previous {
         Some(p) => p.time + (game.world.time - p.time) * f64::from(alpha),
         None => game.world.time,
@@ -394,6 +394,9 @@ fn extract_scene(
                     },
                 });
             }
+        }
+        if let Some(NodeMesh::Gltf { asset, mesh, .. }) = &content.mesh {
+            meshes.gltf.draw(asset, *mesh, world, &mut frame.draws);
         }
         for component in &content.components {
             if let Component::PointLight(light) = component {

@@ -3,12 +3,13 @@
 //! clips), handed to the pass as the renderer's [`BakedPalettes`] ([`baked_palettes`]).
 
 use sierra_anim::BakedAnimation;
-use sierra_gltf::GltfAsset;
+use sierra_gltf::{GltfAsset, ImportedImage, ImportedMaterial};
 use sierra_render::crowd::{BakedPaletteClip, BakedPalettes};
+use sierra_render::material::SurfaceMaterial;
 use sierra_render::skinning::SkinnedMeshData;
-use sierra_render::{Material, RenderError, Result};
+use sierra_render::{GpuContext, Material, RenderError, Result};
 
-use crate::gltf_model::base_material;
+use crate::gltf_material::GltfMaterials;
 use crate::skinned_mesh::skinned_primitive_mesh;
 
 /// A glTF asset ready for [`sierra_render::crowd::CrowdPass::add_crowd`]: the first skinned mesh
@@ -64,20 +65,50 @@ pub fn baked_palettes(baked: &BakedAnimation) -> BakedPalettes {
     }
 }
 
-/// The colours of each primitive [`bake_asset`] returns (same order): [`base_material`] of the
-/// primitive's material, as [`crate::SkinnedModel`] draws single characters.
-pub fn primitive_materials(asset: &GltfAsset) -> Vec<Material> {
-    let Some(instance) = asset.skin_instances().into_iter().next() else {
-        return Vec::new();
-    };
-    asset
-        .meshes
-        .get(instance.mesh)
-        .map(|mesh| {
-            mesh.primitives
-                .iter()
-                .map(|p| base_material(asset, p.material))
-                .collect()
-        })
-        .unwrap_or_default()
+/// The glTF materials of each primitive [`bake_asset`] returns (same order), kept on the CPU
+/// (materials and decoded images) until the crowd is uploaded: a level loads its crowd models
+/// before the GPU exists.
+#[derive(Clone, Debug, Default)]
+pub struct CrowdMaterials {
+    /// The file, for error messages.
+    name: String,
+    /// The file's materials.
+    materials: Vec<ImportedMaterial>,
+    /// The file's decoded images.
+    images: Vec<ImportedImage>,
+    /// `[primitive]` material index (`None`: glTF's default material).
+    primitives: Vec<Option<usize>>,
+}
+
+impl CrowdMaterials {
+    /// The materials of `asset`'s first skinned mesh instance's primitives (none without one).
+    pub fn of(asset: &GltfAsset) -> Self {
+        let primitives = asset
+            .skin_instances()
+            .into_iter()
+            .next()
+            .and_then(|instance| asset.meshes.get(instance.mesh))
+            .map(|mesh| mesh.primitives.iter().map(|p| p.material).collect())
+            .unwrap_or_default();
+        Self {
+            name: asset.path.display().to_string(),
+            materials: asset.materials.clone(),
+            images: asset.images.clone(),
+            primitives,
+        }
+    }
+
+    /// Uploads the materials through [`GltfMaterials`] (the one conversion, as
+    /// [`crate::SkinnedModel`] draws single characters): `[primitive]` surface and draw factors,
+    /// for [`sierra_render::crowd::CrowdPass::add_crowd`].
+    ///
+    /// # Errors
+    /// As [`GltfMaterials::from_parts`] and [`GltfMaterials::get`].
+    pub fn upload(&self, ctx: &GpuContext) -> Result<Vec<(SurfaceMaterial, Material)>> {
+        let converted = GltfMaterials::from_parts(ctx, &self.name, &self.materials, &self.images)?;
+        self.primitives
+            .iter()
+            .map(|&m| converted.get(m).map(|(s, f)| (s.clone(), f)))
+            .collect()
+    }
 }

@@ -1,6 +1,6 @@
 //! Uploading an imported glTF asset (`sierra_gltf`) for drawing: one mesh per primitive with its
-//! surface material (metallic-roughness, textures decoded to sRGB/linear as glTF 2.0 §3.9
-//! prescribes), placed by its node's world matrix in the default scene.
+//! surface material ([`crate::gltf_material`], the one glTF material conversion), placed by its
+//! node's world matrix in the default scene.
 //!
 //! Skinned meshes are placed in their bind pose by their node (the skinning pass, when present,
 //! replaces that); flat normals are computed when a primitive has none (glTF 2.0 §3.7.2.1), and
@@ -9,20 +9,24 @@
 use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
-use sierra_gltf::{GltfAsset, ImportedMaterial, ImportedPrimitive};
+use sierra_gltf::{GltfAsset, ImportedPrimitive};
 
-use sierra_render::material::{AlphaMode, ShadingModel, SurfaceMaterial};
 use sierra_render::tangents::generate_tangents_if_missing;
-use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
     DrawItem, GpuContext, Material, MeshData, MeshHandle, RenderError, Renderer, Result,
 };
+
+use crate::gltf_material::GltfMaterials;
 
 /// An uploaded glTF asset: what to draw, and its world-space bounds.
 #[derive(Clone, Debug)]
 pub struct GltfModel {
     /// One draw per primitive instance (node × primitive), with the node's world matrix as model.
     pub draws: Vec<DrawItem>,
+    /// `[draw]` the glTF node drawing it (to re-place it when the node animates).
+    pub nodes: Vec<usize>,
+    /// `[draw]` model-space bounds `(min, max)` of its primitive's vertices (metres).
+    pub local_bounds: Vec<(Vec3, Vec3)>,
     /// Minimum corner of the drawn vertices' world-space bounds (metres).
     pub bounds_min: Vec3,
     /// Maximum corner.
@@ -36,19 +40,6 @@ impl GltfModel {
             model: transform * d.model,
             ..*d
         })
-    }
-}
-
-/// The draw colour of glTF material `index` of `asset`: its base colour factor (white without
-/// a material or for a missing index, glTF §3.9.6) on the forward pass's default surface. The
-/// one conversion skinned characters, crowds and `sierra view` use (static models get the full
-/// metallic-roughness surface from [`upload_gltf`]).
-pub fn base_material(asset: &GltfAsset, index: Option<usize>) -> Material {
-    Material {
-        base_color: index
-            .and_then(|m| asset.materials.get(m))
-            .map_or(glam::Vec4::ONE, |m| m.base_color_factor),
-        ..Material::default()
     }
 }
 
@@ -148,10 +139,12 @@ pub fn upload_gltf(
 ) -> Result<GltfModel> {
     let file = asset.path.display();
     let world = node_world_matrices(asset);
-    let mut textures: HashMap<(usize, bool), Texture2d> = HashMap::new();
+    let materials = GltfMaterials::upload(ctx, asset)?;
     let mut uploaded: HashMap<(usize, usize), (MeshHandle, Material)> = HashMap::new();
     let mut model = GltfModel {
         draws: Vec::new(),
+        nodes: Vec::new(),
+        local_bounds: Vec::new(),
         bounds_min: Vec3::splat(f32::INFINITY),
         bounds_max: Vec3::splat(f32::NEG_INFINITY),
     };
@@ -186,27 +179,26 @@ pub fn upload_gltf(
                     })?;
                     let label = format!("{} mesh {mesh_index}.{prim_index}", file);
                     let handle = renderer.upload_mesh(ctx, &data, &label)?;
-                    let imported = match primitive.material {
-                        Some(m) => Some(asset.materials.get(m).ok_or_else(|| {
-                            RenderError::InvalidInput(format!(
-                                "{file}: mesh {mesh_index} primitive {prim_index} uses missing material {m}"
-                            ))
-                        })?),
-                        None => None,
-                    };
-                    let (surface, material) =
-                        surface_material(ctx, asset, imported, &mut textures)?;
-                    renderer.forward.set_material(ctx, handle, &surface)?;
+                    let (surface, material) = materials.get(primitive.material).map_err(|e| {
+                        RenderError::InvalidInput(format!(
+                            "mesh {mesh_index} primitive {prim_index}: {e}"
+                        ))
+                    })?;
+                    renderer.forward.set_material(ctx, handle, surface)?;
                     uploaded.insert(key, (handle, material));
                     (handle, material)
                 }
             };
             let m = world[node_index];
+            let mut local = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
             for p in &primitive.positions {
                 let w = m.transform_point3(*p);
                 model.bounds_min = model.bounds_min.min(w);
                 model.bounds_max = model.bounds_max.max(w);
+                local = (local.0.min(*p), local.1.max(*p));
             }
+            model.nodes.push(node_index);
+            model.local_bounds.push(local);
             model.draws.push(DrawItem {
                 mesh: handle,
                 model: m,
@@ -215,86 +207,4 @@ pub fn upload_gltf(
         }
     }
     Ok(model)
-}
-
-/// glTF's default material (spec §3.9.6) when a primitive has none: white, metallic 1, roughness 1.
-fn surface_material(
-    ctx: &GpuContext,
-    asset: &GltfAsset,
-    imported: Option<&ImportedMaterial>,
-    textures: &mut HashMap<(usize, bool), Texture2d>,
-) -> Result<(SurfaceMaterial, Material)> {
-    let Some(m) = imported else {
-        let surface = SurfaceMaterial {
-            model: ShadingModel::MetallicRoughness {
-                metallic: 1.0,
-                roughness: 1.0,
-            },
-            normal_scale: 1.0,
-            occlusion_strength: 1.0,
-            ..SurfaceMaterial::default()
-        };
-        let material = Material {
-            base_color: glam::Vec4::ONE,
-            specular_color: Vec3::ZERO,
-            specular_power: 1.0,
-            emissive: Vec3::ZERO,
-        };
-        return Ok((surface, material));
-    };
-    let mut texture =
-        |reference: &Option<sierra_gltf::TextureRef>, srgb: bool| -> Result<Option<Texture2d>> {
-            let Some(r) = reference else {
-                return Ok(None);
-            };
-            if let Some(t) = textures.get(&(r.image, srgb)) {
-                return Ok(Some(t.clone()));
-            }
-            // Images are absent when the import skipped them: draw untextured rather than fail.
-            let Some(image) = asset.images.get(r.image) else {
-                return Ok(None);
-            };
-            let space = if srgb {
-                ColorSpace::Srgb
-            } else {
-                ColorSpace::Linear
-            };
-            let t = Texture2d::from_rgba8(
-                ctx,
-                &image.name,
-                image.width,
-                image.height,
-                &image.rgba8,
-                space,
-            )?;
-            textures.insert((r.image, srgb), t.clone());
-            Ok(Some(t))
-        };
-    let surface = SurfaceMaterial {
-        model: ShadingModel::MetallicRoughness {
-            metallic: m.metallic_factor,
-            roughness: m.roughness_factor,
-        },
-        base_color: texture(&m.base_color_texture, true)?,
-        metallic_roughness: texture(&m.metallic_roughness_texture, false)?,
-        normal: texture(&m.normal_texture, false)?,
-        normal_scale: m.normal_scale,
-        occlusion: texture(&m.occlusion_texture, false)?,
-        occlusion_strength: m.occlusion_strength,
-        emissive: texture(&m.emissive_texture, true)?,
-        alpha_mode: match m.alpha_mode {
-            sierra_gltf::AlphaMode::Opaque => AlphaMode::Opaque,
-            sierra_gltf::AlphaMode::Mask { cutoff } => AlphaMode::Mask(cutoff),
-            sierra_gltf::AlphaMode::Blend => AlphaMode::Blend,
-        },
-        double_sided: m.double_sided,
-        detail: None,
-    };
-    let material = Material {
-        base_color: m.base_color_factor,
-        specular_color: Vec3::ZERO,
-        specular_power: 1.0,
-        emissive: m.emissive_factor,
-    };
-    Ok((surface, material))
 }

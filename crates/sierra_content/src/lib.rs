@@ -3,8 +3,9 @@
 //! `sierra_render` consumes. The renderer depends on wgpu, glam and bytemuck only; this crate
 //! depends on it and on the content crates, never the other way round.
 //!
-//! - [`gltf_model`]: static glTF models uploaded with their materials; [`gltf_model::base_material`],
-//!   the one glTF material → draw colour conversion.
+//! - [`gltf_material`]: [`GltfMaterials`], the one glTF material conversion (factors, textures,
+//!   alpha mode, sides) every path draws with: static, skinned, morphed and crowd.
+//! - [`gltf_model`]: static glTF models uploaded with their materials.
 //! - [`skinned_mesh`]: glTF primitives as the renderer's [`sierra_render::skinning::SkinnedMeshData`]
 //!   (skinned, or rigid with one joint for morph-only meshes).
 //! - [`skinned_model`]: [`SkinnedModel`], one GPU-skinned character drawn with a palette the
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod crowd;
+pub mod gltf_material;
 pub mod gltf_model;
 pub mod poser;
 pub mod skinned_mesh;
@@ -30,6 +32,7 @@ pub mod skinned_model;
 pub mod terrain;
 pub mod water;
 
+pub use gltf_material::GltfMaterials;
 pub use gltf_model::{upload_gltf, GltfModel};
 pub use poser::ModelPoser;
 pub use skinned_model::SkinnedModel;

@@ -149,3 +149,68 @@ impl NodeClips {
         self.clips.get(clip)
     }
 }
+
+/// World matrices of every glTF node of a model under one of its clips: the node hierarchy as a
+/// skeleton (`GltfAsset::node_skeleton`, one joint per node), each clip built for it, sampled
+/// (`sierra_anim::sample_clip`) and composed parents first (`sierra_anim::local_to_model`). The
+/// path from (clip, time) to node transforms for models animated without a skin (BoxAnimated,
+/// AnimatedCube): `sierra view` places their meshes with it.
+pub struct NodePoser {
+    skeleton: Skeleton,
+    /// `[joint]` glTF node.
+    nodes: Vec<usize>,
+    clips: Vec<Clip>,
+    context: sierra_anim::SamplingContext,
+    local: Vec<sierra_anim::Transform>,
+    model: Vec<Mat4>,
+    /// `[glTF node]` world matrix.
+    world: Vec<Mat4>,
+}
+
+impl NodePoser {
+    /// Builds every clip of `asset` for its node hierarchy.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] with `sierra_gltf`'s message when the hierarchy or a clip
+    /// cannot be built.
+    pub fn new(asset: &GltfAsset) -> Result<Self> {
+        let (skeleton, nodes) = asset.node_skeleton().map_err(invalid)?;
+        let clips = (0..asset.clips.len())
+            .map(|c| asset.build_clip(c, &skeleton, &nodes).map_err(invalid))
+            .collect::<Result<Vec<_>>>()?;
+        let joints = skeleton.joint_count();
+        Ok(Self {
+            context: sierra_anim::SamplingContext::new(joints),
+            local: vec![sierra_anim::Transform::default(); joints],
+            model: vec![Mat4::IDENTITY; joints],
+            world: asset.rest_world_matrices(),
+            skeleton,
+            nodes,
+            clips,
+        })
+    }
+
+    /// `[glTF node]` world matrices (column-major, the file's scene space) under clip `clip`
+    /// at `time` seconds mapped by `playback`.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a clip index out of range or a sampling error.
+    pub fn world(&mut self, clip: usize, time: f32, playback: Playback) -> Result<&[Mat4]> {
+        let Some(c) = self.clips.get(clip) else {
+            return Err(RenderError::InvalidInput(format!(
+                "clip index {clip} out of range ({} clips)",
+                self.clips.len()
+            )));
+        };
+        sierra_anim::sample_clip(c, time, playback, &mut self.context, &mut self.local)
+            .map_err(invalid)?;
+        sierra_anim::local_to_model(&self.skeleton, &self.local, Mat4::IDENTITY, &mut self.model)
+            .map_err(invalid)?;
+        for (&node, m) in self.nodes.iter().zip(&self.model) {
+            if let Some(w) = self.world.get_mut(node) {
+                *w = *m;
+            }
+        }
+        Ok(&self.world)
+    }
+}

@@ -18,7 +18,7 @@ use sierra_render::{
     GpuContext, Material, MorphWeights, RenderError, Renderer, Result, SkinnedFrame,
 };
 
-use crate::gltf_model::base_material;
+use crate::gltf_material::GltfMaterials;
 use crate::poser::node_morph_weights;
 use crate::skinned_mesh::skinned_primitive_mesh;
 
@@ -54,8 +54,9 @@ fn invalid(e: impl std::fmt::Display) -> RenderError {
 }
 
 impl SkinnedModel {
-    /// Uploads every skinned primitive of `asset` (one instance; the glTF
-    /// material's base colour factor becomes the draw's colour) and builds every clip for every skin.
+    /// Uploads every skinned primitive of `asset` (one instance) with its glTF material
+    /// ([`GltfMaterials`]: textures, factors, alpha mode, sides) and builds every clip for every
+    /// skin.
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] when the asset has no skinned mesh (naming the file),
@@ -72,6 +73,7 @@ impl SkinnedModel {
             .map(|c| asset.skin_clip(0, c).map_err(invalid))
             .collect::<Result<Vec<_>>>()?;
         let skin_joints = asset.skins.iter().map(|s| s.joint_count()).collect();
+        let materials = GltfMaterials::upload(ctx, asset)?;
         let mut parts = Vec::new();
         for inst in instances {
             let Some(mesh) = asset.meshes.get(inst.mesh) else {
@@ -108,13 +110,14 @@ impl SkinnedModel {
                     )));
                 }
                 renderer.set_rest_morph_weights(ctx, handle, &default_weights)?;
+                let material = materials.bind_skinned(ctx, renderer, handle, prim.material)?;
                 parts.push(Part {
                     bounds: JointBounds::new(&data),
                     node: inst.node,
                     default_weights,
                     mesh: handle,
                     skin: inst.skin,
-                    material: base_material(asset, prim.material),
+                    material,
                 });
             }
         }

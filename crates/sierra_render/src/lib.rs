@@ -58,6 +58,6 @@ pub use frame::{
     SeaFrame, SeaOp, SkinnedDrawItem, SkinnedFrame, SkinnedMeshHandle, Sun, MAX_POINT_LIGHTS,
 };
 pub use mesh::{GpuMesh, MeshData, Vertex};
-pub use post::{BloomSettings, PostSettings, SkySettings, TonemapSettings, Tonemapper};
+pub use post::{BloomSettings, DebugView, PostSettings, SkySettings, TonemapSettings, Tonemapper};
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

@@ -115,6 +115,18 @@ impl Default for SkySettings {
     }
 }
 
+/// What the scene passes (forward and crowd) write for each surface.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DebugView {
+    /// Lit shading (the normal image).
+    #[default]
+    Lit,
+    /// Unlit albedo: base colour factor × vertex colour × base colour texture (linear RGB),
+    /// alpha-tested and blended as usual, with no light, occlusion or emission; a debug view
+    /// and the way tests check which texels reach the screen.
+    UnlitAlbedo,
+}
+
 /// Everything [`crate::FrameData`] says about the look of a frame beyond its geometry and lights.
 ///
 /// The default passes linear values through (no bloom, no tone curve, no sky, filled
@@ -129,6 +141,8 @@ pub struct PostSettings {
     pub sky: SkySettings,
     /// Draw meshes as lines where the adapter can (`POLYGON_MODE_LINE`); filled elsewhere.
     pub wireframe: bool,
+    /// Lit or unlit-albedo shading ([`DebugView`]).
+    pub debug_view: DebugView,
 }
 
 impl Default for PostSettings {
@@ -144,6 +158,7 @@ impl Default for PostSettings {
             },
             sky: SkySettings::default(),
             wireframe: false,
+            debug_view: DebugView::Lit,
         }
     }
 }

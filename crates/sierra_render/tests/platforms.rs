@@ -142,6 +142,7 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
                 ..TonemapSettings::default()
             },
             wireframe: false,
+            debug_view: Default::default(),
         },
     };
     let (image, _) = headless

@@ -66,7 +66,7 @@ fn forward_uniforms_match_wgsl() {
             to_sun,
             point_light_count,
             sun_color,
-            _pad0,
+            debug_view,
             ambient,
             _pad1,
             point_lights

@@ -71,7 +71,7 @@ fn node_json(scene: &Scene, id: NodeId) -> Value {
         NodeMesh::Primitive { primitive, .. } => {
             serde_json::to_value(MeshRef::Primitive(*primitive)).unwrap_or(Value::Null)
         }
-        NodeMesh::Gltf { asset, mesh } => {
+        NodeMesh::Gltf { asset, mesh, .. } => {
             json!({ "file": asset.path.display().to_string(), "mesh": mesh })
         }
     });

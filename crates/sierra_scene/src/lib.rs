@@ -12,8 +12,9 @@
 //! - [`collision`]: AABBs, slab ray tests, oriented collision boxes, ray casts and the
 //!   motion of a box during a tick.
 //! - [`inspect`]: the node tree as JSON (`sierra inspect LEVEL.json`).
+//! - [`node_animation`]: `Animator` components playing their glTF file's clips on its nodes.
 //!
-//! A game tick: [`components::update_spinners`] → gameplay (ray casts against
+//! A game tick: [`components::update_spinners`] → [`node_animation::NodeAnimators::update`] → gameplay (ray casts against
 //! [`collision::CollisionWorld`]) → [`graph::SceneGraph::propagate`] →
 //! [`collision::CollisionWorld::update`] → render the nodes with meshes at their world matrices.
 //!
@@ -28,6 +29,7 @@ pub mod error;
 pub mod graph;
 pub mod inspect;
 pub mod level;
+pub mod node_animation;
 pub mod scene;
 
 pub use components::{Component, COMPONENT_TYPES};

@@ -28,7 +28,22 @@ pub enum NodeMesh {
         asset: Arc<GltfScene>,
         /// Index into the file's meshes.
         mesh: usize,
+        /// Index of the glTF node drawing it (its skin, morph weights and animation channels).
+        node: usize,
     },
+}
+
+/// One glTF file instantiated under a level object ([`Scene::instantiate_gltf`]).
+#[derive(Clone, Debug)]
+pub struct GltfInstance {
+    /// The level object's node (the instance's parent).
+    pub object: NodeId,
+    /// Index of the level object, as in `Level::objects`.
+    pub object_index: usize,
+    /// The shared import.
+    pub asset: Arc<GltfScene>,
+    /// `[glTF node]` the scene node made for it (`None` outside the default scene).
+    pub nodes: Vec<Option<NodeId>>,
 }
 
 /// Everything a node carries besides its transform.
@@ -60,6 +75,9 @@ pub struct Scene {
     pub content: SecondaryMap<NodeId, NodeContent>,
     /// Node of each level object, indexed like `Level::objects`.
     pub objects: Vec<NodeId>,
+    /// Every glTF file instantiated under a level object (objects whose `mesh` is a file), in
+    /// object order.
+    pub gltf_instances: Vec<GltfInstance>,
     /// The level's asset resolver (root, level folder, budgets): everything loaded later for
     /// this scene (character and crowd models, normal maps, sounds) is opened through it.
     pub assets: sierra_assets::Resolver,
@@ -93,6 +111,7 @@ impl Scene {
             graph: SceneGraph::new(),
             content: SecondaryMap::new(),
             objects: Vec::with_capacity(level.objects.len()),
+            gltf_instances: Vec::new(),
             assets: assets.resolver(level.folder())?,
         };
         let index: HashMap<&str, usize> = level
@@ -159,7 +178,13 @@ impl Scene {
                     let asset = assets
                         .load::<GltfScene>(level.folder(), rel)
                         .map_err(in_level)?;
-                    self.instantiate_gltf(&asset, id)?;
+                    let nodes = self.instantiate_gltf(&asset, id)?;
+                    self.gltf_instances.push(GltfInstance {
+                        object: id,
+                        object_index: k,
+                        asset,
+                        nodes,
+                    });
                     None
                 }
             };
@@ -184,12 +209,13 @@ impl Scene {
     /// so the collision world holds the file's colliders and they follow their nodes.
     ///
     /// # Errors
-    /// [`Error::Graph`] only if `parent` is stale.
+    /// [`Error::Graph`] only if `parent` is stale. Returns `[glTF node]` the node made for it
+    /// (`None` for nodes outside the default scene).
     pub fn instantiate_gltf(
         &mut self,
         asset: &Arc<GltfScene>,
         parent: NodeId,
-    ) -> Result<Vec<NodeId>, Error> {
+    ) -> Result<Vec<Option<NodeId>>, Error> {
         let mut created: Vec<Option<NodeId>> = vec![None; asset.nodes.len()];
         // Parents first: walk each root's subtree breadth-first.
         let mut queue: Vec<(usize, NodeId)> = asset.roots.iter().map(|&r| (r, parent)).collect();
@@ -207,6 +233,7 @@ impl Scene {
             let mesh = node.mesh.map(|mesh| NodeMesh::Gltf {
                 asset: asset.clone(),
                 mesh,
+                node: n,
             });
             let collider = node
                 .collider
@@ -229,7 +256,7 @@ impl Scene {
             created[n] = Some(id);
             queue.extend(node.children.iter().map(|&c| (c, id)));
         }
-        Ok(created.into_iter().flatten().collect())
+        Ok(created)
     }
 
     /// Node of the level object called `name` (level object names are unique).

@@ -6,9 +6,13 @@
 //! test is skipped with a message, except under CI (`CI` set), where a missing
 //! asset fails the test so that CI can never pass by skipping.
 //!
+//! [`albedo`] computes, independently of the renderer, which base-colour texels a mesh shows
+//! the camera, for unlit-albedo render tests.
+//!
 //! [`child`] runs a program (the `sierra` binary fed hostile input) under a memory limit and a
 //! timeout, so that a regression fails a test instead of exhausting the machine.
 
+pub mod albedo;
 pub mod alloc;
 pub mod child;
 pub mod image_diff;

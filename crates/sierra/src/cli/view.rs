@@ -1,5 +1,6 @@
-//! `sierra view MODEL.glb|builtin:mannequin [--clip NAME] [--frames N] [--out DIR] [--size WxH]`:
-//! renders any glTF model animating, headless, framed by its posed bounds:
+//! `sierra view MODEL.glb|builtin:mannequin [--clip NAME] [--frames N] [--out DIR] [--size WxH]
+//! [--albedo]`: renders any glTF model animating, headless, framed by its bounds over the whole
+//! clip (sampled at 32 times and every frame's time, so a model that walks or grows stays in frame):
 //! `DIR/frame_NNNN.png` (N frames evenly over the clip) and `DIR/contact_sheet.png`, through
 //! the one frame runner ([`FrameRunner`] with a source whose tick moves to the next sample
 //! time).
@@ -12,7 +13,11 @@
 //! the clip's `weights` channel of the mesh node sampled at each frame's time (else the node's,
 //! else the mesh's default weights; [`sierra_content::poser::node_morph_weights`]); unskinned
 //! morphed meshes go through the same pass with one joint (their node's rest world matrix).
-//! Models without skins or morph targets are drawn statically with their materials.
+//! A grey ground plane under the clip's bounds receives the model's sun shadow (not with
+//! `--albedo`, which shows the model alone). Models without skins or morph targets are drawn
+//! with their materials, each mesh placed by its
+//! node's world matrix under the clip ([`sierra_content::poser::NodePoser`]: node translation,
+//! rotation and scale channels, e.g. BoxAnimated, AnimatedCube), or at rest without a clip.
 
 use std::path::PathBuf;
 
@@ -20,14 +25,16 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::{Mat4, Vec3, Vec4};
 use sierra_anim::Playback;
-use sierra_content::gltf_model::{base_material, upload_gltf};
-use sierra_content::poser::{node_morph_weights, NodeClips};
+use sierra_content::gltf_material::{draw_factors, GltfMaterials};
+use sierra_content::gltf_model::upload_gltf;
+use sierra_content::poser::{node_morph_weights, NodeClips, NodePoser};
 use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
 use sierra_content::ModelPoser;
 use sierra_gltf::{builtin, ClipSelector};
+use sierra_render::passes::frustum::transform_aabb;
 use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
-    Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
+    Camera, DebugView, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
     SkinnedDrawItem, SkinnedMeshHandle, Sun,
 };
 
@@ -60,6 +67,10 @@ pub struct ViewArgs {
     /// Image size.
     #[arg(long, default_value = "256x256")]
     pub size: Size,
+    /// Draw unlit albedo (base colour factor × texture, `DebugView::UnlitAlbedo`) instead of
+    /// lit shading: which texels reach the screen, for checking materials.
+    #[arg(long)]
+    pub albedo: bool,
     /// Asset root (default: the model's folder) and budgets.
     #[command(flatten)]
     pub assets: super::AssetArgs,
@@ -73,11 +84,17 @@ struct SkinnedPart {
     node: usize,
     /// `[target]` weights when no channel animates them: the node's, else the mesh's defaults.
     default_weights: Vec<f32>,
+    /// The primitive's glTF material.
+    gltf_material: Option<usize>,
+    /// Its draw factors, set when the part is uploaded ([`GltfMaterials::bind_skinned`]).
     material: Material,
 }
 
 /// Clips play once: the last of `--frames` is the clip's end pose (as `sierra pose` clamps).
 const PLAYBACK: Playback = Playback::Once;
+
+/// Poses sampled over the clip to find the bounds `view` frames.
+const CLIP_BOUNDS_SAMPLES: usize = 32;
 
 /// The morph weights of `part` at `time` into `out`: its node's channel in `clip` when there
 /// is one, else its defaults.
@@ -114,7 +131,17 @@ struct ModelFrames {
     /// `[node]` rest world matrices (unskinned morphed parts).
     rest_world: Vec<Mat4>,
     static_draws: Vec<DrawItem>,
+    /// `[static draw]` glTF node placing it.
+    static_nodes: Vec<usize>,
+    /// `[static draw]` model-space bounds.
+    static_bounds: Vec<(Vec3, Vec3)>,
+    /// Node animation of static models (BoxAnimated, AnimatedCube), when they have a clip.
+    node_poser: Option<NodePoser>,
     camera: Option<Camera>,
+    /// Lit or unlit-albedo frames (`--albedo`).
+    debug_view: DebugView,
+    /// The ground plane under the clip's bounds (lit frames only), receiving the sun's shadow.
+    ground: Option<DrawItem>,
     /// Sample times, seconds.
     times: Vec<f32>,
     index: Option<usize>,
@@ -150,10 +177,57 @@ impl ModelFrames {
         Ok(())
     }
 
-    /// Bounds `(min, max)` of every part's vertices posed (morphed and skinned on the CPU) at
-    /// sample `index`: what `view` frames (infinite when there are no parts).
-    fn posed_bounds(&mut self, index: usize) -> Result<(Vec3, Vec3)> {
-        let time = self.times.get(index).copied().unwrap_or(0.0);
+    /// Bounds `(min, max)` of every part's vertices posed (morphed and skinned on the CPU) and
+    /// every static draw placed by its node at `time` (infinite when there is nothing).
+    fn posed_bounds(&mut self, time: f32) -> Result<(Vec3, Vec3)> {
+        let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
+        if let Some(world) = Self::node_world(&mut self.node_poser, self.clip, time)? {
+            for (&node, &(l, h)) in self.static_nodes.iter().zip(&self.static_bounds) {
+                let (a, b) = transform_aabb(&world[node], l, h);
+                lo = lo.min(a);
+                hi = hi.max(b);
+            }
+        } else {
+            for (d, &(l, h)) in self.static_draws.iter().zip(&self.static_bounds) {
+                let (a, b) = transform_aabb(&d.model, l, h);
+                lo = lo.min(a);
+                hi = hi.max(b);
+            }
+        }
+        let (l, h) = self.skinned_bounds(time)?;
+        Ok((lo.min(l), hi.max(h)))
+    }
+
+    /// The bounds of [`ModelFrames::posed_bounds`] over the whole clip: `CLIP_BOUNDS_SAMPLES`
+    /// evenly spaced times and every frame's time, so the model stays in frame as it moves.
+    fn clip_bounds(&mut self, duration: f32) -> Result<(Vec3, Vec3)> {
+        let mut times: Vec<f32> = (0..CLIP_BOUNDS_SAMPLES)
+            .map(|i| duration * i as f32 / (CLIP_BOUNDS_SAMPLES - 1) as f32)
+            .collect();
+        times.extend_from_slice(&self.times);
+        let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
+        for t in times {
+            let (l, h) = self.posed_bounds(t)?;
+            lo = lo.min(l);
+            hi = hi.max(h);
+        }
+        Ok((lo, hi))
+    }
+
+    /// `[glTF node]` world matrices at `time` when the static model animates its nodes.
+    fn node_world(
+        poser: &mut Option<NodePoser>,
+        clip: Option<usize>,
+        time: f32,
+    ) -> Result<Option<&[Mat4]>> {
+        match (poser, clip) {
+            (Some(poser), Some(c)) => Ok(Some(poser.world(c, time, PLAYBACK)?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Bounds of the skinned and morphed parts at `time`.
+    fn skinned_bounds(&mut self, time: f32) -> Result<(Vec3, Vec3)> {
         let morph = self.node_clips.as_ref().map(|(clips, c)| (clips, *c));
         let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
         for part in &self.parts {
@@ -197,7 +271,15 @@ impl FrameSource for ModelFrames {
             ..Sun::default()
         };
         frame.clear_color = Vec4::new(0.32, 0.42, 0.55, 1.0);
-        frame.draws.clone_from(&self.static_draws);
+        frame.post.debug_view = self.debug_view;
+        frame.draws.clear();
+        frame.draws.extend_from_slice(&self.static_draws);
+        if let Some(world) = Self::node_world(&mut self.node_poser, self.clip, time)? {
+            for (draw, &node) in frame.draws.iter_mut().zip(&self.static_nodes) {
+                draw.model = world[node];
+            }
+        }
+        frame.draws.extend(self.ground);
         let morph = self.node_clips.as_ref().map(|(clips, c)| (clips, *c));
         let skinned = &mut frame.skinned;
         skinned.clear();
@@ -227,6 +309,58 @@ impl FrameSource for ModelFrames {
         }
         Ok(())
     }
+}
+
+/// Vertical field of view of `view`'s camera.
+const VIEW_FOV_DEGREES: f32 = 40.0;
+
+/// `view`'s camera for the bounding sphere (`centre`, `radius` metres) of everything the clip
+/// shows: from the front-right, above, at the distance where the sphere fits the narrower of
+/// the two fields of view with 5 % to spare (`radius / sin(half angle)`), so no part of the
+/// model leaves the image.
+pub fn view_camera(centre: Vec3, radius: f32, aspect: f32) -> Camera {
+    let half = (VIEW_FOV_DEGREES.to_radians() * 0.5).tan();
+    let narrower = half.min(half * aspect).atan();
+    let distance = 1.05 * radius / narrower.sin();
+    Camera::look_at(
+        centre + Vec3::new(0.35, 0.25, 1.0).normalize() * distance,
+        centre,
+        Vec3::Y,
+        VIEW_FOV_DEGREES.to_radians(),
+        aspect,
+        radius * 0.05,
+        distance + radius * 20.0,
+    )
+}
+
+/// A grey square ground plane of side `6 · radius` under the clip's bounds `lo..hi` (at their
+/// lowest point), on which the model casts the sun's shadow.
+fn ground(
+    ctx: &GpuContext,
+    headless: &mut HeadlessRenderer,
+    lo: Vec3,
+    hi: Vec3,
+    radius: f32,
+) -> Result<DrawItem> {
+    let mesh = headless.renderer.upload_mesh(
+        ctx,
+        &sierra_render::primitives::plane(1.0),
+        "view ground",
+    )?;
+    let centre = (lo + hi) * 0.5;
+    Ok(DrawItem {
+        mesh,
+        model: Mat4::from_scale_rotation_translation(
+            Vec3::new(radius * 6.0, 1.0, radius * 6.0),
+            glam::Quat::IDENTITY,
+            Vec3::new(centre.x, lo.y, centre.z),
+        ),
+        material: Material {
+            base_color: Vec4::new(0.5, 0.5, 0.47, 1.0),
+            specular_color: Vec3::ZERO,
+            ..Material::default()
+        },
+    })
 }
 
 /// Runs `sierra view`.
@@ -276,7 +410,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
                 skin: Some(inst.skin),
                 node: inst.node,
                 default_weights: default_weights(inst.node, inst.mesh),
-                material: base_material(&asset, prim.material),
+                gltf_material: prim.material,
+                material: draw_factors(None),
             });
         }
     }
@@ -296,7 +431,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
                 skin: None,
                 node,
                 default_weights: default_weights(node, m),
-                material: base_material(&asset, prim.material),
+                gltf_material: prim.material,
+                material: draw_factors(None),
             });
         }
     }
@@ -333,13 +469,16 @@ pub fn run(args: ViewArgs) -> Result<()> {
     } else {
         None
     };
+    let materials = GltfMaterials::upload(&ctx, &asset)?;
     let mut handles = Vec::new();
-    for (i, part) in parts.iter().enumerate() {
-        handles.push(headless.renderer.upload_skinned_mesh(
-            &ctx,
-            &part.mesh,
-            &format!("part {i}"),
-        )?);
+    for (i, part) in parts.iter_mut().enumerate() {
+        let handle =
+            headless
+                .renderer
+                .upload_skinned_mesh(&ctx, &part.mesh, &format!("part {i}"))?;
+        part.material =
+            materials.bind_skinned(&ctx, &mut headless.renderer, handle, part.gltf_material)?;
+        handles.push(handle);
     }
 
     let times: Vec<f32> = (0..frames)
@@ -356,33 +495,42 @@ pub fn run(args: ViewArgs) -> Result<()> {
             .as_ref()
             .map(|m| m.draws.clone())
             .unwrap_or_default(),
+        static_nodes: static_model
+            .as_ref()
+            .map(|m| m.nodes.clone())
+            .unwrap_or_default(),
+        static_bounds: static_model
+            .as_ref()
+            .map(|m| m.local_bounds.clone())
+            .unwrap_or_default(),
+        node_poser: match (&static_model, clip) {
+            (Some(_), Some(_)) => Some(NodePoser::new(&asset)?),
+            _ => None,
+        },
         camera: None,
+        ground: None,
+        debug_view: if args.albedo {
+            DebugView::UnlitAlbedo
+        } else {
+            DebugView::Lit
+        },
         times,
         index: None,
         weights: Vec::new(),
         palette: Vec::new(),
     };
-    // Frame once, from the posed bounds of the first frame (rest bounds when static).
-    let (lo, hi) = match &static_model {
-        Some(model) => (model.bounds_min, model.bounds_max),
-        None => source.posed_bounds(0)?,
-    };
+    // Frame once, from the bounds of the whole clip (rest bounds without a clip).
+    let (lo, hi) = source.clip_bounds(duration)?;
     if !lo.is_finite() || !hi.is_finite() {
         bail!("{}: the model has no vertices to view", args.model);
     }
     let centre = (lo + hi) * 0.5;
     let radius = ((hi - lo).length() * 0.5).max(1e-3);
     let aspect = args.size.width as f32 / args.size.height as f32;
-    let camera = Camera::look_at(
-        centre + Vec3::new(0.35, 0.25, 1.0).normalize() * radius * 2.8,
-        centre,
-        Vec3::Y,
-        40f32.to_radians(),
-        aspect,
-        radius * 0.05,
-        radius * 20.0,
-    );
-    source.camera = Some(camera);
+    source.camera = Some(view_camera(centre, radius, aspect));
+    if !args.albedo {
+        source.ground = Some(ground(&ctx, &mut headless, lo, hi, radius)?);
+    }
     // The one frame runner: each frame ticks the source to the next sample time, extracts and
     // renders it.
     let mut runner = FrameRunner::with_source(source);

@@ -16,11 +16,10 @@ use std::sync::Arc;
 
 use glam::{Mat4, Quat, Vec3};
 use sierra_anim::BakedAnimation;
-use sierra_content::crowd::{bake_asset, baked_palettes, primitive_materials};
+use sierra_content::crowd::{bake_asset, baked_palettes, CrowdMaterials};
 use sierra_render::crowd::{CrowdHandle, CrowdInstance};
-use sierra_render::material::SurfaceMaterial;
 use sierra_render::skinning::SkinnedMeshData;
-use sierra_render::{GpuContext, Material, Renderer};
+use sierra_render::{GpuContext, Renderer};
 use sierra_scene::components::{Crowd, CrowdLayout};
 use sierra_scene::{Component, Scene};
 
@@ -80,8 +79,8 @@ pub enum CrowdError {
 pub struct CrowdModel {
     /// `[primitive]` bind-pose meshes with 4 influences per vertex.
     pub meshes: Vec<SkinnedMeshData>,
-    /// `[primitive]` colours.
-    pub materials: Vec<Material>,
+    /// `[primitive]` glTF materials, uploaded with the crowd.
+    pub materials: CrowdMaterials,
     /// Every clip of the model's first skin, baked at [`CROWD_SAMPLE_RATE`].
     pub baked: BakedAnimation,
 }
@@ -266,18 +265,15 @@ impl LevelCrowds {
             }
             let m = &crowd.model;
             let palettes = baked_palettes(&m.baked);
+            let materials = m
+                .materials
+                .upload(ctx)
+                .with_context(|| format!("uploading the materials of `{}`", crowd.json_path))?;
             let mut handles = Vec::new();
-            for (mesh, material) in m.meshes.iter().zip(&m.materials) {
+            for (mesh, (surface, material)) in m.meshes.iter().zip(&materials) {
                 let handle = renderer
                     .crowd
-                    .add_crowd(
-                        ctx,
-                        mesh,
-                        &palettes,
-                        material,
-                        &SurfaceMaterial::default(),
-                        &instances,
-                    )
+                    .add_crowd(ctx, mesh, &palettes, material, surface, &instances)
                     .with_context(|| format!("uploading the crowd at `{}`", crowd.json_path))?;
                 handles.push(handle);
             }
@@ -326,7 +322,7 @@ fn load_model(
         );
     }
     Ok(CrowdModel {
-        materials: primitive_materials(&asset),
+        materials: CrowdMaterials::of(&asset),
         meshes,
         baked,
     })
@@ -422,7 +418,7 @@ mod tests {
             json_path: "objects[0].components[0]".into(),
             node_world,
             model: Arc::new(CrowdModel {
-                materials: primitive_materials(&asset),
+                materials: CrowdMaterials::of(&asset),
                 meshes,
                 baked,
             }),

@@ -66,8 +66,8 @@ pub struct LightsUniform {
     pub point_light_count: u32,
     /// Sun colour × intensity.
     pub sun_color: Vec3,
-    /// Padding (WGSL `_pad0`).
-    pub _pad0: f32,
+    /// [`crate::DebugView`] of the frame: 0 lit, 1 unlit albedo.
+    pub debug_view: u32,
     /// Ambient light.
     pub ambient: Vec3,
     /// Padding (WGSL `_pad1`).
@@ -129,7 +129,10 @@ impl LightsUniform {
             } else {
                 sun.color * sun.intensity
             },
-            _pad0: 0.0,
+            debug_view: match frame.post.debug_view {
+                crate::DebugView::Lit => 0,
+                crate::DebugView::UnlitAlbedo => 1,
+            },
             ambient: sun.ambient,
             _pad1: 0.0,
             point_lights,

@@ -35,7 +35,8 @@ struct LightsUniform {
     point_light_count: u32,
     // colour * intensity
     sun_color: vec3<f32>,
-    _pad0: f32,
+    // 0: lit; 1: unlit albedo (`DebugView` in `post.rs`).
+    debug_view: u32,
     ambient: vec3<f32>,
     _pad1: f32,
     point_lights: array<PointLightUniform, MAX_POINT_LIGHTS>,
@@ -265,6 +266,9 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     let base = object.base_color * in.color * base_sample;
     if (material.flags & 4u) != 0u && base.a < material.alpha_cutoff {
         discard;
+    }
+    if lights.debug_view == 1u {
+        return base;
     }
     var n = normalize(in.normal);
     // Double-sided: the back face is lit as seen, with the flipped normal (glTF §3.9.5).

@@ -17,6 +17,7 @@
 //! In JSON a component is an object with a `"type"` field naming the type and the
 //! struct's fields beside it: `{"type": "Spinner", "degreesPerSecond": 45}`.
 
+mod animator;
 mod attachment;
 mod audio_loop;
 mod birds;
@@ -34,6 +35,7 @@ mod spinner;
 mod terrain;
 mod water;
 
+pub use animator::{Animator, AnimatorClip, AnimatorPlayback};
 pub use attachment::{Attachment, AttachmentOffset};
 pub use audio_loop::{AudioLoop, SoundRef, BUILTIN_SOUNDS};
 pub use birds::Birds;
@@ -116,6 +118,7 @@ component_registry! {
     Attachment => Attachment,
     FigureEight => FigureEight,
     Water => Water,
+    Animator => Animator,
 }
 
 fn unknown_type_message(name: &str) -> String {

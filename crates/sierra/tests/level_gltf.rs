@@ -1,0 +1,317 @@
+//! Level objects whose `mesh` is a glTF file are drawn with the file's materials, and an
+//! `Animator` plays the file's node animation: BoxAnimated's inner box rises as its
+//! translation channel says (top edge of the silhouette vs the channel's keys interpolated
+//! here), AnimatedCube turns as its rotation channel says (silhouette width vs the projected
+//! width of a cube turned by the keys' angle). Without an Animator nothing moves.
+
+use std::path::{Path, PathBuf};
+
+use glam::{Quat, Vec3};
+use sierra::frame_runner::FrameRunner;
+use sierra::game::Game;
+use sierra_gltf::ChannelData;
+use sierra_render::{GpuContext, HeadlessRenderer};
+
+const SIZE: u32 = 128;
+const TICK_HZ: f64 = 60.0;
+
+/// Copies the sample model folder `name` into `dir`.
+fn copy_model(name: &str, dir: &Path) -> Option<()> {
+    let source = sierra_testkit::shared_asset(&format!("gltf/{name}"))?;
+    for entry in std::fs::read_dir(source).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    Some(())
+}
+
+/// A level with one object drawing `mesh` (with `components`), seen from +Z at `distance`
+/// metres with a `fov`-degree view of `target`, on a black background.
+fn level(
+    dir: &Path,
+    mesh: &str,
+    components: &str,
+    target: Vec3,
+    distance: f32,
+    fov: f32,
+) -> PathBuf {
+    let json = format!(
+        r#"{{
+  "camera": {{"position": [{}, {}, {}], "target": [{}, {}, {}], "fovYDegrees": {fov}, "near": 0.5, "far": 200}},
+  "clearColor": [0, 0, 0],
+  "objects": [{{"name": "Model", "mesh": "{mesh}", "components": [{components}]}}]
+}}"#,
+        target.x,
+        target.y,
+        target.z + distance,
+        target.x,
+        target.y,
+        target.z
+    );
+    let path = dir.join(format!("level_{}.json", components.len()));
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+/// Images of the level after each of `ticks` (counted from load).
+fn render(ctx: &GpuContext, path: &Path, ticks: &[usize]) -> Vec<image::RgbaImage> {
+    let game = Game::load(path, TICK_HZ).unwrap();
+    let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
+    let mut runner = FrameRunner::new(ctx, &mut headless.renderer, game).unwrap();
+    let mut images = Vec::new();
+    let mut done = 0;
+    for &t in ticks {
+        while done < t {
+            let (image, _) = runner.headless_frame(ctx, &mut headless).unwrap();
+            done += 1;
+            if done == t {
+                images.push(image);
+            }
+        }
+    }
+    images
+}
+
+fn lit(p: &image::Rgba<u8>) -> bool {
+    p.0[..3].iter().any(|&c| c > 4)
+}
+
+/// First and last image rows and columns with a drawn pixel.
+fn extent(image: &image::RgbaImage) -> Option<(u32, u32, u32, u32)> {
+    let mut e: Option<(u32, u32, u32, u32)> = None;
+    for (x, y, p) in image.enumerate_pixels() {
+        if lit(p) {
+            e = Some(match e {
+                None => (x, x, y, y),
+                Some((x0, x1, y0, y1)) => (x0.min(x), x1.max(x), y0.min(y), y1.max(y)),
+            });
+        }
+    }
+    e
+}
+
+/// Linear interpolation of `times`/`values` at `t` (clamped), as glTF LINEAR samplers do.
+fn lerp_keys<T: Copy>(times: &[f32], values: &[T], t: f32, mix: impl Fn(T, T, f32) -> T) -> T {
+    let k = times.iter().rposition(|&k| k <= t).unwrap_or(0);
+    if k + 1 >= times.len() {
+        return values[k];
+    }
+    let u = ((t - times[k]) / (times[k + 1] - times[k])).clamp(0.0, 1.0);
+    mix(values[k], values[k + 1], u)
+}
+
+/// Seconds of game time rendered after `ticks` ticks (the first tick advances the animators too).
+fn seconds(ticks: usize) -> f32 {
+    (ticks as f64 / TICK_HZ) as f32
+}
+
+#[test]
+fn box_animated_rises_as_its_translation_channel_says() {
+    let dir = tempfile::tempdir().unwrap();
+    if copy_model("BoxAnimated", dir.path()).is_none() {
+        return;
+    }
+    let asset = sierra_gltf::GltfAsset::load(dir.path().join("BoxAnimated.glb")).unwrap();
+    let track = asset.clips[0]
+        .channels
+        .iter()
+        .find_map(|c| match &c.data {
+            ChannelData::Translation(t) if c.node == 0 => Some(t.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let ctx = GpuContext::headless().unwrap();
+    // Looking at (0, 1.5, 0) from 12 m with a 30° view: metres → pixels on the z = 0 plane.
+    let (target, distance, fov) = (Vec3::new(0.0, 1.5, 0.0), 12.0, 30f32);
+    let animated = level(
+        dir.path(),
+        "BoxAnimated.glb",
+        r#"{"type": "Animator"}"#,
+        target,
+        distance,
+        fov,
+    );
+    let still = level(dir.path(), "BoxAnimated.glb", "", target, distance, fov);
+    // Before the rotation channel starts (1.25 s) the inner box is upright: its top is
+    // 0.5 m above node 0's translation.
+    let ticks = [6, 36, 72];
+    let images = render(&ctx, &animated, &ticks);
+    let rest = render(&ctx, &still, &[72]);
+    let pixels_per_metre = SIZE as f32 / 2.0 / (distance * (fov.to_radians() / 2.0).tan());
+    let row_of = |y: f32| SIZE as f32 / 2.0 - (y - target.y) * pixels_per_metre;
+    for (image, &t) in images.iter().zip(&ticks) {
+        let rise = lerp_keys(&track.times, &track.values, seconds(t), Vec3::lerp).y;
+        let (_, _, top, _) = extent(image).unwrap();
+        let expected = row_of(rise + 0.5);
+        // The box's near face (0.335 m closer than z = 0) projects slightly larger.
+        assert!(
+            (top as f32 - expected).abs() <= 3.0,
+            "tick {t}: top row {top}, the channel puts it at {expected:.1} (rise {rise:.3} m)"
+        );
+    }
+    let (_, _, rest_top, _) = extent(&rest[0]).unwrap();
+    let (_, _, last_top, _) = extent(&images[2]).unwrap();
+    assert!(
+        last_top + 5 < rest_top,
+        "with an Animator the box rises above its rest pose"
+    );
+    // Drawn at all: the level without the object is empty.
+    assert!(images[0].pixels().any(lit));
+}
+
+#[test]
+fn animated_cube_turns_as_its_rotation_channel_says() {
+    let dir = tempfile::tempdir().unwrap();
+    if copy_model("AnimatedCube", dir.path()).is_none() {
+        return;
+    }
+    let asset = sierra_gltf::GltfAsset::load(dir.path().join("AnimatedCube.gltf")).unwrap();
+    let track = asset.clips[0]
+        .channels
+        .iter()
+        .find_map(|c| match &c.data {
+            ChannelData::Rotation(t) => Some(t.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let ctx = GpuContext::headless().unwrap();
+    // Far and narrow (nearly orthographic), level with the cube: the silhouette's width is
+    // the cube's extent along x, 2 (|cos θ| + |sin θ|) for a turn θ about Y.
+    let (target, distance, fov) = (Vec3::ZERO, 60.0, 6f32);
+    let path = level(
+        dir.path(),
+        "AnimatedCube.gltf",
+        r#"{"type": "Animator"}"#,
+        target,
+        distance,
+        fov,
+    );
+    let ticks = [1, 8, 15, 30, 45];
+    let images = render(&ctx, &path, &ticks);
+    let pixels_per_metre = SIZE as f32 / 2.0 / (distance * (fov.to_radians() / 2.0).tan());
+    for (image, &t) in images.iter().zip(&ticks) {
+        let q = lerp_keys(&track.times, &track.values, seconds(t), Quat::slerp);
+        let turned = q * Vec3::X;
+        let width = 2.0 * (turned.x.abs() + turned.z.abs()) * pixels_per_metre;
+        let (x0, x1, _, _) = extent(image).unwrap();
+        let got = (x1 - x0 + 1) as f32;
+        assert!(
+            (got - width).abs() <= 0.04 * width + 2.0,
+            "tick {t}: silhouette {got} px wide, the channel's turn gives {width:.1} px"
+        );
+    }
+    assert_ne!(images[0], images[2], "the cube turns between frames");
+}
+
+#[test]
+fn bad_animators_are_clear_errors_with_their_json_path() {
+    let dir = tempfile::tempdir().unwrap();
+    if copy_model("BoxAnimated", dir.path()).is_none() {
+        return;
+    }
+    let write = |name: &str, mesh: &str, component: &str| {
+        let json = format!(
+            r#"{{"objects": [{{"name": "A"}}, {{"name": "B", "mesh": "{mesh}", "components": [{component}]}}]}}"#
+        );
+        let path = dir.path().join(name);
+        std::fs::write(&path, json).unwrap();
+        path
+    };
+    let cases = [
+        (
+            write(
+                "clip.json",
+                "BoxAnimated.glb",
+                r#"{"type": "Animator", "clip": "Dance"}"#,
+            ),
+            "Dance",
+        ),
+        (
+            write(
+                "index.json",
+                "BoxAnimated.glb",
+                r#"{"type": "Animator", "clip": 3}"#,
+            ),
+            "3",
+        ),
+        (
+            write("cube.json", "cube", r#"{"type": "Animator"}"#),
+            ".gltf/.glb",
+        ),
+        (
+            write(
+                "speed.json",
+                "BoxAnimated.glb",
+                r#"{"type": "Animator", "speed": -1}"#,
+            ),
+            "speed",
+        ),
+    ];
+    for (path, needle) in cases {
+        let message = format!("{:#}", Game::load(&path, TICK_HZ).err().unwrap());
+        assert!(
+            message.contains("objects[1].components[0]") && message.contains(needle),
+            "{}: {message}",
+            path.display()
+        );
+    }
+}
+
+/// The sample models of `sierra_content/tests/gltf_render.rs` placed in a level render the same
+/// image as drawn directly by `upload_gltf` (same camera, sun and clear colour), so what those
+/// tests check of their normal maps, mirrored nodes and textures holds in levels too.
+#[test]
+fn sample_models_placed_in_a_level_render_as_the_static_model_path_draws_them() {
+    use sierra_render::{Camera, FrameData, Sun};
+    let ctx = GpuContext::headless().unwrap();
+    for (folder, file) in [
+        ("NormalTangentTest", "NormalTangentTest.glb"),
+        ("NormalTangentMirrorTest", "NormalTangentMirrorTest.glb"),
+        ("NegativeScaleTest", "NegativeScaleTest.glb"),
+        ("AnimatedCube", "AnimatedCube.gltf"),
+        ("CesiumMan", "CesiumMan.glb"),
+        ("Fox", "Fox.glb"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        if copy_model(folder, dir.path()).is_none() {
+            return;
+        }
+        let asset = sierra_gltf::GltfAsset::load(dir.path().join(file)).unwrap();
+        let mut direct = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
+        let model = sierra_content::upload_gltf(&ctx, &mut direct.renderer, &asset).unwrap();
+        let centre = (model.bounds_min + model.bounds_max) * 0.5;
+        let radius = (model.bounds_max - model.bounds_min).length() * 0.5;
+        let eye = centre + Vec3::new(0.0, 0.0, radius * 2.6);
+        let (near, far) = (radius * 0.05, radius * 10.0);
+        let sun = Vec3::new(0.5, -0.5, -1.0);
+        let frame = FrameData {
+            camera: Camera::look_at(eye, centre, Vec3::Y, 45f32.to_radians(), 1.0, near, far),
+            sun: Sun {
+                direction: sun,
+                color: Vec3::ONE,
+                intensity: 1.0,
+                ambient: Vec3::splat(0.15),
+            },
+            draws: model.draws.clone(),
+            clear_color: glam::Vec4::new(0.1, 0.1, 0.12, 1.0),
+            ..FrameData::new(Camera::look_at(eye, centre, Vec3::Y, 1.0, 1.0, near, far))
+        };
+        let (want, _) = direct.render(&ctx, &frame).unwrap();
+        let json = format!(
+            r#"{{
+  "camera": {{"position": [{}, {}, {}], "target": [{}, {}, {}], "fovYDegrees": 45, "near": {near}, "far": {far}}},
+  "sun": {{"direction": [{}, {}, {}], "intensity": 1, "ambient": [0.15, 0.15, 0.15]}},
+  "clearColor": [0.1, 0.1, 0.12],
+  "objects": [{{"name": "Model", "mesh": "{file}"}}]
+}}"#,
+            eye.x, eye.y, eye.z, centre.x, centre.y, centre.z, sun.x, sun.y, sun.z
+        );
+        let path = dir.path().join("level.json");
+        std::fs::write(&path, json).unwrap();
+        let got = render(&ctx, &path, &[1]).remove(0);
+        got.save(std::env::temp_dir().join(format!("sierra_level_gltf_{folder}.png")))
+            .ok();
+        let diff = sierra_testkit::image_diff::ImageDiff::of(got.as_raw(), want.as_raw());
+        assert!(diff.matches_golden(), "{folder} in a level: {diff:?}");
+    }
+}
