@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use sierra_profile::StartupTimes;
 use sierra_scene::Scene;
 
 use crate::camera_path::CameraPath;
@@ -40,6 +41,9 @@ pub struct Game {
     pub audio: GameAudio,
     /// Draw meshes as lines ([`Command::Wireframe`]).
     pub wireframe: bool,
+    /// Time spent loading the level, by stage (`level`, `gameplay`, `terrain`, `crowd_bakes`);
+    /// the renderer's stages are added by whoever uploads it ([`crate::frame_runner`]).
+    pub startup: StartupTimes,
     /// Commands queued for the next tick.
     commands: Vec<Command>,
 }
@@ -63,10 +67,16 @@ impl Game {
         options: &sierra_scene::LoadOptions,
         tick_hz: f64,
     ) -> Result<Self> {
-        let level = sierra_scene::load_level_with(path, options)?;
-        let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
-        let scene = Scene::from_level(&level, &mut assets)?;
-        Self::new(scene, path.to_path_buf(), tick_hz)
+        let mut startup = StartupTimes::new();
+        let scene = startup.time("level", || -> Result<Scene> {
+            let level = sierra_scene::load_level_with(path, options)?;
+            let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
+            Ok(Scene::from_level(&level, &mut assets)?)
+        })?;
+        let mut game = Self::new(scene, path.to_path_buf(), tick_hz)?;
+        startup.extend(&game.startup);
+        game.startup = startup;
+        Ok(game)
     }
 
     /// Starts `scene` (loaded from `file`) at tick 0.
@@ -76,10 +86,14 @@ impl Game {
     /// `far` ≤ `near`, target at the eye), named with the level file and JSON path.
     pub fn new(mut scene: Scene, file: PathBuf, tick_hz: f64) -> Result<Self> {
         validate_camera(&scene, &file)?;
-        let gameplay = Gameplay::new(&mut scene, &file)?;
-        let mut world = World::from_scene(&scene)
+        let mut startup = StartupTimes::new();
+        let gameplay = startup.time("gameplay", || Gameplay::new(&mut scene, &file))?;
+        let mut world = startup
+            .time("terrain", || World::from_scene(&scene))
             .map_err(|e| e.context(format!("{}: landscape components", file.display())))?;
-        world.crowds = crate::world::crowds::LevelCrowds::from_scene(&scene, &file)?;
+        world.crowds = startup.time("crowd_bakes", || {
+            crate::world::crowds::LevelCrowds::from_scene(&scene, &file)
+        })?;
         let audio = GameAudio::from_scene(&scene, &file);
         Ok(Self {
             audio,
@@ -89,6 +103,7 @@ impl Game {
             camera_path: None,
             wireframe: false,
             commands: Vec::new(),
+            startup,
             file,
             clock: FixedTimestep::new(tick_hz),
         })

@@ -32,7 +32,7 @@ pub mod crowd;
 pub mod crowd_instance;
 pub mod error;
 pub mod frame;
-pub mod gpu_timer;
+pub mod gpu_profiler;
 pub mod gpu_util;
 pub mod material;
 pub mod mesh;
@@ -59,5 +59,6 @@ pub use frame::{
 };
 pub use mesh::{GpuMesh, MeshData, Vertex};
 pub use post::{BloomSettings, PostSettings, SkySettings, TonemapSettings, Tonemapper};
+pub use gpu_profiler::{GpuFrameTimings, GpuScopeTiming};
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};
