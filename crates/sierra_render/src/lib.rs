@@ -11,6 +11,8 @@
 //!   compute pass) and then the passes in order (`passes/shadow.rs` → `forward.rs` → crowd →
 //!   `sky.rs` → `sea.rs` → `bloom.rs` → `tonemap.rs`), rendering into an `Rgba16Float` HDR
 //!   target first.
+//! - [`gpu_profiler`]: GPU scopes (`wgpu-profiler`) around every pass and compute dispatch,
+//!   read a few frames later without waiting ([`FrameStats::gpu`], [`GpuFrameTimings`]).
 //! - [`MeshData`] + [`primitives`]: meshes on the CPU; [`readback`]: GPU → CPU copies.
 //! - [`skinning`]: GPU skinning and morph targets of [`skinning::SkinnedMeshData`] with palettes
 //!   the caller computed; [`crowd`]: instanced crowds of [`crowd::BakedPalettes`];
