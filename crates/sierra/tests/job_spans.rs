@@ -1,6 +1,7 @@
 //! The job system in the trace: a level with eight characters run for 30 frames on a 2-thread
 //! rayon pool under the profiler. Every frame's animation jobs (`animation_job` spans) run on the
-//! pool's named worker threads, and across the run on both of them.
+//! pool's named worker threads, and across the run on both of them. Start-up jobs show the same
+//! way: CPU terrain rows (`terrain_row`) and a crowd's clip bakes (`clip_bake`).
 //!
 //! One test per file: the profiler installs the process-wide `tracing` subscriber.
 
@@ -39,6 +40,19 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
         });
         profiler.end_frame();
     }
+    // Start-up jobs: CPU terrain rows and a crowd's clip bakes, loaded on the pool.
+    let startup_level = dir.path().join("startup_jobs.json");
+    std::fs::write(
+        &startup_level,
+        r#"{"objects": [
+            {"name": "Island", "components": [
+                {"type": "Terrain", "backend": "cpu", "resolution": 129, "chunkCells": 32}]},
+            {"name": "Crowd", "components": [
+                {"type": "Crowd", "model": "builtin:mannequin", "count": 2}]}
+        ]}"#,
+    )
+    .unwrap();
+    pool.install(|| Game::load(&startup_level, 60.0)).expect("the start-up level loads");
     // Each frame ran animation jobs (the statistics layer records the frames a scope ran in).
     let frames: Vec<u64> = profiler
         .history_ms("animation_job")
@@ -57,11 +71,29 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
         .filter(|e| e["ph"] == "M" && e["name"] == "thread_name")
         .map(|e| (e["tid"].as_u64().unwrap(), e["args"]["name"].as_str().unwrap().to_owned()))
         .collect();
-    let job_begins: Vec<u64> = events
-        .iter()
-        .filter(|e| e["ph"] == "B" && e["name"] == "animation_job")
-        .map(|e| e["tid"].as_u64().unwrap())
-        .collect();
+    let begins = |name: &str| -> Vec<u64> {
+        events
+            .iter()
+            .filter(|e| e["ph"] == "B" && e["name"] == name)
+            .map(|e| e["tid"].as_u64().unwrap())
+            .collect()
+    };
+    let on_workers = |tids: &[u64]| {
+        tids.iter().all(|tid| {
+            thread_names
+                .get(tid)
+                .is_some_and(|n| n.starts_with("job-worker-"))
+        })
+    };
+    // One row job per row of each noise grid the island needs (129 rows each), one bake job per
+    // clip of the mannequin (six).
+    let rows = begins("terrain_row");
+    assert!(!rows.is_empty() && rows.len() % 129 == 0, "{} row jobs", rows.len());
+    assert!(on_workers(&rows));
+    let bakes = begins("clip_bake");
+    assert_eq!(bakes.len(), sierra_gltf::builtin::mannequin::CLIPS.len());
+    assert!(on_workers(&bakes));
+    let job_begins = begins("animation_job");
     // 8 characters × 30 frames, each job once.
     assert_eq!(job_begins.len(), 8 * FRAMES);
     let workers: BTreeSet<&str> = job_begins
