@@ -58,7 +58,7 @@ impl LevelFrames {
     /// # Errors
     /// GPU and upload errors, with context.
     pub fn new(ctx: &GpuContext, renderer: &mut Renderer, mut game: Game) -> Result<Self> {
-        // Times its stages into `game.startup` (`mesh_upload`, `world_upload`).
+        // Times its stages into `game.startup` (`mesh_upload`, then the world's uploads).
         let content = SceneContent::upload(ctx, renderer, &mut game)?;
         Ok(Self {
             game,

@@ -41,8 +41,8 @@ pub struct Game {
     pub audio: GameAudio,
     /// Draw meshes as lines ([`Command::Wireframe`]).
     pub wireframe: bool,
-    /// Time spent loading the level, by stage (`level`, `gameplay`, `terrain`, `crowd_bakes`);
-    /// the renderer's stages are added by whoever uploads it ([`crate::frame_runner`]).
+    /// Time spent loading the level, by stage (`level`, `gameplay`, `terrain_cpu`, `crowd_bakes`);
+    /// the GPU stages are added by whoever uploads it ([`crate::frame_runner::start_headless`]).
     pub startup: StartupTimes,
     /// Commands queued for the next tick.
     commands: Vec<Command>,
@@ -89,7 +89,7 @@ impl Game {
         let mut startup = StartupTimes::new();
         let gameplay = startup.time("gameplay", || Gameplay::new(&mut scene, &file))?;
         let mut world = startup
-            .time("terrain", || World::from_scene(&scene))
+            .time("terrain_cpu", || World::from_scene(&scene))
             .map_err(|e| e.context(format!("{}: landscape components", file.display())))?;
         world.crowds = startup.time("crowd_bakes", || {
             crate::world::crowds::LevelCrowds::from_scene(&scene, &file)

@@ -168,8 +168,10 @@ pub struct RunStats {
     pub height: u32,
     /// Simulation ticks per second.
     pub tick_hz: f64,
-    /// Start-up wall-clock milliseconds by stage (`level`, `gameplay`, `terrain`,
-    /// `crowd_bakes`, `gpu_init`, `pipelines`, `mesh_upload`, `world_upload`) and their `total`.
+    /// Start-up wall-clock milliseconds by stage (`level`, `gameplay`, `terrain_cpu`,
+    /// `crowd_bakes`, `gpu_init`, `pipelines`, `mesh_upload`, `terrain_upload` (GPU generation
+    /// and chunks), `water_upload`, `sky_upload`, `crowd_upload`; a level without some part
+    /// skips its stage) and their `total`.
     pub startup_ms: BTreeMap<String, f64>,
     /// How many times the run waited on the GPU for timings: at most 1, the flush after the
     /// last frame (each frame's timings are read after its PNG read-back, without waiting).

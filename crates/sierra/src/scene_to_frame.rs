@@ -293,11 +293,10 @@ impl SceneContent {
         });
         // GPU terrain generation, terrain chunks, water, sky and crowd textures.
         let world = match &uploaded {
-            Ok(_) => startup.time("world_upload", || {
-                game.world
-                    .upload(ctx, renderer)
-                    .context("uploading the landscape")
-            }),
+            Ok(_) => game
+                .world
+                .upload(ctx, renderer, &mut startup)
+                .context("uploading the landscape"),
             Err(_) => Ok(()),
         };
         game.startup = startup;

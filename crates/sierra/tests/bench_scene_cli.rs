@@ -25,8 +25,8 @@ fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
     // Start-up time by stage, and their total.
     let startup = json["startup_ms"].as_object().unwrap();
     let stages = [
-        "level", "gameplay", "terrain", "crowd_bakes", "gpu_init", "pipelines", "mesh_upload",
-        "world_upload",
+        "level", "gameplay", "terrain_cpu", "crowd_bakes", "gpu_init", "pipelines", "mesh_upload",
+        "terrain_upload", "water_upload", "sky_upload", "crowd_upload",
     ];
     for stage in stages {
         assert!(startup[stage].as_f64().unwrap() >= 0.0, "{stage}: {startup:?}");

@@ -71,7 +71,9 @@ fn walk_path_stays_at_eye_height_over_the_terrain() {
     let ctx = GpuContext::headless().unwrap();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
-    game.world.upload(&ctx, &mut headless.renderer).unwrap();
+    game.world
+        .upload(&ctx, &mut headless.renderer, &mut game.startup)
+        .unwrap();
     game.camera_path = Some(CameraPath {
         kind: CameraPathKind::Walk,
         duration: 1.0,

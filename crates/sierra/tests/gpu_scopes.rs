@@ -47,12 +47,15 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
     let stages = [
         "level",
         "gameplay",
-        "terrain",
+        "terrain_cpu",
         "crowd_bakes",
         "gpu_init",
         "pipelines",
         "mesh_upload",
-        "world_upload",
+        "terrain_upload",
+        "water_upload",
+        "sky_upload",
+        "crowd_upload",
     ];
     for stage in stages {
         assert!(startup[stage].as_f64().unwrap() >= 0.0, "{stage}: {startup:?}");
