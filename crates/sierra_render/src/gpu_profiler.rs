@@ -5,6 +5,9 @@
 //! `timestamp_writes` ([`GpuScopes::begin`] → [`wgpu_profiler::GpuProfilerQuery::render_pass_timestamp_writes`]
 //! or [`…::compute_pass_timestamp_writes`](wgpu_profiler::GpuProfilerQuery::compute_pass_timestamp_writes)),
 //! which needs only `TIMESTAMP_QUERY`, so every adapter with timestamps times the same scopes.
+//! Where the device also writes timestamps between passes (`TIMESTAMP_QUERY_INSIDE_ENCODERS`),
+//! [`GpuScopes::begin_encoder_scope`] opens a scope around a whole encoder's passes, which
+//! then nest inside it.
 //! The frame's last command buffer resolves the queries ([`GpuScopes::resolve`]); after the
 //! submit, [`GpuScopes::end_frame`] starts mapping the results and [`GpuScopes::collect`]
 //! returns the frames whose results are ready, polling the device without blocking. Only
@@ -85,6 +88,8 @@ pub struct GpuScopes {
     profiler: GpuProfiler,
     /// Whether the device writes timestamps (`TIMESTAMP_QUERY`); without, no frame reports.
     timed: bool,
+    /// Whether it writes them between passes too (`TIMESTAMP_QUERY_INSIDE_ENCODERS`).
+    nested: bool,
     /// Frame number and submit time of each frame handed to the profiler and not yet read.
     pending: VecDeque<(u64, Instant)>,
     next_frame: u64,
@@ -99,6 +104,10 @@ impl GpuScopes {
     /// [`RenderError::Gpu`] when the profiler cannot be created.
     pub fn new(ctx: &GpuContext) -> Result<Self> {
         let timed = ctx.has_timestamps();
+        let nested = timed
+            && ctx
+                .features
+                .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS);
         let settings = GpuProfilerSettings {
             enable_timer_queries: timed,
             enable_debug_groups: false,
@@ -111,6 +120,7 @@ impl GpuScopes {
         Ok(Self {
             profiler,
             timed,
+            nested,
             pending: VecDeque::new(),
             next_frame: 0,
             waits: 0,
@@ -128,10 +138,30 @@ impl GpuScopes {
     }
 
     /// Opens scope `label` for the one render or compute pass the caller begins next on
-    /// `encoder`: pass the query's `render_pass_timestamp_writes()` or
-    /// `compute_pass_timestamp_writes()` to it, then close it with [`Self::end`].
-    pub fn begin(&self, label: &str, encoder: &mut wgpu::CommandEncoder) -> GpuProfilerQuery {
-        self.profiler.begin_pass_query(label, encoder)
+    /// `encoder`, nested in `parent` when given: pass the query's
+    /// `render_pass_timestamp_writes()` or `compute_pass_timestamp_writes()` to it, then close
+    /// it with [`Self::end`].
+    pub fn begin(
+        &self,
+        label: &str,
+        encoder: &mut wgpu::CommandEncoder,
+        parent: Option<&GpuProfilerQuery>,
+    ) -> GpuProfilerQuery {
+        self.profiler
+            .begin_pass_query(label, encoder)
+            .with_parent(parent)
+    }
+
+    /// Opens scope `label` around what is recorded next into `encoder` (timestamps written
+    /// between passes), or returns `None` where the device cannot write them there. Nest the
+    /// passes in it (their `parent`) and close it with [`Self::end`] on the same encoder.
+    pub fn begin_encoder_scope(
+        &self,
+        label: &str,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Option<GpuProfilerQuery> {
+        self.nested
+            .then(|| self.profiler.begin_query(label, encoder))
     }
 
     /// Runs `record` (which begins one render pass with the timestamp writes it is given)
@@ -140,9 +170,10 @@ impl GpuScopes {
         &self,
         label: &str,
         encoder: &mut wgpu::CommandEncoder,
+        parent: Option<&GpuProfilerQuery>,
         record: impl FnOnce(&mut wgpu::CommandEncoder, Option<wgpu::RenderPassTimestampWrites<'_>>),
     ) {
-        let query = self.begin(label, encoder);
+        let query = self.begin(label, encoder, parent);
         record(encoder, query.render_pass_timestamp_writes());
         self.end(encoder, query);
     }
@@ -153,15 +184,16 @@ impl GpuScopes {
         &self,
         label: &str,
         encoder: &mut wgpu::CommandEncoder,
+        parent: Option<&GpuProfilerQuery>,
         record: impl FnOnce(&mut wgpu::CommandEncoder, Option<wgpu::ComputePassTimestampWrites<'_>>) -> T,
     ) -> T {
-        let query = self.begin(label, encoder);
+        let query = self.begin(label, encoder, parent);
         let out = record(encoder, query.compute_pass_timestamp_writes());
         self.end(encoder, query);
         out
     }
 
-    /// Closes a scope opened with [`Self::begin`].
+    /// Closes a scope opened with [`Self::begin`] or [`Self::begin_encoder_scope`].
     pub fn end(&self, encoder: &mut wgpu::CommandEncoder, query: GpuProfilerQuery) {
         self.profiler.end_query(encoder, query);
     }

@@ -482,17 +482,20 @@ impl Renderer {
                         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                             label: Some("frame"),
                         });
+                // The passes nest in a `frame` scope where the device can time the encoder.
+                let frame_scope = scopes.begin_encoder_scope("frame", &mut encoder);
+                let parent = frame_scope.as_ref();
                 // Skinned vertices (and morphs) first: the shadow and forward passes draw them.
                 let skinned = &frame.skinned.draws;
                 if let Some(skinning) = skinning.as_ref().filter(|_| !skinned.is_empty()) {
-                    scopes.compute_pass("skinning", &mut encoder, |e, t| {
+                    scopes.compute_pass("skinning", &mut encoder, parent, |e, t| {
                         skinning.record(e, skinned, t);
                     });
                 }
                 for (i, pass) in passes.iter().enumerate() {
                     // A scope only around a pass that writes its timestamps.
                     if pass.active() {
-                        scopes.render_pass(pass.name(), &mut encoder, |e, t| {
+                        scopes.render_pass(pass.name(), &mut encoder, parent, |e, t| {
                             pass.record(e, &inputs, t);
                         });
                     } else {
@@ -500,10 +503,13 @@ impl Renderer {
                     }
                     if i == 0 && crowd.casts_shadows(shadow) {
                         // Crowds cast sun shadows: into the map the shadow pass just cleared.
-                        scopes.render_pass("crowd shadows", &mut encoder, |e, t| {
+                        scopes.render_pass("crowd shadows", &mut encoder, parent, |e, t| {
                             crowd.record_shadow_casters(e, shadow, t);
                         });
                     }
+                }
+                if let Some(frame_scope) = frame_scope {
+                    scopes.end(&mut encoder, frame_scope);
                 }
                 scopes.resolve(&mut encoder);
                 ctx.queue.submit([encoder.finish()]);
@@ -556,10 +562,10 @@ fn run_sea_op(
             at,
             radius,
             amplitude,
-        } => scopes.compute_pass("water drop", &mut encoder, |e, t| {
+        } => scopes.compute_pass("water drop", &mut encoder, None, |e, t| {
             water.record_drop(&ctx.queue, e, (at, radius, amplitude), t)
         }),
-        SeaOp::Step { dt, count } => scopes.compute_pass("water steps", &mut encoder, |e, t| {
+        SeaOp::Step { dt, count } => scopes.compute_pass("water steps", &mut encoder, None, |e, t| {
             water.record_steps_timed(&ctx.queue, e, dt, count, t)
         }),
     };

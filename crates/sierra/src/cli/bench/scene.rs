@@ -89,11 +89,11 @@ impl SceneRunner {
 }
 
 /// Per GPU scope label, its milliseconds in each frame, the frame's whole GPU time first
-/// (`frame`), in first-seen order.
+/// (`total`: first scope's start to last scope's end), in first-seen order.
 fn pass_samples(gpu: &[GpuFrameTimings]) -> Vec<(String, Vec<f64>)> {
     let mut out: Vec<(String, Vec<f64>)> = Vec::new();
     for t in gpu {
-        let whole = ("frame".to_owned(), t.gpu_ms());
+        let whole = ("total".to_owned(), t.gpu_ms());
         for (label, ms) in std::iter::once(whole).chain(t.per_label_ms()) {
             match out.iter_mut().find(|(n, _)| *n == label) {
                 Some((_, v)) => v.push(ms),
