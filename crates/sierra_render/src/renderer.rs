@@ -8,7 +8,11 @@
 //! sea (simulated water, blended) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
-//! field and one entry in `Renderer::passes`.
+//! field and one entry in the pass lists of `Renderer::new`, `resize_passes` and
+//! `encode_and_submit`.
+//!
+//! Every pass and compute dispatch runs inside a GPU scope ([`crate::gpu_profiler`]); the
+//! timings come back in later frames' [`FrameStats::gpu`], never waited for.
 
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
