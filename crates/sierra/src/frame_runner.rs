@@ -16,10 +16,11 @@
 //! for it) and the frame it reuses; the caller owns the GPU context and the renderer (a
 //! window's renderer outlives resizes, a headless one comes with its image).
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use sierra_profile::profile_scope;
 use sierra_render::{
-    readback, wgpu, FrameData, FrameStats, GpuContext, HeadlessRenderer, Renderer,
+    readback, wgpu, FrameData, FrameStats, GpuContext, GpuFrameTimings, HeadlessRenderer,
+    Renderer,
 };
 
 use crate::game::Game;
@@ -57,6 +58,7 @@ impl LevelFrames {
     /// # Errors
     /// GPU and upload errors, with context.
     pub fn new(ctx: &GpuContext, renderer: &mut Renderer, mut game: Game) -> Result<Self> {
+        // Times its stages into `game.startup` (`mesh_upload`, then the world's uploads).
         let content = SceneContent::upload(ctx, renderer, &mut game)?;
         Ok(Self {
             game,
@@ -95,6 +97,8 @@ pub struct FrameRunner<S: FrameSource = LevelFrames> {
     /// What is drawn.
     pub source: S,
     frame: FrameData,
+    /// The newest GPU timings the renderer returned (a few frames old), for the overlay.
+    latest_gpu: Option<GpuFrameTimings>,
 }
 
 impl FrameRunner<LevelFrames> {
@@ -128,6 +132,7 @@ impl<S: FrameSource> FrameRunner<S> {
         Self {
             source,
             frame: empty_frame(),
+            latest_gpu: None,
         }
     }
 
@@ -168,7 +173,21 @@ impl<S: FrameSource> FrameRunner<S> {
         let stats = renderer.render(ctx, &self.frame, output)?;
         self.frame.sea.ops.clear();
         self.frame.crowds.clear_updates();
+        self.note_gpu(&stats.gpu);
         Ok(stats)
+    }
+
+    /// The newest GPU timings (per scope and the frame's total) any render returned: what the
+    /// window's overlay shows. They are a few frames old (read without waiting); `None` before
+    /// the first arrived or without timestamp queries.
+    pub fn latest_gpu_timings(&self) -> Option<&GpuFrameTimings> {
+        self.latest_gpu.as_ref()
+    }
+
+    fn note_gpu(&mut self, gpu: &[GpuFrameTimings]) {
+        if let Some(newest) = gpu.last() {
+            self.latest_gpu = Some(newest.clone());
+        }
     }
 
     /// One headless frame: one tick, extract at that tick, render into `headless`'s image and
@@ -185,8 +204,32 @@ impl<S: FrameSource> FrameRunner<S> {
         self.tick();
         let (width, height) = headless.renderer.size();
         self.extract(&View::at_tick(width as f32 / height as f32))?;
-        let stats = self.render(ctx, &mut headless.renderer, &headless.target.view)?;
+        let mut stats = self.render(ctx, &mut headless.renderer, &headless.target.view)?;
         let image = readback::read_texture_rgba(ctx, &headless.target.texture)?;
+        // The read-back waited for the frame, so its timings are ready without another wait.
+        let ready = headless.renderer.collect_gpu_timings(ctx)?;
+        self.note_gpu(&ready);
+        stats.gpu.extend(ready);
         Ok((image, stats))
     }
+}
+
+/// A level started for headless frames: the GPU context, an off-screen renderer and the runner,
+/// each stage timed into the game's [`Game::startup`] (`gpu_init`, `pipelines`, then the
+/// runner's uploads).
+///
+/// # Errors
+/// No GPU adapter, renderer creation and upload errors, with context.
+pub fn start_headless(
+    mut game: Game,
+    width: u32,
+    height: u32,
+) -> Result<(GpuContext, HeadlessRenderer, FrameRunner)> {
+    let ctx = game.startup.time("gpu_init", GpuContext::headless)?;
+    let mut headless = game
+        .startup
+        .time("pipelines", || HeadlessRenderer::new(&ctx, width, height))
+        .with_context(|| format!("creating a {width}x{height} renderer"))?;
+    let runner = FrameRunner::new(&ctx, &mut headless.renderer, game)?;
+    Ok((ctx, headless, runner))
 }

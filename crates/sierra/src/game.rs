@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use sierra_profile::StartupTimes;
 use sierra_scene::Scene;
 
 use crate::camera_path::CameraPath;
@@ -45,6 +46,9 @@ pub struct Game {
     /// Lit or unlit-albedo frames ([`sierra_render::DebugView`]; a debug view renders with
     /// pass-through post-processing, so the image shows the albedo itself).
     pub debug_view: sierra_render::DebugView,
+    /// Time spent loading the level, by stage (`level`, `gameplay`, `terrain_cpu`, `crowd_bakes`);
+    /// the GPU stages are added by whoever uploads it ([`crate::frame_runner::start_headless`]).
+    pub startup: StartupTimes,
     /// Commands queued for the next tick.
     commands: Vec<Command>,
 }
@@ -68,10 +72,16 @@ impl Game {
         options: &sierra_scene::LoadOptions,
         tick_hz: f64,
     ) -> Result<Self> {
-        let level = sierra_scene::load_level_with(path, options)?;
-        let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
-        let scene = Scene::from_level(&level, &mut assets)?;
-        Self::new(scene, path.to_path_buf(), tick_hz)
+        let mut startup = StartupTimes::new();
+        let scene = startup.time("level", || -> Result<Scene> {
+            let level = sierra_scene::load_level_with(path, options)?;
+            let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
+            Ok(Scene::from_level(&level, &mut assets)?)
+        })?;
+        let mut game = Self::new(scene, path.to_path_buf(), tick_hz)?;
+        startup.extend(&game.startup);
+        game.startup = startup;
+        Ok(game)
     }
 
     /// Starts `scene` (loaded from `file`) at tick 0.
@@ -81,10 +91,14 @@ impl Game {
     /// `far` ≤ `near`, target at the eye), named with the level file and JSON path.
     pub fn new(mut scene: Scene, file: PathBuf, tick_hz: f64) -> Result<Self> {
         validate_camera(&scene, &file)?;
-        let gameplay = Gameplay::new(&mut scene, &file)?;
-        let mut world = World::from_scene(&scene)
+        let mut startup = StartupTimes::new();
+        let gameplay = startup.time("gameplay", || Gameplay::new(&mut scene, &file))?;
+        let mut world = startup
+            .time("terrain_cpu", || World::from_scene(&scene))
             .map_err(|e| e.context(format!("{}: landscape components", file.display())))?;
-        world.crowds = crate::world::crowds::LevelCrowds::from_scene(&scene, &file)?;
+        world.crowds = startup.time("crowd_bakes", || {
+            crate::world::crowds::LevelCrowds::from_scene(&scene, &file)
+        })?;
         let audio = GameAudio::from_scene(&scene, &file);
         let node_animators =
             sierra_scene::node_animation::NodeAnimators::from_scene(&scene, &file)?;
@@ -98,6 +112,7 @@ impl Game {
             wireframe: false,
             debug_view: sierra_render::DebugView::Lit,
             commands: Vec::new(),
+            startup,
             file,
             clock: FixedTimestep::new(tick_hz),
         })

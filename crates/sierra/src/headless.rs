@@ -2,14 +2,15 @@
 //! runner ([`FrameRunner::headless_frame`]: one tick per frame, or
 //! [`HeadlessOptions::ticks_per_frame`]).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use sierra_profile::{profile_scope, Profiler, TrackSpan};
-use sierra_render::{GpuContext, HeadlessRenderer};
+use sierra_profile::{profile_scope, Profiler, StartupTimes, TrackSpan};
+use sierra_render::GpuFrameTimings;
 
-use crate::frame_runner::FrameRunner;
+use crate::frame_runner::start_headless;
 use crate::game::Game;
 use crate::output::{self, FrameRecord, RunStats};
 use crate::progress::Progress;
@@ -103,15 +104,15 @@ pub fn run_headless_into(
     } else {
         None
     };
-    let mut gpu_track = Vec::new();
     let level_name = game.file.display().to_string();
-    let ctx = GpuContext::headless()?;
-    let mut headless = HeadlessRenderer::new(&ctx, options.width, options.height)
-        .with_context(|| format!("creating a {}x{} renderer", options.width, options.height))?;
-    let mut runner = FrameRunner::new(&ctx, &mut headless.renderer, game)?;
+    let (ctx, mut headless, mut runner) =
+        start_headless(game, options.width, options.height)?;
     let sheet_indices = output::contact_sheet_indices(options.frames);
     let mut sheet_frames = Vec::with_capacity(sheet_indices.len());
     let mut records = Vec::with_capacity(options.frames);
+    // Renderer frame number → index into `records`; GPU timings arrive by number.
+    let mut record_of = std::collections::HashMap::new();
+    let mut gpu = Vec::new();
     let mut progress = Progress::new("frame", options.frames as u64);
     for index in 0..options.frames {
         let start = Instant::now();
@@ -122,9 +123,6 @@ pub fn run_headless_into(
             .headless_frame(&ctx, &mut headless)
             .with_context(|| format!("frame {index}"))?;
         let cpu_ms = start.elapsed().as_secs_f64() * 1e3;
-        if let Some((_, guard)) = &profiling {
-            push_gpu_spans(&mut gpu_track, start - guard.origin(), &stats.pass_gpu_ms);
-        }
         {
             profile_scope!("write_png");
             output::write_png(&image, &out.file(&output::frame_name(index)))?;
@@ -132,16 +130,15 @@ pub fn run_headless_into(
         if let Some((profiler, _)) = &profiling {
             profiler.end_frame();
         }
+        record_of.insert(stats.frame, records.len());
+        gpu.extend(stats.gpu);
         records.push(FrameRecord {
             frame: index,
             tick: runner.game().clock.tick(),
             cpu_ms,
-            gpu_ms: stats.gpu_ms,
-            gpu_pass_ms: stats
-                .pass_gpu_ms
-                .iter()
-                .map(|(name, ms)| ((*name).to_owned(), *ms))
-                .collect(),
+            gpu_ms: None,
+            gpu_pass_ms: None,
+            gpu_scopes: None,
             triangles: stats.triangles,
             draw_calls: stats.draw_calls,
             culled_draws: stats.culled_draws,
@@ -152,6 +149,12 @@ pub fn run_headless_into(
         progress.inc();
     }
     progress.finish();
+    gpu.extend(headless.renderer.flush_gpu_timings(&ctx)?);
+    for timings in &gpu {
+        if let Some(&i) = record_of.get(&timings.frame) {
+            records[i].set_gpu(timings);
+        }
+    }
     let contact_sheet = out.file("contact_sheet.png");
     output::write_png(&output::contact_sheet(&sheet_frames), &contact_sheet)?;
     let stats_path = out.file("stats.json");
@@ -162,13 +165,17 @@ pub fn run_headless_into(
         width: options.width,
         height: options.height,
         tick_hz: 1.0 / runner.game().clock.dt(),
+        startup_ms: startup_ms(&runner.game().startup),
+        gpu_timing_waits: headless.renderer.gpu_timing_waits(),
         frames: records,
         cpu_scopes: profiling.as_ref().map(|(profiler, _)| profiler.stats()),
     };
     output::write_stats(&stats, &stats_path)?;
     if let Some((_, guard)) = profiling {
+        let origin = guard.origin();
         drop(guard); // closes trace.json before the GPU track is appended
-        sierra_profile::append_track(&trace_path, "GPU", &gpu_track)
+        let track: Vec<TrackSpan> = gpu.iter().flat_map(|t| gpu_spans(origin, t)).collect();
+        sierra_profile::append_track(&trace_path, "GPU", &track)
             .context("adding the GPU track to trace.json")?;
     }
     let audio_path = options.out.join("audio.wav");
@@ -189,22 +196,33 @@ pub fn run_headless_into(
     })
 }
 
-/// Lays one frame's GPU pass timings on the trace's GPU track. Timestamp queries give
-/// durations, not a clock shared with the CPU, so passes are placed back to back from the
-/// moment the frame started on the CPU.
-fn push_gpu_spans(
-    track: &mut Vec<TrackSpan>,
-    frame_start: std::time::Duration,
-    passes: &[(&'static str, f64)],
-) {
-    let mut start_us = frame_start.as_secs_f64() * 1e6;
-    for (name, ms) in passes {
-        let duration_us = ms * 1e3;
-        track.push(TrackSpan {
-            name: (*name).to_owned(),
-            start_us,
-            duration_us,
-        });
-        start_us += duration_us;
-    }
+/// `stats.json`'s `startup_ms`: every stage and their `total`.
+pub fn startup_ms(startup: &StartupTimes) -> BTreeMap<String, f64> {
+    startup
+        .stages()
+        .iter()
+        .map(|&(stage, ms)| (stage.to_owned(), ms))
+        .chain([("total".to_owned(), startup.total_ms())])
+        .collect()
+}
+
+/// One frame's GPU scopes on the trace's GPU track. GPU timestamps share no clock with the
+/// CPU, so the frame's block is anchored at the moment its last command buffer was submitted
+/// ([`GpuFrameTimings::submitted`], after `origin`, the trace's time 0); within the block the
+/// scopes keep their measured starts, durations and the gaps between them.
+pub fn gpu_spans(origin: Instant, timings: &GpuFrameTimings) -> Vec<TrackSpan> {
+    let anchor_us = timings
+        .submitted
+        .saturating_duration_since(origin)
+        .as_secs_f64()
+        * 1e6;
+    timings
+        .scopes
+        .iter()
+        .map(|s| TrackSpan {
+            name: s.label.clone(),
+            start_us: anchor_us + s.start_ms * 1e3,
+            duration_us: s.ms() * 1e3,
+        })
+        .collect()
 }

@@ -5,6 +5,7 @@ mod folder;
 
 pub use folder::{check_single_file, OutputDir, MANIFEST};
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -104,16 +105,54 @@ pub struct FrameRecord {
     pub tick: u64,
     /// Wall-clock CPU milliseconds: tick, frame build, command recording, submit and the wait for read-back (PNG encoding excluded).
     pub cpu_ms: f64,
-    /// GPU milliseconds summed over the passes; `null` where timestamp queries are unsupported.
+    /// GPU milliseconds of the frame: end of its last top-level scope − start of its first
+    /// (gaps between passes included); `null` where timestamp queries are unsupported.
     pub gpu_ms: Option<f64>,
-    /// GPU milliseconds per pass, in pass order (empty where timestamp queries are unsupported).
-    pub gpu_pass_ms: std::collections::BTreeMap<String, f64>,
+    /// GPU milliseconds per scope (every render pass and compute dispatch, by label; a label
+    /// that repeats adds up); `null` where timestamp queries are unsupported.
+    pub gpu_pass_ms: Option<BTreeMap<String, f64>>,
+    /// Every GPU scope of the frame in recording order; `null` where timestamp queries are
+    /// unsupported.
+    pub gpu_scopes: Option<Vec<GpuScopeRecord>>,
     /// Triangles submitted.
     pub triangles: u64,
     /// Draw calls recorded.
     pub draw_calls: u32,
     /// Draws left out by frustum culling (outside the view).
     pub culled_draws: u32,
+}
+
+/// One GPU scope of a frame in `stats.json` (see [`sierra_render::GpuScopeTiming`]).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct GpuScopeRecord {
+    /// Pass or dispatch (`"shadow"`, `"skinning"`, `"water steps"`, ...).
+    pub label: String,
+    /// Nesting depth, 0 at the top level.
+    pub depth: u32,
+    /// Start, milliseconds after the frame's first scope started.
+    pub start_ms: f64,
+    /// End, milliseconds after the frame's first scope started.
+    pub end_ms: f64,
+}
+
+impl FrameRecord {
+    /// Fills the GPU fields from `timings` (the frame's, from the renderer).
+    pub fn set_gpu(&mut self, timings: &sierra_render::GpuFrameTimings) {
+        self.gpu_ms = Some(timings.gpu_ms());
+        self.gpu_pass_ms = Some(timings.per_label_ms().into_iter().collect());
+        self.gpu_scopes = Some(
+            timings
+                .scopes
+                .iter()
+                .map(|s| GpuScopeRecord {
+                    label: s.label.clone(),
+                    depth: s.depth,
+                    start_ms: s.start_ms,
+                    end_ms: s.end_ms,
+                })
+                .collect(),
+        );
+    }
 }
 
 /// `stats.json`: the run's settings and one record per frame.
@@ -129,6 +168,14 @@ pub struct RunStats {
     pub height: u32,
     /// Simulation ticks per second.
     pub tick_hz: f64,
+    /// Start-up wall-clock milliseconds by stage (`level`, `gameplay`, `terrain_cpu`,
+    /// `crowd_bakes`, `gpu_init`, `pipelines`, `mesh_upload`, `terrain_upload` (GPU generation
+    /// and chunks), `water_upload`, `sky_upload`, `crowd_upload`; a level without some part
+    /// skips its stage) and their `total`.
+    pub startup_ms: BTreeMap<String, f64>,
+    /// How many times the run waited on the GPU for timings: at most 1, the flush after the
+    /// last frame (each frame's timings are read after its PNG read-back, without waiting).
+    pub gpu_timing_waits: u64,
     /// Per-frame records.
     pub frames: Vec<FrameRecord>,
     /// CPU time per frame stage (profiler scopes: average, maximum, p95 in milliseconds);

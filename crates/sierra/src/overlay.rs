@@ -1,7 +1,8 @@
 //! The egui debug overlay of the window: one panel of folding sections so it fits any window
 //! (at 480 × 270 only its title and the frame section show, the rest folded): the title
-//! carries the FPS; "Frame" shows FPS, CPU frame time, GPU time (whole frame and per pass, from
-//! the renderer's last [`FrameStats`], "n/a" without timestamp queries) and a frame-time graph
+//! carries the FPS; "Frame" shows FPS, CPU frame time, GPU time (whole frame and per pass and
+//! dispatch, from the runner's newest GPU timings — a few frames old, never waited for — "n/a"
+//! without timestamp queries) and a frame-time graph
 //! with its ms scale; "Sun and bloom" the sun direction and bloom sliders; "Controls"
 //! wireframe, pause/step and the water "drop" button; "Character" the clip picker and scrubber
 //! of the selected character. The overlay edits an [`OverlayControls`] value (the window turns
@@ -14,7 +15,7 @@
 use std::collections::VecDeque;
 
 use egui_wgpu::ScreenDescriptor;
-use sierra_render::{wgpu, FrameStats, GpuContext};
+use sierra_render::{wgpu, GpuContext, GpuFrameTimings};
 use winit::window::Window;
 
 use crate::commands::Command;
@@ -69,23 +70,23 @@ impl OverlayControls {
     }
 }
 
-/// GPU time of the last rendered frame, milliseconds, as the renderer measured it
-/// ([`FrameStats::gpu_ms`], [`FrameStats::pass_gpu_ms`]); empty when it did not (timing off, or
-/// an adapter without timestamp queries).
+/// GPU time of the newest frame the renderer has timings for (a few frames old: they are read
+/// without waiting), milliseconds; empty before the first arrive or on an adapter without
+/// timestamp queries.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GpuTimes {
-    /// Whole frame (sum over the passes).
+    /// Whole frame ([`GpuFrameTimings::gpu_ms`]: first scope's start to last scope's end).
     pub total_ms: Option<f64>,
-    /// Per pass, in pass order.
-    pub passes: Vec<(&'static str, f64)>,
+    /// Per pass and compute dispatch, in recording order.
+    pub passes: Vec<(String, f64)>,
 }
 
 impl GpuTimes {
-    /// The GPU times of `stats`.
-    pub fn of(stats: &FrameStats) -> Self {
+    /// The GPU times of one frame's `timings` (from [`crate::frame_runner::FrameRunner::latest_gpu_timings`]).
+    pub fn of(timings: &GpuFrameTimings) -> Self {
         Self {
-            total_ms: stats.gpu_ms,
-            passes: stats.pass_gpu_ms.clone(),
+            total_ms: Some(timings.gpu_ms()),
+            passes: timings.per_label_ms(),
         }
     }
 }
@@ -354,7 +355,7 @@ fn frame_section(ui: &mut egui::Ui, input: &PanelInput<'_>, readouts: &Readouts)
         .show(ui, |ui| {
             if input.gpu.passes.is_empty() {
                 ui.label("per pass: n/a")
-                    .on_hover_text("GPU timing off, or no timestamp queries on this adapter");
+                    .on_hover_text("no timings yet, or no timestamp queries on this adapter");
             }
             for (name, ms) in &input.gpu.passes {
                 ui.label(format!("{name} {ms:.3} ms"));
@@ -631,7 +632,7 @@ mod tests {
     fn gpu_times_are_shown_per_pass_when_measured() {
         let gpu = GpuTimes {
             total_ms: Some(3.5),
-            passes: vec![("shadow", 1.25), ("forward", 2.25)],
+            passes: vec![("shadow".to_owned(), 1.25), ("forward".to_owned(), 2.25)],
         };
         let frame_ms: VecDeque<f32> = [10.0, 30.0].into();
         let readouts = Readouts::new(&frame_ms, &gpu);

@@ -278,11 +278,23 @@ impl SceneContent {
     /// # Errors
     /// GPU and upload errors, with context.
     pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, game: &mut Game) -> Result<Self> {
-        let meshes = upload_scene_meshes(ctx, renderer, game)?;
-        let characters = CharacterMeshes::upload(ctx, renderer, &game.gameplay)?;
-        game.world
-            .upload(ctx, renderer)
-            .context("uploading the landscape")?;
+        let mut startup = std::mem::take(&mut game.startup);
+        let uploaded = startup.time("mesh_upload", || -> Result<_> {
+            let meshes = upload_scene_meshes(ctx, renderer, game)?;
+            let characters = CharacterMeshes::upload(ctx, renderer, &game.gameplay)?;
+            Ok((meshes, characters))
+        });
+        // GPU terrain generation, terrain chunks, water, sky and crowd textures.
+        let world = match &uploaded {
+            Ok(_) => game
+                .world
+                .upload(ctx, renderer, &mut startup)
+                .context("uploading the landscape"),
+            Err(_) => Ok(()),
+        };
+        game.startup = startup;
+        let (meshes, characters) = uploaded?;
+        world?;
         Ok(Self { meshes, characters })
     }
 }

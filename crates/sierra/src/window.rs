@@ -84,6 +84,11 @@ pub enum WindowOutcome {
         /// The readouts (FPS, GPU time) the overlay showed in the last frame; `None` when it
         /// was hidden (F1) or no frame was drawn.
         overlay: Option<Readouts>,
+        /// Whether the renderer timed its passes (the adapter has timestamp queries).
+        gpu_timed: bool,
+        /// How many times the renderer waited on the GPU for timings: 0, the window reads
+        /// them a few frames late without waiting.
+        gpu_timing_waits: u64,
     },
 }
 
@@ -217,11 +222,16 @@ pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
         .running
         .as_ref()
         .and_then(|r| r.overlay.shown().cloned());
+    let (gpu_timed, gpu_timing_waits) = app.running.as_ref().map_or((false, 0), |r| {
+        (r.renderer.gpu_timed(), r.renderer.gpu_timing_waits())
+    });
     Ok(WindowOutcome::Ran {
         frames: app.frames,
         adapter,
         screenshots: app.screenshots,
         overlay,
+        gpu_timed,
+        gpu_timing_waits,
     })
 }
 
@@ -321,9 +331,8 @@ impl App {
         let size = window.inner_size();
         let (width, height) = (size.width.max(1), size.height.max(1));
         let config = ctx.configure_surface(&surface, width, height)?;
+        // GPU timings arrive a few frames late and are never waited for (`gpu_timing_waits`).
         let mut renderer = Renderer::new(&ctx, width, height, config.format)?;
-        // Reading timestamps back would stall every frame; the profiler times windowed runs.
-        renderer.set_gpu_timing(false);
         let mut runner = FrameRunner::new(&ctx, &mut renderer, game)?;
         // The window draws between ticks.
         runner.source.interpolate = true;
@@ -428,7 +437,11 @@ impl App {
         let stats = running
             .runner
             .render(&running.ctx, &mut running.renderer, &target)?;
-        running.overlay.set_gpu_times(GpuTimes::of(&stats));
+        if !stats.gpu.is_empty() {
+            if let Some(newest) = running.runner.latest_gpu_timings() {
+                running.overlay.set_gpu_times(GpuTimes::of(newest));
+            }
+        }
         draw_overlay(running, (&texture.texture, &target))?;
         if std::mem::take(&mut running.screenshot_requested) {
             self.write_requested_screenshot()?;

@@ -1,6 +1,6 @@
 //! `sierra bench scene --out DIR`: the plot goes into the output folder (never the current
 //! one), is 800x400, and carries axis labels and a legend (text pixels where a bare plot has
-//! none); the JSON names the plot's path.
+//! none); the JSON names the plot's path and gives the start-up time by stage.
 
 use std::process::Command;
 
@@ -22,6 +22,18 @@ fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let plot = out_dir.join("bench_scene.png");
     assert_eq!(json["plot"], plot.display().to_string());
+    // Start-up time by stage, and their total.
+    let startup = json["startup_ms"].as_object().unwrap();
+    let stages = [
+        "level", "gameplay", "terrain_cpu", "crowd_bakes", "gpu_init", "pipelines", "mesh_upload",
+        "terrain_upload", "water_upload", "sky_upload", "crowd_upload",
+    ];
+    for stage in stages {
+        assert!(startup[stage].as_f64().unwrap() >= 0.0, "{stage}: {startup:?}");
+    }
+    let sum: f64 = stages.iter().map(|s| startup[*s].as_f64().unwrap()).sum();
+    assert!((sum - startup["total"].as_f64().unwrap()).abs() <= 1e-6 * sum.max(1.0));
+    assert!(startup["pipelines"].as_f64().unwrap() > 0.0, "{startup:?}");
     // Nothing in the current folder but the output folder.
     let entries: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert_eq!(entries.len(), 1, "{entries:?}");

@@ -77,7 +77,9 @@ fn walk_path_stays_at_eye_height_over_the_terrain() {
     let ctx = GpuContext::headless().unwrap();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
-    game.world.upload(&ctx, &mut headless.renderer).unwrap();
+    game.world
+        .upload(&ctx, &mut headless.renderer, &mut game.startup)
+        .unwrap();
     game.camera_path = Some(CameraPath::new(CameraPathKind::Walk, 1.0));
     let mut moved = 0.0f32;
     let mut last: Option<glam::Vec3> = None;
@@ -103,7 +105,9 @@ fn the_headless_demo_player_jumps_onto_a_platform_and_back_down_to_the_beach() {
     let ctx = GpuContext::headless().unwrap();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
-    game.world.upload(&ctx, &mut headless.renderer).unwrap();
+    game.world
+        .upload(&ctx, &mut headless.renderer, &mut game.startup)
+        .unwrap();
     let ticks = u64::from(DEFAULT_HEADLESS_FRAMES * HEADLESS_TICKS_PER_FRAME);
     script_headless_demo(&mut game, ticks).unwrap();
     let platform = game.scene.object("PlatformLeft");

@@ -192,7 +192,9 @@ fn demo_island_crowds_stand_on_the_beach_sand() {
     let ctx = GpuContext::headless().unwrap();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
-    game.world.upload(&ctx, &mut headless.renderer).unwrap();
+    game.world
+        .upload(&ctx, &mut headless.renderer, &mut game.startup)
+        .unwrap();
     let world = &game.world;
     let sea = world.sea_level().unwrap();
     let beach = world.landscape.as_ref().unwrap().params.beach_height;

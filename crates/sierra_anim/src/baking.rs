@@ -2,6 +2,7 @@
 //! matrices at a fixed sample rate, laid out for an `Rgba32Float` texture.
 
 use glam::{Mat4, Vec4};
+use rayon::prelude::*;
 
 use crate::{
     AnimError, CharacterJob, CharacterPose, Clip, ClipLayer, NoHook, Playback, Skeleton, Skin,
@@ -83,39 +84,21 @@ pub fn bake_skinning_matrices(
     }
     skin.validate(skeleton)?;
     let jc = skin.joint_count();
-    let mut pose = CharacterPose::new(skeleton, jc, 1);
+    // One rayon job per clip (a `clip_bake` span on the worker that runs it), joined in order.
+    let baked: Vec<Vec<Vec4>> = clips
+        .par_iter()
+        .map(|clip| bake_clip(skeleton, skin, clip, sample_rate))
+        .collect::<Result<_, _>>()?;
     let mut out = BakedAnimation {
         joint_count: jc,
         sample_rate,
         clips: Vec::with_capacity(clips.len()),
-        texels: Vec::new(),
+        texels: Vec::with_capacity(baked.iter().map(Vec::len).sum()),
     };
     let mut first_frame = 0u32;
-    for clip in clips {
-        let frame_count = (clip.duration() * sample_rate).ceil() as u32 + 1;
-        for f in 0..frame_count {
-            let t = (f as f32 / sample_rate).min(clip.duration());
-            let layers = [ClipLayer {
-                clip: *clip,
-                time: t,
-                playback: Playback::Once,
-                weight: 1.0,
-            }];
-            CharacterJob {
-                skeleton,
-                skin: Some(skin),
-                layers: &layers,
-                root: Mat4::IDENTITY,
-                hook: &NoHook,
-                character: 0,
-            }
-            .run(&mut pose)?;
-            for m in &pose.palette {
-                out.texels.extend(
-                    (0..3).map(|r| Vec4::new(m.x_axis[r], m.y_axis[r], m.z_axis[r], m.w_axis[r])),
-                );
-            }
-        }
+    for (clip, texels) in clips.iter().zip(baked) {
+        let frame_count = frame_count(clip, sample_rate);
+        out.texels.extend(texels);
         out.clips.push(BakedClip {
             name: clip.name().to_owned(),
             first_frame,
@@ -125,4 +108,47 @@ pub fn bake_skinning_matrices(
         first_frame += frame_count;
     }
     Ok(out)
+}
+
+/// Frames a clip bakes into at `sample_rate`: both ends included.
+fn frame_count(clip: &Clip, sample_rate: f32) -> u32 {
+    (clip.duration() * sample_rate).ceil() as u32 + 1
+}
+
+/// The texels (3 rows of each joint's palette matrix per frame) of one clip's bake.
+fn bake_clip(
+    skeleton: &Skeleton,
+    skin: &Skin,
+    clip: &Clip,
+    sample_rate: f32,
+) -> Result<Vec<Vec4>, AnimError> {
+    let _span = tracing::info_span!("clip_bake").entered();
+    let jc = skin.joint_count();
+    let mut pose = CharacterPose::new(skeleton, jc, 1);
+    let frames = frame_count(clip, sample_rate);
+    let mut texels = Vec::with_capacity(frames as usize * jc * 3);
+    for f in 0..frames {
+        let t = (f as f32 / sample_rate).min(clip.duration());
+        let layers = [ClipLayer {
+            clip,
+            time: t,
+            playback: Playback::Once,
+            weight: 1.0,
+        }];
+        CharacterJob {
+            skeleton,
+            skin: Some(skin),
+            layers: &layers,
+            root: Mat4::IDENTITY,
+            hook: &NoHook,
+            character: 0,
+        }
+        .run(&mut pose)?;
+        for m in &pose.palette {
+            texels.extend(
+                (0..3).map(|r| Vec4::new(m.x_axis[r], m.y_axis[r], m.z_axis[r], m.w_axis[r])),
+            );
+        }
+    }
+    Ok(texels)
 }

@@ -49,6 +49,7 @@ mod clock;
 mod error;
 mod layer;
 mod profiler;
+mod startup;
 mod stats;
 mod track;
 
@@ -57,6 +58,7 @@ pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use error::Error;
 pub use layer::StatsLayer;
 pub use profiler::{Profiler, ProfilerConfig, TraceGuard};
+pub use startup::StartupTimes;
 pub use stats::{ScopeStat, ScopeStats};
 pub use track::{append_track, TrackSpan};
 

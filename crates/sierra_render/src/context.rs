@@ -8,9 +8,12 @@ use crate::error::{RenderError, Result};
 /// Optional features Sierra uses when the adapter has them; nothing requires them.
 ///
 /// - `TIMESTAMP_QUERY`: GPU time per pass in `stats.json` (null without it).
+/// - `TIMESTAMP_QUERY_INSIDE_ENCODERS`: a `frame` GPU scope around a frame's passes, which nest
+///   inside it ([`crate::gpu_profiler`]).
 /// - `POLYGON_MODE_LINE`: wireframe mode.
 /// - `FLOAT32_FILTERABLE`: filtered sampling of `R32Float`/`Rgba32Float` (height fields, baked animation).
 pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
     .union(wgpu::Features::POLYGON_MODE_LINE)
     .union(wgpu::Features::FLOAT32_FILTERABLE);
 

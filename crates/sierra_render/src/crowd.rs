@@ -674,11 +674,22 @@ impl CrowdPass {
 }
 
 impl CrowdPass {
+    /// Whether [`Self::record_shadow_casters`] records a pass: shadows on and a crowd member.
+    pub fn casts_shadows(&self, shadow: &ShadowPass) -> bool {
+        shadow.settings.enabled && self.crowds.iter().any(|c| c.instance_count > 0)
+    }
+
     /// Draws every crowd into `shadow`'s map (loading it: call after the shadow pass recorded
     /// and before the forward pass samples the map), posed as [`Pass::record`] poses them.
-    /// Nothing is recorded when there is no crowd or shadows are off.
-    pub fn record_shadow_casters(&self, encoder: &mut wgpu::CommandEncoder, shadow: &ShadowPass) {
-        if !shadow.settings.enabled || self.crowds.iter().all(|c| c.instance_count == 0) {
+    /// Nothing is recorded when there is no crowd or shadows are off
+    /// ([`Self::casts_shadows`]); `timestamps`, when given, time the render pass.
+    pub fn record_shadow_casters(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        shadow: &ShadowPass,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        if !self.casts_shadows(shadow) {
             return;
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -692,7 +703,7 @@ impl CrowdPass {
                 }),
                 stencil_ops: None,
             }),
-            timestamp_writes: None,
+            timestamp_writes: timestamps,
             occlusion_query_set: None,
             multiview_mask: None,
         });

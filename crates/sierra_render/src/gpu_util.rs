@@ -208,9 +208,21 @@ pub fn dispatch(
     group: &wgpu::BindGroup,
     workgroups: [u32; 3],
 ) {
+    dispatch_timed(encoder, label, pipeline, group, workgroups, None);
+}
+
+/// [`dispatch`], its compute pass timed by `timestamps` when given.
+pub fn dispatch_timed(
+    encoder: &mut wgpu::CommandEncoder,
+    label: &str,
+    pipeline: &wgpu::ComputePipeline,
+    group: &wgpu::BindGroup,
+    workgroups: [u32; 3],
+    timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+) {
     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
         label: Some(label),
-        timestamp_writes: None,
+        timestamp_writes: timestamps,
     });
     pass.set_pipeline(pipeline);
     pass.set_bind_group(0, group, &[]);

@@ -11,6 +11,8 @@
 //!   compute pass) and then the passes in order (`passes/shadow.rs` → `forward.rs` → crowd →
 //!   `sky.rs` → `sea.rs` → `bloom.rs` → `tonemap.rs`), rendering into an `Rgba16Float` HDR
 //!   target first.
+//! - [`gpu_profiler`]: GPU scopes (`wgpu-profiler`) around every pass and compute dispatch,
+//!   read a few frames later without waiting ([`FrameStats::gpu`], [`GpuFrameTimings`]).
 //! - [`MeshData`] + [`primitives`]: meshes on the CPU; [`readback`]: GPU → CPU copies.
 //! - [`skinning`]: GPU skinning and morph targets of [`skinning::SkinnedMeshData`] with palettes
 //!   the caller computed; [`crowd`]: instanced crowds of [`crowd::BakedPalettes`];
@@ -32,7 +34,7 @@ pub mod crowd;
 pub mod crowd_instance;
 pub mod error;
 pub mod frame;
-pub mod gpu_timer;
+pub mod gpu_profiler;
 pub mod gpu_util;
 pub mod material;
 pub mod mesh;
@@ -58,6 +60,7 @@ pub use frame::{
     SeaFrame, SeaOp, SkinnedDrawItem, SkinnedFrame, SkinnedMeshHandle, Sun, MAX_POINT_LIGHTS,
 };
 pub use mesh::{GpuMesh, MeshData, Vertex};
+pub use gpu_profiler::{GpuFrameTimings, GpuScopeTiming};
 pub use post::{BloomSettings, DebugView, PostSettings, SkySettings, TonemapSettings, Tonemapper};
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

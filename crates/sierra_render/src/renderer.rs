@@ -8,7 +8,11 @@
 //! sea (simulated water, blended) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
-//! field and one entry in `Renderer::passes`.
+//! field and one entry in the pass lists of `Renderer::new`, `resize_passes` and
+//! `encode_and_submit`.
+//!
+//! Every pass and compute dispatch runs inside a GPU scope ([`crate::gpu_profiler`]); the
+//! timings come back in later frames' [`FrameStats::gpu`], never waited for.
 
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
@@ -16,7 +20,7 @@ use crate::crowd::CrowdPass;
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, SeaOp, SkinnedMeshHandle};
 use crate::frame::{FrameData, MeshHandle};
-use crate::gpu_timer::GpuTimer;
+use crate::gpu_profiler::{GpuFrameTimings, GpuScopes};
 use crate::mesh::{GpuMesh, MeshData};
 use crate::passes::bloom::BloomPass;
 use crate::passes::forward::ForwardPass;
@@ -42,10 +46,20 @@ pub struct FrameStats {
     pub culled_draws: u32,
     /// Skinned meshes skinned on the GPU this frame (the frame's [`crate::SkinnedFrame::draws`]).
     pub skinned_draws: u32,
-    /// GPU milliseconds of the whole frame (sum over passes), `None` without timestamp queries.
-    pub gpu_ms: Option<f64>,
-    /// GPU milliseconds per pass, in pass order (empty without timestamp queries).
-    pub pass_gpu_ms: Vec<(&'static str, f64)>,
+    /// This frame's number: every [`Renderer::render`] counts one, from 0. Its GPU timings
+    /// arrive a few frames later in [`FrameStats::gpu`] under the same number.
+    pub frame: u64,
+    /// GPU timings of the frames whose results became ready during this call (this frame's or
+    /// earlier ones'), oldest first; read without waiting. Always empty without timestamp queries.
+    /// [`Renderer::flush_gpu_timings`] returns the rest at the end of a run.
+    pub gpu: Vec<GpuFrameTimings>,
+}
+
+impl FrameStats {
+    /// The newest GPU timings among [`FrameStats::gpu`].
+    pub fn newest_gpu(&self) -> Option<&GpuFrameTimings> {
+        self.gpu.last()
+    }
 }
 
 /// Draws [`FrameData`] into a final image (a window surface texture or an [`OffscreenTarget`]).
@@ -72,15 +86,12 @@ pub struct Renderer {
     water: Option<WaterCompute>,
     /// `[frame draws + skinned draws]` the scene passes draw this frame (reused).
     draws: Vec<DrawItem>,
-    timer: Option<GpuTimer>,
-    gpu_timing: bool,
+    /// GPU scopes around every pass and dispatch, read a few frames later.
+    scopes: GpuScopes,
 }
 
 /// Side of the sun's shadow map in texels.
 const SHADOW_MAP_RESOLUTION: u32 = 2048;
-
-/// Most passes a frame can time.
-const MAX_TIMED_PASSES: u32 = 16;
 
 impl Renderer {
     /// Creates a renderer for final images of `output_format` and `width` × `height` pixels.
@@ -105,8 +116,7 @@ impl Renderer {
             sea: SeaPass::new(ctx)?,
             bloom: BloomPass::new(ctx)?,
             tonemap: TonemapPass::new(ctx, output_format)?,
-            timer: GpuTimer::new(ctx, MAX_TIMED_PASSES)?,
-            gpu_timing: true,
+            scopes: GpuScopes::new(ctx)?,
             skinning: None,
             water: None,
             draws: Vec::new(),
@@ -136,19 +146,6 @@ impl Renderer {
         Ok(renderer)
     }
 
-    /// The passes in execution order.
-    fn passes(&mut self) -> [&mut dyn Pass; 7] {
-        [
-            &mut self.shadow,
-            &mut self.forward,
-            &mut self.crowd,
-            &mut self.sky,
-            &mut self.sea,
-            &mut self.bloom,
-            &mut self.tonemap,
-        ]
-    }
-
     /// Current size in pixels.
     pub fn size(&self) -> (u32, u32) {
         (self.targets.width, self.targets.height)
@@ -159,10 +156,33 @@ impl Renderer {
         &self.targets
     }
 
-    /// Turns per-pass GPU timing on or off (on by default where supported).
-    /// Reading timestamps waits for the frame to finish, so a windowed game loop may turn it off.
-    pub fn set_gpu_timing(&mut self, enabled: bool) {
-        self.gpu_timing = enabled;
+    /// Whether frames are timed on the GPU (the adapter has timestamp queries).
+    pub fn gpu_timed(&self) -> bool {
+        self.scopes.timed()
+    }
+
+    /// GPU timings that became ready since the last call or render, without waiting (a
+    /// headless run calls it after its read-back, which finished the frame).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the device is lost.
+    pub fn collect_gpu_timings(&mut self, ctx: &GpuContext) -> Result<Vec<GpuFrameTimings>> {
+        self.scopes.collect(ctx)
+    }
+
+    /// Waits for every submitted frame and returns the GPU timings not returned yet: once, at
+    /// the end of a run.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the device is lost.
+    pub fn flush_gpu_timings(&mut self, ctx: &GpuContext) -> Result<Vec<GpuFrameTimings>> {
+        self.scopes.flush(ctx)
+    }
+
+    /// How many times the renderer waited on the GPU for timings (only
+    /// [`Renderer::flush_gpu_timings`] waits): stays 0 in a window.
+    pub fn gpu_timing_waits(&self) -> u64 {
+        self.scopes.waits()
     }
 
     /// Uploads a mesh; the handle stays valid for the renderer's life.
@@ -343,14 +363,7 @@ impl Renderer {
     fn run_frame_inputs(&mut self, ctx: &GpuContext, frame: &FrameData) -> Result<()> {
         if let Some(water) = &mut self.water {
             for op in &frame.sea.ops {
-                match *op {
-                    SeaOp::Drop {
-                        at,
-                        radius,
-                        amplitude,
-                    } => water.add_drop(ctx, at, radius, amplitude)?,
-                    SeaOp::Step { dt, count } => water.step(ctx, dt, count)?,
-                }
+                run_sea_op(ctx, &self.scopes, water, op)?;
             }
             self.sea.set_current(water.current_index());
         } else if !frame.sea.ops.is_empty() {
@@ -408,13 +421,7 @@ impl Renderer {
     ) -> Result<FrameStats> {
         let mut stats = FrameStats::default();
         self.run_frame_inputs(ctx, frame)?;
-        // Taken out for the borrow below and put back afterwards; left in place when timing is off.
-        let timer = if self.gpu_timing {
-            self.timer.take()
-        } else {
-            None
-        };
-        let result = self.encode_and_submit(ctx, frame, output, timer.as_ref());
+        let result = self.encode_and_submit(ctx, frame, output);
         for i in self.forward.drawn() {
             stats.draw_calls += 1;
             if let Some(mesh) = self
@@ -428,16 +435,10 @@ impl Renderer {
         stats.culled_draws = self.forward.culled_draws();
         stats.skinned_draws = frame.skinned.draws.len() as u32;
         stats.triangles += self.crowd.totals().1;
-        let names = self.passes().map(|p| p.name());
-        if let (Ok(()), Some(timer)) = (&result, &timer) {
-            let ms = timer.read_ms(ctx, names.len() as u32)?;
-            stats.gpu_ms = Some(ms.iter().sum());
-            stats.pass_gpu_ms = names.iter().copied().zip(ms).collect();
-        }
-        if timer.is_some() {
-            self.timer = timer;
-        }
-        result.map(|()| stats)
+        result?;
+        stats.frame = self.scopes.end_frame(std::time::Instant::now())?;
+        stats.gpu = self.scopes.collect(ctx)?;
+        Ok(stats)
     }
 
     fn encode_and_submit(
@@ -445,7 +446,6 @@ impl Renderer {
         ctx: &GpuContext,
         frame: &FrameData,
         output: &wgpu::TextureView,
-        timer: Option<&GpuTimer>,
     ) -> Result<()> {
         // Split borrows: the passes are mutable, the meshes, targets and draws shared.
         let Self {
@@ -460,6 +460,7 @@ impl Renderer {
             sea,
             bloom,
             tonemap,
+            scopes,
             ..
         } = self;
         let inputs = PassInputs {
@@ -485,24 +486,36 @@ impl Renderer {
                         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                             label: Some("frame"),
                         });
-                // Skinned vertices first: the shadow and forward passes draw them.
-                if let Some(skinning) = skinning.as_ref() {
-                    skinning.record(&mut encoder, &frame.skinned.draws);
+                // The passes nest in a `frame` scope where the device can time the encoder.
+                let frame_scope = scopes.begin_encoder_scope("frame", &mut encoder);
+                let parent = frame_scope.as_ref();
+                // Skinned vertices (and morphs) first: the shadow and forward passes draw them.
+                let skinned = &frame.skinned.draws;
+                if let Some(skinning) = skinning.as_ref().filter(|_| !skinned.is_empty()) {
+                    scopes.compute_pass("skinning", &mut encoder, parent, |e, t| {
+                        skinning.record(e, skinned, t);
+                    });
                 }
                 for (i, pass) in passes.iter().enumerate() {
-                    pass.record(
-                        &mut encoder,
-                        &inputs,
-                        timer.and_then(|t| t.writes(i as u32)),
-                    );
-                    if i == 0 {
+                    // A scope only around a pass that writes its timestamps.
+                    if pass.active() {
+                        scopes.render_pass(pass.name(), &mut encoder, parent, |e, t| {
+                            pass.record(e, &inputs, t);
+                        });
+                    } else {
+                        pass.record(&mut encoder, &inputs, None);
+                    }
+                    if i == 0 && crowd.casts_shadows(shadow) {
                         // Crowds cast sun shadows: into the map the shadow pass just cleared.
-                        crowd.record_shadow_casters(&mut encoder, shadow);
+                        scopes.render_pass("crowd shadows", &mut encoder, parent, |e, t| {
+                            crowd.record_shadow_casters(e, shadow, t);
+                        });
                     }
                 }
-                if let Some(timer) = timer {
-                    timer.resolve(&mut encoder, passes.len() as u32);
+                if let Some(frame_scope) = frame_scope {
+                    scopes.end(&mut encoder, frame_scope);
                 }
+                scopes.resolve(&mut encoder);
                 ctx.queue.submit([encoder.finish()]);
             },
         )?;
@@ -527,10 +540,42 @@ impl Renderer {
                 target_size.0, target_size.1, self.targets.width, self.targets.height
             )));
         }
-        let stats = self.render(ctx, frame, &target.view)?;
+        let mut stats = self.render(ctx, frame, &target.view)?;
         let image = readback::read_texture_rgba(ctx, &target.texture)?;
+        // The read-back finished the frame: its timings are ready now, without another wait.
+        stats.gpu.extend(self.scopes.collect(ctx)?);
         Ok((image, stats))
     }
+}
+
+/// Runs one of a frame's sea ops in a submission of its own (a drop's parameters are a
+/// queue write, so two drops cannot share one), inside a GPU scope.
+fn run_sea_op(
+    ctx: &GpuContext,
+    scopes: &GpuScopes,
+    water: &mut WaterCompute,
+    op: &SeaOp,
+) -> Result<()> {
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("sea op"),
+        });
+    let recorded = match *op {
+        SeaOp::Drop {
+            at,
+            radius,
+            amplitude,
+        } => scopes.compute_pass("water drop", &mut encoder, None, |e, t| {
+            water.record_drop(&ctx.queue, e, (at, radius, amplitude), t)
+        }),
+        SeaOp::Step { dt, count } => scopes.compute_pass("water steps", &mut encoder, None, |e, t| {
+            water.record_steps_timed(&ctx.queue, e, dt, count, t)
+        }),
+    };
+    recorded?;
+    ctx.queue.submit([encoder.finish()]);
+    ctx.take_uncaptured_errors("running the sea's drops and steps")
 }
 
 /// A renderer plus its off-screen image: the headless path in one value.

@@ -435,15 +435,22 @@ impl Skinning {
                         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                             label: Some("skinning"),
                         });
-                self.record(&mut encoder, draws);
+                self.record(&mut encoder, draws, None);
                 ctx.queue.submit([encoder.finish()]);
             },
         )
     }
 
     /// Encodes the skinning compute pass of `draws` (those given to the last
-    /// [`Skinning::prepare`]) into `encoder`, ahead of the passes that draw the outputs.
-    pub fn record(&self, encoder: &mut wgpu::CommandEncoder, draws: &[SkinnedDrawItem]) {
+    /// [`Skinning::prepare`]) into `encoder`, ahead of the passes that draw the outputs;
+    /// `timestamps`, when given, time the compute pass. Morph targets are blended in the same
+    /// dispatches (the weights were written by [`Skinning::set_morph_weights`]).
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        draws: &[SkinnedDrawItem],
+        timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) {
         let Some((_, palette_group, _)) = &self.palette else {
             return;
         };
@@ -452,7 +459,7 @@ impl Skinning {
         }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("skinning"),
-            timestamp_writes: None,
+            timestamp_writes: timestamps,
         });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(1, palette_group, &[]);

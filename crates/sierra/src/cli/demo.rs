@@ -129,11 +129,18 @@ pub fn run(args: DemoArgs) -> Result<()> {
                 frames,
                 adapter,
                 overlay,
+                gpu_timed,
+                gpu_timing_waits,
                 ..
             } => {
                 if let Some(shown) = overlay {
                     outln!("overlay: {}", shown.fps)?;
                     outln!("overlay: {}", shown.gpu)?;
+                }
+                if gpu_timed {
+                    outln!("gpu timing: on, {gpu_timing_waits} waits")?;
+                } else {
+                    outln!("gpu timing: off (no timestamp queries on this adapter)")?;
                 }
                 outln!("window closed after {frames} frames [{adapter}]")?;
                 return Ok(());

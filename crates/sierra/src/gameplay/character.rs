@@ -224,6 +224,8 @@ pub fn animate_characters<H: PoseHook>(
         .zip(characters.par_iter_mut())
         .enumerate()
         .try_for_each(|(i, (pose, c))| {
+            // On the rayon worker that runs the job: the trace shows the job system at work.
+            let _span = tracing::info_span!("animation_job", character = i).entered();
             let model = &*c.model;
             if let Some(g) = &mut c.graph {
                 let g = &mut **g;

@@ -19,6 +19,7 @@ pub mod sky_objects;
 
 use anyhow::Result;
 use glam::{Vec2, Vec3};
+use sierra_profile::StartupTimes;
 use sierra_render::{FrameData, GpuContext, Renderer, SeaOp};
 use sierra_scene::{Component, Scene};
 
@@ -140,31 +141,41 @@ impl World {
 
     /// Generates GPU terrain (when not done on the CPU), uploads every mesh once, creates the
     /// water simulation over the island and binds it to `renderer.sea`. Call once, before the
-    /// first frame; later calls do nothing.
+    /// first frame; later calls do nothing. Each step is a start-up stage in `startup`
+    /// (`terrain_upload`: GPU generation and chunks, `water_upload`, `sky_upload`,
+    /// `crowd_upload`).
     ///
     /// # Errors
     /// GPU errors, terrain/water parameter errors.
-    pub fn upload(&mut self, ctx: &GpuContext, renderer: &mut Renderer) -> Result<()> {
+    pub fn upload(
+        &mut self,
+        ctx: &GpuContext,
+        renderer: &mut Renderer,
+        startup: &mut StartupTimes,
+    ) -> Result<()> {
         if self.gpu.is_some() {
             return Ok(());
         }
         let landscape = match &mut self.landscape {
-            Some(l) => Some(l.upload(ctx, renderer)?),
+            Some(l) => Some(startup.time("terrain_upload", || l.upload(ctx, renderer))?),
             None => None,
         };
         let island = self.landscape.as_ref().and_then(|l| l.island.as_ref());
         if let Some(sea) = &mut self.sea {
-            sea.upload(ctx, renderer, island)?;
+            startup.time("water_upload", || sea.upload(ctx, renderer, island))?;
         }
-        let sky = self.sky.upload(ctx, renderer, island)?;
+        let sky = startup.time("sky_upload", || self.sky.upload(ctx, renderer, island))?;
         let sea_level = self.sea_level();
         let landscape_heights = &self.landscape;
-        self.crowds.upload(
-            ctx,
-            renderer,
-            |x, z| landscape_heights.as_ref()?.height_at(x, z),
-            sea_level,
-        )?;
+        let crowds = &mut self.crowds;
+        startup.time("crowd_upload", || {
+            crowds.upload(
+                ctx,
+                renderer,
+                |x, z| landscape_heights.as_ref()?.height_at(x, z),
+                sea_level,
+            )
+        })?;
         self.gpu = Some(WorldGpu { landscape, sky });
         Ok(())
     }

@@ -31,7 +31,7 @@ use glam::Vec2;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, dispatch, pipeline_layout, storage_entry,
+    bind_group, bind_group_layout, compute_pipeline, dispatch_timed, pipeline_layout, storage_entry,
     uniform_entry, wgsl_module,
 };
 use crate::readback;
@@ -384,6 +384,21 @@ impl WaterCompute {
         dt: f32,
         steps: u32,
     ) -> Result<()> {
+        self.record_steps_timed(queue, encoder, dt, steps, None)
+    }
+
+    /// [`Self::record_steps`], the steps' compute pass timed by `timestamps` when given.
+    ///
+    /// # Errors
+    /// As [`Self::record_steps`].
+    pub fn record_steps_timed(
+        &mut self,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        dt: f32,
+        steps: u32,
+        timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) -> Result<()> {
         self.check_dt(dt)?;
         let u = WaterUniforms::new(&self.params, dt, self.rain);
         if self.uploaded != Some(u) {
@@ -397,7 +412,7 @@ impl WaterCompute {
         };
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("water steps"),
-            timestamp_writes: None,
+            timestamp_writes: timestamps,
         });
         for _ in 0..steps {
             pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
@@ -455,6 +470,30 @@ impl WaterCompute {
         radius: f32,
         amplitude: f32,
     ) -> Result<()> {
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water drop"),
+            });
+        self.record_drop(&ctx.queue, &mut encoder, (center, radius, amplitude), None)?;
+        ctx.queue.submit([encoder.finish()]);
+        ctx.take_uncaptured_errors("adding a water drop")
+    }
+
+    /// Records the drop `(centre, radius, amplitude)` of [`Self::add_drop`] into `encoder`,
+    /// its compute pass timed by `timestamps` when given. The drop's parameters are written
+    /// through `queue` (applied at the next submit), so submit `encoder` before recording
+    /// another drop.
+    ///
+    /// # Errors
+    /// As [`Self::add_drop`].
+    pub fn record_drop(
+        &mut self,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        (center, radius, amplitude): (Vec2, f32, f32),
+        timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) -> Result<()> {
         let valid = center.is_finite()
             && (radius > 0.0 && radius.is_finite())
             && (amplitude >= 0.0 && amplitude.is_finite());
@@ -469,24 +508,18 @@ impl WaterCompute {
             radius,
             amplitude,
         };
-        ctx.queue
-            .write_buffer(&self.drop_uniforms, 0, bytemuck::bytes_of(&d));
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water drop"),
-            });
+        queue.write_buffer(&self.drop_uniforms, 0, bytemuck::bytes_of(&d));
         let groups = self.groups();
-        dispatch(
-            &mut encoder,
+        dispatch_timed(
+            encoder,
             "water drop",
             &self.pipelines[2],
             &self.bind_groups[self.current],
             [groups.0, groups.1, 1],
+            timestamps,
         );
-        ctx.queue.submit([encoder.finish()]);
         self.depth_bound += amplitude;
-        ctx.take_uncaptured_errors("adding a water drop")
+        Ok(())
     }
 
     fn groups(&self) -> (u32, u32) {

@@ -230,6 +230,10 @@ impl Pass for BloomPass {
         "bloom"
     }
 
+    fn active(&self) -> bool {
+        self.settings.enabled && self.chain.is_some()
+    }
+
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
         let chain = ctx.scoped(
             || {

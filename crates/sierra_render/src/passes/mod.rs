@@ -54,6 +54,12 @@ pub trait Pass {
     /// Invalid frame data (e.g. an unknown mesh handle) or GPU errors.
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()>;
 
+    /// Whether [`Pass::record`] records anything this frame (read after `prepare`): the
+    /// renderer opens a GPU scope only around passes that write its timestamps.
+    fn active(&self) -> bool {
+        true
+    }
+
     /// Encodes the pass. `timestamps`, when given, must be passed to the render/compute pass descriptor.
     fn record(
         &self,

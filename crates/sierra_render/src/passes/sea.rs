@@ -350,6 +350,10 @@ impl Pass for SeaPass {
         "sea"
     }
 
+    fn active(&self) -> bool {
+        self.water.is_some()
+    }
+
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
         if targets.sample_count != self.sample_count {
             self.pipeline = ctx.scoped(

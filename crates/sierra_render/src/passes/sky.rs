@@ -176,6 +176,10 @@ impl Pass for SkyPass {
         "sky"
     }
 
+    fn active(&self) -> bool {
+        self.settings.enabled
+    }
+
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
         if targets.sample_count != self.sample_count {
             self.pipeline = ctx.scoped(

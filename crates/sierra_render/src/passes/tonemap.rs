@@ -127,6 +127,10 @@ impl Pass for TonemapPass {
         "tonemap"
     }
 
+    fn active(&self) -> bool {
+        self.group.is_some()
+    }
+
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
         let group = ctx.scoped(
             || "creating the tonemap bind group".to_owned(),

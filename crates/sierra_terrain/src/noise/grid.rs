@@ -648,6 +648,8 @@ pub fn fbm2_grid(
         ));
     }
     let row = |rows: &mut RowNoise, (j, r): (usize, &mut [f32])| {
+        // On the rayon worker that computes the row.
+        let _span = tracing::info_span!("terrain_row").entered();
         rows.fbm2_row(perm, fbm, grid.x0, grid.dx, grid.y(j), r)
     };
     match threads {

@@ -179,8 +179,8 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
                 .device
                 .poll(sierra_render::wgpu::PollType::wait_indefinitely());
         };
-        // CPU: recording + submitting only (no timestamp read-back, GPU wait outside the span).
-        headless.renderer.set_gpu_timing(false);
+        // CPU: recording + submitting only (timings are read without waiting; the GPU wait is
+        // outside the span).
         let mut cpu = Vec::new();
         for f in 0..args.frames + 3 {
             frame.crowds.time = f as f32 / 60.0;
@@ -230,22 +230,26 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
             }
             None => None,
         };
-        // GPU: timestamp queries around each pass.
-        headless.renderer.set_gpu_timing(true);
-        let (mut crowd_ms, mut frame_ms) = (Vec::new(), Vec::new());
+        // GPU: timestamp queries around each pass, read after the frames (the timings of the
+        // frames above are dropped).
+        headless.renderer.flush_gpu_timings(&ctx)?;
+        let mut timings = Vec::new();
         for f in 0..args.frames {
             frame.crowds.time = f as f32 / 60.0;
             let stats = headless
                 .renderer
                 .render(&ctx, &frame, &headless.target.view)
                 .context("rendering a timed crowd frame")?;
-            if let Some(total) = stats.gpu_ms {
-                frame_ms.push(total);
-            }
-            if let Some((_, ms)) = stats.pass_gpu_ms.iter().find(|(name, _)| *name == "crowd") {
-                crowd_ms.push(*ms);
-            }
+            timings.extend(stats.gpu);
         }
+        timings.extend(headless.renderer.flush_gpu_timings(&ctx)?);
+        let frame_ms: Vec<f64> = timings.iter().map(|t| t.gpu_ms()).collect();
+        let crowd_ms: Vec<f64> = timings
+            .iter()
+            .flat_map(|t| t.per_label_ms())
+            .filter(|(label, _)| label == "crowd")
+            .map(|(_, ms)| ms)
+            .collect();
         rows.push(Row {
             instances: n,
             cpu_ms: median(cpu),

@@ -16,11 +16,11 @@ use anyhow::{Context, Result};
 use clap::Args;
 use plotters::prelude::*;
 use sierra_profile::Profiler;
-use sierra_render::{FrameStats, GpuContext, HeadlessRenderer};
+use sierra_render::{FrameStats, GpuContext, GpuFrameTimings, HeadlessRenderer};
 
 use crate::cli::demo::DEMO_LEVEL;
 use crate::cli::Size;
-use crate::frame_runner::FrameRunner;
+use crate::frame_runner::{start_headless, FrameRunner};
 use crate::game::Game;
 use crate::game_loop::DEFAULT_TICK_HZ;
 
@@ -70,10 +70,7 @@ impl SceneRunner {
     /// Level, GPU and upload errors.
     pub fn new(level: &Path, width: u32, height: u32) -> Result<Self> {
         let game = Game::load(level, DEFAULT_TICK_HZ)?;
-        let ctx = GpuContext::headless()?;
-        let mut headless = HeadlessRenderer::new(&ctx, width, height)
-            .with_context(|| format!("creating a {width}x{height} renderer"))?;
-        let runner = FrameRunner::new(&ctx, &mut headless.renderer, game)?;
+        let (ctx, headless, runner) = start_headless(game, width, height)?;
         Ok(Self {
             ctx,
             headless,
@@ -89,6 +86,22 @@ impl SceneRunner {
     pub fn frame(&mut self) -> Result<(image::RgbaImage, FrameStats)> {
         self.runner.headless_frame(&self.ctx, &mut self.headless)
     }
+}
+
+/// Per GPU scope label, its milliseconds in each frame, the frame's whole GPU time first
+/// (`total`: first scope's start to last scope's end), in first-seen order.
+fn pass_samples(gpu: &[GpuFrameTimings]) -> Vec<(String, Vec<f64>)> {
+    let mut out: Vec<(String, Vec<f64>)> = Vec::new();
+    for t in gpu {
+        let whole = ("total".to_owned(), t.gpu_ms());
+        for (label, ms) in std::iter::once(whole).chain(t.per_label_ms()) {
+            match out.iter_mut().find(|(n, _)| *n == label) {
+                Some((_, v)) => v.push(ms),
+                None => out.push((label, vec![ms])),
+            }
+        }
+    }
+    out
 }
 
 /// Mean, p95 and max of `values` (all 0 when empty).
@@ -112,12 +125,11 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
     let out = crate::output::OutputDir::replace(&args.out, &[PLOT_FILE.to_owned()], args.force)?;
     let plot_path = out.dir().join(PLOT_FILE);
     let (profiler, _guard) = Profiler::start(None).context("starting the profiler")?;
-    let start = Instant::now();
     let mut runner = SceneRunner::new(level, args.size.width, args.size.height)?;
-    let startup_s = start.elapsed().as_secs_f64();
+    let startup = runner.runner.game().startup.clone();
     let frames = args.frames as usize;
     let mut frame_ms = Vec::with_capacity(frames);
-    let mut pass_ms: Vec<(&'static str, Vec<f64>)> = Vec::new();
+    let mut gpu = Vec::new();
     let mut skinned_draws = 0u64;
     let mut progress = crate::progress::Progress::new("bench scene frame", frames as u64);
     for index in 0..frames {
@@ -126,15 +138,12 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         skinned_draws += u64::from(stats.skinned_draws);
         profiler.end_frame();
         frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        for (name, ms) in stats.pass_gpu_ms {
-            match pass_ms.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, v)) => v.push(ms),
-                None => pass_ms.push((name, vec![ms])),
-            }
-        }
+        gpu.extend(stats.gpu);
         progress.inc();
     }
     progress.finish();
+    gpu.extend(runner.headless.renderer.flush_gpu_timings(&runner.ctx)?);
+    let mut pass_ms = pass_samples(&gpu);
     let stage_history: Vec<(&str, Vec<(u64, f64)>)> = STAGES
         .iter()
         .map(|&s| (s, profiler.history_ms(s).unwrap_or_default()))
@@ -149,7 +158,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         .collect();
     let pass_rows: Vec<_> = pass_ms
         .iter_mut()
-        .map(|(name, v)| (*name, summary(v)))
+        .map(|(name, v)| (name.as_str(), summary(v)))
         .collect();
     let frame_row = summary(&mut frame_ms.clone());
     let adapter = runner.ctx.adapter_summary();
@@ -162,7 +171,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
             "height": args.size.height,
             "frames": frames,
             "skinned_draws_per_frame": skinned_draws as f64 / frames.max(1) as f64,
-            "startup_s": startup_s,
+            "startup_ms": crate::headless::startup_ms(&startup),
             "compute_path": "gpu",
             "cpu_path": null,
             "frame": row(frame_row),
@@ -179,7 +188,10 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         args.size.width,
         args.size.height
     )?;
-    outln!("start-up (load, GPU init, uploads, terrain generation): {startup_s:.3} s")?;
+    outln!("start-up: {:.1} ms", startup.total_ms())?;
+    for (stage, ms) in startup.stages() {
+        outln!("  {stage:<20} {ms:>10.1} ms")?;
+    }
     outln!(
         "skinned meshes per frame (GPU skinning): {:.1}",
         skinned_draws as f64 / frames.max(1) as f64

@@ -1,0 +1,180 @@
+//! GPU timing of the demo, structurally (no timing asserted): in `stats.json` every pass of the
+//! renderer's pass list and every compute dispatch of a frame has a scope, the scopes nest
+//! properly (the passes inside a `frame` scope where the device times whole encoders), their top-level sum stays within `gpu_ms`, the run waited for timings at most once
+//! (the final flush), the trace's GPU track carries every scope, and `startup_ms` names every
+//! start-up stage.
+//!
+//! One test per file: a profiled run installs the process-wide `tracing` subscriber.
+
+use std::path::Path;
+
+use sierra::cli::demo::DEMO_LEVEL;
+use sierra::game::Game;
+use sierra::game_loop::DEFAULT_TICK_HZ;
+use sierra::headless::{run_headless, HeadlessOptions};
+
+/// The renderer's pass list, in order, and the dispatches the demo runs every frame.
+const PASSES: [&str; 7] = [
+    "shadow", "forward", "crowd", "sky", "sea", "bloom", "tonemap",
+];
+const DISPATCHES: [&str; 3] = ["water steps", "skinning", "crowd shadows"];
+const FRAMES: usize = 4;
+
+/// Margin for timestamps converted to milliseconds and back.
+const EPS: f64 = 1e-6;
+
+#[test]
+fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("demo");
+    let game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
+    let summary = run_headless(
+        game,
+        &HeadlessOptions {
+            frames: FRAMES,
+            ticks_per_frame: 1,
+            width: 96,
+            height: 54,
+            out: out.clone(),
+            force: false,
+            profile: true,
+        },
+    )
+    .unwrap();
+    let stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summary.stats).unwrap()).unwrap();
+
+    let startup = stats["startup_ms"].as_object().unwrap();
+    let stages = [
+        "level",
+        "gameplay",
+        "terrain_cpu",
+        "crowd_bakes",
+        "gpu_init",
+        "pipelines",
+        "mesh_upload",
+        "terrain_upload",
+        "water_upload",
+        "sky_upload",
+        "crowd_upload",
+    ];
+    for stage in stages {
+        assert!(startup[stage].as_f64().unwrap() >= 0.0, "{stage}: {startup:?}");
+    }
+    let sum: f64 = stages.iter().map(|s| startup[*s].as_f64().unwrap()).sum();
+    assert!((sum - startup["total"].as_f64().unwrap()).abs() < 1e-6 * sum.max(1.0));
+
+    // Read after each frame's PNG read-back: at most the one flush at the end waits.
+    assert!(stats["gpu_timing_waits"].as_u64().unwrap() <= 1, "{}", stats["gpu_timing_waits"]);
+    let frames = stats["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), FRAMES);
+    if frames[0]["gpu_ms"].is_null() {
+        eprintln!("no timestamp queries on {}: nothing timed", stats["adapter"]);
+        assert!(frames.iter().all(|f| f["gpu_scopes"].is_null()));
+        return;
+    }
+    let mut scope_count = 0;
+    for f in frames {
+        let gpu_ms = f["gpu_ms"].as_f64().unwrap();
+        let scopes: Vec<Scope> = f["gpu_scopes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(Scope::from_json)
+            .collect();
+        scope_count += scopes.len();
+        let labels: Vec<&str> = scopes.iter().map(|s| s.label.as_str()).collect();
+        for name in PASSES.iter().chain(&DISPATCHES) {
+            assert!(labels.contains(name), "frame {}: no {name} scope in {labels:?}", f["frame"]);
+        }
+        // The passes in pass-list order.
+        let order: Vec<usize> = PASSES
+            .iter()
+            .map(|p| labels.iter().position(|l| l == p).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{labels:?}");
+        check_nesting(&scopes, gpu_ms);
+        // Where the device times whole encoders, the frame's passes nest in its `frame` scope
+        // (the water steps run in a submission of their own before it).
+        if labels.contains(&"frame") {
+            for s in &scopes {
+                let inside = PASSES.contains(&s.label.as_str())
+                    || ["skinning", "crowd shadows"].contains(&s.label.as_str());
+                assert_eq!(s.depth, u64::from(inside), "{}", s.label);
+            }
+        }
+        let passes = f["gpu_pass_ms"].as_object().unwrap();
+        let per_label: f64 = passes.values().map(|v| v.as_f64().unwrap()).sum();
+        let top: f64 = scopes.iter().filter(|s| s.depth == 0).map(Scope::ms).sum();
+        assert!((per_label - scopes.iter().map(Scope::ms).sum::<f64>()).abs() < EPS * 100.0);
+        assert!(top <= gpu_ms + EPS * 100.0, "scopes add to {top} > gpu_ms {gpu_ms}");
+    }
+
+    // The trace's GPU track: one span per scope of every frame.
+    let trace: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("trace.json")).unwrap()).unwrap();
+    let events = trace.as_array().unwrap();
+    let gpu_pid = events
+        .iter()
+        .find(|e| e["ph"] == "M" && e["args"]["name"] == "GPU")
+        .map(|e| e["pid"].clone())
+        .expect("a GPU track");
+    let gpu_spans = events
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["pid"] == gpu_pid)
+        .count();
+    assert_eq!(gpu_spans, scope_count);
+}
+
+struct Scope {
+    label: String,
+    depth: u64,
+    start: f64,
+    end: f64,
+}
+
+impl Scope {
+    fn from_json(v: &serde_json::Value) -> Self {
+        Self {
+            label: v["label"].as_str().unwrap().to_owned(),
+            depth: v["depth"].as_u64().unwrap(),
+            start: v["start_ms"].as_f64().unwrap(),
+            end: v["end_ms"].as_f64().unwrap(),
+        }
+    }
+
+    fn ms(&self) -> f64 {
+        self.end - self.start
+    }
+}
+
+/// Scopes lie within `[0, gpu_ms]`; top-level scopes follow one another without overlap; each
+/// nested scope (listed after its parent, depth-first) lies within its parent.
+fn check_nesting(scopes: &[Scope], gpu_ms: f64) {
+    let mut open: Vec<&Scope> = Vec::new();
+    let mut last_top_end = 0.0f64;
+    for s in scopes {
+        assert!(
+            0.0 <= s.start && s.start <= s.end && s.end <= gpu_ms + EPS,
+            "{} [{}, {}] outside [0, {gpu_ms}]",
+            s.label,
+            s.start,
+            s.end
+        );
+        open.truncate(s.depth as usize);
+        assert_eq!(open.len() as u64, s.depth, "{}: no parent at depth {}", s.label, s.depth);
+        match open.last() {
+            Some(parent) => assert!(
+                parent.start <= s.start + EPS && s.end <= parent.end + EPS,
+                "{} not within {}",
+                s.label,
+                parent.label
+            ),
+            None => {
+                assert!(s.start + EPS >= last_top_end, "{} overlaps the scope before", s.label);
+                last_top_end = s.end;
+            }
+        }
+        open.push(s);
+    }
+}

@@ -1,0 +1,113 @@
+//! The job system in the trace: a level with eight characters run for 30 frames on a 2-thread
+//! rayon pool under the profiler. Every frame's animation jobs (`animation_job` spans) run on the
+//! pool's named worker threads, and across the run on both of them. Start-up jobs show the same
+//! way: CPU terrain rows (`terrain_row`) and a crowd's clip bakes (`clip_bake`).
+//!
+//! One test per file: the profiler installs the process-wide `tracing` subscriber.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use sierra::game::Game;
+use sierra_profile::{profile_scope, Profiler};
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+const FRAMES: usize = 30;
+
+#[test]
+fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace_path = dir.path().join("trace.json");
+    let mut game = Game::load(&repo("crates/sierra/tests/levels/eight_characters.json"), 60.0)
+        .expect("the eight-character level loads");
+    assert_eq!(game.gameplay.characters.len(), 8);
+    let (profiler, guard) = Profiler::start(Some(&trace_path)).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .thread_name(|i| format!("job-worker-{i}"))
+        .build()
+        .unwrap();
+    // The main thread hands each frame's tick to the pool, as a game loop would.
+    for _ in 0..FRAMES {
+        pool.install(|| {
+            profile_scope!("frame");
+            game.tick();
+        });
+        profiler.end_frame();
+    }
+    // Start-up jobs: CPU terrain rows and a crowd's clip bakes, loaded on the pool.
+    let startup_level = dir.path().join("startup_jobs.json");
+    std::fs::write(
+        &startup_level,
+        r#"{"objects": [
+            {"name": "Island", "components": [
+                {"type": "Terrain", "backend": "cpu", "resolution": 129, "chunkCells": 32}]},
+            {"name": "Crowd", "components": [
+                {"type": "Crowd", "model": "builtin:mannequin", "count": 2}]}
+        ]}"#,
+    )
+    .unwrap();
+    pool.install(|| Game::load(&startup_level, 60.0)).expect("the start-up level loads");
+    // Each frame ran animation jobs (the statistics layer records the frames a scope ran in).
+    let frames: Vec<u64> = profiler
+        .history_ms("animation_job")
+        .expect("animation jobs emit spans")
+        .iter()
+        .map(|&(frame, _)| frame)
+        .collect();
+    assert_eq!(frames, (0..FRAMES as u64).collect::<Vec<_>>());
+    drop(guard);
+
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace_path).unwrap()).unwrap();
+    let events = trace.as_array().expect("a Chrome trace is an array of events");
+    let thread_names: BTreeMap<u64, String> = events
+        .iter()
+        .filter(|e| e["ph"] == "M" && e["name"] == "thread_name")
+        .map(|e| (e["tid"].as_u64().unwrap(), e["args"]["name"].as_str().unwrap().to_owned()))
+        .collect();
+    let begins = |name: &str| -> Vec<u64> {
+        events
+            .iter()
+            .filter(|e| e["ph"] == "B" && e["name"] == name)
+            .map(|e| e["tid"].as_u64().unwrap())
+            .collect()
+    };
+    let on_workers = |tids: &[u64]| {
+        tids.iter().all(|tid| {
+            thread_names
+                .get(tid)
+                .is_some_and(|n| n.starts_with("job-worker-"))
+        })
+    };
+    // One row job per row of each noise grid the island needs (129 rows each), one bake job per
+    // clip of the mannequin (six).
+    let rows = begins("terrain_row");
+    assert!(!rows.is_empty() && rows.len() % 129 == 0, "{} row jobs", rows.len());
+    assert!(on_workers(&rows));
+    let bakes = begins("clip_bake");
+    assert_eq!(bakes.len(), sierra_gltf::builtin::mannequin::CLIPS.len());
+    assert!(on_workers(&bakes));
+    let job_begins = begins("animation_job");
+    // 8 characters × 30 frames, each job once.
+    assert_eq!(job_begins.len(), 8 * FRAMES);
+    let workers: BTreeSet<&str> = job_begins
+        .iter()
+        .map(|tid| thread_names.get(tid).map_or("(unnamed)", String::as_str))
+        .collect();
+    assert!(
+        workers.iter().all(|name| name.starts_with("job-worker-")),
+        "every job on a named pool worker, not on {workers:?}"
+    );
+    let per_worker: BTreeMap<&str, usize> = job_begins.iter().fold(BTreeMap::new(), |mut m, tid| {
+        *m.entry(thread_names.get(tid).map_or("(unnamed)", String::as_str)).or_default() += 1;
+        m
+    });
+    eprintln!("animation jobs per worker: {per_worker:?}");
+    assert_eq!(workers.len(), 2, "both workers ran jobs: {workers:?}");
+}
