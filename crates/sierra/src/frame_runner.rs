@@ -19,8 +19,7 @@
 use anyhow::{Context, Result};
 use sierra_profile::profile_scope;
 use sierra_render::{
-    readback, wgpu, FrameData, FrameStats, GpuContext, GpuFrameTimings, HeadlessRenderer,
-    Renderer,
+    readback, wgpu, FrameData, FrameStats, GpuContext, GpuFrameTimings, HeadlessRenderer, Renderer,
 };
 
 use crate::game::Game;

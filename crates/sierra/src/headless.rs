@@ -105,8 +105,7 @@ pub fn run_headless_into(
         None
     };
     let level_name = game.file.display().to_string();
-    let (ctx, mut headless, mut runner) =
-        start_headless(game, options.width, options.height)?;
+    let (ctx, mut headless, mut runner) = start_headless(game, options.width, options.height)?;
     let sheet_indices = output::contact_sheet_indices(options.frames);
     let mut sheet_frames = Vec::with_capacity(sheet_indices.len());
     let mut records = Vec::with_capacity(options.frames);

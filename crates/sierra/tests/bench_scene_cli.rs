@@ -25,11 +25,23 @@ fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
     // Start-up time by stage, and their total.
     let startup = json["startup_ms"].as_object().unwrap();
     let stages = [
-        "level", "gameplay", "terrain_cpu", "crowd_bakes", "gpu_init", "pipelines", "mesh_upload",
-        "terrain_upload", "water_upload", "sky_upload", "crowd_upload",
+        "level",
+        "gameplay",
+        "terrain_cpu",
+        "crowd_bakes",
+        "gpu_init",
+        "pipelines",
+        "mesh_upload",
+        "terrain_upload",
+        "water_upload",
+        "sky_upload",
+        "crowd_upload",
     ];
     for stage in stages {
-        assert!(startup[stage].as_f64().unwrap() >= 0.0, "{stage}: {startup:?}");
+        assert!(
+            startup[stage].as_f64().unwrap() >= 0.0,
+            "{stage}: {startup:?}"
+        );
     }
     let sum: f64 = stages.iter().map(|s| startup[*s].as_f64().unwrap()).sum();
     assert!((sum - startup["total"].as_f64().unwrap()).abs() <= 1e-6 * sum.max(1.0));

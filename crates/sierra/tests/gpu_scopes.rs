@@ -59,17 +59,27 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
         "crowd_upload",
     ];
     for stage in stages {
-        assert!(startup[stage].as_f64().unwrap() >= 0.0, "{stage}: {startup:?}");
+        assert!(
+            startup[stage].as_f64().unwrap() >= 0.0,
+            "{stage}: {startup:?}"
+        );
     }
     let sum: f64 = stages.iter().map(|s| startup[*s].as_f64().unwrap()).sum();
     assert!((sum - startup["total"].as_f64().unwrap()).abs() < 1e-6 * sum.max(1.0));
 
     // Read after each frame's PNG read-back: at most the one flush at the end waits.
-    assert!(stats["gpu_timing_waits"].as_u64().unwrap() <= 1, "{}", stats["gpu_timing_waits"]);
+    assert!(
+        stats["gpu_timing_waits"].as_u64().unwrap() <= 1,
+        "{}",
+        stats["gpu_timing_waits"]
+    );
     let frames = stats["frames"].as_array().unwrap();
     assert_eq!(frames.len(), FRAMES);
     if frames[0]["gpu_ms"].is_null() {
-        eprintln!("no timestamp queries on {}: nothing timed", stats["adapter"]);
+        eprintln!(
+            "no timestamp queries on {}: nothing timed",
+            stats["adapter"]
+        );
         assert!(frames.iter().all(|f| f["gpu_scopes"].is_null()));
         return;
     }
@@ -85,7 +95,11 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
         scope_count += scopes.len();
         let labels: Vec<&str> = scopes.iter().map(|s| s.label.as_str()).collect();
         for name in PASSES.iter().chain(&DISPATCHES) {
-            assert!(labels.contains(name), "frame {}: no {name} scope in {labels:?}", f["frame"]);
+            assert!(
+                labels.contains(name),
+                "frame {}: no {name} scope in {labels:?}",
+                f["frame"]
+            );
         }
         // The passes in pass-list order.
         let order: Vec<usize> = PASSES
@@ -107,7 +121,10 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
         let per_label: f64 = passes.values().map(|v| v.as_f64().unwrap()).sum();
         let top: f64 = scopes.iter().filter(|s| s.depth == 0).map(Scope::ms).sum();
         assert!((per_label - scopes.iter().map(Scope::ms).sum::<f64>()).abs() < EPS * 100.0);
-        assert!(top <= gpu_ms + EPS * 100.0, "scopes add to {top} > gpu_ms {gpu_ms}");
+        assert!(
+            top <= gpu_ms + EPS * 100.0,
+            "scopes add to {top} > gpu_ms {gpu_ms}"
+        );
     }
 
     // The trace's GPU track: one span per scope of every frame.
@@ -162,7 +179,13 @@ fn check_nesting(scopes: &[Scope], gpu_ms: f64) {
             s.end
         );
         open.truncate(s.depth as usize);
-        assert_eq!(open.len() as u64, s.depth, "{}: no parent at depth {}", s.label, s.depth);
+        assert_eq!(
+            open.len() as u64,
+            s.depth,
+            "{}: no parent at depth {}",
+            s.label,
+            s.depth
+        );
         match open.last() {
             Some(parent) => assert!(
                 parent.start <= s.start + EPS && s.end <= parent.end + EPS,
@@ -171,7 +194,11 @@ fn check_nesting(scopes: &[Scope], gpu_ms: f64) {
                 parent.label
             ),
             None => {
-                assert!(s.start + EPS >= last_top_end, "{} overlaps the scope before", s.label);
+                assert!(
+                    s.start + EPS >= last_top_end,
+                    "{} overlaps the scope before",
+                    s.label
+                );
                 last_top_end = s.end;
             }
         }

@@ -23,8 +23,11 @@ const FRAMES: usize = 30;
 fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers() {
     let dir = tempfile::tempdir().unwrap();
     let trace_path = dir.path().join("trace.json");
-    let mut game = Game::load(&repo("crates/sierra/tests/levels/eight_characters.json"), 60.0)
-        .expect("the eight-character level loads");
+    let mut game = Game::load(
+        &repo("crates/sierra/tests/levels/eight_characters.json"),
+        60.0,
+    )
+    .expect("the eight-character level loads");
     assert_eq!(game.gameplay.characters.len(), 8);
     let (profiler, guard) = Profiler::start(Some(&trace_path)).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -52,7 +55,8 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
         ]}"#,
     )
     .unwrap();
-    pool.install(|| Game::load(&startup_level, 60.0)).expect("the start-up level loads");
+    pool.install(|| Game::load(&startup_level, 60.0))
+        .expect("the start-up level loads");
     // Each frame ran animation jobs (the statistics layer records the frames a scope ran in).
     let frames: Vec<u64> = profiler
         .history_ms("animation_job")
@@ -65,11 +69,18 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
 
     let trace: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&trace_path).unwrap()).unwrap();
-    let events = trace.as_array().expect("a Chrome trace is an array of events");
+    let events = trace
+        .as_array()
+        .expect("a Chrome trace is an array of events");
     let thread_names: BTreeMap<u64, String> = events
         .iter()
         .filter(|e| e["ph"] == "M" && e["name"] == "thread_name")
-        .map(|e| (e["tid"].as_u64().unwrap(), e["args"]["name"].as_str().unwrap().to_owned()))
+        .map(|e| {
+            (
+                e["tid"].as_u64().unwrap(),
+                e["args"]["name"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
     let begins = |name: &str| -> Vec<u64> {
         events
@@ -88,7 +99,11 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
     // One row job per row of each noise grid the island needs (129 rows each), one bake job per
     // clip of the mannequin (six).
     let rows = begins("terrain_row");
-    assert!(!rows.is_empty() && rows.len() % 129 == 0, "{} row jobs", rows.len());
+    assert!(
+        !rows.is_empty() && rows.len() % 129 == 0,
+        "{} row jobs",
+        rows.len()
+    );
     assert!(on_workers(&rows));
     let bakes = begins("clip_bake");
     assert_eq!(bakes.len(), sierra_gltf::builtin::mannequin::CLIPS.len());
@@ -104,10 +119,12 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
         workers.iter().all(|name| name.starts_with("job-worker-")),
         "every job on a named pool worker, not on {workers:?}"
     );
-    let per_worker: BTreeMap<&str, usize> = job_begins.iter().fold(BTreeMap::new(), |mut m, tid| {
-        *m.entry(thread_names.get(tid).map_or("(unnamed)", String::as_str)).or_default() += 1;
-        m
-    });
+    let per_worker: BTreeMap<&str, usize> =
+        job_begins.iter().fold(BTreeMap::new(), |mut m, tid| {
+            *m.entry(thread_names.get(tid).map_or("(unnamed)", String::as_str))
+                .or_default() += 1;
+            m
+        });
     eprintln!("animation jobs per worker: {per_worker:?}");
     assert_eq!(workers.len(), 2, "both workers ran jobs: {workers:?}");
 }

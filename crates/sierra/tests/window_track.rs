@@ -210,7 +210,10 @@ fn a_1280x720_window_shows_fps_and_gpu_readouts_and_ends_with_its_track() {
     if stdout.contains("gpu timing: off") {
         assert_eq!(gpu, "GPU n/a");
     } else {
-        assert!(stdout.contains("gpu timing: on, 0 waits"), "stdout:\n{stdout}");
+        assert!(
+            stdout.contains("gpu timing: on, 0 waits"),
+            "stdout:\n{stdout}"
+        );
         let ms: f64 = gpu
             .strip_prefix("GPU ")
             .and_then(|g| g.strip_suffix(" ms"))

@@ -185,7 +185,10 @@ impl GpuScopes {
         label: &str,
         encoder: &mut wgpu::CommandEncoder,
         parent: Option<&GpuProfilerQuery>,
-        record: impl FnOnce(&mut wgpu::CommandEncoder, Option<wgpu::ComputePassTimestampWrites<'_>>) -> T,
+        record: impl FnOnce(
+            &mut wgpu::CommandEncoder,
+            Option<wgpu::ComputePassTimestampWrites<'_>>,
+        ) -> T,
     ) -> T {
         let query = self.begin(label, encoder, parent);
         let out = record(encoder, query.compute_pass_timestamp_writes());
@@ -319,7 +322,12 @@ fn push_scopes(
 mod tests {
     use super::*;
 
-    fn result(label: &str, s: f64, e: f64, nested: Vec<GpuTimerQueryResult>) -> GpuTimerQueryResult {
+    fn result(
+        label: &str,
+        s: f64,
+        e: f64,
+        nested: Vec<GpuTimerQueryResult>,
+    ) -> GpuTimerQueryResult {
         GpuTimerQueryResult {
             label: label.to_owned(),
             pid: 0,
@@ -332,7 +340,12 @@ mod tests {
     #[test]
     fn flatten_is_depth_first_relative_to_the_first_start_in_ms() {
         let results = [
-            result("a", 10.0, 10.002, vec![result("a1", 10.0005, 10.001, vec![])]),
+            result(
+                "a",
+                10.0,
+                10.002,
+                vec![result("a1", 10.0005, 10.001, vec![])],
+            ),
             result("b", 10.003, 10.004, vec![]),
         ];
         let scopes = flatten(&results);

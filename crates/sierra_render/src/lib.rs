@@ -59,8 +59,8 @@ pub use frame::{
     CrowdFrame, CrowdUpdate, DrawItem, FrameData, Material, MeshHandle, MorphWeights, PointLight,
     SeaFrame, SeaOp, SkinnedDrawItem, SkinnedFrame, SkinnedMeshHandle, Sun, MAX_POINT_LIGHTS,
 };
-pub use mesh::{GpuMesh, MeshData, Vertex};
 pub use gpu_profiler::{GpuFrameTimings, GpuScopeTiming};
+pub use mesh::{GpuMesh, MeshData, Vertex};
 pub use post::{BloomSettings, DebugView, PostSettings, SkySettings, TonemapSettings, Tonemapper};
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

@@ -569,9 +569,11 @@ fn run_sea_op(
         } => scopes.compute_pass("water drop", &mut encoder, None, |e, t| {
             water.record_drop(&ctx.queue, e, (at, radius, amplitude), t)
         }),
-        SeaOp::Step { dt, count } => scopes.compute_pass("water steps", &mut encoder, None, |e, t| {
-            water.record_steps_timed(&ctx.queue, e, dt, count, t)
-        }),
+        SeaOp::Step { dt, count } => {
+            scopes.compute_pass("water steps", &mut encoder, None, |e, t| {
+                water.record_steps_timed(&ctx.queue, e, dt, count, t)
+            })
+        }
     };
     recorded?;
     ctx.queue.submit([encoder.finish()]);

@@ -130,9 +130,7 @@ impl Player {
             .iter()
             .find(|i| i.object_index == object)
         else {
-            return Err(
-                "an Animator needs the object's `mesh` to be a .gltf/.glb file".to_owned(),
-            );
+            return Err("an Animator needs the object's `mesh` to be a .gltf/.glb file".to_owned());
         };
         if !(animator.speed.is_finite() && animator.speed >= 0.0) {
             return Err(format!(

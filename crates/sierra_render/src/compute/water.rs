@@ -31,8 +31,8 @@ use glam::Vec2;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, dispatch_timed, pipeline_layout, storage_entry,
-    uniform_entry, wgsl_module,
+    bind_group, bind_group_layout, compute_pipeline, dispatch_timed, pipeline_layout,
+    storage_entry, uniform_entry, wgsl_module,
 };
 use crate::readback;
 
