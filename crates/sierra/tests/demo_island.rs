@@ -72,14 +72,21 @@ fn demo_island_renders_every_landscape_element() {
     );
 }
 
-#[test]
-fn walk_path_stays_at_eye_height_over_the_terrain() {
+/// The demo level with its world uploaded (GPU terrain heights ready), for tests that tick it
+/// without drawing.
+fn uploaded_demo() -> Game {
     let ctx = GpuContext::headless().unwrap();
     let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
     game.world
         .upload(&ctx, &mut headless.renderer, &mut game.startup)
         .unwrap();
+    game
+}
+
+#[test]
+fn walk_path_stays_at_eye_height_over_the_terrain() {
+    let mut game = uploaded_demo();
     game.camera_path = Some(CameraPath::new(CameraPathKind::Walk, 1.0));
     let mut moved = 0.0f32;
     let mut last: Option<glam::Vec3> = None;
@@ -102,12 +109,7 @@ fn walk_path_stays_at_eye_height_over_the_terrain() {
 /// follow camera behind; the feet stay on the terrain wherever the player walks on it.
 #[test]
 fn the_headless_demo_player_jumps_onto_a_platform_and_back_down_to_the_beach() {
-    let ctx = GpuContext::headless().unwrap();
-    let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
-    let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
-    game.world
-        .upload(&ctx, &mut headless.renderer, &mut game.startup)
-        .unwrap();
+    let mut game = uploaded_demo();
     let ticks = u64::from(DEFAULT_HEADLESS_FRAMES * HEADLESS_TICKS_PER_FRAME);
     script_headless_demo(&mut game, ticks).unwrap();
     let platform = game.scene.object("PlatformLeft");
