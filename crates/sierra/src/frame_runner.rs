@@ -10,7 +10,8 @@
 //!  extract ── View (aspect, free camera, alpha) ──► FrameData ──► [read back → PNG]
 //! ```
 //!
-//! Headless runs advance exactly one tick per frame ([`FrameRunner::headless_frame`]); the
+//! Headless runs advance exactly one tick per frame ([`FrameRunner::headless_frame`]; the
+//! headless runner may tick more before it: [`crate::headless::HeadlessOptions`]); the
 //! window runs as many ticks as real time asks and extracts between the last two
 //! ([`View::alpha`]). The runner owns the source (for a level: the game and what was uploaded
 //! for it) and the frame it reuses; the caller owns the GPU context and the renderer (a

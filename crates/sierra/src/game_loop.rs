@@ -2,7 +2,8 @@
 //! seconds, whatever the frame rate, so the same level, seed and input give the
 //! same frames on any machine ("Fix Your Timestep!", Glenn Fiedler, 2004).
 //!
-//! Headless runs advance exactly one tick per frame; a window accumulates real
+//! Headless runs advance a fixed number of ticks per frame (one, or
+//! [`crate::headless::HeadlessOptions::ticks_per_frame`]); a window accumulates real
 //! elapsed time and runs as many whole ticks as fit (at most [`MAX_TICKS_PER_FRAME`],
 //! so a long stall does not make the game spiral).
 
