@@ -177,20 +177,18 @@ impl Game {
     /// sound (listener at the camera, spatial loops at their nodes).
     pub fn tick(&mut self) {
         self.apply_commands();
-        sierra_scene::components::update_spinners(&mut self.scene, self.clock.dt() as f32);
-        self.node_animators
-            .update(&mut self.scene, self.clock.dt() as f32);
         let (tick, dt) = (self.clock.tick(), self.clock.dt() as f32);
+        sierra_scene::components::update_spinners(&mut self.scene, dt);
+        self.node_animators.update(&mut self.scene, dt);
         let terrain = self.world.height_field();
         if let Err(e) = self.gameplay.tick(&mut self.scene, terrain, tick, dt) {
             log::error!("{e}");
         }
-        self.world.tick(self.clock.dt() as f32);
+        self.world.tick(dt);
         let player = (self.gameplay.player.as_ref())
             .and_then(|p| self.scene.graph.world(p.node))
             .map(|w| glam::Vec3::from(w.translation));
-        let (now, dt) = (self.world.time as f32, self.clock.dt() as f32);
-        self.world.crowds.react(player, now, dt);
+        self.world.crowds.react(player, self.world.time as f32, dt);
         let path = (self.camera_path.as_ref()).filter(|p| p.drives_at(self.world.time as f32));
         if let Some(path) = path {
             let world = &self.world;

@@ -2,6 +2,9 @@
 //! one), is 800x400, and carries axis labels and a legend (text pixels where a bare plot has
 //! none); the JSON names the plot's path and gives the start-up time by stage.
 
+#[path = "common/startup.rs"]
+mod startup_stages;
+
 use std::process::Command;
 
 #[test]
@@ -24,27 +27,7 @@ fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
     assert_eq!(json["plot"], plot.display().to_string());
     // Start-up time by stage, and their total.
     let startup = json["startup_ms"].as_object().unwrap();
-    let stages = [
-        "level",
-        "gameplay",
-        "terrain_cpu",
-        "crowd_bakes",
-        "gpu_init",
-        "pipelines",
-        "mesh_upload",
-        "terrain_upload",
-        "water_upload",
-        "sky_upload",
-        "crowd_upload",
-    ];
-    for stage in stages {
-        assert!(
-            startup[stage].as_f64().unwrap() >= 0.0,
-            "{stage}: {startup:?}"
-        );
-    }
-    let sum: f64 = stages.iter().map(|s| startup[*s].as_f64().unwrap()).sum();
-    assert!((sum - startup["total"].as_f64().unwrap()).abs() <= 1e-6 * sum.max(1.0));
+    startup_stages::assert_stages_sum_to_total(startup);
     assert!(startup["pipelines"].as_f64().unwrap() > 0.0, "{startup:?}");
     // Nothing in the current folder but the output folder.
     let entries: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();

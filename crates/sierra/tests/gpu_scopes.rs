@@ -6,6 +6,9 @@
 //!
 //! One test per file: a profiled run installs the process-wide `tracing` subscriber.
 
+#[path = "common/startup.rs"]
+mod startup_stages;
+
 use std::path::Path;
 
 use sierra::cli::demo::DEMO_LEVEL;
@@ -45,27 +48,7 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
         serde_json::from_slice(&std::fs::read(&summary.stats).unwrap()).unwrap();
 
     let startup = stats["startup_ms"].as_object().unwrap();
-    let stages = [
-        "level",
-        "gameplay",
-        "terrain_cpu",
-        "crowd_bakes",
-        "gpu_init",
-        "pipelines",
-        "mesh_upload",
-        "terrain_upload",
-        "water_upload",
-        "sky_upload",
-        "crowd_upload",
-    ];
-    for stage in stages {
-        assert!(
-            startup[stage].as_f64().unwrap() >= 0.0,
-            "{stage}: {startup:?}"
-        );
-    }
-    let sum: f64 = stages.iter().map(|s| startup[*s].as_f64().unwrap()).sum();
-    assert!((sum - startup["total"].as_f64().unwrap()).abs() < 1e-6 * sum.max(1.0));
+    startup_stages::assert_stages_sum_to_total(startup);
 
     // Read after each frame's PNG read-back: at most the one flush at the end waits.
     assert!(
