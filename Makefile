@@ -4,7 +4,7 @@ export WGPU_BACKEND ?= vulkan
 # A private runtime dir keeps Mesa/winit from warning about an invalid XDG_RUNTIME_DIR.
 export XDG_RUNTIME_DIR ?= /tmp/sierra-runtime-$(shell id -u)
 
-.PHONY: setup demo test bench soak
+.PHONY: setup demo test bench soak stall-guard
 
 setup:
 	@bash scripts/setup.sh
@@ -17,3 +17,7 @@ demo: setup
 ## Run every test (one release build shared with the demo).
 test: setup
 	$(CARGO) test --release --workspace --no-fail-fast
+
+## The walk-through with no stalled frame (docs/stalls.md); timed, so run alone (.ci/run does).
+stall-guard: setup
+	$(CARGO) test --release -p sierra --test stall_guard -- --ignored

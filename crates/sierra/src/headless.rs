@@ -166,6 +166,7 @@ pub fn run_headless_into(
         tick_hz: 1.0 / runner.game().clock.dt(),
         startup_ms: startup_ms(&runner.game().startup),
         gpu_timing_waits: headless.renderer.gpu_timing_waits(),
+        frame_times: output::FrameTimeSummary::of(&records),
         frames: records,
         cpu_scopes: profiling.as_ref().map(|(profiler, _)| profiler.stats()),
     };

@@ -176,11 +176,47 @@ pub struct RunStats {
     /// How many times the run waited on the GPU for timings: at most 1, the flush after the
     /// last frame (each frame's timings are read after its PNG read-back, without waiting).
     pub gpu_timing_waits: u64,
+    /// Median and slowest frame (CPU wall-clock `cpu_ms`); `null` for a run of no frames.
+    pub frame_times: Option<FrameTimeSummary>,
     /// Per-frame records.
     pub frames: Vec<FrameRecord>,
     /// CPU time per frame stage (profiler scopes: average, maximum, p95 in milliseconds);
     /// `null` when the run was not profiled.
     pub cpu_scopes: Option<sierra_profile::ScopeStats>,
+}
+
+/// The spread of a run's frame times, to spot stalls (one frame far slower than the rest).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct FrameTimeSummary {
+    /// Median frame time, milliseconds (the mean of the middle two for an even count).
+    pub median_ms: f64,
+    /// Slowest frame time, milliseconds.
+    pub slowest_ms: f64,
+    /// Index of the slowest frame.
+    pub slowest_frame: usize,
+    /// `slowest_ms / median_ms`.
+    pub slowest_to_median: f64,
+}
+
+impl FrameTimeSummary {
+    /// The summary of `records`' `cpu_ms`; `None` when there are none.
+    pub fn of(records: &[FrameRecord]) -> Option<Self> {
+        let mut times: Vec<f64> = records.iter().map(|r| r.cpu_ms).collect();
+        times.sort_by(f64::total_cmp);
+        let n = times.len();
+        let median_ms = match n {
+            0 => return None,
+            _ if n % 2 == 1 => times[n / 2],
+            _ => 0.5 * (times[n / 2 - 1] + times[n / 2]),
+        };
+        let slowest = records.iter().max_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms))?;
+        Some(Self {
+            median_ms,
+            slowest_ms: slowest.cpu_ms,
+            slowest_frame: slowest.frame,
+            slowest_to_median: slowest.cpu_ms / median_ms.max(f64::MIN_POSITIVE),
+        })
+    }
 }
 
 /// Writes `stats` as pretty JSON.
@@ -204,6 +240,32 @@ mod tests {
         assert_eq!((picked[0], picked[15]), (0, 99));
         let gaps: Vec<usize> = picked.windows(2).map(|w| w[1] - w[0]).collect();
         assert!(gaps.iter().all(|&g| g == 6 || g == 7), "{gaps:?}");
+    }
+
+    #[test]
+    fn frame_time_summary_finds_the_median_and_the_stall() {
+        let record = |frame, cpu_ms| FrameRecord {
+            frame,
+            tick: frame as u64,
+            cpu_ms,
+            gpu_ms: None,
+            gpu_pass_ms: None,
+            gpu_scopes: None,
+            triangles: 0,
+            draw_calls: 0,
+            culled_draws: 0,
+        };
+        assert_eq!(FrameTimeSummary::of(&[]), None);
+        let run: Vec<FrameRecord> = [10.0, 12.0, 500.0, 11.0]
+            .into_iter()
+            .enumerate()
+            .map(|(i, ms)| record(i, ms))
+            .collect();
+        let summary = FrameTimeSummary::of(&run).unwrap();
+        assert_eq!(summary.median_ms, 11.5);
+        assert_eq!((summary.slowest_ms, summary.slowest_frame), (500.0, 2));
+        assert!((summary.slowest_to_median - 500.0 / 11.5).abs() < 1e-12);
+        assert_eq!(FrameTimeSummary::of(&run[..3]).unwrap().median_ms, 12.0);
     }
 
     #[test]

@@ -44,6 +44,17 @@ pub struct GpuContext {
     uncaptured: ErrorSink,
 }
 
+/// Anisotropic filtering level of material samplers on hardware adapters.
+pub const MATERIAL_ANISOTROPY: u16 = 8;
+
+/// [`GpuContext::material_anisotropy`] for an adapter type.
+pub fn anisotropy_for(device_type: wgpu::DeviceType) -> u16 {
+    match device_type {
+        wgpu::DeviceType::Cpu => 1,
+        _ => MATERIAL_ANISOTROPY,
+    }
+}
+
 impl std::fmt::Debug for GpuContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let info = self.adapter.get_info();
@@ -138,6 +149,21 @@ impl GpuContext {
     pub fn adapter_summary(&self) -> String {
         let info = self.adapter.get_info();
         format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+    }
+
+    /// Anisotropic filtering level for material textures: [`MATERIAL_ANISOTROPY`] (8×) on
+    /// hardware adapters, 1 (off: trilinear only) on CPU adapters (`wgpu::DeviceType::Cpu`,
+    /// e.g. Mesa's lavapipe).
+    ///
+    /// Why: lavapipe (Mesa 21.3 onwards, 22.3 here) filters anisotropically with an elliptical
+    /// weighted average whose loop visits every texel under the pixel's footprint ellipse, with
+    /// no cap on its size. A surface at a grazing angle a few centimetres from the eye gives
+    /// each pixel a footprint of millions of texels: one forward pass of the demo's walk path
+    /// took 228 s at 240×135 (frame 33; `perf` showed ~95 % of the run inside the JIT-compiled
+    /// fragment shader), and 0.14 s with anisotropy off. Hardware samplers cap the work at the
+    /// clamp (8 taps), so real GPUs keep it. `docs/stalls.md` has the measurements.
+    pub fn material_anisotropy(&self) -> u16 {
+        anisotropy_for(self.adapter.get_info().device_type)
     }
 
     /// Whether GPU timestamps can be written around passes.

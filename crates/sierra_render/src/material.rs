@@ -249,7 +249,7 @@ impl MaterialBinder {
                                 texture_entry(6),
                             ],
                         });
-                (layout, material_sampler(&ctx.device))
+                (layout, material_sampler(&ctx.device, ctx.material_anisotropy()))
             },
         )?;
         Ok(Self {

@@ -106,8 +106,9 @@ impl Texture2d {
     }
 }
 
-/// The sampler materials use: trilinear, repeat (glTF's default wrap), 8× anisotropy.
-pub fn material_sampler(device: &wgpu::Device) -> wgpu::Sampler {
+/// The sampler materials use: trilinear, repeat (glTF's default wrap), `anisotropy`× anisotropic
+/// filtering (1 = off; [`crate::context::GpuContext::material_anisotropy`] picks it per adapter).
+pub fn material_sampler(device: &wgpu::Device, anisotropy: u16) -> wgpu::Sampler {
     device.create_sampler(&wgpu::SamplerDescriptor {
         label: Some("material"),
         address_mode_u: wgpu::AddressMode::Repeat,
@@ -116,7 +117,7 @@ pub fn material_sampler(device: &wgpu::Device) -> wgpu::Sampler {
         mag_filter: wgpu::FilterMode::Linear,
         min_filter: wgpu::FilterMode::Linear,
         mipmap_filter: wgpu::MipmapFilterMode::Linear,
-        anisotropy_clamp: 8,
+        anisotropy_clamp: anisotropy.clamp(1, 16),
         ..Default::default()
     })
 }
