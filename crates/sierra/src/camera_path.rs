@@ -46,13 +46,19 @@ const AERIAL: [(Vec3, Vec3); 5] = [
     (Vec3::new(58.0, 7.0, 214.0), Vec3::new(51.0, 3.6, 195.0)),
 ];
 
-/// Walk key points (x, z), metres: along the beach band past the platforms.
-const WALK: [(f32, f32); 5] = [
+/// Walk key points (x, z), metres: along the beach band past the platforms, inland of the west
+/// crowd (x 24–30, z 186–192), between the platforms' walker (circling 5.5 m around (52, 193))
+/// and the east crowd (x 63–69, z 180–186), then seaward of it; at least 1 m from every body
+/// (`tests/demo_island.rs::walk_path_keeps_clear_of_crowds_and_characters`).
+const WALK: [(f32, f32); 8] = [
     (0.0, 184.0),
-    (20.0, 188.0),
-    (40.0, 187.0),
-    (60.0, 189.0),
-    (80.0, 181.0),
+    (14.0, 183.0),
+    (27.0, 182.0),
+    (40.0, 184.0),
+    (52.0, 184.0),
+    (62.0, 189.0),
+    (72.0, 189.5),
+    (82.0, 186.0),
 ];
 
 fn catmull_rom(p0: Vec3, p1: Vec3, p2: Vec3, p3: Vec3, t: f32) -> Vec3 {

@@ -104,6 +104,52 @@ fn walk_path_stays_at_eye_height_over_the_terrain() {
     assert!(moved > 50.0, "the walk moved {moved} m");
 }
 
+/// The README's walk (`--camera-path walk --frames 120`, 4 ticks a frame) keeps the eye at
+/// least 1 m, horizontally, from the body of every crowd member and every character (the
+/// platforms' walker and the player), wherever they move.
+#[test]
+fn walk_path_keeps_clear_of_crowds_and_characters() {
+    /// A mannequin's body radius at scale 1, metres (shoulders 0.45 m wide).
+    const BODY_RADIUS: f32 = 0.25;
+    let mut game = uploaded_demo();
+    let ticks = 120 * HEADLESS_TICKS_PER_FRAME;
+    let seconds = f64::from(ticks) / DEFAULT_TICK_HZ;
+    game.camera_path = Some(CameraPath::new(CameraPathKind::Walk, seconds as f32));
+    let characters: Vec<_> = ["Pivot/Walker", "Player"]
+        .iter()
+        .map(|path| game.scene.find_path(path).unwrap())
+        .collect();
+    let mut closest = (f32::INFINITY, String::new());
+    for tick in 0..ticks {
+        game.tick();
+        let eye = game.scene.camera.position.with_y(0.0);
+        let mut bodies: Vec<(String, Vec3, f32)> = Vec::new();
+        for (c, members) in game.world.crowds.placed.iter().enumerate() {
+            for (i, member) in members.iter().enumerate() {
+                let (scale, _, at) = member.model.to_scale_rotation_translation();
+                bodies.push((format!("crowd {c} member {i}"), at, scale.x));
+            }
+        }
+        for &node in &characters {
+            let (scale, _, at) = game
+                .scene
+                .graph
+                .world(node)
+                .unwrap()
+                .to_scale_rotation_translation();
+            bodies.push((format!("node {node:?}"), at, scale.x));
+        }
+        for (name, at, scale) in bodies {
+            let clearance = (at.with_y(0.0) - eye).length() - BODY_RADIUS * scale;
+            if clearance < closest.0 {
+                closest = (clearance, format!("{name} at tick {tick}"));
+            }
+        }
+    }
+    eprintln!("closest approach: {:.2} m to {}", closest.0, closest.1);
+    assert!(closest.0 >= 1.0, "{:.2} m from {}", closest.0, closest.1);
+}
+
 /// The headless demo's script (#27): after the aerial flight the player walks down the beach,
 /// jumps onto the spinning red platform, stands on it and walks back off onto the sand, the
 /// follow camera behind; the feet stay on the terrain wherever the player walks on it.
