@@ -209,7 +209,9 @@ impl FrameTimeSummary {
             _ if n % 2 == 1 => times[n / 2],
             _ => 0.5 * (times[n / 2 - 1] + times[n / 2]),
         };
-        let slowest = records.iter().max_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms))?;
+        let slowest = records
+            .iter()
+            .max_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms))?;
         Some(Self {
             median_ms,
             slowest_ms: slowest.cpu_ms,

@@ -259,6 +259,10 @@ pub fn post_settings(post: &sierra_scene::level::Post, wireframe: bool) -> PostS
         },
         wireframe,
         debug_view: Default::default(),
+        aa: match post.aa {
+            sierra_scene::level::AntiAliasing::None => sierra_render::AntiAliasing::None,
+            sierra_scene::level::AntiAliasing::Fxaa => sierra_render::AntiAliasing::Fxaa,
+        },
     }
 }
 

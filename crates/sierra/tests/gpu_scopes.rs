@@ -17,8 +17,8 @@ use sierra::game_loop::DEFAULT_TICK_HZ;
 use sierra::headless::{run_headless, HeadlessOptions};
 
 /// The renderer's pass list, in order, and the dispatches the demo runs every frame.
-const PASSES: [&str; 7] = [
-    "shadow", "forward", "crowd", "sky", "sea", "bloom", "tonemap",
+const PASSES: [&str; 8] = [
+    "shadow", "forward", "crowd", "sky", "sea", "bloom", "tonemap", "fxaa",
 ];
 const DISPATCHES: [&str; 3] = ["water steps", "skinning", "crowd shadows"];
 const FRAMES: usize = 4;

@@ -8,7 +8,7 @@ use sierra_content::water::water_compute;
 use sierra_render::passes::forward::ForwardPass;
 use sierra_render::passes::sea::{SeaPass, SeaUniforms};
 use sierra_render::passes::{Pass, PassInputs};
-use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT, LDR_FORMAT};
 use sierra_render::{
     readback, Camera, DrawItem, FrameData, GpuContext, GpuMesh, HeadlessRenderer, Material,
     MeshData, MeshHandle, Sun,
@@ -55,9 +55,12 @@ fn targets(ctx: &GpuContext) -> RenderTargets {
     };
     let hdr = tex("test hdr", HDR_FORMAT);
     let depth = tex("test depth", DEPTH_FORMAT);
+    let ldr = tex("test ldr", LDR_FORMAT);
     RenderTargets {
         width: W,
         height: H,
+        ldr_view: ldr.create_view(&Default::default()),
+        ldr,
         hdr_view: hdr.create_view(&Default::default()),
         hdr,
         depth_view: depth.create_view(&Default::default()),

@@ -61,6 +61,8 @@ pub use frame::{
 };
 pub use gpu_profiler::{GpuFrameTimings, GpuScopeTiming};
 pub use mesh::{GpuMesh, MeshData, Vertex};
-pub use post::{BloomSettings, DebugView, PostSettings, SkySettings, TonemapSettings, Tonemapper};
+pub use post::{
+    AntiAliasing, BloomSettings, DebugView, PostSettings, SkySettings, TonemapSettings, Tonemapper,
+};
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

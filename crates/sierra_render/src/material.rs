@@ -249,7 +249,10 @@ impl MaterialBinder {
                                 texture_entry(6),
                             ],
                         });
-                (layout, material_sampler(&ctx.device, ctx.material_anisotropy()))
+                (
+                    layout,
+                    material_sampler(&ctx.device, ctx.material_anisotropy()),
+                )
             },
         )?;
         Ok(Self {

@@ -79,6 +79,18 @@ impl Default for TonemapSettings {
     }
 }
 
+/// Post-process anti-aliasing of the final image ([`PostSettings::aa`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AntiAliasing {
+    /// None: the tonemap pass writes the final image.
+    #[default]
+    None,
+    /// FXAA 3.11 quality (Lottes 2011): the tonemap pass writes display-referred colour and
+    /// perceptual luma into [`crate::RenderTargets::ldr`], the FXAA pass filters it into the
+    /// final image ([`crate::passes::fxaa`]).
+    Fxaa,
+}
+
 /// Sky colours and sun disc look (linear RGB).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SkySettings {
@@ -143,6 +155,8 @@ pub struct PostSettings {
     pub wireframe: bool,
     /// Lit or unlit-albedo shading ([`DebugView`]).
     pub debug_view: DebugView,
+    /// Post-process anti-aliasing ([`AntiAliasing`]; MSAA is the renderer's sample count).
+    pub aa: AntiAliasing,
 }
 
 impl Default for PostSettings {
@@ -159,6 +173,7 @@ impl Default for PostSettings {
             sky: SkySettings::default(),
             wireframe: false,
             debug_view: DebugView::Lit,
+            aa: AntiAliasing::None,
         }
     }
 }

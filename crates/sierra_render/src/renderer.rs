@@ -6,7 +6,7 @@
 //! their posed bounds) — then the passes. Order: shadow (sun depth map) → forward (scene → HDR target) → crowd (instanced baked
 //! animation, same targets) → sky (behind the scene) →
 //! sea (simulated water, blended) → bloom (added onto the HDR
-//! target) → tonemap (HDR → final image). New
+//! target) → tonemap (HDR → final image, or → the FXAA input) → FXAA (when `post.aa` asks). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
 //! field and one entry in the pass lists of `Renderer::new`, `resize_passes` and
 //! `encode_and_submit`.
@@ -25,6 +25,7 @@ use crate::mesh::{GpuMesh, MeshData};
 use crate::passes::bloom::BloomPass;
 use crate::passes::forward::ForwardPass;
 use crate::passes::frustum::bounds_of;
+use crate::passes::fxaa::FxaaPass;
 use crate::passes::sea::{SeaPass, SeaSettings};
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
@@ -78,8 +79,10 @@ pub struct Renderer {
     pub sea: SeaPass,
     /// Bloom added onto the HDR target (when the frame's `post.bloom.enabled`).
     pub bloom: BloomPass,
-    /// HDR target → final image (the frame's `post.tonemap`, sRGB).
+    /// HDR target → final image (the frame's `post.tonemap`, sRGB), or → the FXAA input.
     pub tonemap: TonemapPass,
+    /// FXAA input → final image (when the frame's `post.aa` is FXAA).
+    pub fxaa: FxaaPass,
     /// The skinning compute pass and its instances, created at the first skinned upload.
     skinning: Option<Skinning>,
     /// The sea's water simulation ([`Renderer::set_water`]), stepped by each frame's sea ops.
@@ -116,6 +119,7 @@ impl Renderer {
             sea: SeaPass::new(ctx)?,
             bloom: BloomPass::new(ctx)?,
             tonemap: TonemapPass::new(ctx, output_format)?,
+            fxaa: FxaaPass::new(ctx, output_format)?,
             scopes: GpuScopes::new(ctx)?,
             skinning: None,
             water: None,
@@ -130,6 +134,7 @@ impl Renderer {
             sea,
             bloom,
             tonemap,
+            fxaa,
             ..
         } = &mut renderer;
         for pass in [
@@ -140,6 +145,7 @@ impl Renderer {
             sea,
             bloom,
             tonemap,
+            fxaa,
         ] {
             pass.resize(ctx, targets)?;
         }
@@ -272,6 +278,7 @@ impl Renderer {
             sea,
             bloom,
             tonemap,
+            fxaa,
             ..
         } = self;
         for pass in [
@@ -282,6 +289,7 @@ impl Renderer {
             sea,
             bloom,
             tonemap,
+            fxaa,
         ] {
             pass.resize(ctx, targets)?;
         }
@@ -460,6 +468,7 @@ impl Renderer {
             sea,
             bloom,
             tonemap,
+            fxaa,
             scopes,
             ..
         } = self;
@@ -470,14 +479,14 @@ impl Renderer {
             targets,
             output,
         };
-        let passes: [&mut dyn Pass; 7] = [shadow, forward, crowd, sky, sea, bloom, tonemap];
+        let passes: [&mut dyn Pass; 8] = [shadow, forward, crowd, sky, sea, bloom, tonemap, fxaa];
         for pass in passes {
             pass.prepare(ctx, &inputs)?;
         }
         // Shared from here on: recording reads the passes (and the crowd also draws its
         // shadow casters into the shadow pass's map).
         let (shadow, crowd): (&ShadowPass, &CrowdPass) = (shadow, crowd);
-        let passes: [&dyn Pass; 7] = [shadow, forward, crowd, sky, sea, bloom, tonemap];
+        let passes: [&dyn Pass; 8] = [shadow, forward, crowd, sky, sea, bloom, tonemap, fxaa];
         ctx.scoped(
             || "recording and submitting the frame".to_owned(),
             || {

@@ -5,6 +5,9 @@ use crate::error::Result;
 
 /// Format of the HDR scene target: linear RGB, values above 1 kept for bloom/tonemapping.
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+/// Format of the tonemapped image before FXAA: 16-bit float keeps linear display values free of
+/// banding in the darks, and it is filterable (FXAA samples between texels).
+pub const LDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// Format of the depth buffer (0 = near plane, 1 = far plane, compare `Less`).
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Format of the off-screen output image (8-bit sRGB, as PNGs store).
@@ -38,6 +41,12 @@ pub struct RenderTargets {
     pub sample_count: u32,
     /// Multisampled HDR colour ([`HDR_FORMAT`], `sample_count` samples) when `sample_count` > 1.
     pub msaa_hdr_view: Option<wgpu::TextureView>,
+    /// The tonemapped image before post-process anti-aliasing ([`LDR_FORMAT`]: rgb linear
+    /// display-referred in [0, 1], a = perceptual luma of the sRGB-encoded colour); written by
+    /// the tonemap pass and read by the FXAA pass when the frame's `post.aa` is FXAA.
+    pub ldr: wgpu::Texture,
+    /// View of `ldr`.
+    pub ldr_view: wgpu::TextureView,
 }
 
 impl RenderTargets {
@@ -97,9 +106,18 @@ impl RenderTargets {
             sample_count,
             ..texture_desc("depth target", width, height, DEPTH_FORMAT, depth_usage)
         })?;
+        let ldr = ctx.create_texture(&texture_desc(
+            "ldr target",
+            width,
+            height,
+            LDR_FORMAT,
+            usage,
+        ))?;
         Ok(Self {
             width,
             height,
+            ldr_view: ldr.create_view(&wgpu::TextureViewDescriptor::default()),
+            ldr,
             hdr_view: hdr.create_view(&wgpu::TextureViewDescriptor::default()),
             hdr,
             depth_view: depth.create_view(&wgpu::TextureViewDescriptor::default()),

@@ -50,7 +50,7 @@ fn bloom_tonemap_sky_shadow_and_material_uniforms_match_wgsl() {
                 offset_of!(TonemapParams, tonemapper),
                 offset_of!(TonemapParams, exposure),
                 offset_of!(TonemapParams, encode_srgb),
-                offset_of!(TonemapParams, pad)
+                offset_of!(TonemapParams, luma_alpha)
             ]
         )
     );

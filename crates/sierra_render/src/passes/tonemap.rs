@@ -4,7 +4,8 @@
 //! ACES (Stephen Hill's fit of the ACES RRT + ODT, BakingLab `ACES.hlsl`) and AgX (Troy Sobotka's
 //! AgX base look in Benjamin Wrensch's minimal polynomial form). The result is linear; an `*Srgb`
 //! target encodes it on store, any other target gets the sRGB OETF in the shader, so both give
-//! the same bytes.
+//! the same bytes. With FXAA on (`post.aa`), it writes linear colour and perceptual luma into
+//! [`RenderTargets::ldr`] instead, and the FXAA pass ([`super::fxaa`]) writes the final image.
 
 use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
 use super::{Pass, PassInputs};
@@ -13,8 +14,8 @@ use crate::error::Result;
 use crate::gpu_util::{
     bind_group, bind_group_layout, pipeline_layout, storage_buffer, storage_entry, texture_entry,
 };
-use crate::post::TonemapSettings;
-use crate::targets::RenderTargets;
+use crate::post::{AntiAliasing, TonemapSettings};
+use crate::targets::{RenderTargets, LDR_FORMAT};
 
 /// Mirror of `TonemapParams` in `tonemap.wgsl` (16 bytes).
 #[repr(C)]
@@ -26,19 +27,24 @@ pub struct TonemapParams {
     pub exposure: f32,
     /// 1 when the shader applies the sRGB OETF (non-sRGB target).
     pub encode_srgb: u32,
-    /// Padding to 16 bytes.
-    pub pad: f32,
+    /// 1 when writing the FXAA input (linear colour, alpha = perceptual luma).
+    pub luma_alpha: u32,
 }
 
 /// The tonemap pass: reads the HDR target texel for texel, writes the final image.
 pub struct TonemapPass {
     layout: wgpu::BindGroupLayout,
+    /// Writes the final image (the output format).
     pipeline: wgpu::RenderPipeline,
+    /// Writes the FXAA input ([`LDR_FORMAT`]).
+    ldr_pipeline: wgpu::RenderPipeline,
     params: wgpu::Buffer,
     group: Option<wgpu::BindGroup>,
     encode_srgb: bool,
     /// The frame's settings, copied at `prepare` (`FrameData::post.tonemap`).
     settings: TonemapSettings,
+    /// Whether this frame writes the FXAA input (`FrameData::post.aa`), set at `prepare`.
+    to_ldr: bool,
 }
 
 impl TonemapPass {
@@ -71,36 +77,41 @@ impl TonemapPass {
             ],
         );
         let pipeline_layout = pipeline_layout(device, "tonemap", &[&layout]);
-        let pipeline = fullscreen_pipeline(
-            device,
-            &pipeline_layout,
-            &module,
-            "fs_tonemap",
-            output_format,
-            None,
-        );
+        let [pipeline, ldr_pipeline] = [output_format, LDR_FORMAT].map(|format| {
+            fullscreen_pipeline(
+                device,
+                &pipeline_layout,
+                &module,
+                "fs_tonemap",
+                format,
+                None,
+            )
+        });
         let encode_srgb = !output_format.is_srgb();
         let params = storage_buffer(
             device,
             "tonemap params",
-            &Self::params(&TonemapSettings::default(), encode_srgb),
+            &Self::params(&TonemapSettings::default(), encode_srgb, false),
         );
         Self {
             layout,
             pipeline,
+            ldr_pipeline,
             params,
             group: None,
             encode_srgb,
             settings: TonemapSettings::default(),
+            to_ldr: false,
         }
     }
 
-    fn params(settings: &TonemapSettings, encode_srgb: bool) -> TonemapParams {
+    fn params(settings: &TonemapSettings, encode_srgb: bool, to_ldr: bool) -> TonemapParams {
         TonemapParams {
             tonemapper: settings.tonemapper.code(),
             exposure: settings.exposure_ev.exp2(),
-            encode_srgb: u32::from(encode_srgb),
-            pad: 0.0,
+            // The FXAA input holds linear values; the FXAA pass encodes for the output.
+            encode_srgb: u32::from(encode_srgb && !to_ldr),
+            luma_alpha: u32::from(to_ldr),
         }
     }
 
@@ -142,7 +153,8 @@ impl Pass for TonemapPass {
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         self.settings = inputs.frame.post.tonemap;
-        let params = Self::params(&self.settings, self.encode_srgb);
+        self.to_ldr = inputs.frame.post.aa == AntiAliasing::Fxaa;
+        let params = Self::params(&self.settings, self.encode_srgb, self.to_ldr);
         ctx.queue
             .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
         Ok(())
@@ -157,13 +169,18 @@ impl Pass for TonemapPass {
         let Some(group) = &self.group else {
             return;
         };
+        let (target, pipeline) = if self.to_ldr {
+            (&inputs.targets.ldr_view, &self.ldr_pipeline)
+        } else {
+            (inputs.output, &self.pipeline)
+        };
         draw_fullscreen(
             encoder,
             "tonemap",
-            inputs.output,
+            target,
             wgpu::LoadOp::Clear(wgpu::Color::BLACK),
             timestamps,
-            &self.pipeline,
+            pipeline,
             group,
         );
     }

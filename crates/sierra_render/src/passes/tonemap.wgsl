@@ -8,7 +8,8 @@ struct TonemapParams {
     exposure: f32,
     // 1 when the target is not an *Srgb format and the shader must apply the sRGB OETF itself.
     encode_srgb: u32,
-    _pad: f32,
+    // 1 when writing the FXAA input: alpha = perceptual luma (of the sRGB-encoded colour).
+    luma_alpha: u32,
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
@@ -91,6 +92,12 @@ fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
 fn fs_tonemap(in: FullscreenOut) -> @location(0) vec4<f32> {
     let color = textureLoad(hdr, vec2<i32>(in.position.xy), 0).rgb;
     var mapped = tonemap(color);
+    if params.luma_alpha == 1u {
+        // FXAA finds edges on perceptual luma (Lottes 2011: "luma ... in non-linear space") and
+        // blends the linear colour.
+        let luma = dot(srgb_encode(mapped), vec3<f32>(0.299, 0.587, 0.114));
+        return vec4<f32>(mapped, luma);
+    }
     if params.encode_srgb == 1u {
         mapped = srgb_encode(mapped);
     }

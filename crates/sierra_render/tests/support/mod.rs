@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use glam::{Vec3, Vec4};
-use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT, LDR_FORMAT};
 use sierra_render::{readback, Camera, FrameData, GpuContext, Sun};
 
 pub fn context() -> GpuContext {
@@ -80,9 +80,12 @@ pub fn targets(ctx: &GpuContext, size: u32) -> RenderTargets {
         DEPTH_FORMAT,
         wgpu::TextureUsages::RENDER_ATTACHMENT,
     );
+    let ldr = texture("test ldr", LDR_FORMAT, usage);
     RenderTargets {
         width: size,
         height: size,
+        ldr_view: ldr.create_view(&Default::default()),
+        ldr,
         hdr_view: hdr.create_view(&Default::default()),
         hdr,
         depth_view: depth.create_view(&Default::default()),

@@ -179,6 +179,20 @@ pub struct Post {
     #[serde(deserialize_with = "deserialize_msaa")]
     #[schemars(with = "MsaaJson")]
     pub msaa: u32,
+    /// Post-process anti-aliasing of the final image: `none` (the default) or `fxaa` (FXAA 3.11
+    /// after tonemapping; works with or without `msaa`).
+    pub aa: AntiAliasing,
+}
+
+/// Post-process anti-aliasing of [`Post::aa`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AntiAliasing {
+    /// No post-process anti-aliasing.
+    #[default]
+    None,
+    /// FXAA 3.11 (Lottes 2011) on the tonemapped image.
+    Fxaa,
 }
 
 /// Deserializes [`Post::msaa`]: 1 or 4.
@@ -218,6 +232,7 @@ impl Default for Post {
             tonemap: Tonemap::None,
             sky: false,
             msaa: 1,
+            aa: AntiAliasing::None,
         }
     }
 }

@@ -1,0 +1,167 @@
+//! FXAA: post-process anti-aliasing of the tonemapped image (FXAA 3.11 quality, Lottes 2011;
+//! the algorithm is described step by step in `fxaa.wgsl`).
+//!
+//! Runs when the frame's `post.aa` is [`AntiAliasing::Fxaa`]: the tonemap pass then writes
+//! linear display colour and perceptual luma into [`RenderTargets::ldr`], and this pass filters
+//! it into the final image (sRGB-encoded by the target or by the shader, like the tonemap pass).
+//! Edges are found on perceptual luma and blended in linear light, so a half-covered edge pixel
+//! gets half the light, as a supersampled image would.
+//!
+//! Cost: one full-screen pass of 9 taps per pixel, plus up to 24 along edges; no extra memory
+//! beyond the `ldr` target. It works with or without MSAA (which the scene passes resolve first).
+
+use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
+use super::{Pass, PassInputs};
+use crate::context::GpuContext;
+use crate::error::Result;
+use crate::gpu_util::{
+    bind_group, bind_group_layout, pipeline_layout, sampler_entry, storage_buffer, storage_entry,
+    texture_entry,
+};
+use crate::post::AntiAliasing;
+use crate::targets::RenderTargets;
+
+/// Mirror of `FxaaParams` in `fxaa.wgsl` (16 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct FxaaParams {
+    /// `1 / (width, height)` of the targets, pixels⁻¹.
+    pub texel: [f32; 2],
+    /// 1 when the shader applies the sRGB OETF (non-sRGB output).
+    pub encode_srgb: u32,
+    /// Padding to 16 bytes.
+    pub pad: u32,
+}
+
+/// The FXAA pass: `ldr` target → final image.
+pub struct FxaaPass {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::RenderPipeline,
+    sampler: wgpu::Sampler,
+    params: wgpu::Buffer,
+    group: Option<wgpu::BindGroup>,
+    encode_srgb: bool,
+    /// Whether this frame runs it (`FrameData::post.aa`), set at `prepare`.
+    enabled: bool,
+}
+
+impl FxaaPass {
+    /// Creates the pass writing final images of `output_format`.
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
+    pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
+        ctx.scoped(
+            || format!("creating the FXAA pass for {output_format:?}"),
+            || Self::create(&ctx.device, output_format),
+        )
+    }
+
+    fn create(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
+        let module = fullscreen_module(device, "fxaa.wgsl", include_str!("fxaa.wgsl"));
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout = bind_group_layout(
+            device,
+            "fxaa",
+            &[
+                texture_entry(
+                    0,
+                    fragment,
+                    wgpu::TextureSampleType::Float { filterable: true },
+                ),
+                sampler_entry(1, fragment, wgpu::SamplerBindingType::Filtering),
+                // Storage, not uniform: the shader branches on `encode_srgb` (see the forward
+                // pass's module docs).
+                storage_entry(2, fragment, true),
+            ],
+        );
+        let pipeline_layout = pipeline_layout(device, "fxaa", &[&layout]);
+        let pipeline = fullscreen_pipeline(
+            device,
+            &pipeline_layout,
+            &module,
+            "fs_fxaa",
+            output_format,
+            None,
+        );
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("fxaa"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let encode_srgb = !output_format.is_srgb();
+        let params = storage_buffer(device, "fxaa params", &FxaaParams::default());
+        Self {
+            layout,
+            pipeline,
+            sampler,
+            params,
+            group: None,
+            encode_srgb,
+            enabled: false,
+        }
+    }
+}
+
+impl Pass for FxaaPass {
+    fn name(&self) -> &'static str {
+        "fxaa"
+    }
+
+    fn active(&self) -> bool {
+        self.enabled && self.group.is_some()
+    }
+
+    fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
+        let params = FxaaParams {
+            texel: [1.0 / targets.width as f32, 1.0 / targets.height as f32],
+            encode_srgb: u32::from(self.encode_srgb),
+            pad: 0,
+        };
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        let group = ctx.scoped(
+            || "creating the FXAA bind group".to_owned(),
+            || {
+                bind_group(
+                    &ctx.device,
+                    "fxaa",
+                    &self.layout,
+                    &[
+                        wgpu::BindingResource::TextureView(&targets.ldr_view),
+                        wgpu::BindingResource::Sampler(&self.sampler),
+                        self.params.as_entire_binding(),
+                    ],
+                )
+            },
+        )?;
+        self.group = Some(group);
+        Ok(())
+    }
+
+    fn prepare(&mut self, _ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
+        self.enabled = inputs.frame.post.aa == AntiAliasing::Fxaa;
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &PassInputs<'_>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        let Some(group) = self.group.as_ref().filter(|_| self.enabled) else {
+            return;
+        };
+        draw_fullscreen(
+            encoder,
+            "fxaa",
+            inputs.output,
+            wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+            timestamps,
+            &self.pipeline,
+            group,
+        );
+    }
+}
