@@ -128,6 +128,35 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) instance: u3
     return out;
 }
 
+// Value noise in [0, 1] on a 1 m lattice (hash of the lattice corners, smooth interpolation).
+fn lattice_noise(p: vec2<f32>) -> f32 {
+    let i = floor(p);
+    let f = p - i;
+    let w = f * f * (3.0 - 2.0 * f);
+    let h = vec4<f32>(
+        dot(i, vec2<f32>(127.1, 311.7)),
+        dot(i + vec2<f32>(1.0, 0.0), vec2<f32>(127.1, 311.7)),
+        dot(i + vec2<f32>(0.0, 1.0), vec2<f32>(127.1, 311.7)),
+        dot(i + vec2<f32>(1.0, 1.0), vec2<f32>(127.1, 311.7)),
+    );
+    let r = fract(sin(h) * 43758.5453);
+    return mix(mix(r.x, r.y, w.x), mix(r.z, r.w, w.x), w.y);
+}
+
+// How much of the surface foam covers where the foam amount is `amount`: patchy when little,
+// nearly solid when much.
+fn foam_strength(amount: f32) -> f32 {
+    return clamp(amount, 0.0, 1.0);
+}
+
+// Foam coverage at world `xz` (metres) for a foam `strength` in [0, 1]: two octaves of value
+// noise (1.3 m and 0.45 m features) thresholded lower as the strength grows.
+fn foam_pattern(xz: vec2<f32>, strength: f32) -> f32 {
+    let n = 0.65 * lattice_noise(xz * 0.75) + 0.35 * lattice_noise(xz * 2.2 + vec2<f32>(17.0, 5.0));
+    let cut = mix(0.75, 0.2, strength);
+    return smoothstep(cut, cut + 0.2, n);
+}
+
 @fragment
 fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     if in.depth < u.foam.w {
@@ -143,11 +172,14 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     let h = normalize(l + v);
     let specular = u.foam.z * pow(max(dot(n, h), 0.0), u.sky.a) * u.sun_color.rgb * step(0.0, dot(n, l));
     var color = mix(body, u.sky.rgb, fresnel) + specular;
-    let foam = clamp(
-        (1.0 - smoothstep(0.0, u.foam.x, in.depth)) + smoothstep(u.foam.y, 2.0 * u.foam.y, in.speed),
-        0.0,
-        1.0,
-    );
+    // Foam where the water is thin or fast. The speed comes from the simulation's flux over the
+    // depth, which is meaningless in a film of water running up the sand (it grows as the depth
+    // goes to 0), so fast-water foam needs a few foam depths of water. Both are broken up by a
+    // world-space pattern into patches and streaks: smooth per-vertex values over 4 m cells
+    // otherwise paint flat, hard-edged polygons.
+    let thin = 1.0 - smoothstep(0.0, u.foam.x, in.depth);
+    let fast = smoothstep(u.foam.y, 2.0 * u.foam.y, in.speed) * smoothstep(u.foam.x, 4.0 * u.foam.x, in.depth);
+    let foam = clamp(thin + fast, 0.0, 1.0) * foam_pattern(in.world.xz, foam_strength(thin + fast));
     color = mix(color, vec3<f32>(0.9, 0.95, 1.0) * (u.ambient.rgb + n_dot_l * u.sun_color.rgb), foam);
     // The open sea is opaque: nothing under it is drawn but the sky.
     // Water thinning out towards the dry sand fades away instead of ending in a hard edge along
