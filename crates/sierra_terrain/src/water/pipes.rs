@@ -19,6 +19,11 @@
 //! recomputes them into scratch (the same "halo" trade the thesis makes with its 18x18 tiles: a
 //! few repeated flux computations instead of a second pass). Every cell's arithmetic is the same
 //! whatever the banding, so any number of threads gives the same bits.
+//!
+//! The band loop is compiled three times and chosen at run time ([`StepKernel::detect`]):
+//! AVX-512F, AVX2 and the build target's baseline (SSE2 on x86-64). Only the vector width
+//! differs: no fused multiply-add, the same operations in the same order per cell, so every
+//! kernel gives the same bits (tested).
 
 use super::params::Boundary;
 
@@ -40,6 +45,53 @@ pub(crate) struct StepConsts {
     /// Rain this step, metres (`rain_rate * dt`).
     pub rain_dt: f32,
     pub boundary: Boundary,
+    /// The compiled version of the band loop that runs.
+    pub kernel: StepKernel,
+}
+
+/// Which compiled version of the band loop runs; all give the same bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StepKernel {
+    /// The build target's baseline (SSE2 on x86-64).
+    Portable,
+    /// 8-lane AVX2.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// 16-lane AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl StepKernel {
+    /// The widest kernel this CPU runs (`is_x86_feature_detected!`).
+    pub(crate) fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") {
+                return Self::Avx512;
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                return Self::Avx2;
+            }
+        }
+        Self::Portable
+    }
+
+    /// Every kernel this CPU runs, portable first.
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<Self> {
+        let mut all = vec![Self::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                all.push(Self::Avx2);
+            }
+            if std::is_x86_feature_detected!("avx512f") {
+                all.push(Self::Avx512);
+            }
+        }
+        all
+    }
 }
 
 /// Read-only outflow flux channels, `[rows * cols]` row-major, m³/s.
@@ -99,6 +151,7 @@ impl BandStats {
 ///
 /// Ghosts make the flux loop branch-free: a closed edge is a neighbour of infinite height
 /// (its flux `max(0, f - inf)` is exactly 0); an open edge is a dry neighbour on the same ground.
+#[inline(always)]
 fn fill_heights(c: &StepConsts, terrain: &[f32], depth: &[f32], y: isize, out: &mut [f32]) {
     let cols = c.cols;
     let open = c.boundary == Boundary::Open;
@@ -129,7 +182,7 @@ fn fill_heights(c: &StepConsts, terrain: &[f32], depth: &[f32], y: isize, out: &
 
 /// Flux update of one row (Mei eq. 2-3). `hu`, `hm`, `hd`: padded heights of the rows above,
 /// at and below; `d`: depths of the row; `old`/`out`: flux channels left, right, top, bottom.
-#[inline]
+#[inline(always)]
 fn flux_row(
     c: &StepConsts,
     [hu, hm, hd]: [&[f32]; 3],
@@ -177,7 +230,7 @@ fn pos(v: f32) -> f32 {
 
 /// Depth update of one row (Mei eq. 4-5) from the new flux of rows above (`b_up` = their
 /// bottom pipes), at (`own`) and below (`t_down` = their top pipes). Returns the row's max depth.
-#[inline]
+#[inline(always)]
 fn depth_row(
     c: &StepConsts,
     d: &[f32],
@@ -247,7 +300,8 @@ fn depth_cell(d: f32, own: [f32; 4], inflow: [f32; 4], dt_over_area: f32, rain: 
 
 /// One step for the band of rows starting at `y0` whose new depth and flux slices are
 /// `new_depth` and `new_flux` (`band_rows * cols` each). Reads the whole old state. Writes the
-/// volume that left through open edges, m³, per row of the band into `row_outflow`.
+/// volume that left through open edges, m³, per row of the band into `row_outflow`. Runs
+/// `c.kernel`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn step_band(
     c: &StepConsts,
@@ -260,6 +314,45 @@ pub(crate) fn step_band(
     s: &mut BandScratch,
     row_outflow: &mut [f64],
 ) -> BandStats {
+    let args = (terrain, depth, old, y0, new_depth, new_flux, s, row_outflow);
+    match c.kernel {
+        StepKernel::Portable => step_band_impl(c, args),
+        // SAFETY: `StepKernel::detect` picks these only where the CPU has the feature (and the
+        // tests force them only after checking).
+        #[cfg(target_arch = "x86_64")]
+        StepKernel::Avx2 => unsafe { step_band_avx2(c, args) },
+        #[cfg(target_arch = "x86_64")]
+        StepKernel::Avx512 => unsafe { step_band_avx512(c, args) },
+    }
+}
+
+/// `step_band`'s inputs after the constants.
+type BandArgs<'a, 'b> = (
+    &'a [f32],
+    &'a [f32],
+    FluxRef<'a>,
+    usize,
+    &'b mut [f32],
+    [&'b mut [f32]; 4],
+    &'b mut BandScratch,
+    &'b mut [f64],
+);
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn step_band_avx2(c: &StepConsts, args: BandArgs<'_, '_>) -> BandStats {
+    step_band_impl(c, args)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn step_band_avx512(c: &StepConsts, args: BandArgs<'_, '_>) -> BandStats {
+    step_band_impl(c, args)
+}
+
+#[inline(always)]
+fn step_band_impl(c: &StepConsts, args: BandArgs<'_, '_>) -> BandStats {
+    let (terrain, depth, old, y0, new_depth, new_flux, s, row_outflow) = args;
     let cols = c.cols;
     let y1 = y0 + new_depth.len() / cols;
     let [nl, nr, nt, nb] = new_flux;
@@ -350,6 +443,7 @@ fn edge_outflow(c: &StepConsts, y: usize, [l, r, t, b]: [&[f32]; 4]) -> f64 {
 }
 
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn band_depth_row(
     c: &StepConsts,
     depth: &[f32],
