@@ -456,6 +456,25 @@ mod tests {
         }
     }
 
+    /// The step's running maximum depth (which sets the stable time step) is the largest new
+    /// depth, wherever the peak lies: first or last column, inside a 16-cell chunk of the
+    /// vectorised row, or in the remainder after the chunks (37 columns: 35 interior cells).
+    #[test]
+    fn the_step_tracks_the_largest_depth() {
+        for peak in [0usize, 5, 17, 33, 35, 36, 3 * 37 + 20] {
+            let p = WaterParams::new(37, 5, 1.0);
+            let mut depth = vec![0.5f32; 37 * 5];
+            depth[peak] = 2.0 + peak as f32 * 1e-3;
+            let mut sim = WaterSim::flat(p, depth).unwrap();
+            for kernel in StepKernel::available() {
+                sim.kernel = kernel;
+                sim.step(0.1 * sim.max_stable_dt()).unwrap();
+                let want = sim.depth().iter().fold(0.0f32, |m, &d| m.max(d));
+                assert_eq!(sim.max_depth.to_bits(), want.to_bits(), "{kernel:?} {peak}");
+            }
+        }
+    }
+
     #[test]
     fn the_pipe_bound_is_where_the_update_turns_unstable() {
         let below = checkerboard_spread(0.97);
