@@ -413,7 +413,7 @@ fn step_band_impl(c: &StepConsts, args: BandArgs<'_, '_>) -> BandStats {
             );
         }
         // The flux of row y completes the inputs of depth row y - 1.
-        if y >= 1 && y - 1 >= y0 && y - 1 < y1 {
+        if y > y0 && y - 1 < y1 {
             let m = band_depth_row(
                 c,
                 depth,
