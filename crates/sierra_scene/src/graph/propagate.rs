@@ -147,7 +147,9 @@ fn prefetch_range(slots: &Range<usize>, a: &PassArrays<'_>) {
         let end = slots.end.min(slots.start + PREFETCH_SLOTS);
         let r = slots.start..end;
         let l = a.locals;
-        for column in [&l.tx, &l.ty, &l.tz, &l.qx, &l.qy, &l.qz, &l.qw, &l.sx, &l.sy, &l.sz] {
+        for column in [
+            &l.tx, &l.ty, &l.tz, &l.qx, &l.qy, &l.qz, &l.qw, &l.sx, &l.sy, &l.sz,
+        ] {
             prefetch_lines(&column[r.clone()]);
         }
         prefetch_lines(&a.parents[r.clone()]);

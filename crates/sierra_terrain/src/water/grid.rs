@@ -5,8 +5,9 @@ use rayon::prelude::*;
 
 use super::error::{Result, WaterError};
 use super::params::WaterParams;
-use super::pipes::{step_band, BandScratch, BandStats, FluxRef, StepConsts, StepKernel};
+use super::pipes::{step_band, BandScratch, BandStats, FluxRef, StepConsts};
 use super::sources::WaterSource;
+use crate::simd::SimdPath;
 
 /// Outflow flux of every cell through its four pipes, m³/s, each `[rows * cols]` row-major.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,8 +66,8 @@ pub struct WaterSim {
     steps: u64,
     volume_added: f64,
     volume_removed: f64,
-    /// The compiled band loop the steps run ([`StepKernel::detect`]).
-    kernel: StepKernel,
+    /// The compiled band loop the steps run ([`SimdPath::detect`]).
+    kernel: SimdPath,
 }
 
 impl WaterSim {
@@ -106,7 +107,7 @@ impl WaterSim {
             steps: 0,
             volume_added: 0.0,
             volume_removed: 0.0,
-            kernel: StepKernel::detect(),
+            kernel: SimdPath::detect(),
             params,
         })
     }
@@ -424,7 +425,7 @@ mod tests {
     /// break with rain and open edges over a sloped bed (31 columns: partial vectors).
     #[test]
     fn every_step_kernel_gives_the_same_bits() {
-        let run = |kernel: StepKernel| {
+        let run = |kernel: SimdPath| {
             let mut p = WaterParams::new(31, 23, 1.0);
             p.boundary = super::super::params::Boundary::Open;
             let terrain: Vec<f32> = (0..31 * 23).map(|i| (i % 31) as f32 * 0.02).collect();
@@ -444,8 +445,8 @@ mod tests {
                 .collect();
             (bits, sim.volume_removed().to_bits())
         };
-        let kernels = StepKernel::available();
-        let want = run(StepKernel::Portable);
+        let kernels = SimdPath::available();
+        let want = run(SimdPath::Portable);
         // Water moved and left through the open edges: equal bits are not vacuous.
         assert!(f64::from_bits(want.1) > 0.0);
         if kernels.len() == 1 {
@@ -466,7 +467,7 @@ mod tests {
             let mut depth = vec![0.5f32; 37 * 5];
             depth[peak] = 2.0 + peak as f32 * 1e-3;
             let mut sim = WaterSim::flat(p, depth).unwrap();
-            for kernel in StepKernel::available() {
+            for kernel in SimdPath::available() {
                 sim.kernel = kernel;
                 sim.step(0.1 * sim.max_stable_dt()).unwrap();
                 let want = sim.depth().iter().fold(0.0f32, |m, &d| m.max(d));

@@ -20,12 +20,13 @@
 //! few repeated flux computations instead of a second pass). Every cell's arithmetic is the same
 //! whatever the banding, so any number of threads gives the same bits.
 //!
-//! The band loop is compiled three times and chosen at run time ([`StepKernel::detect`]):
+//! The band loop is compiled three times and chosen at run time ([`SimdPath::detect`]):
 //! AVX-512F, AVX2 and the build target's baseline (SSE2 on x86-64). Only the vector width
 //! differs: no fused multiply-add, the same operations in the same order per cell, so every
 //! kernel gives the same bits (tested).
 
 use super::params::Boundary;
+use crate::simd::SimdPath;
 
 /// Step constants shared by every row.
 #[derive(Debug, Clone, Copy)]
@@ -46,52 +47,7 @@ pub(crate) struct StepConsts {
     pub rain_dt: f32,
     pub boundary: Boundary,
     /// The compiled version of the band loop that runs.
-    pub kernel: StepKernel,
-}
-
-/// Which compiled version of the band loop runs; all give the same bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum StepKernel {
-    /// The build target's baseline (SSE2 on x86-64).
-    Portable,
-    /// 8-lane AVX2.
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    /// 16-lane AVX-512F.
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-}
-
-impl StepKernel {
-    /// The widest kernel this CPU runs (`is_x86_feature_detected!`).
-    pub(crate) fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx512f") {
-                return Self::Avx512;
-            }
-            if std::is_x86_feature_detected!("avx2") {
-                return Self::Avx2;
-            }
-        }
-        Self::Portable
-    }
-
-    /// Every kernel this CPU runs, portable first.
-    #[cfg(test)]
-    pub(crate) fn available() -> Vec<Self> {
-        let mut all = vec![Self::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx2") {
-                all.push(Self::Avx2);
-            }
-            if std::is_x86_feature_detected!("avx512f") {
-                all.push(Self::Avx512);
-            }
-        }
-        all
-    }
+    pub kernel: SimdPath,
 }
 
 /// Read-only outflow flux channels, `[rows * cols]` row-major, m³/s.
@@ -332,13 +288,13 @@ pub(crate) fn step_band(
 ) -> BandStats {
     let args = (terrain, depth, old, y0, new_depth, new_flux, s, row_outflow);
     match c.kernel {
-        StepKernel::Portable => step_band_impl(c, args),
-        // SAFETY: `StepKernel::detect` picks these only where the CPU has the feature (and the
+        // SAFETY: `SimdPath::detect` picks these only where the CPU has the feature (and the
         // tests force them only after checking).
         #[cfg(target_arch = "x86_64")]
-        StepKernel::Avx2 => unsafe { step_band_avx2(c, args) },
+        SimdPath::Avx2 => unsafe { step_band_avx2(c, args) },
         #[cfg(target_arch = "x86_64")]
-        StepKernel::Avx512 => unsafe { step_band_avx512(c, args) },
+        SimdPath::Avx512 => unsafe { step_band_avx512(c, args) },
+        _ => step_band_impl(c, args),
     }
 }
 
