@@ -9,6 +9,7 @@
 
 pub mod error;
 pub mod noise;
+pub mod simd;
 pub mod water;
 
 pub use error::Error;

@@ -99,14 +99,82 @@ pub(crate) fn run(
     let mut stats = PropagationStats::default();
     let mut cols = [[0.0f32; CHUNK]; 9];
     let mut k = 0;
-    let mut current = merged_range(dirty, &mut k, a.span_end);
-    while let Some(slots) = current {
+    // Ranges are computed `LOOKAHEAD` ahead of the one processed, and prefetched then (in a
+    // graph larger than a core's L2; in a smaller one the prefetches are only extra work).
+    let prefetch = a.parents.len() >= PREFETCH_ABOVE_SLOTS;
+    let mut ahead: [Option<Range<usize>>; LOOKAHEAD] = Default::default();
+    for r in &mut ahead {
+        *r = merged_range(dirty, &mut k, a.span_end);
+        if let (Some(r), true) = (&r, prefetch) {
+            prefetch_range(r, a);
+        }
+    }
+    while let Some(slots) = ahead[0].take() {
+        ahead.rotate_left(1);
+        let last = merged_range(dirty, &mut k, a.span_end);
+        if let (Some(r), true) = (&last, prefetch) {
+            prefetch_range(r, a);
+        }
+        ahead[LOOKAHEAD - 1] = last;
         stats.visited += slots.len();
         stats.recomputed += range(kernel, slots, epoch, a, &mut cols);
-        current = merged_range(dirty, &mut k, a.span_end);
     }
     dirty.clear();
     stats
+}
+
+/// How many dirty ranges ahead of the one being computed are prefetched (one range of a
+/// 68-node rig takes ~300 ns, a few DRAM latencies).
+const LOOKAHEAD: usize = 2;
+
+/// Graph size (slots) from which the pass prefetches: ~120 bytes per slot (local transform,
+/// world, parent, stamp, flags) put 32k slots at ~4 MB, well past a core's 1 MiB L2. Below it
+/// the 250-rig bench (17k slots) ran 10 % slower with prefetches than without.
+const PREFETCH_ABOVE_SLOTS: usize = 1 << 15;
+
+/// Slots of the next range whose data [`prefetch_range`] requests: a rig-sized range is
+/// covered whole; a longer one is streamed well by the hardware prefetcher after its start.
+const PREFETCH_SLOTS: usize = 2 * CHUNK;
+
+/// Asks the caches for the first slots of the next dirty range while the current one is
+/// computed. Dirty ranges are short runs with gaps (e.g. every second rig of 68 nodes), which
+/// the hardware stream prefetchers of the 14 arrays the pass reads never learn: without this
+/// the 4,000-rig bench ran at ~2.5× its cache-resident time per node.
+#[inline(always)]
+fn prefetch_range(slots: &Range<usize>, a: &PassArrays<'_>) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let end = slots.end.min(slots.start + PREFETCH_SLOTS);
+        let r = slots.start..end;
+        let l = a.locals;
+        for column in [
+            &l.tx, &l.ty, &l.tz, &l.qx, &l.qy, &l.qz, &l.qw, &l.sx, &l.sy, &l.sz,
+        ] {
+            prefetch_lines(&column[r.clone()]);
+        }
+        prefetch_lines(&a.parents[r.clone()]);
+        prefetch_lines(&a.changed[r.clone()]);
+        prefetch_lines(&a.flags[r.clone()]);
+        prefetch_lines(&a.worlds[r]);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slots, a);
+}
+
+/// One prefetch per 64-byte line of `s`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn prefetch_lines<T>(s: &[T]) {
+    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+    let p = s.as_ptr().cast::<i8>();
+    // From the line holding the first byte to the line holding the last one.
+    let (first, bytes) = (p as usize % 64, std::mem::size_of_val(s));
+    let mut off = 0;
+    while off < first + bytes {
+        // SAFETY: `p - first + off` lies in a line `s` touches; prefetches never fault.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_sub(first).wrapping_add(off)) };
+        off += 64;
+    }
 }
 
 /// The union of the spans of the sorted dirty slots from `dirty[*k]` on that overlap the

@@ -29,6 +29,7 @@ mod fill_vbmi;
 use super::fbm::{Fbm, FbmKind};
 use super::perlin::{fade, Permutation};
 use crate::error::{finite, size, Error};
+pub use crate::simd::SimdPath;
 use cells::{fill_scalar, Axis, CellGrads, CELL_VALUES};
 
 /// Lanes per block.
@@ -276,46 +277,6 @@ fn signal(kind: FbmKind, n: f32) -> f32 {
             r * r
         }
         FbmKind::Billow => n.abs(),
-    }
-}
-
-/// The block implementations a grid row can run on; all give the same bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SimdPath {
-    /// 16 lanes in AVX-512F registers (x86-64 CPUs with `avx512f`).
-    Avx512,
-    /// 8 lanes in AVX2 registers (x86-64 CPUs with `avx2`).
-    Avx2,
-    /// 8 lanes as `[f32; 8]` arrays, any CPU.
-    Portable,
-}
-
-impl SimdPath {
-    /// The fastest path this CPU supports (checked at run time with `is_x86_feature_detected!`).
-    pub fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx512f") {
-                return Self::Avx512;
-            }
-            if std::is_x86_feature_detected!("avx2") {
-                return Self::Avx2;
-            }
-        }
-        Self::Portable
-    }
-
-    /// Whether this CPU can run the path.
-    pub fn is_supported(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => std::is_x86_feature_detected!("avx512f"),
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx2 => std::is_x86_feature_detected!("avx2"),
-            #[cfg(not(target_arch = "x86_64"))]
-            Self::Avx512 | Self::Avx2 => false,
-            Self::Portable => true,
-        }
     }
 }
 
