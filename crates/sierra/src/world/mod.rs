@@ -235,6 +235,10 @@ impl World {
             // An outdoor level: gradient sky with the sun disc instead of the flat clear colour.
             frame.post.sky.enabled = true;
         }
+        if let Some(sea) = &self.sea {
+            // Below the horizon, beyond the open sea's far edge, the sky shows more sea.
+            frame.post.sky.ground = sea.settings().horizon_color(&frame.sun);
+        }
         let Some(gpu) = &self.gpu else {
             return;
         };

@@ -49,6 +49,16 @@ impl Sea {
         self.origin.y + self.component.initial_level
     }
 
+    /// How the sea pass draws this sea (grid placement, open sea to [`HORIZON`], default look).
+    pub fn settings(&self) -> SeaSettings {
+        SeaSettings {
+            origin: self.origin,
+            rest_level: self.rest_level(),
+            horizon: HORIZON,
+            ..SeaSettings::default()
+        }
+    }
+
     /// Grid size, metres (x, z).
     pub fn extent(&self) -> Vec2 {
         Vec2::new(self.params.cols as f32, self.params.rows as f32) * self.params.cell_size
@@ -87,13 +97,7 @@ impl Sea {
             .context("Water initial state")?;
         let water = sierra_content::water::water_compute(ctx, self.params, &terrain, &depth)
             .context("creating the water simulation")?;
-        let settings = SeaSettings {
-            origin: self.origin,
-            rest_level: self.rest_level(),
-            horizon: HORIZON,
-            ..SeaSettings::default()
-        };
-        renderer.set_water(ctx, water, settings)?;
+        renderer.set_water(ctx, water, self.settings())?;
         self.floor = terrain;
         Ok(())
     }

@@ -82,6 +82,22 @@ impl Default for SeaSettings {
     }
 }
 
+impl SeaSettings {
+    /// Linear colour of the open sea where it meets the horizon under `sun`: `sea.wgsl`'s
+    /// shading of deep, still water seen at a 1° grazing angle (Schlick Fresnel ≈ 0.92 towards
+    /// `sky_color`, no sun highlight). The sky pass paints this below the horizon
+    /// ([`crate::SkySettings::ground`]) when a sea reaches out, so the strip between the sea's
+    /// far edge and the horizon reads as more sea, not as ground.
+    pub fn horizon_color(&self, sun: &crate::frame::Sun) -> Vec3 {
+        let grazing = 1f32.to_radians().sin();
+        let fresnel = 0.02 + 0.98 * (1.0 - grazing).powi(5);
+        let light = -sun.direction.normalize_or_zero();
+        let n_dot_l = light.y.max(0.0);
+        let body = self.deep_color * (sun.ambient + 0.6 * n_dot_l * sun.color * sun.intensity);
+        body.lerp(self.sky_color, fresnel)
+    }
+}
+
 /// Mirror of `SeaUniforms` in `sea.wgsl` (240 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
