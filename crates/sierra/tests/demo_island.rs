@@ -150,6 +150,47 @@ fn walk_path_keeps_clear_of_crowds_and_characters() {
     assert!(closest.0 >= 1.0, "{:.2} m from {}", closest.0, closest.1);
 }
 
+/// The planet never sits on the mountain: over the headless demo's aerial flight and the
+/// README's walk, the planet's bounding sphere (clouds included) seen from the eye stays clear of
+/// the terrain's highest point by at least 2° plus its own angular radius.
+#[test]
+fn the_planet_clears_the_summit_from_every_camera_of_the_demo() {
+    let mut game = uploaded_demo();
+    let planet = game.world.sky.planet.clone().unwrap();
+    let centre = Vec3::from(planet.position);
+    let bound = planet.radius * (1.0 + planet.relief).max(planet.cloud_height);
+    let field = game.world.height_field().unwrap();
+    let (_, top) = field.height_range();
+    let n = field.resolution();
+    let summit = (0..n * n)
+        .map(|k| field.sample_position(k % n, k / n))
+        .find(|p| p.y == top)
+        .unwrap();
+    let ticks = 120 * HEADLESS_TICKS_PER_FRAME;
+    let seconds = (f64::from(ticks) / DEFAULT_TICK_HZ) as f32;
+    let mut worst = (f32::INFINITY, String::new());
+    for kind in [CameraPathKind::Aerial, CameraPathKind::Walk] {
+        game.camera_path = Some(CameraPath::new(kind, seconds));
+        game.world.time = 0.0;
+        for tick in 0..ticks {
+            game.tick();
+            let eye = game.scene.camera.position;
+            let to_planet = centre - eye;
+            let angular_radius = (bound / to_planet.length()).asin();
+            let separation = to_planet.angle_between(summit - eye);
+            let clearance = (separation - angular_radius).to_degrees();
+            if clearance < worst.0 {
+                worst = (clearance, format!("{kind:?} tick {tick}, eye {eye}"));
+            }
+        }
+    }
+    eprintln!(
+        "closest: {:.1}° between the planet's limb and the summit ({})",
+        worst.0, worst.1
+    );
+    assert!(worst.0 >= 2.0, "{:.1}° at {}", worst.0, worst.1);
+}
+
 /// The headless demo's script (#27): after the aerial flight the player walks down the beach,
 /// jumps onto the spinning red platform, stands on it and walks back off onto the sand, the
 /// follow camera behind; the feet stay on the terrain wherever the player walks on it.
