@@ -236,8 +236,19 @@ fn lerp_affine(a: &glam::Affine3A, b: &glam::Affine3A, t: f32) -> Mat4 {
 }
 
 /// The level's `post` block as render settings (sky colours at their defaults).
-pub fn post_settings(post: &sierra_scene::level::Post, wireframe: bool) -> PostSettings {
+/// `brightest_light` is the largest channel of any light's colour × intensity: without a
+/// `tonemap` in the block, ACES applies when it exceeds 1 ([`sierra_scene::level::Post::tonemap`]).
+pub fn post_settings(
+    post: &sierra_scene::level::Post,
+    wireframe: bool,
+    brightest_light: f32,
+) -> PostSettings {
     use sierra_scene::level::Tonemap;
+    let tonemap = post.tonemap.unwrap_or(if brightest_light > 1.0 {
+        Tonemap::Aces
+    } else {
+        Tonemap::None
+    });
     PostSettings {
         bloom: BloomSettings {
             enabled: post.bloom,
@@ -246,7 +257,7 @@ pub fn post_settings(post: &sierra_scene::level::Post, wireframe: bool) -> PostS
             ..BloomSettings::default()
         },
         tonemap: TonemapSettings {
-            tonemapper: match post.tonemap {
+            tonemapper: match tonemap {
                 Tonemap::None => Tonemapper::None,
                 Tonemap::Aces => Tonemapper::Aces,
                 Tonemap::Agx => Tonemapper::Agx,
@@ -324,7 +335,7 @@ pub fn extract(
     content
         .characters
         .extract(&game.gameplay, &mut frame.skinned)?;
-    frame.post = post_settings(&game.scene.post, game.wireframe);
+    frame.post = post_settings(&game.scene.post, game.wireframe, brightest_light(frame));
     if game.debug_view != DebugView::Lit {
         frame.post = PostSettings {
             debug_view: game.debug_view,
@@ -339,6 +350,14 @@ pub fn extract(
     let eye = frame.camera.position;
     game.world.extract(eye, time, frame);
     Ok(())
+}
+
+/// The largest channel of the sun's or any point light's colour × intensity in `frame`.
+fn brightest_light(frame: &FrameData) -> f32 {
+    let sun = (frame.sun.color * frame.sun.intensity).max_element();
+    (frame.point_lights.iter())
+        .map(|l| (l.color * l.intensity).max_element())
+        .fold(sun, f32::max)
 }
 
 /// Camera, sun, lights and primitive draws of `game.scene` (see [`extract`]).

@@ -69,7 +69,10 @@ fn ik_hand_reaches_the_orb_elbow_stays_in_its_hinge_no_popping_and_the_sword_fol
     let sword = game.scene.object("Sword").unwrap();
     let elbow_limit = JointLimit::hinge(1, Vec3::X, -150f32.to_radians(), 0.0).unwrap();
     let forearm_rest = skeleton.rest_pose()[forearm].rotation;
-    let offset = Mat4::from_translation(Vec3::new(0.0, -0.08, 0.4))
+    // The level's offset: 0.4 m down the hand's -Y, the blade (local Z) turned 90° about X onto
+    // it, away from the body.
+    let offset = Mat4::from_translation(Vec3::new(0.0, -0.4, 0.0))
+        * Mat4::from_rotation_x(90f32.to_radians())
         * Mat4::from_scale(Vec3::new(0.03, 0.03, 0.9));
     let mut tracker = RotationChangeTracker::new();
     let mut rotations: Vec<Quat> = Vec::new();
@@ -230,5 +233,86 @@ fn a_malformed_input_track_names_file_and_place() {
     assert!(
         err.contains("track.json:3:") && err.contains("presses[1].key") && err.contains("fly"),
         "{err}"
+    );
+}
+
+/// Closest distance between segments `[p0, p1]` and `[q0, q1]` (clamped parameters; Ericson,
+/// Real-Time Collision Detection, 5.1.9).
+fn segment_distance(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> f32 {
+    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
+    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
+    let (c, b) = (d1.dot(r), d1.dot(d2));
+    let denom = a * e - b * b;
+    let mut s = if denom > 1e-12 {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t = (b * s + f) / e;
+    if t < 0.0 {
+        t = 0.0;
+        s = (-c / a).clamp(0.0, 1.0);
+    } else if t > 1.0 {
+        t = 1.0;
+        s = ((b - c) / a).clamp(0.0, 1.0);
+    }
+    ((p0 + d1 * s) - (q0 + d2 * t)).length()
+}
+
+/// The `ik` level's sword, held in the IK-driven right hand, never passes through the
+/// mannequin's torso or head: over 8 s its blade (a segment along the sword's length) stays
+/// clear of capsules around the pelvis-spine-chest-neck-head chain (0.15 m: the mannequin's torso is
+/// about 0.3 m deep).
+#[test]
+fn the_ik_levels_sword_clears_the_torso_and_head() {
+    const TORSO_RADIUS: f32 = 0.15;
+    let mut game = Game::load(&repo("assets/levels/ik.json"), 60.0).unwrap();
+    let skeleton = game.gameplay.characters[0].model.skeleton.clone();
+    let chain: Vec<usize> = [
+        "pelvis",
+        "spine",
+        "chest",
+        "upper_chest",
+        "neck",
+        "head",
+        "head_end",
+    ]
+    .iter()
+    .map(|n| {
+        skeleton
+            .find_joint(n)
+            .unwrap_or_else(|| panic!("no joint {n}"))
+    })
+    .collect();
+    let sword = game.scene.object("Sword").unwrap();
+    let mut closest = (f32::INFINITY, 0);
+    for tick in 0..480 {
+        game.tick();
+        let pose = &game.gameplay.poses[0];
+        let world = Mat4::from(game.scene.graph.world(sword).unwrap());
+        let (tip, hilt) = (
+            world.transform_point3(Vec3::new(0.0, 0.0, 0.5)),
+            world.transform_point3(Vec3::new(0.0, 0.0, -0.5)),
+        );
+        for pair in chain.windows(2) {
+            let (a, b) = (
+                pose.model[pair[0]].w_axis.truncate(),
+                pose.model[pair[1]].w_axis.truncate(),
+            );
+            let d = segment_distance(hilt, tip, a, b) - TORSO_RADIUS;
+            if d < closest.0 {
+                closest = (d, tick);
+            }
+        }
+    }
+    eprintln!(
+        "sword's closest approach to the torso: {:.3} m at tick {}",
+        closest.0, closest.1
+    );
+    assert!(
+        closest.0 > 0.0,
+        "the sword cuts {:.3} m into the torso at tick {}",
+        -closest.0,
+        closest.1
     );
 }

@@ -170,8 +170,11 @@ pub struct Post {
     pub bloom_threshold: f32,
     /// Scale of the blurred highlights added back.
     pub bloom_intensity: f32,
-    /// HDR → display mapping.
-    pub tonemap: Tonemap,
+    /// HDR → display mapping. Absent: ACES when a light of the level is brighter than 1 (the
+    /// sun's or a point light's colour × intensity in any channel), so bright lights roll off
+    /// instead of clipping to flat colour; otherwise none (linear values, as render tests
+    /// expect). `"none"` keeps linear values whatever the lights.
+    pub tonemap: Option<Tonemap>,
     /// Draw the procedural sky (gradient and sun disc) behind the scene instead of the clear colour.
     pub sky: bool,
     /// Multisample anti-aliasing: samples per pixel of the scene passes, 1 (off, the default)
@@ -229,7 +232,7 @@ impl Default for Post {
             bloom: false,
             bloom_threshold: 0.8,
             bloom_intensity: 1.0,
-            tonemap: Tonemap::None,
+            tonemap: None,
             sky: false,
             msaa: 1,
             aa: AntiAliasing::None,
