@@ -101,7 +101,7 @@ fn tonemap_params_match_wgsl() {
                 ("tonemapper", offset_of!(TonemapParams, tonemapper)),
                 ("exposure", offset_of!(TonemapParams, exposure)),
                 ("encode_srgb", offset_of!(TonemapParams, encode_srgb)),
-                ("_pad", offset_of!(TonemapParams, pad)),
+                ("luma_alpha", offset_of!(TonemapParams, luma_alpha)),
             ],
         ),
     );
