@@ -262,6 +262,8 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     let emissive_sample = textureSample(emissive_texture, material_sampler, in.uv).rgb;
     // Pixel footprint in metres (derivatives also need uniform control flow).
     let footprint = length(fwidth(in.world_position));
+    // The triangle's own normal (flat): the shadow lookup is pushed off the triangle itself.
+    let face_normal = cross(dpdx(in.world_position), dpdy(in.world_position));
 
     let base = object.base_color * in.color * base_sample;
     if (material.flags & 4u) != 0u && base.a < material.alpha_cutoff {
@@ -300,7 +302,17 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     }
     var color = ambient * occlusion;
     let sun = shade(pbr, n, v, lights.to_sun, lights.sun_color, albedo, metallic, roughness);
-    color += sun * sun_shadow(in.world_position, normalize(in.normal) * select(1.0, -1.0, back));
+    // The shadow lookup is pushed along the triangle's flat normal, not the smooth one: near the
+    // terminator of a coarse round mesh the smooth normal still faces the sun while the facet
+    // itself is edge-on, and a push along the smooth normal leaves the point in the shadow of
+    // the neighbouring facet (a ladder of lit and shadowed rings down a mannequin's side).
+    let smooth_normal = normalize(in.normal) * select(1.0, -1.0, back);
+    var flat_normal = smooth_normal;
+    if dot(face_normal, face_normal) > 1e-20 {
+        flat_normal = normalize(face_normal);
+        flat_normal *= select(-1.0, 1.0, dot(flat_normal, smooth_normal) >= 0.0);
+    }
+    color += sun * sun_shadow(in.world_position, flat_normal);
     let count = min(lights.point_light_count, MAX_POINT_LIGHTS);
     for (var i = 0u; i < count; i++) {
         let light = lights.point_lights[i];
