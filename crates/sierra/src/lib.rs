@@ -31,6 +31,7 @@ pub mod key_track;
 pub mod level_gltf;
 pub mod output;
 pub mod overlay;
+pub mod prelude;
 pub mod progress;
 pub mod runtime_dir;
 pub mod scene_to_frame;
