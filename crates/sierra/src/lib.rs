@@ -35,6 +35,7 @@ pub mod prelude;
 pub mod progress;
 pub mod runtime_dir;
 pub mod scene_to_frame;
+pub mod viewer;
 pub mod window;
 pub mod world;
 
