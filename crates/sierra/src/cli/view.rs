@@ -3,7 +3,8 @@
 //! clip (sampled at 32 times and every frame's time, so a model that walks or grows stays in frame):
 //! `DIR/frame_NNNN.png` (N frames evenly over the clip) and `DIR/contact_sheet.png`, through
 //! the one frame runner ([`FrameRunner`] with a source whose tick moves to the next sample
-//! time).
+//! time). With `--window` the same source is drawn by the interactive orbit viewer
+//! ([`crate::viewer`]).
 //!
 //! Skinned meshes are posed by the animation job, as the game poses its characters
 //! ([`sierra_content::ModelPoser`]: `sierra_anim::CharacterJob`, joint world × inverse bind
@@ -30,7 +31,7 @@ use sierra_content::gltf_model::upload_gltf;
 use sierra_content::poser::{node_morph_weights, NodeClips, NodePoser};
 use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
 use sierra_content::ModelPoser;
-use sierra_gltf::{builtin, ClipSelector};
+use sierra_gltf::{builtin, ClipSelector, GltfAsset};
 use sierra_render::passes::frustum::transform_aabb;
 use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
@@ -433,12 +434,6 @@ pub fn run(args: ViewArgs) -> Result<()> {
     if frames == 0 {
         bail!("--frames must be at least 1");
     }
-    let mut names: Vec<String> = (0..frames).map(frame_name).collect();
-    names.push(CONTACT_SHEET.to_owned());
-    let out = OutputDir::replace(&args.out, &names, args.force)?;
-    let ctx = GpuContext::headless()?;
-    outln!("adapter: {}", ctx.adapter_summary())?;
-    let mut headless = HeadlessRenderer::new(&ctx, args.size.width, args.size.height)?;
     let request = ModelRequest {
         model: &args.model,
         assets: &args.assets,
@@ -447,7 +442,15 @@ pub fn run(args: ViewArgs) -> Result<()> {
         frames,
         aspect: args.size.width as f32 / args.size.height as f32,
     };
-    let loaded = load_model(&ctx, &mut headless.renderer, &request)?;
+    // A bad model is refused before the output folder is touched.
+    let imported = import_model(&request)?;
+    let mut names: Vec<String> = (0..frames).map(frame_name).collect();
+    names.push(CONTACT_SHEET.to_owned());
+    let out = OutputDir::replace(&args.out, &names, args.force)?;
+    let ctx = GpuContext::headless()?;
+    outln!("adapter: {}", ctx.adapter_summary())?;
+    let mut headless = HeadlessRenderer::new(&ctx, args.size.width, args.size.height)?;
+    let loaded = upload_model(&ctx, &mut headless.renderer, &request, imported)?;
     // The one frame runner: each frame ticks the source to the next sample time, extracts and
     // renders it.
     let mut runner = FrameRunner::with_source(loaded.source);
@@ -474,18 +477,11 @@ pub fn run(args: ViewArgs) -> Result<()> {
     Ok(())
 }
 
-/// Loads `request.model`, uploads it into `renderer` and frames it: the camera sees the whole
-/// clip, on a ground plane (lit frames).
+/// Imports `request.model` and finds its clip (`--clip`, else the first; `None` without clips).
 ///
 /// # Errors
-/// Import errors naming the file, an unknown clip (listing the clips), GPU errors.
-pub(crate) fn load_model(
-    ctx: &GpuContext,
-    renderer: &mut Renderer,
-    request: &ModelRequest<'_>,
-) -> Result<LoadedModel> {
-    let frames = request.frames;
-    let albedo = request.albedo;
+/// Import errors naming the file, an unknown clip (listing the clips).
+pub(crate) fn import_model(request: &ModelRequest<'_>) -> Result<(GltfAsset, Option<usize>)> {
     let asset = builtin::load_model_in(
         request.model,
         request.assets.asset_root.as_deref(),
@@ -497,6 +493,21 @@ pub(crate) fn load_model(
         (None, false) => Some(0),
         (None, true) => None,
     };
+    Ok((asset, clip))
+}
+
+/// Uploads an imported model ([`import_model`]) into `renderer` and frames it.
+///
+/// # Errors
+/// Malformed meshes naming the file, GPU errors.
+pub(crate) fn upload_model(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    request: &ModelRequest<'_>,
+    (asset, clip): (GltfAsset, Option<usize>),
+) -> Result<LoadedModel> {
+    let frames = request.frames;
+    let albedo = request.albedo;
     let duration = clip.map_or(0.0, |c| asset.clips[c].duration);
     let default_weights = |node: usize, mesh: usize| {
         let n = &asset.nodes[node];

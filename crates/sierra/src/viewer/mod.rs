@@ -24,12 +24,13 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
-use crate::cli::view::{load_model, ModelFrames, ModelRequest, ViewArgs};
+use crate::cli::view::{import_model, upload_model, ModelFrames, ModelRequest, ViewArgs};
 use crate::frame_runner::FrameRunner;
 use crate::output::OutputDir;
 use crate::scene_to_frame::View;
 use orbit::Orbit;
 use playback::{Playback, WindowRequest};
+use sierra_gltf::GltfAsset;
 
 /// The screenshot a scripted run (`--frames`) writes at its end: `window.png` (`window_2.png`
 /// … beside earlier ones: the folder is appended to, never overwritten).
@@ -43,6 +44,9 @@ const SCRIPTED_DT: f32 = 1.0 / 60.0;
 /// # Errors
 /// No display, import errors naming the file, GPU and surface errors, unwritable screenshots.
 pub fn run(args: &ViewArgs) -> Result<()> {
+    let request = request(args, 1.0);
+    // A bad model is refused before the window opens or the output folder is touched.
+    let imported = import_model(&request)?;
     let out = OutputDir::append(&args.out, args.force)?;
     // Frames after the first come from the window's redraws; a scripted run needs at least one.
     if args.frames == Some(0) {
@@ -53,6 +57,7 @@ pub fn run(args: &ViewArgs) -> Result<()> {
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
         args,
+        imported: Some(imported),
         out,
         running: None,
         error: None,
@@ -69,6 +74,8 @@ pub fn run(args: &ViewArgs) -> Result<()> {
 
 struct App<'a> {
     args: &'a ViewArgs,
+    /// The model, until the window's start uploads it.
+    imported: Option<(GltfAsset, Option<usize>)>,
     out: OutputDir,
     running: Option<Running>,
     error: Option<anyhow::Error>,
@@ -111,15 +118,12 @@ impl App<'_> {
         let (width, height) = (inner.width.max(1), inner.height.max(1));
         let config = ctx.configure_surface(&surface, width, height)?;
         let mut renderer = Renderer::new(&ctx, width, height, config.format)?;
-        let request = ModelRequest {
-            model: &self.args.model,
-            assets: &self.args.assets,
-            clip: self.args.clip.as_deref(),
-            albedo: self.args.albedo,
-            frames: 2,
-            aspect: width as f32 / height as f32,
-        };
-        let loaded = load_model(&ctx, &mut renderer, &request)?;
+        let imported = self
+            .imported
+            .take()
+            .ok_or_else(|| anyhow!("viewer started twice"))?;
+        let request = request(self.args, width as f32 / height as f32);
+        let loaded = upload_model(&ctx, &mut renderer, &request, imported)?;
         let clip = loaded.clip.unwrap_or(0);
         let (centre, radius) = loaded.sphere;
         let _ = outln!("viewer: {width}x{height} on {}", ctx.adapter_summary());
@@ -255,6 +259,18 @@ impl App<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// What the viewer loads: `args`'s model, clip and lighting, framed at `aspect`.
+fn request(args: &ViewArgs, aspect: f32) -> ModelRequest<'_> {
+    ModelRequest {
+        model: &args.model,
+        assets: &args.assets,
+        clip: args.clip.as_deref(),
+        albedo: args.albedo,
+        frames: 2,
+        aspect,
     }
 }
 
