@@ -189,3 +189,41 @@ fn a_level_from_before_clip_bindings_loads_and_plays_as_before() {
     let p = game.gameplay.player.as_ref().unwrap();
     assert_eq!((p.speed, p.run_speed), (4.0, 8.0));
 }
+
+#[test]
+fn sierra_render_draws_the_textured_fox_level_from_the_repository_root() {
+    // The CLI path of the same level and track: `shared:` found from the repository root.
+    if sierra_testkit::shared_asset("gltf/Fox/Fox.glb").is_none() {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_sierra"))
+        .current_dir(repo(""))
+        .env(
+            "SIERRA_SHARED",
+            sierra_testkit::shared_assets_root().join(".."),
+        )
+        .args(["render", "assets/levels/fox.json", "--input"])
+        .args([
+            "assets/input/fox_walk_run.json",
+            "--frames",
+            "2",
+            "--size",
+            "160x90",
+        ])
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let frame = image::open(out.path().join("frame_0001.png"))
+        .unwrap()
+        .to_rgba8();
+    // The Fox's orange texels (red well above green above blue) fill part of the frame.
+    let orange = frame
+        .pixels()
+        .filter(|p| p[0] > 120 && i32::from(p[0]) - i32::from(p[1]) > 40 && p[1] > p[2])
+        .count();
+    assert!(orange > 100, "{orange} orange pixels");
+}
