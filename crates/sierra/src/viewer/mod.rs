@@ -200,7 +200,10 @@ impl App<'_> {
             return Ok(());
         };
         let path = self.out.add(stem, "png")?;
-        let image = render_offscreen(running)?;
+        let format = running.config.format;
+        let image = running
+            .runner
+            .render_to_image(&running.ctx, &mut running.renderer, format)?;
         image
             .save(&path)
             .with_context(|| format!("writing the screenshot {}", path.display()))?;
@@ -326,34 +329,6 @@ fn resize(running: &mut Running, size: PhysicalSize<u32>) -> Result<()> {
         .renderer
         .resize(&running.ctx, size.width, size.height)?;
     Ok(())
-}
-
-/// The last extracted frame rendered into an off-screen texture of the surface's format and
-/// read back (surface textures cannot be read back everywhere).
-fn render_offscreen(running: &mut Running) -> Result<image::RgbaImage> {
-    let (width, height) = running.renderer.size();
-    let texture = running.ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("viewer screenshot"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: running.config.format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    running
-        .runner
-        .render(&running.ctx, &mut running.renderer, &view)?;
-    Ok(sierra_render::readback::read_texture_rgba(
-        &running.ctx,
-        &texture,
-    )?)
 }
 
 impl ApplicationHandler for App<'_> {
