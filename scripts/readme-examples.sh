@@ -3,8 +3,9 @@
 # the README cannot drift from the binary. Called by .ci/run after `make test`.
 #
 # Which commands: every inline code span from "## Command line" up to its first benchmark
-# subsection ("### Animation speed") that starts with `sierra `, `echo ` (a pipe into sierra) or
-# `cargo bench`, and holds no placeholder in capitals (COMMAND, LEVEL.json, ...). Each runs under
+# subsection ("### Animation speed") that starts with `sierra `, `echo ` (a pipe into sierra),
+# `cargo bench` or `cargo run --release --example` (the library examples), and holds no
+# placeholder in capitals (COMMAND, LEVEL.json, ...). Each runs under
 # `bash -c` with `sierra` standing for target/release/sierra (the README's own shorthand), under
 # a timeout: `cargo` commands in the repository, `sierra` commands in a scratch copy of its
 # layout (assets/ and ../shared linked, out/ fresh) so their outputs never meet a user's out/.
@@ -53,7 +54,7 @@ spans = list(re.finditer(r"`([^`\n]+)`", section))
 seen = set()
 for i, m in enumerate(spans):
     cmd = m.group(1).replace("\\|", "|")
-    if not re.match(r"(sierra |echo .*\| *sierra |cargo bench )", cmd):
+    if not re.match(r"(sierra |echo .*\| *sierra |cargo bench |cargo run --release --example )", cmd):
         continue
     if re.search(r"\b[A-Z][A-Z_]{2,}\b|…", cmd):
         continue  # a placeholder: a form, not an example

@@ -177,6 +177,38 @@ impl<S: FrameSource> FrameRunner<S> {
         Ok(stats)
     }
 
+    /// Renders the last extracted frame again into an off-screen texture of the renderer's size
+    /// in `format` (a window's surface format) and reads it back: a window's screenshot (surface
+    /// textures cannot be read back everywhere).
+    ///
+    /// # Errors
+    /// GPU errors; a `format` that is not 8-bit RGBA/BGRA.
+    pub fn render_to_image(
+        &mut self,
+        ctx: &GpuContext,
+        renderer: &mut Renderer,
+        format: wgpu::TextureFormat,
+    ) -> Result<image::RgbaImage> {
+        let (width, height) = renderer.size();
+        let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("screenshot"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        self.render(ctx, renderer, &view)?;
+        Ok(readback::read_texture_rgba(ctx, &texture)?)
+    }
+
     /// The newest GPU timings (per scope and the frame's total) any render returned: what the
     /// window's overlay shows. They are a few frames old (read without waiting); `None` before
     /// the first arrived or without timestamp queries.

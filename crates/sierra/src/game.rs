@@ -84,6 +84,24 @@ impl Game {
         Ok(game)
     }
 
+    /// Starts a level built in code (see [`sierra_scene::Level::in_folder`]): validates it,
+    /// loads its assets through its asset root and starts it at tick 0 with a `tick_hz` clock.
+    ///
+    /// # Errors
+    /// As [`Game::load`]: invalid objects, missing or refused assets, gameplay errors.
+    pub fn from_level(level: &sierra_scene::Level, tick_hz: f64) -> Result<Self> {
+        let mut startup = StartupTimes::new();
+        let scene = startup.time("level", || -> Result<Scene> {
+            level.validate()?;
+            let mut assets = sierra_scene::assets::AssetCache::for_level(level);
+            Ok(Scene::from_level(level, &mut assets)?)
+        })?;
+        let mut game = Self::new(scene, level.file.clone(), tick_hz)?;
+        startup.extend(&game.startup);
+        game.startup = startup;
+        Ok(game)
+    }
+
     /// Starts `scene` (loaded from `file`) at tick 0.
     ///
     /// # Errors

@@ -31,9 +31,11 @@ pub mod key_track;
 pub mod level_gltf;
 pub mod output;
 pub mod overlay;
+pub mod prelude;
 pub mod progress;
 pub mod runtime_dir;
 pub mod scene_to_frame;
+pub mod viewer;
 pub mod window;
 pub mod world;
 

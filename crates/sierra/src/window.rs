@@ -729,28 +729,12 @@ fn queue_controls(running: &mut Running) {
 }
 
 /// Renders the current frame again into an off-screen copy of the surface format and writes it
-/// as PNG (surface textures cannot be read back everywhere).
+/// as PNG ([`FrameRunner::render_to_image`]).
 fn write_screenshot(running: &mut Running, path: &std::path::Path) -> Result<()> {
-    let (width, height) = running.renderer.size();
-    let texture = running.ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("screenshot"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: running.config.format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    running
+    let format = running.config.format;
+    let image = running
         .runner
-        .render(&running.ctx, &mut running.renderer, &view)?;
-    let image = sierra_render::readback::read_texture_rgba(&running.ctx, &texture)?;
+        .render_to_image(&running.ctx, &mut running.renderer, format)?;
     image
         .save(path)
         .with_context(|| format!("writing the screenshot {}", path.display()))

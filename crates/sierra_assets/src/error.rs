@@ -72,7 +72,7 @@ pub enum AssetError {
 }
 
 fn hint(root_name: &str) -> &'static str {
-    if root_name == "--asset-root" {
+    if root_name == "--asset-root" || root_name == crate::SHARED_ROOT_NAME {
         ""
     } else {
         " (to let assets share a folder above it, pass --asset-root)"

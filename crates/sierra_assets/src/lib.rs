@@ -18,6 +18,9 @@
 //!   glTF URIs (RFC 3986 relative references, percent-decoded; `data:` URIs; any scheme such
 //!   as `file:` refused).
 //!
+//! - [`SHARED_PREFIX`]: a path written `shared:PATH` names `PATH` inside the shared sample
+//!   assets ([`shared_assets_dir`]), opened through that folder as its own root.
+//!
 //! Errors ([`AssetError`]) name the file as the user wrote it under its root, and for budget
 //! refusals the amount, the limit and how to raise it.
 
@@ -27,10 +30,12 @@ mod budgets;
 mod error;
 mod resolver;
 mod root;
+mod shared;
 mod uri;
 
 pub use budgets::{Budget, BudgetOverrides, Budgets};
 pub use error::AssetError;
 pub use resolver::Resolver;
 pub use root::{open_within, AssetRoot, FileId, OpenAsset};
+pub use shared::{shared_assets_dir, shared_path, SHARED_PREFIX, SHARED_ROOT_NAME};
 pub use uri::{decode_uri, UriTarget};

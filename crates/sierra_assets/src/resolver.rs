@@ -8,6 +8,11 @@ use crate::{decode_uri, AssetError, AssetRoot, Budgets, OpenAsset, UriTarget};
 /// Resolves the references of one file: paths relative to `folder` (a folder inside the
 /// root), opened only through [`AssetRoot::open_file`], read within [`Budgets::file_bytes`].
 ///
+/// A path written `shared:PATH` ([`crate::SHARED_PREFIX`]) is `PATH` inside the shared
+/// assets folder ([`crate::shared_assets_dir`]) instead, opened as its own root (named
+/// [`crate::SHARED_ROOT_NAME`]) with the same containment rules; the resolver of such a file
+/// ([`Resolver::for_file`]) stays in that root.
+///
 /// A *detached* resolver ([`Resolver::detached`]) has no root: it is for data built in
 /// memory (the built-in mannequin), and refuses every file reference.
 #[derive(Clone, Debug)]
@@ -76,11 +81,18 @@ impl Resolver {
     }
 
     /// The resolver of a file at `relative` (from this resolver's folder): same root and
-    /// budgets, references from that file's folder.
+    /// budgets, references from that file's folder. For a `shared:` path whose shared folder
+    /// cannot be opened, a detached resolver (the file itself could not be opened either).
     pub fn for_file(&self, relative: &Path) -> Resolver {
-        let path = self.folder.join(relative);
+        let (root, path) = match crate::shared_path(relative) {
+            Some(inner) => match shared_root() {
+                Ok(root) => (Some(root), inner.to_path_buf()),
+                Err(_) => (None, inner.to_path_buf()),
+            },
+            None => (self.root.clone(), self.folder.join(relative)),
+        };
         Resolver {
-            root: self.root.clone(),
+            root,
             folder: path.parent().map(Path::to_path_buf).unwrap_or_default(),
             budgets: self.budgets,
         }
@@ -93,6 +105,9 @@ impl Resolver {
 
     /// `relative` (from the folder) shown under the root, for messages.
     pub fn display(&self, relative: &Path) -> PathBuf {
+        if let Some(inner) = crate::shared_path(relative) {
+            return crate::shared_assets_dir().join(inner);
+        }
         let joined = self.join(relative);
         match &self.root {
             Some(root) => root.display(&joined),
@@ -100,12 +115,22 @@ impl Resolver {
         }
     }
 
-    /// Opens `relative` (from the folder) inside the root: see [`AssetRoot::open_file`].
+    /// Opens `relative` (from the folder) inside the root: see [`AssetRoot::open_file`];
+    /// `shared:PATH` opens `PATH` inside the shared assets folder.
     ///
     /// # Errors
     /// As [`AssetRoot::open_file`]; a detached resolver refuses with
-    /// [`AssetError::BadUri`].
+    /// [`AssetError::BadUri`]; [`AssetError::Io`] naming the shared folder when a `shared:`
+    /// path is used and that folder cannot be opened.
     pub fn open(&self, relative: &Path) -> Result<OpenAsset, AssetError> {
+        if let Some(inner) = crate::shared_path(relative) {
+            return shared_root()?.open_file(inner);
+        }
+        self.open_in_root(relative)
+    }
+
+    /// Opens `relative` (from the folder) inside this resolver's own root (no `shared:`).
+    fn open_in_root(&self, relative: &Path) -> Result<OpenAsset, AssetError> {
         match &self.root {
             Some(root) => root.open_file(&self.join(relative)),
             None => Err(AssetError::BadUri {
@@ -137,9 +162,15 @@ impl Resolver {
         };
         match decode_uri(uri, self.budgets.file_bytes).map_err(bad)? {
             UriTarget::Data(bytes) => Ok(bytes),
-            UriTarget::Relative(path) => self.read(&path),
+            // A file's own references stay in its root: no `shared:` from inside a glTF.
+            UriTarget::Relative(path) => self.open_in_root(&path)?.read(self.budgets.file_bytes),
         }
     }
+}
+
+/// The shared assets folder opened as a root.
+fn shared_root() -> Result<Arc<AssetRoot>, AssetError> {
+    AssetRoot::open(&crate::shared_assets_dir(), crate::SHARED_ROOT_NAME).map(Arc::new)
 }
 
 impl Default for Resolver {
@@ -186,5 +217,44 @@ mod tests {
             .read_uri("x.bin", place)
             .unwrap_err();
         assert!(err.to_string().contains("built in memory"), "{err}");
+    }
+
+    #[test]
+    fn shared_paths_open_inside_the_shared_folder_and_stay_there() {
+        let d = tempfile::tempdir().unwrap();
+        let shared = d.path().join("shared");
+        std::fs::create_dir_all(shared.join("assets/gltf/M")).unwrap();
+        std::fs::create_dir_all(d.path().join("level")).unwrap();
+        std::fs::write(shared.join("assets/gltf/M/m.bin"), "mesh").unwrap();
+        std::fs::write(shared.join("secret.txt"), "secret").unwrap();
+        // The variable is read at each use; this test is the only one in the crate that sets it.
+        std::env::set_var("SIERRA_SHARED", &shared);
+        let root = Arc::new(AssetRoot::open(&d.path().join("level"), "level folder").unwrap());
+        let r = Resolver::new(root, "", Budgets::DEFAULT);
+        assert_eq!(r.read(Path::new("shared:gltf/M/m.bin")).unwrap(), b"mesh");
+        // The file's own references resolve from its folder inside the shared root.
+        let inner = r.for_file(Path::new("shared:gltf/M/m.bin"));
+        assert_eq!(
+            inner.read_uri("m.bin", "m.gltf: buffers[0].uri").unwrap(),
+            b"mesh"
+        );
+        let err = inner.read_uri("../../../secret.txt", "m.gltf").unwrap_err();
+        assert!(matches!(err, AssetError::OutsideRoot { .. }), "{err}");
+        for escape in ["shared:../secret.txt", "shared:/etc/passwd"] {
+            let err = r.read(Path::new(escape)).unwrap_err();
+            assert!(
+                matches!(err, AssetError::OutsideRoot { .. }),
+                "{escape}: {err}"
+            );
+            assert!(err.to_string().contains("shared assets"), "{err}");
+        }
+        // A glTF URI cannot name the shared root (a scheme, or percent-encoded).
+        for uri in ["shared:gltf/M/m.bin", "shared%3Agltf/M/m.bin"] {
+            assert!(inner.read_uri(uri, "m.gltf").is_err(), "{uri}");
+        }
+        std::env::set_var("SIERRA_SHARED", d.path().join("nowhere"));
+        let err = r.read(Path::new("shared:gltf/M/m.bin")).unwrap_err();
+        assert!(err.to_string().contains("nowhere"), "{err}");
+        std::env::remove_var("SIERRA_SHARED");
     }
 }

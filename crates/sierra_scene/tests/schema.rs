@@ -36,11 +36,19 @@ fn schema_lists_every_component_type() {
 
 #[test]
 fn shipped_levels_load() {
+    // `fox.json` uses `shared:` (the samples, `$SIERRA_SHARED/assets`): cargo runs tests in the
+    // crate's folder, not beside ../shared, so name the samples' folder (skipped without them).
+    let have_shared = sierra_testkit::shared_asset("gltf/Fox/Fox.glb").is_some();
+    std::env::set_var(
+        "SIERRA_SHARED",
+        sierra_testkit::shared_assets_root().join(".."),
+    );
     let mut count = 0;
     for entry in std::fs::read_dir(levels_dir()).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "json")
             && path.file_name().is_some_and(|n| n != "schema.json")
+            && (have_shared || path.file_name().is_some_and(|n| n != "fox.json"))
         {
             sierra_scene::load_level(&path).unwrap_or_else(|e| panic!("{e}"));
             count += 1;

@@ -3,7 +3,8 @@
 //! clip (sampled at 32 times and every frame's time, so a model that walks or grows stays in frame):
 //! `DIR/frame_NNNN.png` (N frames evenly over the clip) and `DIR/contact_sheet.png`, through
 //! the one frame runner ([`FrameRunner`] with a source whose tick moves to the next sample
-//! time).
+//! time). With `--window` the same source is drawn by the interactive orbit viewer
+//! ([`crate::viewer`]).
 //!
 //! Skinned meshes are posed by the animation job, as the game poses its characters
 //! ([`sierra_content::ModelPoser`]: `sierra_anim::CharacterJob`, joint world × inverse bind
@@ -30,12 +31,12 @@ use sierra_content::gltf_model::upload_gltf;
 use sierra_content::poser::{node_morph_weights, NodeClips, NodePoser};
 use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
 use sierra_content::ModelPoser;
-use sierra_gltf::{builtin, ClipSelector};
+use sierra_gltf::{builtin, ClipSelector, GltfAsset};
 use sierra_render::passes::frustum::transform_aabb;
 use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
     Camera, DebugView, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
-    SkinnedDrawItem, SkinnedMeshHandle, Sun,
+    Renderer, SkinnedDrawItem, SkinnedMeshHandle, Sun,
 };
 
 use super::Size;
@@ -54,9 +55,10 @@ pub struct ViewArgs {
     /// Clip name or index (default: the first clip).
     #[arg(long)]
     pub clip: Option<String>,
-    /// Frames rendered, evenly spaced over the clip's duration.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::limits::parse_frames)]
-    pub frames: u32,
+    /// Frames rendered, evenly spaced over the clip's duration (default 8); with `--window`,
+    /// frames shown before the viewer closes and writes its last one to `--out` (default: until Esc).
+    #[arg(long, value_parser = crate::cli::limits::parse_frames)]
+    pub frames: Option<u32>,
     /// Output folder: new, empty, or an earlier Sierra run's (replaced).
     #[arg(long, default_value = "out/view")]
     pub out: PathBuf,
@@ -71,10 +73,22 @@ pub struct ViewArgs {
     /// lit shading: which texels reach the screen, for checking materials.
     #[arg(long)]
     pub albedo: bool,
+    /// Open the interactive orbit viewer in a window instead of writing frames: drag to orbit,
+    /// wheel to zoom, Tab/1–9 pick a clip, Space plays/pauses, ←/→ scrub, F wireframe, P
+    /// screenshot, Esc quits.
+    #[arg(long)]
+    pub window: bool,
+    /// With `--window`: turn the camera this many degrees about the model every frame (a
+    /// scripted orbit, for tests and turntables).
+    #[arg(long, value_name = "DEGREES")]
+    pub orbit: Option<f32>,
     /// Asset root (default: the model's folder) and budgets.
     #[command(flatten)]
     pub assets: super::AssetArgs,
 }
+
+/// Headless frames when `--frames` is not given.
+const DEFAULT_FRAMES: u32 = 8;
 
 struct SkinnedPart {
     mesh: SkinnedMeshData,
@@ -121,7 +135,7 @@ fn part_weights(
 
 /// `sierra view`'s frame source: the model's parts at `times[index]` of its clip, through a
 /// fixed camera. A tick moves to the next sample time (the last one repeats).
-struct ModelFrames {
+pub(crate) struct ModelFrames {
     parts: Vec<SkinnedPart>,
     handles: Vec<SkinnedMeshHandle>,
     /// One poser per skin a part uses (`None` for skins no part uses).
@@ -144,12 +158,30 @@ struct ModelFrames {
     ground: Option<DrawItem>,
     /// Sample times, seconds.
     times: Vec<f32>,
+    /// Draw meshes as lines (the viewer's F key).
+    wireframe: bool,
     index: Option<usize>,
     weights: Vec<f32>,
     palette: Vec<Mat4>,
 }
 
 impl ModelFrames {
+    /// Shows clip `clip` (an index into the model's clips) at `time` seconds, seen by `camera`,
+    /// as lines when `wireframe`: the interactive viewer's frame ([`crate::viewer`]).
+    pub(crate) fn show(&mut self, clip: usize, time: f32, camera: Camera, wireframe: bool) {
+        if self.clip.is_some() {
+            self.clip = Some(clip);
+            if let Some((_, c)) = &mut self.node_clips {
+                *c = clip;
+            }
+        }
+        self.times.clear();
+        self.times.push(time);
+        self.index = Some(0);
+        self.camera = Some(camera);
+        self.wireframe = wireframe;
+    }
+
     /// Appends the palette of `part` at `time` to `out`: its skin's joint matrices (the
     /// animation job), identities without a clip, or its node's rest world matrix.
     fn part_palette(
@@ -272,6 +304,7 @@ impl FrameSource for ModelFrames {
         };
         frame.clear_color = Vec4::new(0.32, 0.42, 0.55, 1.0);
         frame.post.debug_view = self.debug_view;
+        frame.post.wireframe = self.wireframe;
         frame.draws.clear();
         frame.draws.extend_from_slice(&self.static_draws);
         if let Some(world) = Self::node_world(&mut self.node_poser, self.clip, time)? {
@@ -337,16 +370,12 @@ pub fn view_camera(centre: Vec3, radius: f32, aspect: f32) -> Camera {
 /// lowest point), on which the model casts the sun's shadow.
 fn ground(
     ctx: &GpuContext,
-    headless: &mut HeadlessRenderer,
+    renderer: &mut Renderer,
     lo: Vec3,
     hi: Vec3,
     radius: f32,
 ) -> Result<DrawItem> {
-    let mesh = headless.renderer.upload_mesh(
-        ctx,
-        &sierra_render::primitives::plane(1.0),
-        "view ground",
-    )?;
+    let mesh = renderer.upload_mesh(ctx, &sierra_render::primitives::plane(1.0), "view ground")?;
     let centre = (lo + hi) * 0.5;
     Ok(DrawItem {
         mesh,
@@ -363,34 +392,123 @@ fn ground(
     })
 }
 
-/// Runs `sierra view`.
+/// A model loaded for viewing: its frame source (framed, on its ground), its clips and the
+/// bounds of the clip shown.
+pub(crate) struct LoadedModel {
+    /// The frame source.
+    pub source: ModelFrames,
+    /// `(name, duration seconds)` of every clip, file order.
+    pub clips: Vec<(String, f32)>,
+    /// The clip shown (`--clip`, else the first), `None` for a model without clips.
+    pub clip: Option<usize>,
+    /// The bounding sphere `(centre, radius)` of the clip's poses, metres.
+    pub sphere: (Vec3, f32),
+}
+
+/// What to load: the model, the asset flags, the clip, the lighting and the sample count.
+pub(crate) struct ModelRequest<'a> {
+    /// The model as the user wrote it.
+    pub model: &'a str,
+    /// `--asset-root` and budgets.
+    pub assets: &'a super::AssetArgs,
+    /// `--clip` (default: the first clip).
+    pub clip: Option<&'a str>,
+    /// Unlit albedo, no ground.
+    pub albedo: bool,
+    /// Sample times spread evenly over the clip.
+    pub frames: usize,
+    /// Image aspect ratio (width / height), for the framing camera.
+    pub aspect: f32,
+}
+
+/// Runs `sierra view`: headless frames, or with `--window` the interactive viewer
+/// ([`crate::viewer`]).
 ///
 /// # Errors
 /// Import errors naming the file, an unknown clip (listing the clips), GPU errors, unwritable output.
 pub fn run(args: ViewArgs) -> Result<()> {
-    if args.frames == 0 {
+    if args.window {
+        return crate::viewer::run(&args);
+    }
+    let frames = args.frames.unwrap_or(DEFAULT_FRAMES) as usize;
+    if frames == 0 {
         bail!("--frames must be at least 1");
     }
-    let frames = args.frames as usize;
-    let asset = builtin::load_model_in(
-        &args.model,
-        args.assets.asset_root.as_deref(),
-        args.assets.budgets(),
-    )
-    .with_context(|| format!("loading {}", args.model))?;
-    let clip = match (&args.clip, asset.clips.is_empty()) {
-        (Some(c), _) => Some(asset.find_clip(&ClipSelector::parse(c))?),
-        (None, false) => Some(0),
-        (None, true) => None,
+    let request = ModelRequest {
+        model: &args.model,
+        assets: &args.assets,
+        clip: args.clip.as_deref(),
+        albedo: args.albedo,
+        frames,
+        aspect: args.size.width as f32 / args.size.height as f32,
     };
-    let duration = clip.map_or(0.0, |c| asset.clips[c].duration);
+    // A bad model is refused before the output folder is touched.
+    let imported = import_model(&request)?;
     let mut names: Vec<String> = (0..frames).map(frame_name).collect();
     names.push(CONTACT_SHEET.to_owned());
     let out = OutputDir::replace(&args.out, &names, args.force)?;
     let ctx = GpuContext::headless()?;
     outln!("adapter: {}", ctx.adapter_summary())?;
     let mut headless = HeadlessRenderer::new(&ctx, args.size.width, args.size.height)?;
+    let loaded = upload_model(&ctx, &mut headless.renderer, &request, imported)?;
+    // The one frame runner: each frame ticks the source to the next sample time, extracts and
+    // renders it.
+    let mut runner = FrameRunner::with_source(loaded.source);
+    // Only the contact sheet's frames stay in memory, however many are rendered.
+    let sheet_indices = contact_sheet_indices(frames);
+    let mut images = Vec::with_capacity(sheet_indices.len());
+    let mut progress = crate::progress::Progress::new("view frame", frames as u64);
+    for f in 0..frames {
+        let (image, _) = runner.headless_frame(&ctx, &mut headless)?;
+        write_png(&image, &out.file(&frame_name(f)))?;
+        if sheet_indices.contains(&f) {
+            images.push(image);
+        }
+        progress.inc();
+    }
+    progress.finish();
+    write_png(&contact_sheet(&images), &out.file(CONTACT_SHEET))?;
+    outln!(
+        "wrote {} frames of {} to {}",
+        frames,
+        args.model,
+        args.out.display()
+    )?;
+    Ok(())
+}
 
+/// Imports `request.model` and finds its clip (`--clip`, else the first; `None` without clips).
+///
+/// # Errors
+/// Import errors naming the file, an unknown clip (listing the clips).
+pub(crate) fn import_model(request: &ModelRequest<'_>) -> Result<(GltfAsset, Option<usize>)> {
+    let asset = builtin::load_model_in(
+        request.model,
+        request.assets.asset_root.as_deref(),
+        request.assets.budgets(),
+    )
+    .with_context(|| format!("loading {}", request.model))?;
+    let clip = match (request.clip, asset.clips.is_empty()) {
+        (Some(c), _) => Some(asset.find_clip(&ClipSelector::parse(c))?),
+        (None, false) => Some(0),
+        (None, true) => None,
+    };
+    Ok((asset, clip))
+}
+
+/// Uploads an imported model ([`import_model`]) into `renderer` and frames it.
+///
+/// # Errors
+/// Malformed meshes naming the file, GPU errors.
+pub(crate) fn upload_model(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    request: &ModelRequest<'_>,
+    (asset, clip): (GltfAsset, Option<usize>),
+) -> Result<LoadedModel> {
+    let frames = request.frames;
+    let albedo = request.albedo;
+    let duration = clip.map_or(0.0, |c| asset.clips[c].duration);
     let default_weights = |node: usize, mesh: usize| {
         let n = &asset.nodes[node];
         if n.weights.is_empty() {
@@ -404,7 +522,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
         let joints = asset.skin(inst.skin)?.joint_count();
         for (p, prim) in asset.meshes[inst.mesh].primitives.iter().enumerate() {
             let mesh = skinned_primitive_mesh(prim, joints)
-                .with_context(|| format!("{}: mesh {} primitive {p}", args.model, inst.mesh))?;
+                .with_context(|| format!("{}: mesh {} primitive {p}", request.model, inst.mesh))?;
             parts.push(SkinnedPart {
                 mesh,
                 skin: Some(inst.skin),
@@ -425,7 +543,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
         }
         for (p, prim) in asset.meshes[m].primitives.iter().enumerate() {
             let mesh = rigid_primitive_mesh(prim)
-                .with_context(|| format!("{}: mesh {m} primitive {p}", args.model))?;
+                .with_context(|| format!("{}: mesh {m} primitive {p}", request.model))?;
             parts.push(SkinnedPart {
                 mesh,
                 skin: None,
@@ -441,7 +559,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
         if part.default_weights.len() != part.mesh.morph_targets.len() {
             bail!(
                 "{}: node {} has {} morph weights for {} morph targets",
-                args.model,
+                request.model,
                 part.node,
                 part.default_weights.len(),
                 part.mesh.morph_targets.len()
@@ -465,19 +583,15 @@ pub fn run(args: ViewArgs) -> Result<()> {
     }
     // Models without skinned or morphed parts are drawn statically with their materials.
     let static_model = if parts.is_empty() {
-        Some(upload_gltf(&ctx, &mut headless.renderer, &asset)?)
+        Some(upload_gltf(ctx, renderer, &asset)?)
     } else {
         None
     };
-    let materials = GltfMaterials::upload(&ctx, &asset)?;
+    let materials = GltfMaterials::upload(ctx, &asset)?;
     let mut handles = Vec::new();
     for (i, part) in parts.iter_mut().enumerate() {
-        let handle =
-            headless
-                .renderer
-                .upload_skinned_mesh(&ctx, &part.mesh, &format!("part {i}"))?;
-        part.material =
-            materials.bind_skinned(&ctx, &mut headless.renderer, handle, part.gltf_material)?;
+        let handle = renderer.upload_skinned_mesh(ctx, &part.mesh, &format!("part {i}"))?;
+        part.material = materials.bind_skinned(ctx, renderer, handle, part.gltf_material)?;
         handles.push(handle);
     }
 
@@ -509,12 +623,13 @@ pub fn run(args: ViewArgs) -> Result<()> {
         },
         camera: None,
         ground: None,
-        debug_view: if args.albedo {
+        debug_view: if albedo {
             DebugView::UnlitAlbedo
         } else {
             DebugView::Lit
         },
         times,
+        wireframe: false,
         index: None,
         weights: Vec::new(),
         palette: Vec::new(),
@@ -522,37 +637,22 @@ pub fn run(args: ViewArgs) -> Result<()> {
     // Frame once, from the bounds of the whole clip (rest bounds without a clip).
     let (lo, hi) = source.clip_bounds(duration)?;
     if !lo.is_finite() || !hi.is_finite() {
-        bail!("{}: the model has no vertices to view", args.model);
+        bail!("{}: the model has no vertices to view", request.model);
     }
     let centre = (lo + hi) * 0.5;
     let radius = ((hi - lo).length() * 0.5).max(1e-3);
-    let aspect = args.size.width as f32 / args.size.height as f32;
-    source.camera = Some(view_camera(centre, radius, aspect));
-    if !args.albedo {
-        source.ground = Some(ground(&ctx, &mut headless, lo, hi, radius)?);
+    source.camera = Some(view_camera(centre, radius, request.aspect));
+    if !albedo {
+        source.ground = Some(ground(ctx, renderer, lo, hi, radius)?);
     }
-    // The one frame runner: each frame ticks the source to the next sample time, extracts and
-    // renders it.
-    let mut runner = FrameRunner::with_source(source);
-    // Only the contact sheet's frames stay in memory, however many are rendered.
-    let sheet_indices = contact_sheet_indices(frames);
-    let mut images = Vec::with_capacity(sheet_indices.len());
-    let mut progress = crate::progress::Progress::new("view frame", frames as u64);
-    for f in 0..frames {
-        let (image, _) = runner.headless_frame(&ctx, &mut headless)?;
-        write_png(&image, &out.file(&frame_name(f)))?;
-        if sheet_indices.contains(&f) {
-            images.push(image);
-        }
-        progress.inc();
-    }
-    progress.finish();
-    write_png(&contact_sheet(&images), &out.file(CONTACT_SHEET))?;
-    outln!(
-        "wrote {} frames of {} to {}",
-        frames,
-        args.model,
-        args.out.display()
-    )?;
-    Ok(())
+    Ok(LoadedModel {
+        source,
+        clips: asset
+            .clips
+            .iter()
+            .map(|c| (c.name.clone(), c.duration))
+            .collect(),
+        clip,
+        sphere: (centre, radius),
+    })
 }

@@ -19,6 +19,7 @@ use sierra_anim::{
 use sierra_gltf::GltfAsset;
 use sierra_scene::{NodeId, Scene, Transform};
 
+use super::clip_binding::ClipTable;
 use super::graph::CharacterGraph;
 use super::GameplayError;
 
@@ -90,12 +91,21 @@ impl CharacterModel {
         })
     }
 
-    /// Index of the clip called `name`; when no clip has that name, a decimal `name` is an
+    /// Index of the clip called `name`: an exact match, else the first clip whose name
+    /// matches ignoring ASCII case (`"walk"` finds `Walk`).
+    pub fn clip_named(&self, name: &str) -> Option<usize> {
+        let clips = &self.clips;
+        clips.iter().position(|c| c.name() == name).or_else(|| {
+            clips
+                .iter()
+                .position(|c| c.name().eq_ignore_ascii_case(name))
+        })
+    }
+
+    /// [`CharacterModel::clip_named`]; when no clip has that name, a decimal `name` is an
     /// index (so unnamed clips can be chosen: `"0"`).
     pub fn clip_index(&self, name: &str) -> Option<usize> {
-        self.clips
-            .iter()
-            .position(|c| c.name() == name)
+        self.clip_named(name)
             .or_else(|| name.parse::<usize>().ok().filter(|&i| i < self.clips.len()))
     }
 
@@ -150,6 +160,12 @@ pub struct Character {
     /// The animation graph driving the pose, if any (the player's); it replaces
     /// `current`/`previous`/`fade`, which then play no part.
     pub graph: Option<Box<CharacterGraph>>,
+    /// The level's binding of gameplay states to the model's clips.
+    pub clips: ClipTable,
+    /// The model as the level wrote it (for messages).
+    pub model_name: String,
+    /// JSON path of the `Character` component (for messages).
+    pub json_path: String,
 }
 
 impl Character {

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use sierra_anim::graph::{
-    AnimGraph, EventBuffer, GraphBinding, GraphError, GraphInstance, GraphPoseBuffers,
+    AnimGraph, EventBuffer, GraphBinding, GraphError, GraphInstance, GraphPoseBuffers, Motion,
 };
 
 use super::character::CharacterModel;
@@ -38,6 +38,37 @@ impl CharacterGraph {
             binding,
             model.skeleton.joint_count(),
         ))
+    }
+
+    /// `graph` bound to `model`'s clips as `slot_clips[slot]` says (an index into the
+    /// model's clips; `None`: unbound) — a character's clip table resolved by
+    /// [`super::clip_binding::ClipTable::player_slots`].
+    ///
+    /// Errors: [`GraphError::Invalid`] as [`GraphBinding::with_slot_clips`].
+    pub fn with_slots(
+        graph: Arc<AnimGraph>,
+        model: &CharacterModel,
+        slot_clips: &[Option<usize>],
+    ) -> Result<Self, GraphError> {
+        let binding =
+            GraphBinding::with_slot_clips(&graph, &model.skeleton, &model.clips, slot_clips)?;
+        Ok(Self::with_binding(
+            graph,
+            binding,
+            model.skeleton.joint_count(),
+        ))
+    }
+
+    /// The model clip layer `layer`'s current state plays: its slot's bound clip (a blend
+    /// space's first point's); `None` when unbound.
+    pub fn state_clip(&self, layer: usize) -> Option<usize> {
+        let graph = self.instance.graph();
+        let state = &graph.layers.get(layer)?.states[self.instance.state(layer) as usize];
+        let slot = match &state.motion {
+            Motion::Clip(slot) => *slot,
+            Motion::Blend1d { points, .. } => points.first()?.1,
+        };
+        self.binding.slot_clips[slot as usize]
     }
 
     /// A graph with no model: the state machine runs on the slots' fallback durations.

@@ -26,13 +26,18 @@ pub enum Key {
     Right,
     /// Jump.
     Jump,
+    /// Run instead of walk while held (with a move key).
+    Run,
 }
+
+/// Number of [`Key`]s.
+const KEYS: usize = 6;
 
 /// Keys held during one tick (`down`) and those pressed this tick (`pressed`, for edges).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct KeyState {
-    down: [bool; 5],
-    pressed: [bool; 5],
+    down: [bool; KEYS],
+    pressed: [bool; KEYS],
 }
 
 impl KeyState {
@@ -56,7 +61,7 @@ impl KeyState {
 
     /// Clears the `pressed` edges after a tick consumed them.
     pub fn end_tick(&mut self) {
-        self.pressed = [false; 5];
+        self.pressed = [false; KEYS];
     }
 
     /// Horizontal move direction from the held keys, world XZ (not normalised; zero when none).
@@ -82,7 +87,7 @@ impl KeyState {
     }
 }
 
-/// The game key of a physical key: WASD or the arrow keys move, space jumps.
+/// The game key of a physical key: WASD or the arrow keys move, space jumps, shift runs.
 pub fn key_of(code: winit::keyboard::KeyCode) -> Option<Key> {
     use winit::keyboard::KeyCode as K;
     Some(match code {
@@ -91,6 +96,7 @@ pub fn key_of(code: winit::keyboard::KeyCode) -> Option<Key> {
         K::KeyA | K::ArrowLeft => Key::Left,
         K::KeyD | K::ArrowRight => Key::Right,
         K::Space => Key::Jump,
+        K::ShiftLeft | K::ShiftRight => Key::Run,
         _ => return None,
     })
 }
@@ -130,7 +136,7 @@ pub enum InputError {
         source: std::io::Error,
     },
     /// Bad JSON, unknown key name, unknown field, wrong type.
-    #[error("{}:{line}:{column}: at `{json_path}`: {message} (valid keys: forward, back, left, right, jump)", file.display())]
+    #[error("{}:{line}:{column}: at `{json_path}`: {message} (valid keys: forward, back, left, right, jump, run)", file.display())]
     Json {
         /// The track file.
         file: PathBuf,

@@ -10,6 +10,7 @@
 
 pub mod attach;
 pub mod character;
+pub mod clip_binding;
 pub mod follow_camera;
 pub mod graph;
 pub mod ik_target;
@@ -31,10 +32,11 @@ use sierra_terrain::HeightField;
 
 use attach::Attached;
 use character::{Character, CharacterModel, Playing};
+use clip_binding::ClipTable;
 use follow_camera::FollowCam;
 use ik_target::IkBinding;
 use input::{InputTrack, KeyState};
-use player::{Controls, Player};
+use player::{Controls, Player, Speeds};
 use surroundings::Surroundings;
 
 /// Errors building or running gameplay; each names the level file and JSON path.
@@ -84,6 +86,22 @@ pub enum GameplayError {
         /// Missing name.
         clip: String,
         /// Comma-separated clip names.
+        available: String,
+    },
+    /// A gameplay state without a clip, or bound to a clip the model lacks.
+    #[error("{}: at `{json_path}`: state `{state}`: {problem} (model `{model}` has clips {available})", file.display())]
+    StateClip {
+        /// Level file.
+        file: PathBuf,
+        /// JSON path of the binding (or of the `clips` field).
+        json_path: String,
+        /// The state (a clip slot of the player graph: `idle`, `walk`, `run` …).
+        state: String,
+        /// What is wrong.
+        problem: String,
+        /// The model as written.
+        model: String,
+        /// The model's clips as `index: "name"`.
         available: String,
     },
     /// A reference to an object that has no `Character`.
@@ -164,6 +182,15 @@ pub enum GameplayError {
     },
 }
 
+/// Where a `Character` component sits in the level.
+#[derive(Clone, Copy)]
+struct Placed<'a> {
+    node: NodeId,
+    object: usize,
+    /// JSON path of the component.
+    at: &'a str,
+}
+
 /// A node moving on a figure-eight path around its start position.
 #[derive(Debug, Clone)]
 struct PathMover {
@@ -216,6 +243,11 @@ impl Gameplay {
         let mut models: HashMap<String, Arc<CharacterModel>> = HashMap::new();
         let mut character_of_node: HashMap<NodeId, usize> = HashMap::new();
         let objects = scene.objects.clone();
+        let player_graph = graph::player_graph().map_err(|source| GameplayError::Graph {
+            file: file.to_owned(),
+            json_path: "objects".into(),
+            source,
+        })?;
         // Characters first: the other components refer to them.
         for (i, &node) in objects.iter().enumerate() {
             let components = scene.components(node).to_vec();
@@ -237,38 +269,14 @@ impl Gameplay {
                         m
                     }
                 };
-                let clip = model
-                    .clip_index(&c.clip)
-                    .ok_or_else(|| GameplayError::UnknownClip {
-                        file: file.to_owned(),
-                        json_path: format!("{at}.clip"),
-                        model: c.model.clone(),
-                        clip: c.clip.clone(),
-                        available: model.clip_names(),
-                    })?;
-                let joint_nodes = character::add_joint_nodes(scene, node, &model.skeleton, file)?;
-                gameplay.poses.push(CharacterPose::new(
-                    &model.skeleton,
-                    model.skin.joint_count(),
-                    2,
-                ));
-                character_of_node.insert(node, gameplay.characters.len());
-                let current = Playing {
-                    clip,
-                    time: 0.0,
-                    playback: Playback::Loop,
-                };
-                gameplay.characters.push(Character {
+                let placed = Placed {
                     node,
                     object: i,
-                    model,
-                    current,
-                    previous: None,
-                    fade: sierra_anim::Crossfade::new(0.0),
-                    speed: c.speed,
-                    joint_nodes,
-                    graph: None,
-                });
+                    at: &at,
+                };
+                let character = gameplay.character(scene, c, model, &player_graph, placed)?;
+                character_of_node.insert(node, gameplay.characters.len());
+                gameplay.characters.push(character);
             }
         }
         let find_character = |name: &str, json_path: String| {
@@ -293,14 +301,25 @@ impl Gameplay {
                             json_path: at.clone(),
                             source,
                         };
-                        let graph = graph::player_graph().map_err(graph_error)?;
+                        let graph = player_graph.clone();
+                        let mut speeds = Speeds {
+                            walk: p.speed,
+                            run: p.run_speed(),
+                        };
                         if let Some(c) = character.and_then(|c| gameplay.characters.get_mut(c)) {
-                            let g = graph::CharacterGraph::new(graph.clone(), &c.model)
-                                .map_err(graph_error)?;
+                            let place = (file, c.json_path.as_str(), c.model_name.as_str());
+                            let slots = c.clips.player_slots(&graph, &c.model, place)?;
+                            let g =
+                                graph::CharacterGraph::with_slots(graph.clone(), &c.model, &slots)
+                                    .map_err(graph_error)?;
                             c.graph = Some(Box::new(g));
+                            speeds = Speeds {
+                                walk: c.clips.speed_of("walk", speeds.walk),
+                                run: c.clips.speed_of("run", speeds.run),
+                            };
                         }
                         gameplay.player =
-                            Some(Player::new(node, character, p.speed, p.jump_speed, graph));
+                            Some(Player::new(node, character, speeds, p.jump_speed, graph));
                     }
                     Component::FollowCamera(f) => {
                         let target = scene.object(&f.target).ok_or_else(|| {
@@ -368,6 +387,71 @@ impl Gameplay {
         Ok(gameplay)
     }
 
+    /// Builds the gameplay character of component `c` placed at `placed`: joint nodes, its
+    /// clip table (states from `player_graph`'s slots) and the clip it starts with.
+    ///
+    /// Errors: [`GameplayError::StateClip`], [`GameplayError::UnknownClip`] naming the JSON path.
+    fn character(
+        &mut self,
+        scene: &mut Scene,
+        c: &sierra_scene::components::Character,
+        model: Arc<CharacterModel>,
+        player_graph: &sierra_anim::graph::AnimGraph,
+        placed: Placed<'_>,
+    ) -> Result<Character, GameplayError> {
+        let (file, at) = (self.file.as_path(), placed.at);
+        let clips = ClipTable::resolve(&c.clips, player_graph, &model, (file, at, &c.model))?;
+        // A state name (the default `idle`) goes through the state's binding.
+        let place = (file, at, c.model.as_str());
+        let clip = if player_graph.slot(&c.clip).is_some() {
+            clips.require(&c.clip, &model, place, ".clip")?
+        } else {
+            model
+                .clip_index(&c.clip)
+                .ok_or_else(|| GameplayError::UnknownClip {
+                    file: file.to_owned(),
+                    json_path: format!("{at}.clip"),
+                    model: c.model.clone(),
+                    clip: c.clip.clone(),
+                    available: model.clip_names(),
+                })?
+        };
+        let joint_nodes = character::add_joint_nodes(scene, placed.node, &model.skeleton, file)?;
+        self.poses.push(CharacterPose::new(
+            &model.skeleton,
+            model.skin.joint_count(),
+            2,
+        ));
+        let current = Playing {
+            clip,
+            time: 0.0,
+            playback: Playback::Loop,
+        };
+        Ok(Character {
+            node: placed.node,
+            object: placed.object,
+            model,
+            current,
+            previous: None,
+            fade: sierra_anim::Crossfade::new(0.0),
+            speed: c.speed,
+            joint_nodes,
+            graph: None,
+            clips,
+            model_name: c.model.clone(),
+            json_path: at.to_owned(),
+        })
+    }
+
+    /// The clip the player's character plays now (its graph's base-layer state's clip), as
+    /// `(index, name)`; `None` without a player character or when that state has no clip.
+    pub fn player_clip(&self) -> Option<(usize, &str)> {
+        let c = self.characters.get(self.player.as_ref()?.character?)?;
+        let g = c.graph.as_ref()?;
+        let clip = g.state_clip(0)?;
+        Some((clip, c.model.clips[clip].name()))
+    }
+
     /// Runs one tick `tick` of `dt` seconds (see the module docs for the order) with
     /// `terrain` as the ground where the level has an island. Leaves joint and attached nodes
     /// written; the caller propagates afterwards.
@@ -405,6 +489,7 @@ impl Gameplay {
             let controls = Controls {
                 direction: keys.move_direction_from(view),
                 jump: keys.pressed(input::Key::Jump),
+                run: keys.down(input::Key::Run),
             };
             let character = player.character.and_then(|c| self.characters.get_mut(c));
             player.update(scene, &around, controls, character, tick, dt);

@@ -3,14 +3,19 @@
 //! (seed 000's IDLE, WALK, JUMP, FALL, LAND as data).
 //!
 //! The controller owns the physics and only sets the graph's parameters: `speed` (horizontal
-//! speed from input, m/s), `grounded` (standing on a box or the terrain) and the `jump` trigger.
-//! The graph picks states, clips, crossfades and exit times; [`Player::state`] is its base
-//! layer's state tag (`idle`, `walk`, `jump`, `fall`, `land`).
+//! speed from input, m/s), `grounded` (standing on a box or the terrain), `running` (the RUN
+//! key held while moving) and the `jump` trigger. The graph picks states, clips, crossfades
+//! and exit times; [`Player::state`] is its base layer's state tag (`idle`, `walk`, `run`,
+//! `jump`, `fall`, `land`).
+//!
+//! Ground speed follows the clip: a moving body goes at [`Player::run_speed`] while RUN is
+//! held, else at [`Player::speed`]; both come from the character's clip binding (`"walk":
+//! {"clip": "Walk", "speed": 1.2}`) when it gives a speed, else from `PlayerControl`.
 //!
 //! Each tick, in order:
 //! - Standing on a moving box carries the body with the box's motion this tick
 //!   ([`sierra_scene::collision::BoxMotion::carry`]).
-//! - Input moves the body horizontally at `speed`; on the ground, the uphill part of the move
+//! - Input moves the body horizontally at `speed` (`run_speed` with RUN held); on the ground, the uphill part of the move
 //!   is removed where the terrain is steeper than [`MAX_SLOPE_DEGREES`] (the body slides along
 //!   the slope's contour instead).
 //! - JUMP gives upward velocity `jumpSpeed`; gravity pulls while airborne.
@@ -60,6 +65,8 @@ pub struct Controls {
     pub direction: Vec3,
     /// Whether JUMP went down this tick.
     pub jump: bool,
+    /// Whether RUN is held.
+    pub run: bool,
 }
 
 /// States of seed 000's player state machine.
@@ -69,6 +76,8 @@ pub enum PlayerState {
     Idle,
     /// Moving on the ground.
     Walk,
+    /// Moving on the ground with RUN held.
+    Run,
     /// Going up after a jump (then `in_air`).
     Jump,
     /// Airborne without a jump (walked off an edge, or falling after the apex).
@@ -83,6 +92,7 @@ impl PlayerState {
         Some(match tag {
             "idle" => Self::Idle,
             "walk" => Self::Walk,
+            "run" => Self::Run,
             "jump" => Self::Jump,
             "fall" => Self::Fall,
             "land" => Self::Land,
@@ -96,7 +106,17 @@ impl PlayerState {
 struct Params {
     speed: Option<ParamId>,
     grounded: Option<ParamId>,
+    running: Option<ParamId>,
     jump: Option<ParamId>,
+}
+
+/// Horizontal speeds of the body, metres per second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Speeds {
+    /// Walking.
+    pub walk: f32,
+    /// Running (RUN held).
+    pub run: f32,
 }
 
 /// The player body and its state.
@@ -108,6 +128,8 @@ pub struct Player {
     pub character: Option<usize>,
     /// Walking speed, metres per second.
     pub speed: f32,
+    /// Running speed (RUN held), metres per second.
+    pub run_speed: f32,
     /// Jump launch speed, metres per second.
     pub jump_speed: f32,
     /// Current state (the tag of the graph's base-layer state).
@@ -136,13 +158,14 @@ impl Player {
     pub fn new(
         node: NodeId,
         character: Option<usize>,
-        speed: f32,
+        speeds: Speeds,
         jump_speed: f32,
         graph: Arc<AnimGraph>,
     ) -> Self {
         let params = Params {
             speed: graph.parameter("speed"),
             grounded: graph.parameter("grounded"),
+            running: graph.parameter("running"),
             jump: graph.parameter("jump"),
         };
         let graph = CharacterGraph::unbound(graph);
@@ -150,7 +173,8 @@ impl Player {
         Self {
             node,
             character,
-            speed,
+            speed: speeds.walk,
+            run_speed: speeds.run,
             jump_speed,
             state,
             airborne: false,
@@ -174,7 +198,7 @@ impl Player {
         &mut self,
         character: Option<&mut Character>,
         speed: f32,
-        jumped: bool,
+        (running, jumped): (bool, bool),
         tick: u64,
         dt: f32,
     ) {
@@ -193,6 +217,9 @@ impl Player {
         }
         if let Some(id) = p.grounded {
             instance.set(id, f32::from(u8::from(!self.airborne)));
+        }
+        if let Some(id) = p.running {
+            instance.set(id, f32::from(u8::from(running)));
         }
         if let (Some(id), true) = (p.jump, jumped) {
             instance.set(id, 1.0);
@@ -229,7 +256,12 @@ impl Player {
             }
         }
         let dir = controls.direction;
-        let mut step = dir * self.speed * dt;
+        let speed = if controls.run {
+            self.run_speed
+        } else {
+            self.speed
+        };
+        let mut step = dir * speed * dt;
         if !self.airborne {
             step = limit_slope(around, p, step);
         }
@@ -257,7 +289,9 @@ impl Player {
             p = spawn;
             self.velocity_y = 0.0;
         }
-        self.animate(character, step.length() / dt.max(1e-6), jumped, tick, dt);
+        let running = controls.run && dir != Vec3::ZERO;
+        let moved = step.length() / dt.max(1e-6);
+        self.animate(character, moved, (running, jumped), tick, dt);
         local.translation = p;
         scene.graph.set_local(self.node, local);
     }

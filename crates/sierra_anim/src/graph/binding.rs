@@ -41,27 +41,69 @@ impl GraphBinding {
         clips: &[Clip],
         rename: &[(String, String)],
     ) -> Result<Self, GraphError> {
+        let slot_clips: Vec<Option<usize>> = graph
+            .slots
+            .iter()
+            .map(|slot| {
+                let wanted = rename
+                    .iter()
+                    .find(|(from, _)| *from == slot.name)
+                    .map_or(slot.name.as_str(), |(_, to)| to.as_str());
+                clips.iter().position(|c| c.name() == wanted)
+            })
+            .collect();
+        Self::with_slot_clips(graph, skeleton, clips, &slot_clips)
+    }
+
+    /// Binds `graph` to a model whose clips the caller already chose: `slot_clips[slot]` is
+    /// an index into `clips` (`None`: unbound). Masks resolve joint names in `skeleton`.
+    ///
+    /// Errors: [`GraphError::Invalid`] for a `slot_clips` of another length than the graph's
+    /// slots, an index past `clips`, a clip built for another skeleton (joint count differs),
+    /// or a mask joint the skeleton lacks.
+    pub fn with_slot_clips(
+        graph: &AnimGraph,
+        skeleton: &Skeleton,
+        clips: &[Clip],
+        slot_clips: &[Option<usize>],
+    ) -> Result<Self, GraphError> {
+        let invalid = |json_path: String, message: String| GraphError::Invalid {
+            file: graph.file.clone(),
+            json_path,
+            message,
+        };
+        if slot_clips.len() != graph.slots.len() {
+            return Err(invalid(
+                "clips".into(),
+                format!(
+                    "{} slot bindings for {} slots",
+                    slot_clips.len(),
+                    graph.slots.len()
+                ),
+            ));
+        }
         let mut b = Self::unbound(graph);
-        for (s, slot) in graph.slots.iter().enumerate() {
-            let wanted = rename
-                .iter()
-                .find(|(from, _)| *from == slot.name)
-                .map_or(slot.name.as_str(), |(_, to)| to.as_str());
-            if let Some(c) = clips.iter().position(|c| c.name() == wanted) {
-                if clips[c].joint_count() != skeleton.joint_count() {
-                    return Err(GraphError::Invalid {
-                        file: graph.file.clone(),
-                        json_path: format!("clips[{s}]"),
-                        message: format!(
-                            "clip `{wanted}` has {} joints, the skeleton {}",
-                            clips[c].joint_count(),
-                            skeleton.joint_count()
-                        ),
-                    });
-                }
-                b.slot_clips[s] = Some(c);
-                b.slot_durations[s] = clips[c].duration();
+        for (s, &bound) in slot_clips.iter().enumerate() {
+            let Some(c) = bound else { continue };
+            let clip = clips.get(c).ok_or_else(|| {
+                invalid(
+                    format!("clips[{s}]"),
+                    format!("clip index {c} past the model's {} clips", clips.len()),
+                )
+            })?;
+            if clip.joint_count() != skeleton.joint_count() {
+                return Err(invalid(
+                    format!("clips[{s}]"),
+                    format!(
+                        "clip `{}` has {} joints, the skeleton {}",
+                        clip.name(),
+                        clip.joint_count(),
+                        skeleton.joint_count()
+                    ),
+                ));
             }
+            b.slot_clips[s] = Some(c);
+            b.slot_durations[s] = clip.duration();
         }
         for (l, layer) in graph.layers.iter().enumerate() {
             let Some((include, exclude)) = &layer.mask else {

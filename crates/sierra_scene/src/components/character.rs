@@ -1,25 +1,78 @@
-//! `Character`: an animated skinned model on the object's node.
+//! `Character`: an animated skinned model on the object's node, and its clip binding.
+
+use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::AnimatorClip;
+
 /// A skinned, animated model (the animation runtime lives in `sierra::gameplay`).
 ///
-/// `model` is `"builtin:mannequin"` (built in code by `sierra_gltf::builtin`) or a
-/// `.gltf`/`.glb` path relative to the level file; the model must have a skin. The
-/// character plays `clip` (a name from the file's animations) looping, at `speed`
+/// `model` is `"builtin:mannequin"` (built in code by `sierra_gltf::builtin`), a
+/// `.gltf`/`.glb` path relative to the level file, or `"shared:…"` (a path under the shared
+/// sample assets); the model must have a skin. The character plays `clip` looping, at `speed`
 /// times its authored rate, until gameplay (e.g. `PlayerControl`) changes it.
+///
+/// `clips` binds gameplay states (the player graph's clip slots: `idle`, `walk`, `run`,
+/// `jump_start`, `in_air`, `land`) to the model's clips, e.g.
+/// `{"idle": "Survey", "walk": {"clip": "Walk", "speed": 1.2}, "run": 2}`. Names match
+/// case-insensitively (an exact match wins); a number is a clip index (for unnamed clips).
+/// A state left out plays the clip of its own name, if the model has one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Character {
-    /// `"builtin:mannequin"` or a glTF path relative to the level file.
+    /// `"builtin:mannequin"`, a glTF path relative to the level file, or `"shared:PATH"`.
     pub model: String,
-    /// Clip name played at start (default `"idle"`).
+    /// Clip played at start (default `"idle"`): a state of `clips`, else a clip name
+    /// (case-insensitive) or a decimal clip index.
     #[serde(default = "default_clip")]
     pub clip: String,
     /// Playback rate multiplier (default 1; 0 freezes the pose).
     #[serde(default = "default_speed")]
     pub speed: f32,
+    /// State name → the model's clip (default: none; every state plays the clip of its name).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub clips: BTreeMap<String, ClipBinding>,
+}
+
+/// The clip one state plays: a name or index, or `{"clip": …, "speed": m/s}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ClipBinding {
+    /// A clip name (case-insensitive) or index.
+    Clip(AnimatorClip),
+    /// A clip with the speed the body moves at while it plays.
+    WithSpeed(ClipWithSpeed),
+}
+
+/// A clip and the ground speed it was authored for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClipWithSpeed {
+    /// Clip name (case-insensitive) or index.
+    pub clip: AnimatorClip,
+    /// Metres per second the player's body moves while this state plays (finite, ≥ 0);
+    /// overrides `PlayerControl.speed` (walk) or `runSpeed` (run). Default: those.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<f32>,
+}
+
+impl ClipBinding {
+    /// The clip named or indexed.
+    pub fn clip(&self) -> &AnimatorClip {
+        match self {
+            Self::Clip(c) | Self::WithSpeed(ClipWithSpeed { clip: c, .. }) => c,
+        }
+    }
+
+    /// The body's speed while the state plays, metres per second, when given.
+    pub fn speed(&self) -> Option<f32> {
+        match self {
+            Self::Clip(_) => None,
+            Self::WithSpeed(w) => w.speed,
+        }
+    }
 }
 
 fn default_clip() -> String {

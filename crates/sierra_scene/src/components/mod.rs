@@ -39,7 +39,7 @@ pub use animator::{Animator, AnimatorClip, AnimatorPlayback};
 pub use attachment::{Attachment, AttachmentOffset};
 pub use audio_loop::{AudioLoop, SoundRef, BUILTIN_SOUNDS};
 pub use birds::Birds;
-pub use character::Character;
+pub use character::{Character, ClipBinding, ClipWithSpeed};
 pub use collision_box::CollisionBox;
 pub use crowd::{Crowd, CrowdLayout};
 pub use figure_eight::FigureEight;

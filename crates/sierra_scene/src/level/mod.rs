@@ -354,6 +354,23 @@ pub struct ObjectDef {
     pub components: Vec<Component>,
 }
 
+impl ObjectDef {
+    /// An object called `name` at the origin, unrotated, unit scale, with no mesh, the
+    /// default material, no parent and no components (for levels built in code).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            position: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            scale: Vec3::ONE,
+            mesh: None,
+            material: Material::default(),
+            parent: None,
+            components: Vec::new(),
+        }
+    }
+}
+
 fn identity() -> Quat {
     Quat::IDENTITY
 }
@@ -525,7 +542,32 @@ impl Level {
         self.objects.iter().position(|o| o.name == name)
     }
 
-    fn validate(&self) -> Result<(), Error> {
+    /// An empty level built in code (no file): the default camera, sun, post-processing and
+    /// budgets, no objects; relative asset paths resolve from `folder`, which is also the asset
+    /// root (named `level folder`). Fill in the public fields, then [`Level::validate`].
+    pub fn in_folder(folder: impl Into<PathBuf>) -> Self {
+        let folder = folder.into();
+        Self {
+            camera: Camera::default(),
+            sun: Sun::default(),
+            clear_color: default_clear(),
+            post: Post::default(),
+            objects: Vec::new(),
+            settings: Settings::default(),
+            file: folder.join("level.json"),
+            asset_root: folder,
+            asset_root_name: "level folder".into(),
+            budgets: Budgets::DEFAULT,
+        }
+    }
+
+    /// Checks what parsing cannot: unique names, parents that exist and form no cycle, and
+    /// the other rules a loaded level obeys (a level built in code should call it).
+    ///
+    /// # Errors
+    /// [`Error::DuplicateName`], [`Error::UnknownObject`], [`Error::ParentCycle`] and the
+    /// other validation errors, naming the JSON path.
+    pub fn validate(&self) -> Result<(), Error> {
         let file = &self.file;
         let mut index: HashMap<&str, usize> = HashMap::new();
         for (i, obj) in self.objects.iter().enumerate() {
