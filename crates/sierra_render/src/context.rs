@@ -1,6 +1,7 @@
 //! [`GpuContext`]: one wgpu instance, adapter, device and queue, created
 //! headless or for a window surface.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{RenderError, Result};
@@ -16,6 +17,33 @@ pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
     .union(wgpu::Features::POLYGON_MODE_LINE)
     .union(wgpu::Features::FLOAT32_FILTERABLE);
+
+/// Pipelines (render and compute) and shader modules created on a device so far, counted by
+/// [`GpuContext::create_render_pipeline`], [`GpuContext::create_compute_pipeline`] and
+/// [`GpuContext::create_shader_module`] (the only ways `sierra_render` creates them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CreationCounts {
+    /// Render and compute pipelines.
+    pub pipelines: u64,
+    /// Shader modules.
+    pub shader_modules: u64,
+}
+
+impl CreationCounts {
+    /// What was created between `earlier` and `self` (counts only grow).
+    pub fn since(self, earlier: Self) -> Self {
+        Self {
+            pipelines: self.pipelines.saturating_sub(earlier.pipelines),
+            shader_modules: self.shader_modules.saturating_sub(earlier.shader_modules),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    pipelines: AtomicU64,
+    shader_modules: AtomicU64,
+}
 
 /// Device errors that no error scope caught, recorded by the handler that
 /// [`GpuContext`] installs instead of wgpu's default (which panics).
@@ -42,6 +70,7 @@ pub struct GpuContext {
     /// Features enabled on the device: the subset of [`OPTIONAL_FEATURES`] the adapter has.
     pub features: wgpu::Features,
     uncaptured: ErrorSink,
+    created: Counters,
 }
 
 impl std::fmt::Debug for GpuContext {
@@ -131,6 +160,7 @@ impl GpuContext {
             queue,
             features,
             uncaptured,
+            created: Counters::default(),
         })
     }
 
@@ -164,6 +194,51 @@ impl GpuContext {
             }),
             None => Ok(value),
         }
+    }
+
+    /// Pipelines and shader modules this context created so far.
+    pub fn creation_counts(&self) -> CreationCounts {
+        CreationCounts {
+            pipelines: self.created.pipelines.load(Ordering::Relaxed),
+            shader_modules: self.created.shader_modules.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Creates a render pipeline, counted ([`GpuContext::creation_counts`]) and inside a
+    /// `pipeline_compile` tracing span (the Chrome trace shows each compilation).
+    pub fn create_render_pipeline(
+        &self,
+        desc: &wgpu::RenderPipelineDescriptor<'_>,
+    ) -> wgpu::RenderPipeline {
+        let _span = pipeline_span(desc.label);
+        self.created.pipelines.fetch_add(1, Ordering::Relaxed);
+        self.device.create_render_pipeline(desc)
+    }
+
+    /// Creates a compute pipeline, counted and spanned as [`GpuContext::create_render_pipeline`].
+    pub fn create_compute_pipeline(
+        &self,
+        desc: &wgpu::ComputePipelineDescriptor<'_>,
+    ) -> wgpu::ComputePipeline {
+        let _span = pipeline_span(desc.label);
+        self.created.pipelines.fetch_add(1, Ordering::Relaxed);
+        self.device.create_compute_pipeline(desc)
+    }
+
+    /// Compiles WGSL `source` into a shader module labelled `label`, counted and spanned as
+    /// [`GpuContext::create_render_pipeline`].
+    pub fn create_shader_module(
+        &self,
+        label: &str,
+        source: impl Into<std::borrow::Cow<'static, str>>,
+    ) -> wgpu::ShaderModule {
+        let _span = pipeline_span(Some(label));
+        self.created.shader_modules.fetch_add(1, Ordering::Relaxed);
+        self.device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
     }
 
     /// Returns the errors wgpu reported outside any error scope since the last
@@ -333,6 +408,11 @@ impl GpuContext {
             || self.device.create_texture(desc),
         )
     }
+}
+
+/// The `pipeline_compile` span around one pipeline or shader module creation.
+fn pipeline_span(label: Option<&str>) -> tracing::span::EnteredSpan {
+    tracing::info_span!("pipeline_compile", label = label.unwrap_or("unlabelled")).entered()
 }
 
 /// Picks the adapter: the one named by `WGPU_ADAPTER_NAME` if set, else the best one.

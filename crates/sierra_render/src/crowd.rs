@@ -31,7 +31,8 @@ use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
 use crate::passes::shadow::{ShadowPass, SHADOW_FORMAT};
 use crate::passes::{Pass, PassInputs};
-use crate::skinning::SkinnedMeshData;
+use crate::pipeline_cache::{PipelineCache, PipelineKey, VertexLayout};
+use crate::skinned_mesh::SkinnedMeshData;
 use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 
 /// Most clips one baked texture may hold (`MAX_CROWD_CLIPS` in `crowd.wgsl`).
@@ -181,7 +182,8 @@ struct Crowd {
 /// The crowd pass: draws every crowd into the HDR target after the forward pass (loading its
 /// colour and depth), lit by the same sun, shadow map and point lights.
 pub struct CrowdPass {
-    pipelines: [wgpu::RenderPipeline; 2],
+    /// Lit pipelines by key (single- and double-sided per sample count the targets had).
+    pipelines: PipelineCache,
     /// Depth-only pipeline drawing crowds into the sun's shadow map.
     shadow_pipeline: wgpu::RenderPipeline,
     crowd_layout: wgpu::BindGroupLayout,
@@ -215,15 +217,26 @@ fn vertex_buffers() -> [Option<wgpu::VertexBufferLayout<'static>>; 3] {
     ]
 }
 
-/// The lit crowd pipeline for `sample_count` samples per pixel (the forward pass's count).
+/// The lit crowd pipelines' keys at `sample_count` samples per pixel (the forward pass's count).
+fn lit_keys(sample_count: u32) -> [PipelineKey; 2] {
+    let key = PipelineKey::new(sample_count, VertexLayout::MeshInstanced);
+    [
+        key,
+        PipelineKey {
+            double_sided: true,
+            ..key
+        },
+    ]
+}
+
+/// The lit crowd pipeline of `key`.
 fn lit_pipeline(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
-    double_sided: bool,
-    sample_count: u32,
+    key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("crowd"),
         layout: Some(layout),
         vertex: wgpu::VertexState {
@@ -234,8 +247,8 @@ fn lit_pipeline(
         },
         primitive: wgpu::PrimitiveState {
             topology: wgpu::PrimitiveTopology::TriangleList,
-            front_face: wgpu::FrontFace::Ccw,
-            cull_mode: (!double_sided).then_some(wgpu::Face::Back),
+            front_face: key.front_face(),
+            cull_mode: key.cull_mode(),
             ..Default::default()
         },
         depth_stencil: Some(wgpu::DepthStencilState {
@@ -245,10 +258,7 @@ fn lit_pipeline(
             stencil: Default::default(),
             bias: Default::default(),
         }),
-        multisample: wgpu::MultisampleState {
-            count: sample_count,
-            ..Default::default()
-        },
+        multisample: key.multisample(),
         fragment: Some(wgpu::FragmentState {
             module,
             entry_point: Some("fs_main"),
@@ -331,10 +341,7 @@ impl CrowdPass {
                                 uniform_entry(2),
                             ],
                         });
-                    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                        label: Some("forward.wgsl + crowd.wgsl"),
-                        source: wgpu::ShaderSource::Wgsl(source.as_str().into()),
-                    });
+                    let module = ctx.create_shader_module("forward.wgsl + crowd.wgsl", source);
                     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                         label: Some("crowd"),
                         bind_group_layouts: &[
@@ -346,12 +353,10 @@ impl CrowdPass {
                         immediate_size: 0,
                     });
                     let buffers = vertex_buffers();
-                    let make =
-                        |double_sided| lit_pipeline(device, &layout, &module, double_sided, 1);
-                    let shadow_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                        label: Some("crowd_common.wgsl + crowd_shadow.wgsl"),
-                        source: wgpu::ShaderSource::Wgsl(shadow_source.as_str().into()),
-                    });
+                    let shadow_module = ctx.create_shader_module(
+                        "crowd_common.wgsl + crowd_shadow.wgsl",
+                        shadow_source,
+                    );
                     let shadow_layout =
                         device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                             label: Some("crowd shadow casters"),
@@ -364,7 +369,7 @@ impl CrowdPass {
                     // As the shadow pass's own caster pipeline: no culling, the same depth bias.
                     let settings = shadow.settings;
                     let shadow_pipeline =
-                        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                        ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                             label: Some("crowd shadow casters"),
                             layout: Some(&shadow_layout),
                             vertex: wgpu::VertexState {
@@ -396,7 +401,7 @@ impl CrowdPass {
                     (
                         frame_layout,
                         crowd_layout,
-                        [make(false), make(true)],
+                        lit_keys(1).map(|k| (k, lit_pipeline(ctx, &layout, &module, k))),
                         shadow_pipeline,
                         layout,
                         module,
@@ -431,7 +436,13 @@ impl CrowdPass {
             },
         )?;
         Ok(Self {
-            pipelines,
+            pipelines: {
+                let mut cache = PipelineCache::new();
+                for (key, pipeline) in pipelines {
+                    cache.insert(key, pipeline);
+                }
+                cache
+            },
             shadow_pipeline,
             crowd_layout,
             materials,
@@ -737,22 +748,12 @@ impl Pass for CrowdPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        if targets.sample_count != self.sample_count {
-            let make = |double_sided| {
-                lit_pipeline(
-                    &ctx.device,
-                    &self.lit_layout,
-                    &self.lit_module,
-                    double_sided,
-                    targets.sample_count,
-                )
-            };
-            self.pipelines = ctx.scoped(
-                || "creating the crowd pipelines".to_owned(),
-                || [make(false), make(true)],
-            )?;
-            self.sample_count = targets.sample_count;
-        }
+        let (layout, module) = (&self.lit_layout, &self.lit_module);
+        self.pipelines
+            .warm(ctx, "crowd", lit_keys(targets.sample_count), |k| {
+                lit_pipeline(ctx, layout, module, k)
+            })?;
+        self.sample_count = targets.sample_count;
         Ok(())
     }
 
@@ -823,7 +824,15 @@ impl Pass for CrowdPass {
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
         for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
-            let pipeline = &self.pipelines[usize::from(c.material.variant.double_sided)];
+            let [single, double] = lit_keys(self.sample_count);
+            let key = if c.material.variant.double_sided {
+                double
+            } else {
+                single
+            };
+            let Some(pipeline) = self.pipelines.get(&key) else {
+                continue;
+            };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(1, &c.bind_group, &[]);
             pass.set_bind_group(3, &c.material.bind_group, &[]);

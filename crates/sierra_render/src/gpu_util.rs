@@ -9,16 +9,15 @@
 
 use wgpu::util::DeviceExt;
 
+use crate::context::GpuContext;
+
 /// Compiles WGSL `source` into a shader module labelled `label` (e.g. the file name).
 pub fn wgsl_module(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     label: &str,
     source: impl Into<std::borrow::Cow<'static, str>>,
 ) -> wgpu::ShaderModule {
-    device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    })
+    ctx.create_shader_module(label, source)
 }
 
 fn buffer_entry(
@@ -184,12 +183,12 @@ fn buffer_holding<T: bytemuck::Pod>(
 
 /// A compute pipeline running `entry_point` of `module`, labelled with the entry point.
 pub fn compute_pipeline(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     entry_point: &str,
 ) -> wgpu::ComputePipeline {
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+    ctx.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(entry_point),
         layout: Some(layout),
         module,

@@ -37,14 +37,18 @@ pub mod frame;
 pub mod gpu_profiler;
 pub mod gpu_util;
 pub mod material;
+pub mod material_store;
 pub mod mesh;
+pub mod mesh_store;
 pub mod normal_maps;
 pub mod passes;
+pub mod pipeline_cache;
 pub mod post;
 pub mod primitives;
 pub mod readback;
 pub mod renderer;
 pub mod skinned_bounds;
+pub mod skinned_mesh;
 pub mod skinning;
 pub mod tangents;
 pub mod targets;
@@ -53,14 +57,17 @@ pub mod texture;
 pub use wgpu;
 
 pub use camera::Camera;
-pub use context::GpuContext;
+pub use context::{CreationCounts, GpuContext};
 pub use error::{RenderError, Result};
 pub use frame::{
-    CrowdFrame, CrowdUpdate, DrawItem, FrameData, Material, MeshHandle, MorphWeights, PointLight,
-    SeaFrame, SeaOp, SkinnedDrawItem, SkinnedFrame, SkinnedMeshHandle, Sun, MAX_POINT_LIGHTS,
+    CrowdFrame, CrowdUpdate, DrawItem, FrameData, Material, MaterialHandle, MeshHandle,
+    MorphWeights, PointLight, SeaFrame, SeaOp, SkinnedDrawItem, SkinnedFrame, SkinnedMeshHandle,
+    Sun, MAX_POINT_LIGHTS,
 };
 pub use gpu_profiler::{GpuFrameTimings, GpuScopeTiming};
+pub use material_store::MaterialStore;
 pub use mesh::{GpuMesh, MeshData, Vertex};
+pub use mesh_store::MeshStore;
 pub use post::{BloomSettings, DebugView, PostSettings, SkySettings, TonemapSettings, Tonemapper};
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

@@ -19,12 +19,14 @@ use crate::context::GpuContext;
 use crate::crowd::CrowdPass;
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, SeaOp, SkinnedMeshHandle};
-use crate::frame::{FrameData, MeshHandle};
+use crate::frame::{FrameData, MaterialHandle, MeshHandle};
 use crate::gpu_profiler::{GpuFrameTimings, GpuScopes};
+use crate::material::SurfaceMaterial;
+use crate::material_store::MaterialStore;
 use crate::mesh::{GpuMesh, MeshData};
+use crate::mesh_store::MeshStore;
 use crate::passes::bloom::BloomPass;
 use crate::passes::forward::ForwardPass;
-use crate::passes::frustum::bounds_of;
 use crate::passes::sea::{SeaPass, SeaSettings};
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
@@ -65,7 +67,10 @@ impl FrameStats {
 /// Draws [`FrameData`] into a final image (a window surface texture or an [`OffscreenTarget`]).
 pub struct Renderer {
     targets: RenderTargets,
-    meshes: Vec<GpuMesh>,
+    /// Every drawable mesh, uploaded once ([`Renderer::upload_mesh`]).
+    meshes: MeshStore,
+    /// Surface materials draws name ([`Renderer::add_material`]).
+    materials: MaterialStore,
     /// Sun shadow map (drawn first; the forward pass samples it).
     pub shadow: ShadowPass,
     /// Scene → HDR target.
@@ -106,10 +111,12 @@ impl Renderer {
     ) -> Result<Self> {
         let targets = RenderTargets::new(ctx, width, height)?;
         let shadow = ShadowPass::new(ctx, SHADOW_MAP_RESOLUTION)?;
+        let materials = MaterialStore::new(ctx)?;
         let mut renderer = Self {
             targets,
-            meshes: Vec::new(),
-            forward: ForwardPass::with_shadows(ctx, &shadow)?,
+            meshes: MeshStore::new(),
+            forward: ForwardPass::with_shadows(ctx, &shadow, &materials)?,
+            materials,
             crowd: CrowdPass::new(ctx, &shadow)?,
             shadow,
             sky: SkyPass::new(ctx)?,
@@ -185,7 +192,8 @@ impl Renderer {
         self.scopes.waits()
     }
 
-    /// Uploads a mesh; the handle stays valid for the renderer's life.
+    /// Uploads a mesh once; any number of draws may draw it, each with its own material. The
+    /// handle stays valid for the renderer's life.
     ///
     /// # Errors
     /// As [`GpuMesh::upload`].
@@ -195,35 +203,87 @@ impl Renderer {
         mesh: &MeshData,
         label: &str,
     ) -> Result<MeshHandle> {
-        let handle = MeshHandle(self.meshes.len() as u32);
-        self.meshes.push(GpuMesh::upload(ctx, mesh, label)?);
-        self.forward
-            .set_mesh_bounds(handle, bounds_of(&mesh.positions));
-        Ok(handle)
+        self.meshes.upload(ctx, mesh, label)
     }
 
     /// Registers a mesh already on the GPU (e.g. a skinned instance's output
     /// vertex buffer, written by [`crate::skinning::Skinning`]).
     pub fn add_gpu_mesh(&mut self, mesh: GpuMesh) -> MeshHandle {
-        let handle = MeshHandle(self.meshes.len() as u32);
-        self.meshes.push(mesh);
-        handle
+        self.meshes.add_gpu_mesh(mesh)
     }
 
-    /// Sets the model-space bounds of mesh `handle` for frustum culling (see
-    /// [`ForwardPass::set_mesh_bounds`]): uploaded meshes get their vertices' bounds, meshes added
-    /// with [`Renderer::add_gpu_mesh`] none (never culled) until posed bounds are given here.
+    /// Sets the model-space bounds `(min, max)` (metres, the space [`crate::DrawItem::model`]
+    /// maps from) of mesh `handle` for frustum culling; `None`: never culled. Uploaded meshes
+    /// get their vertices' bounds, meshes added with [`Renderer::add_gpu_mesh`] none until
+    /// posed bounds are given here.
     pub fn set_mesh_bounds(
         &mut self,
         handle: MeshHandle,
         bounds: Option<(glam::Vec3, glam::Vec3)>,
     ) {
-        self.forward.set_mesh_bounds(handle, bounds);
+        self.meshes.set_bounds(handle, bounds);
     }
 
     /// An uploaded mesh.
     pub fn mesh(&self, handle: MeshHandle) -> Option<&GpuMesh> {
-        self.meshes.get(handle.0 as usize)
+        self.meshes.get(handle)
+    }
+
+    /// The mesh store (skinning registers its output meshes here; tests count uploads).
+    pub fn meshes(&self) -> &MeshStore {
+        &self.meshes
+    }
+
+    /// The mesh store, to register meshes (e.g. [`crate::skinning::Skinning::upload`]).
+    pub fn meshes_mut(&mut self) -> &mut MeshStore {
+        &mut self.meshes
+    }
+
+    /// The material store.
+    pub fn materials(&self) -> &MaterialStore {
+        &self.materials
+    }
+
+    /// Binds a surface material once; draws name it by the handle ([`crate::DrawItem::surface`]).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn add_material(
+        &mut self,
+        ctx: &GpuContext,
+        material: &SurfaceMaterial,
+    ) -> Result<MaterialHandle> {
+        self.materials.add(ctx, material)
+    }
+
+    /// Gives the mesh `mesh` a default surface material: draws of it that name no
+    /// [`crate::DrawItem::surface`] use it. Meshes without one are Phong, untextured, opaque.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn set_material(
+        &mut self,
+        ctx: &GpuContext,
+        mesh: MeshHandle,
+        material: &SurfaceMaterial,
+    ) -> Result<MaterialHandle> {
+        self.set_shared_material(ctx, &[mesh], material)
+    }
+
+    /// Gives every mesh in `meshes` the same default surface material, bound once (e.g. all
+    /// chunks of a terrain).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn set_shared_material(
+        &mut self,
+        ctx: &GpuContext,
+        meshes: &[MeshHandle],
+        material: &SurfaceMaterial,
+    ) -> Result<MaterialHandle> {
+        let handle = self.materials.add(ctx, material)?;
+        self.materials.set_mesh_default(meshes, handle)?;
+        Ok(handle)
     }
 
     /// Recreates the size-dependent targets. Zero sizes (a minimised window) are
@@ -304,7 +364,7 @@ impl Renderer {
             Some(s) => s,
             None => Skinning::new(ctx)?,
         };
-        let handle = skinning.upload(ctx, self, mesh, label);
+        let handle = skinning.upload(ctx, &mut self.meshes, mesh, label);
         self.skinning = Some(skinning);
         handle
     }
@@ -400,8 +460,7 @@ impl Renderer {
         skinning.prepare(ctx, &skinned.palettes, &skinned.draws, &mut self.draws)?;
         for d in &skinned.draws {
             if let Some(mesh) = skinning.output_mesh(d.mesh) {
-                self.forward
-                    .set_mesh_bounds(mesh, skinning.posed_bounds(d.mesh));
+                self.meshes.set_bounds(mesh, skinning.posed_bounds(d.mesh));
             }
         }
         Ok(())
@@ -424,11 +483,7 @@ impl Renderer {
         let result = self.encode_and_submit(ctx, frame, output);
         for i in self.forward.drawn() {
             stats.draw_calls += 1;
-            if let Some(mesh) = self
-                .draws
-                .get(i)
-                .and_then(|d| self.meshes.get(d.mesh.0 as usize))
-            {
+            if let Some(mesh) = self.draws.get(i).and_then(|d| self.meshes.get(d.mesh)) {
                 stats.triangles += u64::from(mesh.triangle_count());
             }
         }
@@ -451,6 +506,7 @@ impl Renderer {
         let Self {
             targets,
             meshes,
+            materials,
             draws,
             skinning,
             forward,
@@ -467,6 +523,7 @@ impl Renderer {
             frame,
             draws,
             meshes,
+            materials,
             targets,
             output,
         };

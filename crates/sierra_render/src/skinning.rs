@@ -23,92 +23,14 @@ use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, MeshHandle};
 use crate::mesh::{GpuMesh, MeshData};
-use crate::renderer::Renderer;
+use crate::mesh_store::MeshStore;
 use crate::skinned_bounds::JointBounds;
 
 const SKINNING_WGSL: &str = include_str!("skinning.wgsl");
 const WORKGROUP: u32 = 64;
 
-/// One morph target (glTF 2.0 §3.7.2.2): per-vertex deltas added with the target's weight
-/// before skinning.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MorphTarget {
-    /// `[vertex]` position deltas, metres.
-    pub positions: Vec<Vec3>,
-    /// `[vertex]` normal deltas (empty: none).
-    pub normals: Vec<Vec3>,
-    /// `[vertex]` tangent xyz deltas (empty: none).
-    pub tangents: Vec<Vec3>,
-}
-
-/// A skinned mesh on the CPU: bind-pose geometry plus 4 influences per vertex.
-///
-/// `joints[v]` index the skin's palette (the glTF skin's `joints` array order),
-/// `weights[v]` sum to 1; both have `mesh.positions.len()` entries.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SkinnedMeshData {
-    /// Bind-pose mesh (normals required, as [`MeshData`]).
-    pub mesh: MeshData,
-    /// `[vertex]` four palette indices.
-    pub joints: Vec<[u32; 4]>,
-    /// `[vertex]` four weights.
-    pub weights: Vec<[f32; 4]>,
-    /// Palette length the mesh expects (the skin's joint count).
-    pub joint_count: u32,
-    /// `[target]` morph targets: position (metres), normal and tangent deltas per vertex, each
-    /// present array `[vertex]` long (normals/tangents may be empty: no delta). Empty: no morphing.
-    pub morph_targets: Vec<MorphTarget>,
-}
-
-impl SkinnedMeshData {
-    /// Checks the mesh, the influence lengths and that every joint index is `< joint_count`.
-    ///
-    /// # Errors
-    /// [`RenderError::InvalidInput`] naming the first problem.
-    pub fn validate(&self) -> Result<()> {
-        self.mesh.validate()?;
-        let n = self.mesh.positions.len();
-        if self.joints.len() != n || self.weights.len() != n {
-            return Err(RenderError::InvalidInput(format!(
-                "skinned mesh has {n} vertices but {} joint and {} weight sets (a mesh without a skin cannot be drawn skinned)",
-                self.joints.len(),
-                self.weights.len()
-            )));
-        }
-        let n_targets = self.morph_targets.len();
-        if let Some((t, target)) = self.morph_targets.iter().enumerate().find(|(_, m)| {
-            m.positions.len() != n
-                || !(m.normals.is_empty() || m.normals.len() == n)
-                || !(m.tangents.is_empty() || m.tangents.len() == n)
-        }) {
-            return Err(RenderError::InvalidInput(format!(
-                "morph target {t} of {n_targets} has {} position, {} normal and {} tangent deltas, but the mesh has {n} vertices",
-                target.positions.len(),
-                target.normals.len(),
-                target.tangents.len()
-            )));
-        }
-        if self.joint_count == 0 {
-            return Err(RenderError::InvalidInput(
-                "skinned mesh has a skin with 0 joints".into(),
-            ));
-        }
-        if let Some((v, j)) = self
-            .joints
-            .iter()
-            .enumerate()
-            .find(|(_, j)| j.iter().any(|&k| k >= self.joint_count))
-        {
-            return Err(RenderError::InvalidInput(format!(
-                "skinned mesh vertex {v} uses joints {j:?}, but the skin has {} joints",
-                self.joint_count
-            )));
-        }
-        Ok(())
-    }
-}
-
 pub use crate::frame::{SkinnedDrawItem, SkinnedMeshHandle};
+pub use crate::skinned_mesh::{MorphTarget, SkinnedMeshData};
 
 struct Instance {
     output: MeshHandle,
@@ -159,10 +81,7 @@ impl Skinning {
             || "creating the skinning compute pipeline".to_owned(),
             || {
                 let device = &ctx.device;
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("skinning.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(SKINNING_WGSL.into()),
-                });
+                let module = ctx.create_shader_module("skinning.wgsl", SKINNING_WGSL);
                 let instance_layout =
                     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                         label: Some("skinning instance"),
@@ -194,7 +113,7 @@ impl Skinning {
                     bind_group_layouts: &[Some(&instance_layout), Some(&palette_layout)],
                     immediate_size: 0,
                 });
-                let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                let pipeline = ctx.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some("skinning"),
                     layout: Some(&layout),
                     module: &module,
@@ -215,14 +134,14 @@ impl Skinning {
     }
 
     /// Uploads one skinned mesh instance: its bind pose and influences, and an
-    /// output mesh registered in `renderer` (initially the bind pose).
+    /// output mesh registered in `meshes` (initially the bind pose).
     ///
     /// # Errors
     /// [`SkinnedMeshData::validate`]'s, [`RenderError::LimitExceeded`], [`RenderError::Gpu`].
     pub fn upload(
         &mut self,
         ctx: &GpuContext,
-        renderer: &mut Renderer,
+        meshes: &mut MeshStore,
         mesh: &SkinnedMeshData,
         label: &str,
     ) -> Result<SkinnedMeshHandle> {
@@ -334,7 +253,7 @@ impl Skinning {
                 })
             },
         )?;
-        let output = renderer.add_gpu_mesh(GpuMesh {
+        let output = meshes.add_gpu_mesh(GpuMesh {
             vertex_buffer: output,
             index_buffer,
             index_count: mesh.mesh.indices.len() as u32,
@@ -571,6 +490,7 @@ impl Skinning {
             mesh: self.instances[d.mesh.0 as usize].output,
             model: d.model,
             material: d.material,
+            surface: None,
         }));
         Ok(())
     }

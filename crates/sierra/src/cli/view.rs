@@ -360,6 +360,7 @@ fn ground(
             specular_color: Vec3::ZERO,
             ..Material::default()
         },
+        surface: None,
     })
 }
 

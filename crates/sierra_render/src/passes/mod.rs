@@ -17,7 +17,8 @@ pub mod tonemap;
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::FrameData;
-use crate::mesh::GpuMesh;
+use crate::material_store::MaterialStore;
+use crate::mesh_store::MeshStore;
 use crate::targets::RenderTargets;
 
 /// What every pass may read while preparing and recording one frame.
@@ -27,8 +28,10 @@ pub struct PassInputs<'a> {
     /// What the scene passes draw: the frame's draws followed by its skinned meshes' outputs
     /// (skinned this frame). Passes draw these, not `frame.draws`.
     pub draws: &'a [crate::frame::DrawItem],
-    /// Uploaded meshes, indexed by [`crate::MeshHandle`].
-    pub meshes: &'a [GpuMesh],
+    /// Uploaded meshes, indexed by [`crate::MeshHandle`], with their bounds.
+    pub meshes: &'a MeshStore,
+    /// Surface materials, named by [`crate::DrawItem::surface`].
+    pub materials: &'a MaterialStore,
     /// Shared intermediate targets (HDR colour, depth).
     pub targets: &'a RenderTargets,
     /// The final image the output pass writes (surface texture or off-screen image).

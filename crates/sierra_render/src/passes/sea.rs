@@ -26,6 +26,7 @@ use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::passes::{Pass, PassInputs};
+use crate::pipeline_cache::{PipelineCache, PipelineKey, VertexLayout};
 use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 
 /// How the sea looks and where its grid lies. Colours linear RGB.
@@ -122,7 +123,8 @@ const OPEN_SEA_VERTICES: u32 = 24;
 pub struct SeaPass {
     /// Look and placement; read by the next [`Pass::prepare`].
     pub settings: SeaSettings,
-    pipeline: wgpu::RenderPipeline,
+    /// The pipeline per sample count the targets had (one key each).
+    pipelines: PipelineCache,
     layout: wgpu::BindGroupLayout,
     uniforms: wgpu::Buffer,
     /// One bind group per water depth buffer, and the grid size.
@@ -134,14 +136,19 @@ pub struct SeaPass {
     sample_count: u32,
 }
 
-/// The sea pipeline for `sample_count` samples per pixel.
+/// The sea pipeline's key at `sample_count` samples per pixel.
+fn key(sample_count: u32) -> PipelineKey {
+    PipelineKey::new(sample_count, VertexLayout::None)
+}
+
+/// The sea pipeline of `key`.
 fn sea_pipeline(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
-    sample_count: u32,
+    key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("sea"),
         layout: Some(layout),
         vertex: wgpu::VertexState {
@@ -164,10 +171,7 @@ fn sea_pipeline(
             stencil: Default::default(),
             bias: Default::default(),
         }),
-        multisample: wgpu::MultisampleState {
-            count: sample_count,
-            ..Default::default()
-        },
+        multisample: key.multisample(),
         fragment: Some(wgpu::FragmentState {
             module,
             entry_point: Some("fs_main"),
@@ -221,17 +225,14 @@ impl SeaPass {
                         storage(3),
                     ],
                 });
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("sea.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(include_str!("sea.wgsl").into()),
-                });
+                let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
                 let pipeline_layout =
                     device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                         label: Some("sea"),
                         bind_group_layouts: &[Some(&layout)],
                         immediate_size: 0,
                     });
-                let pipeline = sea_pipeline(device, &pipeline_layout, &module, 1);
+                let pipeline = sea_pipeline(ctx, &pipeline_layout, &module, key(1));
                 (layout, pipeline, pipeline_layout, module)
             },
         )?;
@@ -243,7 +244,7 @@ impl SeaPass {
         })?;
         Ok(Self {
             settings: SeaSettings::default(),
-            pipeline,
+            pipelines: PipelineCache::with(key(1), pipeline),
             layout,
             uniforms,
             water: None,
@@ -355,20 +356,12 @@ impl Pass for SeaPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        if targets.sample_count != self.sample_count {
-            self.pipeline = ctx.scoped(
-                || "creating the sea pipeline".to_owned(),
-                || {
-                    sea_pipeline(
-                        &ctx.device,
-                        &self.pipeline_layout,
-                        &self.module,
-                        targets.sample_count,
-                    )
-                },
-            )?;
-            self.sample_count = targets.sample_count;
-        }
+        let (layout, module) = (&self.pipeline_layout, &self.module);
+        self.pipelines
+            .warm(ctx, "sea", [key(targets.sample_count)], |k| {
+                sea_pipeline(ctx, layout, module, k)
+            })?;
+        self.sample_count = targets.sample_count;
         Ok(())
     }
 
@@ -420,7 +413,10 @@ impl Pass for SeaPass {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&self.pipeline);
+        let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
+            return;
+        };
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &groups[self.current], &[]);
         // The open sea first: the grid, which overlaps its inner cell, blends over it.
         if self.settings.horizon > 0.0 {

@@ -263,16 +263,13 @@ impl ShadowPass {
                     compare: Some(wgpu::CompareFunction::LessEqual),
                     ..Default::default()
                 });
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("shadow.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(include_str!("shadow.wgsl").into()),
-                });
+                let module = ctx.create_shader_module("shadow.wgsl", include_str!("shadow.wgsl"));
                 let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                     label: Some("shadow caster"),
                     bind_group_layouts: &[Some(&caster_layout), Some(&model_layout)],
                     immediate_size: 0,
                 });
-                let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                let pipeline = ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: Some("shadow caster"),
                     layout: Some(&layout),
                     vertex: wgpu::VertexState {
@@ -509,7 +506,7 @@ impl Pass for ShadowPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.caster_group, &[]);
         for (i, draw) in inputs.draws.iter().enumerate() {
-            let Some(mesh) = inputs.meshes.get(draw.mesh.0 as usize) else {
+            let Some(mesh) = inputs.meshes.get(draw.mesh) else {
                 continue;
             };
             let offset = (i as u64 * self.model_stride) as u32;

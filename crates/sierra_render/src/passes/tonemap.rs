@@ -49,12 +49,13 @@ impl TonemapPass {
     pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
         ctx.scoped(
             || format!("creating the tonemap pass for {output_format:?}"),
-            || Self::create(&ctx.device, output_format),
+            || Self::create(ctx, output_format),
         )
     }
 
-    fn create(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
-        let module = fullscreen_module(device, "tonemap.wgsl", include_str!("tonemap.wgsl"));
+    fn create(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Self {
+        let device = &ctx.device;
+        let module = fullscreen_module(ctx, "tonemap.wgsl", include_str!("tonemap.wgsl"));
         let fragment = wgpu::ShaderStages::FRAGMENT;
         let layout = bind_group_layout(
             device,
@@ -72,7 +73,7 @@ impl TonemapPass {
         );
         let pipeline_layout = pipeline_layout(device, "tonemap", &[&layout]);
         let pipeline = fullscreen_pipeline(
-            device,
+            ctx,
             &pipeline_layout,
             &module,
             "fs_tonemap",
