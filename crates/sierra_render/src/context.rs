@@ -6,17 +6,30 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::{RenderError, Result};
 
-/// Optional features Sierra uses when the adapter has them; nothing requires them.
+/// Optional features Sierra uses when the adapter has them; nothing requires them, each has a
+/// fallback:
 ///
 /// - `TIMESTAMP_QUERY`: GPU time per pass in `stats.json` (null without it).
 /// - `TIMESTAMP_QUERY_INSIDE_ENCODERS`: a `frame` GPU scope around a frame's passes, which nest
-///   inside it ([`crate::gpu_profiler`]).
-/// - `POLYGON_MODE_LINE`: wireframe mode.
-/// - `FLOAT32_FILTERABLE`: filtered sampling of `R32Float`/`Rgba32Float` (height fields, baked animation).
+///   inside it ([`crate::gpu_profiler`]; without it the passes are timed at the top level).
+/// - `POLYGON_MODE_LINE`: wireframe mode (without it frames are drawn filled).
 pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
-    .union(wgpu::Features::POLYGON_MODE_LINE)
-    .union(wgpu::Features::FLOAT32_FILTERABLE);
+    .union(wgpu::Features::POLYGON_MODE_LINE);
+
+/// The limits Sierra asks the device for: WebGPU's defaults ([`wgpu::Limits::default`]), so
+/// code that would exceed them on a real GPU fails here too (a software adapter's generous
+/// limits hide nothing), or [`wgpu::Limits::downlevel_defaults`] on an adapter below them.
+/// Every size is checked against the device's limits with a clear
+/// [`RenderError::LimitExceeded`].
+pub fn required_limits(adapter: &wgpu::Limits) -> wgpu::Limits {
+    let default = wgpu::Limits::default();
+    if default.check_limits(adapter) {
+        default
+    } else {
+        wgpu::Limits::downlevel_defaults()
+    }
+}
 
 /// Pipelines (render and compute) and shader modules created on a device so far, counted by
 /// [`GpuContext::create_render_pipeline`], [`GpuContext::create_compute_pipeline`] and
@@ -63,7 +76,7 @@ pub struct GpuContext {
     pub instance: wgpu::Instance,
     /// The chosen adapter.
     pub adapter: wgpu::Adapter,
-    /// The logical device; its limits are the adapter's limits.
+    /// The logical device; its limits are [`required_limits`], not the adapter's.
     pub device: wgpu::Device,
     /// The device's queue.
     pub queue: wgpu::Queue,
@@ -127,9 +140,7 @@ impl GpuContext {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("sierra device"),
             required_features: features,
-            // The adapter's own limits: always satisfiable, and compute passes
-            // (noise, water) want the largest storage bindings the device has.
-            required_limits: adapter.limits(),
+            required_limits: required_limits(&adapter.limits()),
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
