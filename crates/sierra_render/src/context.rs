@@ -347,7 +347,7 @@ impl GpuContext {
         let mut checks = vec![(limits.max_buffer_size, "max_buffer_size")];
         if usage.contains(wgpu::BufferUsages::STORAGE) {
             checks.push((
-                u64::from(limits.max_storage_buffer_binding_size),
+                limits.max_storage_buffer_binding_size,
                 "max_storage_buffer_binding_size",
             ));
         }

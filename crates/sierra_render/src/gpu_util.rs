@@ -38,6 +38,25 @@ fn buffer_entry(
     }
 }
 
+/// A uniform buffer binding with a dynamic offset, `min_size` bytes per binding (per-draw data
+/// at aligned strides in one buffer).
+pub fn dynamic_uniform_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    min_size: u64,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: wgpu::BufferSize::new(min_size),
+        },
+        count: None,
+    }
+}
+
 /// A uniform buffer binding (no dynamic offset, size checked by the shader only).
 pub fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
     buffer_entry(binding, visibility, wgpu::BufferBindingType::Uniform, None)
@@ -249,6 +268,32 @@ pub fn colour_pass<'e>(
             },
         })],
         depth_stencil_attachment: None,
+        timestamp_writes: timestamps,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// Begins a depth-only render pass labelled `label` into `depth` (loaded with `load`, stored),
+/// timed by `timestamps` when given (shadow maps).
+pub fn depth_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    depth: &wgpu::TextureView,
+    load: wgpu::LoadOp<f32>,
+    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: depth,
+            depth_ops: Some(wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        }),
         timestamp_writes: timestamps,
         occlusion_query_set: None,
         multiview_mask: None,

@@ -128,28 +128,7 @@ impl Renderer {
             water: None,
             draws: Vec::new(),
         };
-        let Self {
-            targets,
-            shadow,
-            forward,
-            crowd,
-            sky,
-            sea,
-            bloom,
-            tonemap,
-            ..
-        } = &mut renderer;
-        for pass in [
-            shadow as &mut dyn Pass,
-            forward,
-            crowd,
-            sky,
-            sea,
-            bloom,
-            tonemap,
-        ] {
-            pass.resize(ctx, targets)?;
-        }
+        renderer.resize_passes(ctx)?;
         Ok(renderer)
     }
 

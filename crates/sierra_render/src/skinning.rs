@@ -22,6 +22,7 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, MeshHandle};
+use crate::gpu_util;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::mesh_store::MeshStore;
 use crate::skinned_bounds::JointBounds;
@@ -46,6 +47,37 @@ struct Instance {
     posed: Option<(Vec3, Vec3)>,
     params: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
+}
+
+/// `[vertex]` the four joints and the four weights' bits, as `skinning.wgsl` reads them.
+fn packed_influences(mesh: &SkinnedMeshData) -> Vec<[u32; 8]> {
+    mesh.joints
+        .iter()
+        .zip(&mesh.weights)
+        .map(|(j, w)| {
+            let w = w.map(f32::to_bits);
+            [j[0], j[1], j[2], j[3], w[0], w[1], w[2], w[3]]
+        })
+        .collect()
+}
+
+/// `[target][vertex]` 9 floats (position, normal, tangent deltas); a zero placeholder when the
+/// mesh has no targets (bindings cannot be empty).
+fn packed_morph_deltas(mesh: &SkinnedMeshData) -> Vec<f32> {
+    let vertex_count = mesh.mesh.positions.len();
+    let mut deltas = Vec::with_capacity(mesh.morph_targets.len() * vertex_count * 9);
+    for target in &mesh.morph_targets {
+        for v in 0..vertex_count {
+            let get = |a: &[Vec3]| a.get(v).copied().unwrap_or(Vec3::ZERO).to_array();
+            deltas.extend(get(&target.positions));
+            deltas.extend(get(&target.normals));
+            deltas.extend(get(&target.tangents));
+        }
+    }
+    if deltas.is_empty() {
+        deltas.resize(9, 0.0);
+    }
+    deltas
 }
 
 /// The skinning compute pass and its uploaded instances.
@@ -154,26 +186,9 @@ impl Skinning {
             bytes,
             wgpu::BufferUsages::STORAGE,
         )?;
-        let influences: Vec<[u32; 8]> = mesh
-            .joints
-            .iter()
-            .zip(&mesh.weights)
-            .map(|(j, w)| {
-                [
-                    j[0],
-                    j[1],
-                    j[2],
-                    j[3],
-                    w[0].to_bits(),
-                    w[1].to_bits(),
-                    w[2].to_bits(),
-                    w[3].to_bits(),
-                ]
-            })
-            .collect();
         let influences = ctx.create_buffer_init(
             &format!("{label} influences"),
-            bytemuck::cast_slice(&influences),
+            bytemuck::cast_slice(&packed_influences(mesh)),
             wgpu::BufferUsages::STORAGE,
         )?;
         // COPY_SRC: tests read the skinned vertices back.
@@ -183,23 +198,9 @@ impl Skinning {
             wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         )?;
         let morph_count = mesh.morph_targets.len() as u32;
-        // `[target][vertex]` 9 floats (position, normal, tangent deltas); a zero placeholder
-        // when the mesh has no targets (bindings cannot be empty).
-        let mut deltas = Vec::with_capacity(mesh.morph_targets.len() * vertex_count as usize * 9);
-        for target in &mesh.morph_targets {
-            for v in 0..vertex_count as usize {
-                let get = |a: &[Vec3]| a.get(v).copied().unwrap_or(Vec3::ZERO).to_array();
-                deltas.extend(get(&target.positions));
-                deltas.extend(get(&target.normals));
-                deltas.extend(get(&target.tangents));
-            }
-        }
-        if deltas.is_empty() {
-            deltas.resize(9, 0.0);
-        }
         let morph_deltas = ctx.create_buffer_init(
             &format!("{label} morph deltas"),
-            bytemuck::cast_slice(&deltas),
+            bytemuck::cast_slice(&packed_morph_deltas(mesh)),
             wgpu::BufferUsages::STORAGE,
         )?;
         let morph_weights = ctx.create_buffer_init(
@@ -221,36 +222,16 @@ impl Skinning {
         let bind_group = ctx.scoped(
             || format!("binding skinned mesh `{label}`"),
             || {
-                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some(label),
-                    layout: &self.instance_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: bind.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: influences.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: params.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 3,
-                            resource: output.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 4,
-                            resource: morph_deltas.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 5,
-                            resource: morph_weights.as_entire_binding(),
-                        },
-                    ],
-                })
+                let buffers = [
+                    &bind,
+                    &influences,
+                    &params,
+                    &output,
+                    &morph_deltas,
+                    &morph_weights,
+                ];
+                let resources = buffers.map(|b| b.as_entire_binding());
+                gpu_util::bind_group(&ctx.device, label, &self.instance_layout, &resources)
             },
         )?;
         let output = meshes.add_gpu_mesh(GpuMesh {
@@ -408,6 +389,41 @@ impl Skinning {
         if draws.is_empty() {
             return Ok(());
         }
+        self.check_draws(palettes, draws)?;
+        let bytes: &[u8] = bytemuck::cast_slice(palettes);
+        self.reserve_palettes(ctx, palettes.len(), bytes.len() as u64)?;
+        let Some((buffer, _, _)) = &self.palette else {
+            return Ok(());
+        };
+        ctx.queue.write_buffer(buffer, 0, bytes);
+        for d in draws {
+            let inst = &mut self.instances[d.mesh.0 as usize];
+            let start = d.palette_offset as usize;
+            inst.posed = inst
+                .bounds
+                .posed_bounds(&palettes[start..start + inst.joint_count as usize]);
+            let params = [
+                d.palette_offset,
+                inst.vertex_count,
+                inst.joint_count,
+                inst.morph_count,
+            ];
+            ctx.queue
+                .write_buffer(&inst.params, 0, bytemuck::cast_slice(&params));
+        }
+        out.extend(draws.iter().map(|d| {
+            DrawItem::new(
+                self.instances[d.mesh.0 as usize].output,
+                d.model,
+                d.material,
+            )
+        }));
+        Ok(())
+    }
+
+    /// Checks that every draw names an uploaded instance, once, and a palette range inside
+    /// `palettes`.
+    fn check_draws(&mut self, palettes: &[Mat4], draws: &[SkinnedDrawItem]) -> Result<()> {
         self.drawn.clear();
         for d in draws {
             let Some(inst) = self.instances.get(d.mesh.0 as usize) else {
@@ -434,12 +450,15 @@ impl Skinning {
             }
             self.drawn.push(d.mesh.0);
         }
-        let bytes: &[u8] = bytemuck::cast_slice(palettes);
-        let needed = bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Grows the palette buffer to hold `needed` bytes (`joints` matrices) when smaller.
+    fn reserve_palettes(&mut self, ctx: &GpuContext, joints: usize, needed: u64) -> Result<()> {
         let limit = ctx.device.limits().max_storage_buffer_binding_size;
         if needed > limit {
             return Err(RenderError::LimitExceeded {
-                what: format!("skinning palette ({} joints, bytes)", palettes.len()),
+                what: format!("skinning palette ({joints} joints, bytes)"),
                 requested: needed,
                 limit,
                 limit_name: "max_storage_buffer_binding_size",
@@ -457,41 +476,14 @@ impl Skinning {
                 usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             })?;
-            let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("skinning palettes"),
-                layout: &self.palette_layout,
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                }],
-            });
+            let group = gpu_util::bind_group(
+                &ctx.device,
+                "skinning palettes",
+                &self.palette_layout,
+                &[buffer.as_entire_binding()],
+            );
             self.palette = Some((buffer, group, capacity));
         }
-        let Some((buffer, _, _)) = &self.palette else {
-            return Ok(());
-        };
-        ctx.queue.write_buffer(buffer, 0, bytes);
-        for d in draws {
-            let inst = &mut self.instances[d.mesh.0 as usize];
-            let start = d.palette_offset as usize;
-            inst.posed = inst
-                .bounds
-                .posed_bounds(&palettes[start..start + inst.joint_count as usize]);
-            let params = [
-                d.palette_offset,
-                inst.vertex_count,
-                inst.joint_count,
-                inst.morph_count,
-            ];
-            ctx.queue
-                .write_buffer(&inst.params, 0, bytemuck::cast_slice(&params));
-        }
-        out.extend(draws.iter().map(|d| DrawItem {
-            mesh: self.instances[d.mesh.0 as usize].output,
-            model: d.model,
-            material: d.material,
-            surface: None,
-        }));
         Ok(())
     }
 }

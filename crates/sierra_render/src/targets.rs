@@ -109,6 +109,34 @@ impl RenderTargets {
         })
     }
 
+    /// Begins a scene pass (forward, crowd, sky, sea) labelled `label`: colour into
+    /// [`RenderTargets::scene_color_attachment`] loaded with `colour`, depth loaded with `depth`,
+    /// both stored; `timestamps` time it.
+    pub fn begin_scene_pass<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        label: &str,
+        colour: wgpu::LoadOp<wgpu::Color>,
+        depth: wgpu::LoadOp<f32>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) -> wgpu::RenderPass<'e> {
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: &[Some(self.scene_color_attachment(colour))],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: depth,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        })
+    }
+
     /// The colour attachment a scene pass (forward, crowd, sky, sea) draws into: the
     /// multisampled HDR target resolved into `hdr` when multisampling, else `hdr` itself.
     /// The samples are stored so the next scene pass can `Load` them.

@@ -15,7 +15,7 @@
 use super::fullscreen::{
     draw_fullscreen, fullscreen_module, fullscreen_pipeline, split_timestamp_writes,
 };
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -261,12 +261,7 @@ impl Pass for BloomPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         self.record_chain(encoder, &inputs.targets.hdr_view, timestamps);
     }
 }

@@ -18,10 +18,11 @@ use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use super::frustum::{transform_aabb, Frustum};
 use super::shadow::ShadowPass;
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::{FrameData, MAX_POINT_LIGHTS};
+use crate::gpu_util;
 use crate::material::MaterialVariant;
 use crate::material_store::MaterialStore;
 use crate::mesh::Vertex;
@@ -211,52 +212,21 @@ impl ForwardPass {
         materials: &MaterialStore,
     ) -> Result<Self> {
         let device = &ctx.device;
-        let uniform_entry = |binding, dynamic| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: dynamic,
-                min_binding_size: None,
-            },
-            count: None,
-        };
         let (frame_layout, object_layout, layout, module) = ctx.scoped(
             || "creating the forward pipeline layout".to_owned(),
             || {
-                let frame_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("forward frame"),
-                        entries: &[
-                            uniform_entry(0, false),
-                            wgpu::BindGroupLayoutEntry {
-                                binding: 1,
-                                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                                ty: wgpu::BindingType::Buffer {
-                                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                                    has_dynamic_offset: false,
-                                    min_binding_size: None,
-                                },
-                                count: None,
-                            },
-                        ],
-                    });
-                let object_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("forward object"),
-                        entries: &[uniform_entry(0, true)],
-                    });
+                let [frame_layout, object_layout] = forward_layouts(device);
                 let module = ctx.create_shader_module("forward.wgsl", SHADER);
-                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("forward"),
-                    bind_group_layouts: &[
-                        Some(&frame_layout),
-                        Some(&object_layout),
-                        Some(shadow.shadow_layout()),
-                        Some(materials.layout()),
+                let layout = gpu_util::pipeline_layout(
+                    device,
+                    "forward",
+                    &[
+                        &frame_layout,
+                        &object_layout,
+                        shadow.shadow_layout(),
+                        materials.layout(),
                     ],
-                    immediate_size: 0,
-                });
+                );
                 (frame_layout, object_layout, layout, module)
             },
         )?;
@@ -281,20 +251,15 @@ impl ForwardPass {
         let frame_bind_group = ctx.scoped(
             || "creating the forward frame bind group".to_owned(),
             || {
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("forward frame"),
-                    layout: &frame_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: camera_buffer.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: lights_buffer.as_entire_binding(),
-                        },
+                gpu_util::bind_group(
+                    device,
+                    "forward frame",
+                    &frame_layout,
+                    &[
+                        camera_buffer.as_entire_binding(),
+                        lights_buffer.as_entire_binding(),
                     ],
-                })
+                )
             },
         )?;
         let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
@@ -330,6 +295,31 @@ impl ForwardPass {
     pub fn wireframe_supported(&self) -> bool {
         self.lines
     }
+}
+
+/// The forward pass's group 0 (camera uniform; lights as storage, see the module docs) and
+/// group 1 (the objects' uniforms at dynamic offsets) layouts.
+fn forward_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
+    let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
+    [
+        gpu_util::bind_group_layout(
+            device,
+            "forward frame",
+            &[
+                gpu_util::uniform_entry(0, stages),
+                gpu_util::storage_entry(1, stages, true),
+            ],
+        ),
+        gpu_util::bind_group_layout(
+            device,
+            "forward object",
+            &[gpu_util::dynamic_uniform_entry(
+                0,
+                stages,
+                size_of::<ObjectUniform>() as u64,
+            )],
+        ),
+    ]
 }
 
 /// Every key the forward pass can draw with at `sample_count` samples: each
@@ -597,35 +587,21 @@ impl Pass for ForwardPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         let c = inputs.frame.clear_color.as_dvec4();
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("forward"),
-            color_attachments: &[Some(inputs.targets.scene_color_attachment(
-                wgpu::LoadOp::Clear(wgpu::Color {
-                    r: c.x,
-                    g: c.y,
-                    b: c.z,
-                    a: c.w,
-                }),
-            ))],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &inputs.targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let clear = wgpu::Color {
+            r: c.x,
+            g: c.y,
+            b: c.z,
+            a: c.w,
+        };
+        let mut pass = inputs.targets.begin_scene_pass(
+            encoder,
+            "forward",
+            wgpu::LoadOp::Clear(clear),
+            wgpu::LoadOp::Clear(1.0),
+            timestamps,
+        );
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
         for &(_, i) in &self.draw_order {

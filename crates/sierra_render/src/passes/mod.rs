@@ -38,6 +38,12 @@ pub struct PassInputs<'a> {
     pub output: &'a wgpu::TextureView,
 }
 
+/// The command encoder passes record into.
+pub type Encoder = wgpu::CommandEncoder;
+
+/// The timestamp writes a timed pass hands to its render pass descriptor (`None`: untimed).
+pub type Timestamps<'a> = Option<wgpu::RenderPassTimestampWrites<'a>>;
+
 /// One step of the frame.
 pub trait Pass {
     /// Short name for GPU timing and errors (e.g. `"forward"`).
@@ -64,10 +70,5 @@ pub trait Pass {
     }
 
     /// Encodes the pass. `timestamps`, when given, must be passed to the render/compute pass descriptor.
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    );
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>);
 }

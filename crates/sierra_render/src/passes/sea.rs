@@ -25,7 +25,7 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::passes::{Pass, PassInputs};
+use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
 use crate::pipeline_cache::{PipelineCache, PipelineKey, VertexLayout};
 use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
 
@@ -295,7 +295,7 @@ impl SeaPass {
             || "creating the sea bind groups".to_owned(),
             || [group(0), group(1)],
         )?;
-        self.water = Some((groups, p.cols as u32, p.rows as u32, p.cell_size));
+        self.water = Some((groups, p.cols, p.rows, p.cell_size));
         self.current = water.current_index();
         Ok(())
     }
@@ -373,12 +373,7 @@ impl Pass for SeaPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         let groups = match &self.water {
             Some((groups, ..)) => groups,
             // Unbound: draw nothing, but still open a pass when asked to time it so the
@@ -396,23 +391,13 @@ impl Pass for SeaPass {
                 return;
             }
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("sea"),
-            color_attachments: &[Some(
-                inputs.targets.scene_color_attachment(wgpu::LoadOp::Load),
-            )],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &inputs.targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = inputs.targets.begin_scene_pass(
+            encoder,
+            "sea",
+            wgpu::LoadOp::Load,
+            wgpu::LoadOp::Load,
+            timestamps,
+        );
         let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
             return;
         };

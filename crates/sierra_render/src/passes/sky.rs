@@ -8,7 +8,7 @@
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::FrameData;
@@ -197,32 +197,17 @@ impl Pass for SkyPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         if !self.settings.enabled {
             return;
         }
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("sky"),
-            color_attachments: &[Some(
-                inputs.targets.scene_color_attachment(wgpu::LoadOp::Load),
-            )],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &inputs.targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = inputs.targets.begin_scene_pass(
+            encoder,
+            "sky",
+            wgpu::LoadOp::Load,
+            wgpu::LoadOp::Load,
+            timestamps,
+        );
         let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
             return;
         };

@@ -7,7 +7,7 @@
 //! the same bytes.
 
 use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -149,12 +149,7 @@ impl Pass for TonemapPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         let Some(group) = &self.group else {
             return;
         };
