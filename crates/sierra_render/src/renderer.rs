@@ -5,7 +5,7 @@
 //! ([`crate::SkinnedFrame`], one compute pass whose outputs join the frame's draws, culled by
 //! their posed bounds) — then the passes. Order: shadow (sun depth map) → forward (scene → HDR target) → crowd (instanced baked
 //! animation, same targets) → sky (behind the scene) →
-//! sea (simulated water, blended) → bloom (added onto the HDR
+//! sea (simulated water, blended) → MSAA resolve (once, multisampled targets only) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
 //! field and one entry in the pass lists of `Renderer::new`, `resize_passes` and
@@ -27,6 +27,7 @@ use crate::mesh::{GpuMesh, MeshData};
 use crate::mesh_store::MeshStore;
 use crate::passes::bloom::BloomPass;
 use crate::passes::forward::ForwardPass;
+use crate::passes::resolve::MsaaResolvePass;
 use crate::passes::sea::{SeaPass, SeaSettings};
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
@@ -81,6 +82,8 @@ pub struct Renderer {
     pub sky: SkyPass,
     /// The simulated sea, blended over the scene (draws nothing until `sea.bind_water`).
     pub sea: SeaPass,
+    /// Resolves the multisampled scene once, after the last scene pass (MSAA only).
+    resolve: MsaaResolvePass,
     /// Bloom added onto the HDR target (when the frame's `post.bloom.enabled`).
     pub bloom: BloomPass,
     /// HDR target → final image (the frame's `post.tonemap`, sRGB).
@@ -121,6 +124,7 @@ impl Renderer {
             shadow,
             sky: SkyPass::new(ctx)?,
             sea: SeaPass::new(ctx)?,
+            resolve: MsaaResolvePass::default(),
             bloom: BloomPass::new(ctx)?,
             tonemap: TonemapPass::new(ctx, output_format)?,
             scopes: GpuScopes::new(ctx)?,
@@ -309,6 +313,7 @@ impl Renderer {
             crowd,
             sky,
             sea,
+            resolve,
             bloom,
             tonemap,
             ..
@@ -319,6 +324,7 @@ impl Renderer {
             crowd,
             sky,
             sea,
+            resolve,
             bloom,
             tonemap,
         ] {
@@ -493,6 +499,7 @@ impl Renderer {
             shadow,
             sky,
             sea,
+            resolve,
             bloom,
             tonemap,
             scopes,
@@ -506,14 +513,15 @@ impl Renderer {
             targets,
             output,
         };
-        let passes: [&mut dyn Pass; 7] = [shadow, forward, crowd, sky, sea, bloom, tonemap];
+        let passes: [&mut dyn Pass; 8] =
+            [shadow, forward, crowd, sky, sea, resolve, bloom, tonemap];
         for pass in passes {
             pass.prepare(ctx, &inputs)?;
         }
         // Shared from here on: recording reads the passes (and the crowd also draws its
         // shadow casters into the shadow pass's map).
         let (shadow, crowd): (&ShadowPass, &CrowdPass) = (shadow, crowd);
-        let passes: [&dyn Pass; 7] = [shadow, forward, crowd, sky, sea, bloom, tonemap];
+        let passes: [&dyn Pass; 8] = [shadow, forward, crowd, sky, sea, resolve, bloom, tonemap];
         ctx.scoped(
             || "recording and submitting the frame".to_owned(),
             || {

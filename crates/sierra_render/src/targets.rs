@@ -17,9 +17,10 @@ pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSr
 ///
 /// With multisampling (`sample_count` > 1) the scene passes (forward, crowd, sky, sea) draw into
 /// `msaa_hdr_view` and `depth` (both `sample_count` samples per pixel, pipelines built with the
-/// same count) through [`RenderTargets::scene_color_attachment`], which resolves into the
-/// single-sample `hdr` at the end of each of those passes; the post passes (bloom, tonemap)
-/// only see `hdr`.
+/// same count) through [`RenderTargets::scene_color_attachment`], keeping the samples from one
+/// pass to the next; [`RenderTargets::resolve_msaa`] resolves them into the single-sample `hdr`
+/// once per frame, after the last scene pass ([`crate::passes::resolve`]); the post passes
+/// (bloom, tonemap) only see `hdr`.
 #[derive(Debug)]
 pub struct RenderTargets {
     /// Width in pixels.
@@ -137,9 +138,39 @@ impl RenderTargets {
         })
     }
 
+    /// Resolves the multisampled HDR target into `hdr` (an empty render pass whose only work is
+    /// the resolve); records nothing without multisampling. Returns whether it recorded.
+    pub fn resolve_msaa(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) -> bool {
+        let Some(msaa) = &self.msaa_hdr_view else {
+            return false;
+        };
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("msaa resolve"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: msaa,
+                depth_slice: None,
+                resolve_target: Some(&self.hdr_view),
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        true
+    }
+
     /// The colour attachment a scene pass (forward, crowd, sky, sea) draws into: the
-    /// multisampled HDR target resolved into `hdr` when multisampling, else `hdr` itself.
-    /// The samples are stored so the next scene pass can `Load` them.
+    /// multisampled HDR target when multisampling (resolved once, by
+    /// [`RenderTargets::resolve_msaa`]), else `hdr` itself. The samples are stored so the next
+    /// scene pass can `Load` them.
     pub fn scene_color_attachment(
         &self,
         load: wgpu::LoadOp<wgpu::Color>,
@@ -152,7 +183,7 @@ impl RenderTargets {
             Some(msaa) => wgpu::RenderPassColorAttachment {
                 view: msaa,
                 depth_slice: None,
-                resolve_target: Some(&self.hdr_view),
+                resolve_target: None,
                 ops,
             },
             None => wgpu::RenderPassColorAttachment {

@@ -1,5 +1,5 @@
 //! Render passes. A frame runs them in order (see [`crate::Renderer`]):
-//! shadow (+ crowd casters) → forward HDR → crowd → sky → sea → bloom → tonemap. Each pass owns its
+//! shadow (+ crowd casters) → forward HDR → crowd → sky → sea → MSAA resolve → bloom → tonemap. Each pass owns its
 //! pipelines and bind groups and implements [`Pass`]: `prepare` uploads this frame's data, read
 //! only from [`PassInputs`] (the frame and its draw list) — settings that change per frame travel
 //! in [`crate::FrameData::post`], never written into a pass from outside — and `record` encodes
@@ -9,6 +9,7 @@ pub mod bloom;
 pub mod forward;
 pub mod frustum;
 pub mod fullscreen;
+pub mod resolve;
 pub mod sea;
 pub mod shadow;
 pub mod sky;
