@@ -31,9 +31,11 @@ use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
 use crate::passes::shadow::{shadow_depth_state, ShadowPass};
 use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
-use crate::pipeline_cache::{PipelineCache, PipelineKey, VertexLayout};
+use crate::pipeline_cache::{
+    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+};
 use crate::skinned_mesh::SkinnedMeshData;
-use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use crate::targets::RenderTargets;
 
 /// Most clips one baked texture may hold (`MAX_CROWD_CLIPS` in `crowd.wgsl`).
 pub const MAX_CROWD_CLIPS: usize = 64;
@@ -236,42 +238,12 @@ fn lit_pipeline(
     module: &wgpu::ShaderModule,
     key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("crowd"),
-        layout: Some(layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_crowd"),
-            compilation_options: Default::default(),
-            buffers: &vertex_buffers(),
-        },
-        primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            front_face: key.front_face(),
-            cull_mode: key.cull_mode(),
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(true),
-            depth_compare: Some(wgpu::CompareFunction::Less),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: key.multisample(),
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: HDR_FORMAT,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+    let buffers = vertex_buffers();
+    scene_pipeline(
+        ctx,
+        &SceneShader::new("crowd", layout, module, ("vs_crowd", "fs_main")).buffers(&buffers),
+        key,
+    )
 }
 
 fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {

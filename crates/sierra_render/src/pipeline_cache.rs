@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use crate::context::GpuContext;
 use crate::error::Result;
+use crate::targets::{DEPTH_FORMAT, HDR_FORMAT};
 
 /// The vertex input a pipeline reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -79,6 +80,113 @@ impl PipelineKey {
             ..Default::default()
         }
     }
+}
+
+/// What a scene pass's pipelines (HDR colour and depth targets) share besides their key.
+pub struct SceneShader<'a> {
+    /// Pipeline label.
+    pub label: &'a str,
+    /// Pipeline layout.
+    pub layout: &'a wgpu::PipelineLayout,
+    /// Module holding both entry points.
+    pub module: &'a wgpu::ShaderModule,
+    /// Vertex entry point.
+    pub vertex_entry: &'a str,
+    /// Fragment entry point.
+    pub fragment_entry: &'a str,
+    /// Vertex buffers (as the key's [`VertexLayout`]).
+    pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    /// Depth test.
+    pub depth_compare: wgpu::CompareFunction,
+    /// Whether opaque keys write depth (blended keys never do: they hide nothing behind them).
+    pub depth_write: bool,
+}
+
+impl<'a> SceneShader<'a> {
+    /// A shader drawing no vertex buffers, with `entries` = (vertex, fragment) entry points,
+    /// testing depth with `Less` and writing it for opaque keys.
+    pub fn new(
+        label: &'a str,
+        layout: &'a wgpu::PipelineLayout,
+        module: &'a wgpu::ShaderModule,
+        (vertex_entry, fragment_entry): (&'a str, &'a str),
+    ) -> Self {
+        Self {
+            label,
+            layout,
+            module,
+            vertex_entry,
+            fragment_entry,
+            buffers: &[],
+            depth_compare: wgpu::CompareFunction::Less,
+            depth_write: true,
+        }
+    }
+
+    /// With `buffers` as vertex buffers.
+    pub fn buffers(self, buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>]) -> Self {
+        Self { buffers, ..self }
+    }
+
+    /// Testing depth with `compare`, never writing it.
+    pub fn depth_read_only(self, compare: wgpu::CompareFunction) -> Self {
+        Self {
+            depth_compare: compare,
+            depth_write: false,
+            ..self
+        }
+    }
+}
+
+/// The pipeline of `shader` specialised by `key`: alpha blending without depth writes for a
+/// blended key, its sides and winding (a mirrored key's front faces are clockwise), line mode
+/// for a wireframe key, its sample count.
+pub fn scene_pipeline(
+    ctx: &GpuContext,
+    shader: &SceneShader<'_>,
+    key: PipelineKey,
+) -> wgpu::RenderPipeline {
+    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(shader.label),
+        layout: Some(shader.layout),
+        vertex: wgpu::VertexState {
+            module: shader.module,
+            entry_point: Some(shader.vertex_entry),
+            compilation_options: Default::default(),
+            buffers: shader.buffers,
+        },
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            front_face: key.front_face(),
+            cull_mode: key.cull_mode(),
+            polygon_mode: if key.wireframe {
+                wgpu::PolygonMode::Line
+            } else {
+                wgpu::PolygonMode::Fill
+            },
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(shader.depth_write && !key.blend),
+            depth_compare: Some(shader.depth_compare),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: key.multisample(),
+        fragment: Some(wgpu::FragmentState {
+            module: shader.module,
+            entry_point: Some(shader.fragment_entry),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: HDR_FORMAT,
+                blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 /// Render pipelines by key.

@@ -27,8 +27,10 @@ use crate::material::MaterialVariant;
 use crate::material_store::MaterialStore;
 use crate::mesh::Vertex;
 use crate::mesh_store::MeshStore;
-use crate::pipeline_cache::{PipelineCache, PipelineKey, VertexLayout};
-use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use crate::pipeline_cache::{
+    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+};
+use crate::targets::RenderTargets;
 
 /// WGSL source of the pass.
 pub const SHADER: &str = include_str!("forward.wgsl");
@@ -374,52 +376,15 @@ fn forward_pipeline(
     module: &wgpu::ShaderModule,
     key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("forward"),
-        layout: Some(layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_main"),
-            compilation_options: Default::default(),
-            buffers: &[Some(Vertex::layout())],
-        },
-        primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            // A model matrix with a negative determinant mirrors the mesh and turns its
-            // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those
-            // draws use the clockwise keys, so culling and `front_facing` still mean the
-            // mesh's outside.
-            front_face: key.front_face(),
-            cull_mode: key.cull_mode(),
-            polygon_mode: if key.wireframe {
-                wgpu::PolygonMode::Line
-            } else {
-                wgpu::PolygonMode::Fill
-            },
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            // Blended surfaces test depth but do not hide what lies behind them.
-            depth_write_enabled: Some(!key.blend),
-            depth_compare: Some(wgpu::CompareFunction::Less),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: key.multisample(),
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: HDR_FORMAT,
-                blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+    // A model matrix with a negative determinant mirrors the mesh and turns its
+    // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those draws use
+    // the mirrored keys, so culling and `front_facing` still mean the mesh's outside.
+    let buffers = [Some(Vertex::layout())];
+    scene_pipeline(
+        ctx,
+        &SceneShader::new("forward", layout, module, ("vs_main", "fs_main")).buffers(&buffers),
+        key,
+    )
 }
 
 fn buffer_desc(label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::BufferDescriptor<'_> {

@@ -26,8 +26,10 @@ use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
-use crate::pipeline_cache::{PipelineCache, PipelineKey, VertexLayout};
-use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use crate::pipeline_cache::{
+    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+};
+use crate::targets::RenderTargets;
 
 /// How the sea looks and where its grid lies. Colours linear RGB.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,7 +140,12 @@ pub struct SeaPass {
 
 /// The sea pipeline's key at `sample_count` samples per pixel.
 fn key(sample_count: u32) -> PipelineKey {
-    PipelineKey::new(sample_count, VertexLayout::None)
+    // Waves can fold a triangle over; the sea has no back to hide. Blended over the scene.
+    PipelineKey {
+        double_sided: true,
+        blend: true,
+        ..PipelineKey::new(sample_count, VertexLayout::None)
+    }
 }
 
 /// The sea pipeline of `key`.
@@ -148,43 +155,12 @@ fn sea_pipeline(
     module: &wgpu::ShaderModule,
     key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("sea"),
-        layout: Some(layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_main"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            front_face: wgpu::FrontFace::Ccw,
-            // Waves can fold a triangle over; the sea has no back to hide.
-            cull_mode: None,
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(false),
-            depth_compare: Some(wgpu::CompareFunction::Less),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: key.multisample(),
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: HDR_FORMAT,
-                blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+    scene_pipeline(
+        ctx,
+        &SceneShader::new("sea", layout, module, ("vs_main", "fs_main"))
+            .depth_read_only(wgpu::CompareFunction::Less),
+        key,
+    )
 }
 
 impl SeaPass {

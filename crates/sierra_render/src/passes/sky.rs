@@ -12,9 +12,11 @@ use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::FrameData;
-use crate::pipeline_cache::{PipelineCache, PipelineKey, VertexLayout};
+use crate::pipeline_cache::{
+    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+};
 use crate::post::SkySettings;
-use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use crate::targets::RenderTargets;
 
 /// Mirror of `SkyUniform` in `sky.wgsl` (176 bytes).
 #[repr(C)]
@@ -127,7 +129,11 @@ impl SkyPass {
 
 /// The sky pipeline's key at `sample_count` samples per pixel.
 fn key(sample_count: u32) -> PipelineKey {
-    PipelineKey::new(sample_count, VertexLayout::None)
+    // One full-screen triangle: no faces to cull.
+    PipelineKey {
+        double_sided: true,
+        ..PipelineKey::new(sample_count, VertexLayout::None)
+    }
 }
 
 /// The sky pipeline of `key` ([`RenderTargets::sample_count`]).
@@ -137,37 +143,13 @@ fn sky_pipeline(
     module: &wgpu::ShaderModule,
     key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("sky"),
-        layout: Some(layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_sky"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(false),
-            depth_compare: Some(wgpu::CompareFunction::LessEqual),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: key.multisample(),
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_sky"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: HDR_FORMAT,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+    // Behind everything: drawn where the depth is still the far plane, never written.
+    scene_pipeline(
+        ctx,
+        &SceneShader::new("sky", layout, module, ("vs_sky", "fs_sky"))
+            .depth_read_only(wgpu::CompareFunction::LessEqual),
+        key,
+    )
 }
 
 impl Pass for SkyPass {
