@@ -113,8 +113,10 @@ pub fn run_headless_into(
     let mut record_of = std::collections::HashMap::new();
     let mut gpu = Vec::new();
     let mut progress = Progress::new("frame", options.frames as u64);
+    let at_load = ctx.creation_counts();
     for index in 0..options.frames {
         let start = Instant::now();
+        let created_before = ctx.creation_counts();
         for _ in 1..options.ticks_per_frame {
             runner.tick();
         }
@@ -122,6 +124,7 @@ pub fn run_headless_into(
             .headless_frame(&ctx, &mut headless)
             .with_context(|| format!("frame {index}"))?;
         let cpu_ms = start.elapsed().as_secs_f64() * 1e3;
+        let created = ctx.creation_counts().since(created_before);
         {
             profile_scope!("write_png");
             output::write_png(&image, &out.file(&output::frame_name(index)))?;
@@ -141,6 +144,8 @@ pub fn run_headless_into(
             triangles: stats.triangles,
             draw_calls: stats.draw_calls,
             culled_draws: stats.culled_draws,
+            pipelines_created: created.pipelines,
+            shader_modules_created: created.shader_modules,
         });
         if sheet_indices.contains(&index) {
             sheet_frames.push(image);
@@ -165,6 +170,8 @@ pub fn run_headless_into(
         height: options.height,
         tick_hz: 1.0 / runner.game().clock.dt(),
         startup_ms: startup_ms(&runner.game().startup),
+        pipelines_at_load: at_load.pipelines,
+        shader_modules_at_load: at_load.shader_modules,
         gpu_timing_waits: headless.renderer.gpu_timing_waits(),
         frame_times: output::FrameTimeSummary::of(&records),
         frames: records,

@@ -72,7 +72,6 @@ impl LevelGltfMeshes {
                     .get(primitive.material)
                     .with_context(|| label.clone())?;
                 renderer
-                    .forward
                     .set_material(ctx, handle, surface)
                     .with_context(|| format!("binding the material of {label}"))?;
                 uploaded.push((handle, factors));
@@ -96,6 +95,7 @@ impl LevelGltfMeshes {
                 mesh,
                 model: world,
                 material,
+                surface: None,
             }));
         }
     }

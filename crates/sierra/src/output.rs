@@ -120,6 +120,11 @@ pub struct FrameRecord {
     pub draw_calls: u32,
     /// Draws left out by frustum culling (outside the view).
     pub culled_draws: u32,
+    /// Render and compute pipelines created during this frame (ticks, extract and render):
+    /// 0 once the level is loaded, the pipeline caches being pre-warmed at load.
+    pub pipelines_created: u64,
+    /// Shader modules created during this frame (0 after load, as `pipelines_created`).
+    pub shader_modules_created: u64,
 }
 
 /// One GPU scope of a frame in `stats.json` (see [`sierra_render::GpuScopeTiming`]).
@@ -173,6 +178,11 @@ pub struct RunStats {
     /// and chunks), `water_upload`, `sky_upload`, `crowd_upload`; a level without some part
     /// skips its stage) and their `total`.
     pub startup_ms: BTreeMap<String, f64>,
+    /// Render and compute pipelines created by the start of the first frame (the whole load,
+    /// the GPU context's count; every pass's cache warmed for each key the level can use).
+    pub pipelines_at_load: u64,
+    /// Shader modules created by the start of the first frame.
+    pub shader_modules_at_load: u64,
     /// How many times the run waited on the GPU for timings: at most 1, the flush after the
     /// last frame (each frame's timings are read after its PNG read-back, without waiting).
     pub gpu_timing_waits: u64,

@@ -20,8 +20,8 @@ use sierra_render::normal_maps::{normal_map, NormalPattern};
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
     primitives, BloomSettings, Camera, DebugView, DrawItem, FrameData, GpuContext, Material,
-    MeshData, MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun, TonemapSettings,
-    Tonemapper, MAX_POINT_LIGHTS,
+    MaterialHandle, MeshData, MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun,
+    TonemapSettings, Tonemapper, MAX_POINT_LIGHTS,
 };
 use sierra_scene::level::NormalMapRef;
 use sierra_scene::scene::NodeMesh;
@@ -33,28 +33,23 @@ use crate::level_gltf::LevelGltfMeshes;
 
 /// Renderer meshes of the primitives a scene uses.
 ///
-/// The forward pass binds surface materials (textures) per mesh, so each distinct
-/// (primitive, normal map, normal scale) a level uses gets its own copy of the primitive.
+/// Each primitive is uploaded once, however many materials draw it: a normal-mapped node's
+/// draw names the surface material of its (normal map, normal scale) pair.
 #[derive(Clone, Debug, Default)]
 pub struct SceneMeshes {
     primitives: HashMap<Primitive, MeshHandle>,
-    /// (primitive, map, normal scale, mesh); a handful per level, searched linearly so that
+    /// (map, normal scale, surface material); a handful per level, searched linearly so that
     /// building a frame allocates nothing.
-    normal_mapped: Vec<(Primitive, NormalMapRef, f32, MeshHandle)>,
+    normal_mapped: Vec<(NormalMapRef, f32, MaterialHandle)>,
     /// The meshes of the level's glTF files.
     pub gltf: LevelGltfMeshes,
 }
 
 impl SceneMeshes {
-    fn normal_mapped(
-        &self,
-        primitive: Primitive,
-        map: &NormalMapRef,
-        scale: f32,
-    ) -> Option<MeshHandle> {
+    fn normal_mapped(&self, map: &NormalMapRef, scale: f32) -> Option<MaterialHandle> {
         self.normal_mapped
             .iter()
-            .find(|(p, m, s, _)| *p == primitive && m == map && s.to_bits() == scale.to_bits())
+            .find(|(m, s, _)| m == map && s.to_bits() == scale.to_bits())
             .map(|&(.., handle)| handle)
     }
 }
@@ -141,29 +136,22 @@ pub fn upload_scene_meshes(
             let Some(map) = &material.normal_map else {
                 continue;
             };
-            if meshes
-                .normal_mapped(*primitive, map, material.normal_scale)
-                .is_some()
-            {
+            if meshes.normal_mapped(map, material.normal_scale).is_some() {
                 continue;
             }
             let label = format!("{primitive:?} normal-mapped");
-            let handle = renderer
-                .upload_mesh(ctx, &primitive_mesh(*primitive), &label)
-                .with_context(|| format!("uploading the {label} primitive"))?;
             let surface = SurfaceMaterial {
                 model: ShadingModel::Phong,
                 normal: Some(load_normal_map(ctx, &game.scene.assets, map)?),
                 normal_scale: material.normal_scale,
                 ..SurfaceMaterial::default()
             };
-            renderer
-                .forward
-                .set_material(ctx, handle, &surface)
+            let handle = renderer
+                .add_material(ctx, &surface)
                 .with_context(|| format!("binding the {label} material"))?;
             meshes
                 .normal_mapped
-                .push((*primitive, map.clone(), material.normal_scale, handle));
+                .push((map.clone(), material.normal_scale, handle));
         }
     }
     meshes.gltf = LevelGltfMeshes::upload(ctx, renderer, &game.scene)
@@ -413,11 +401,11 @@ fn extract_scene(
             material,
         }) = &content.mesh
         {
-            let mapped = material
+            let surface = material
                 .normal_map
                 .as_ref()
-                .and_then(|map| meshes.normal_mapped(*primitive, map, material.normal_scale));
-            if let Some(mesh) = mapped.or_else(|| meshes.primitives.get(primitive).copied()) {
+                .and_then(|map| meshes.normal_mapped(map, material.normal_scale));
+            if let Some(&mesh) = meshes.primitives.get(primitive) {
                 frame.draws.push(DrawItem {
                     mesh,
                     model: world,
@@ -427,6 +415,7 @@ fn extract_scene(
                         specular_power: material.specular_power,
                         emissive: material.emissive,
                     },
+                    surface,
                 });
             }
         }

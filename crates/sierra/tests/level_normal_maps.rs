@@ -51,14 +51,33 @@ fn normal_mapped_plane_shows_its_pattern_under_a_grazing_sun() {
         .extract(&View::at_tick(W as f32 / H as f32))
         .unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(frame.draws.len(), 2);
-    assert_ne!(
+    // One plane mesh, uploaded once, drawn with two materials: the draws name them.
+    assert_eq!(
         frame.draws[0].mesh, frame.draws[1].mesh,
-        "the normal-mapped plane needs its own mesh (materials are bound per mesh)"
+        "both planes draw the one plane mesh"
+    );
+    assert!(
+        frame.draws[0].surface.is_some(),
+        "the bumpy plane names its material"
+    );
+    assert_eq!(
+        frame.draws[1].surface, None,
+        "the flat plane draws the default material"
     );
     let (image, _) = headless
         .render(&ctx, runner.frame())
         .unwrap_or_else(|e| panic!("{e}"));
     let _ = image.save(std::env::temp_dir().join("sierra_level_normal_maps.png"));
+    assert_eq!(
+        headless.renderer.meshes().uploads(),
+        1,
+        "the plane is uploaded once, whatever materials draw it"
+    );
+    assert_eq!(
+        headless.renderer.materials().len(),
+        1,
+        "one normal-mapped material"
+    );
 
     // Left half: the bumpy plane, right half: the flat one (inner columns only).
     let (bumpy_mean, bumpy_var) = stats(&image, 8, W / 2 - 8);

@@ -54,6 +54,7 @@ fn frames_of_many_draws_do_not_grow_the_resident_set() {
                     specular_power: 16.0,
                     emissive: Vec3::ZERO,
                 },
+                surface: None,
             })
             .collect(),
         clear_color: Vec4::W,

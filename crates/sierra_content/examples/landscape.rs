@@ -102,6 +102,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             mesh: handle,
             model: Mat4::IDENTITY,
             material: plain(Vec4::ONE),
+            surface: None,
         });
     }
     let palms = r.upload_mesh(
@@ -109,7 +110,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &to_mesh_data(&palms_mesh(&island, &PalmParams::default())?),
         "palms",
     )?;
-    r.forward.set_material(
+    r.set_material(
         &ctx,
         palms,
         &SurfaceMaterial {
@@ -121,6 +122,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mesh: palms,
         model: Mat4::IDENTITY,
         material: plain(Vec4::ONE),
+        surface: None,
     });
     let mut birds_params = BirdsParams::default();
     if beach {
@@ -135,6 +137,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mesh: birds,
         model: Mat4::IDENTITY,
         material: plain(Vec4::ONE),
+        surface: None,
     });
     let planet_params = PlanetParams::default();
     let at = Mat4::from_translation(Vec3::from(planet_params.position));
@@ -143,9 +146,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mesh: planet,
         model: at,
         material: plain(Vec4::ONE),
+        surface: None,
     });
     let clouds = r.upload_mesh(&ctx, &to_mesh_data(&cloud_mesh(&planet_params)?), "clouds")?;
-    r.forward.set_material(
+    r.set_material(
         &ctx,
         clouds,
         &SurfaceMaterial {
@@ -157,13 +161,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mesh: clouds,
         model: at,
         material: plain(Vec4::ONE),
+        surface: None,
     });
     let sea = r.upload_mesh(
         &ctx,
         &to_mesh_data(&sea_plane(3000.0, terrain.sea_level)),
         "sea",
     )?;
-    r.forward.set_material(
+    r.set_material(
         &ctx,
         sea,
         &SurfaceMaterial {
@@ -179,6 +184,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             specular_power: 64.0,
             ..plain(Vec4::ONE)
         },
+        surface: None,
     });
     let frame = FrameData {
         camera,

@@ -135,7 +135,7 @@ impl GltfMaterials {
                     self.name, mesh.0
                 ))
             })?;
-        renderer.forward.set_material(ctx, output, surface)?;
+        renderer.set_material(ctx, output, surface)?;
         Ok(factors)
     }
 }

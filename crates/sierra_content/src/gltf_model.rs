@@ -184,7 +184,7 @@ pub fn upload_gltf(
                             "mesh {mesh_index} primitive {prim_index}: {e}"
                         ))
                     })?;
-                    renderer.forward.set_material(ctx, handle, surface)?;
+                    renderer.set_material(ctx, handle, surface)?;
                     uploaded.insert(key, (handle, material));
                     (handle, material)
                 }
@@ -203,6 +203,7 @@ pub fn upload_gltf(
                 mesh: handle,
                 model: m,
                 material,
+                surface: None,
             });
         }
     }

@@ -65,15 +65,12 @@ fn render(
             .upload_mesh(ctx, &primitives::plane(10.0), "plane")
             .unwrap();
         let (surface, factors) = converted.get(Some(m)).unwrap();
-        headless
-            .renderer
-            .forward
-            .set_material(ctx, mesh, surface)
-            .unwrap();
+        headless.renderer.set_material(ctx, mesh, surface).unwrap();
         frame.draws.push(DrawItem {
             mesh,
             model: Mat4::from_translation(Vec3::Y * height),
             material: factors,
+            surface: None,
         });
     }
     headless.render(ctx, &frame).unwrap().0

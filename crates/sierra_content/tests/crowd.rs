@@ -107,7 +107,7 @@ fn baked_crowd_instance_matches_the_palette_path() {
     headless.renderer.shadow.settings.enabled = false;
     let mut skinning = Skinning::new(&ctx).unwrap();
     let h = skinning
-        .upload(&ctx, &mut headless.renderer, &mesh, "m")
+        .upload(&ctx, headless.renderer.meshes_mut(), &mesh, "m")
         .unwrap();
     let mut palette_frame = view.clone();
     let draw = SkinnedDrawItem {
@@ -327,6 +327,7 @@ fn crowd_member_shadows_the_ground_away_from_the_sun() {
             base_color: Vec4::new(0.6, 0.6, 0.6, 1.0),
             ..Material::default()
         },
+        surface: None,
     });
     let (ground_only, _) = headless.render(&ctx, &view).unwrap();
     headless

@@ -53,7 +53,7 @@ fn check_against_cpu(asset: &GltfAsset, times: &[f32], name: &str) {
     let mut skinning = Skinning::new(&ctx).unwrap();
     let mesh = rigid_primitive_mesh(prim).unwrap();
     let handle = skinning
-        .upload(&ctx, &mut headless.renderer, &mesh, name)
+        .upload(&ctx, headless.renderer.meshes_mut(), &mesh, name)
         .unwrap();
     let palette = [joint()];
     let mut any_weight = false;
@@ -171,7 +171,12 @@ fn morph_primitives_test_renders_with_its_default_weights() {
                     (lo, hi) = (lo.min(w), hi.max(w));
                 }
                 let h = skinning
-                    .upload(&ctx, &mut headless.renderer, &data, &format!("{n}.{k}"))
+                    .upload(
+                        &ctx,
+                        headless.renderer.meshes_mut(),
+                        &data,
+                        &format!("{n}.{k}"),
+                    )
                     .unwrap();
                 let zeros = vec![0.0; weights.len()];
                 skinning
@@ -272,7 +277,7 @@ fn bad_morph_weights_are_clear_errors() {
     let mut skinning = Skinning::new(&ctx).unwrap();
     let mesh = rigid_primitive_mesh(&asset.meshes[0].primitives[0]).unwrap();
     let h = skinning
-        .upload(&ctx, &mut headless.renderer, &mesh, "m")
+        .upload(&ctx, headless.renderer.meshes_mut(), &mesh, "m")
         .unwrap();
     for (weights, words) in [
         (vec![0.5], "2 morph targets but 1 weights"),
@@ -286,7 +291,7 @@ fn bad_morph_weights_are_clear_errors() {
     // Deltas that do not match the vertex count are refused at upload.
     let mut broken = mesh.clone();
     broken.morph_targets[1].positions.pop();
-    match skinning.upload(&ctx, &mut headless.renderer, &broken, "broken") {
+    match skinning.upload(&ctx, headless.renderer.meshes_mut(), &broken, "broken") {
         Err(RenderError::InvalidInput(m)) => assert!(m.contains("morph target 1"), "{m}"),
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("uploaded mismatched morph deltas"),

@@ -13,6 +13,7 @@ use sierra_render::{
     readback, Camera, DrawItem, FrameData, GpuContext, GpuMesh, HeadlessRenderer, Material,
     MeshData, MeshHandle, Sun,
 };
+use sierra_render::{MaterialStore, MeshStore};
 use sierra_render::{PostSettings, TonemapSettings, Tonemapper};
 use sierra_terrain::island::{Island, TerrainParams};
 use sierra_terrain::noise::grid::Threads;
@@ -143,7 +144,8 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
     }
 
     let targets = targets(&ctx);
-    let mut forward = ForwardPass::new(&ctx).unwrap();
+    let materials = MaterialStore::new(&ctx).unwrap();
+    let mut forward = ForwardPass::new(&ctx, &materials).unwrap();
     let mut sea = SeaPass::new(&ctx).unwrap();
     sea.settings.origin = origin;
     sea.bind_water(&ctx, &water).unwrap();
@@ -169,6 +171,7 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
             mesh: MeshHandle(0),
             model: Mat4::IDENTITY,
             material: Material::default(),
+            surface: None,
         }],
         clear_color: Vec4::new(0.5, 0.65, 0.9, 1.0),
         skinned: Default::default(),
@@ -177,11 +180,13 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
         post: Default::default(),
     };
     let dummy_output = targets.hdr_view.clone();
-    let meshes = [mesh];
+    let mut meshes = MeshStore::new();
+    meshes.add_gpu_mesh(mesh);
     let inputs = PassInputs {
         frame: &frame,
         draws: &frame.draws,
         meshes: &meshes,
+        materials: &materials,
         targets: &targets,
         output: &dummy_output,
     };
@@ -319,6 +324,7 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
             mesh,
             model: Mat4::IDENTITY,
             material: Material::default(),
+            surface: None,
         }],
         clear_color: Vec4::new(0.5, 0.65, 0.9, 1.0),
         skinned: Default::default(),
@@ -382,7 +388,8 @@ fn open_sea_continues_the_grid_without_an_edge() {
         .unwrap();
     let water = water_compute(&ctx, p, &terrain, &depth).unwrap();
     let targets = targets(&ctx);
-    let mut forward = ForwardPass::new(&ctx).unwrap();
+    let materials = MaterialStore::new(&ctx).unwrap();
+    let mut forward = ForwardPass::new(&ctx, &materials).unwrap();
     let mut sea = SeaPass::new(&ctx).unwrap();
     sea.settings.origin = origin;
     sea.settings.rest_level = 0.0;
@@ -417,7 +424,8 @@ fn open_sea_continues_the_grid_without_an_edge() {
     let inputs = PassInputs {
         frame: &frame,
         draws: &frame.draws,
-        meshes: &[],
+        meshes: &MeshStore::new(),
+        materials: &materials,
         targets: &targets,
         output: &dummy_output,
     };

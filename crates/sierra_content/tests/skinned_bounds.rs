@@ -185,7 +185,7 @@ fn skinning_pass_posed_bounds_contain_the_gpu_skinned_vertices() {
     let mut headless = sierra_render::HeadlessRenderer::new(&ctx, 16, 16).unwrap();
     let mut skinning = Skinning::new(&ctx).unwrap();
     let h = skinning
-        .upload(&ctx, &mut headless.renderer, &mesh, "m")
+        .upload(&ctx, headless.renderer.meshes_mut(), &mesh, "m")
         .unwrap();
     assert_eq!(
         skinning.posed_bounds(h),

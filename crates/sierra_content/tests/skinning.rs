@@ -66,7 +66,12 @@ fn render_both(
     for (i, (mesh, skin)) in skinned_meshes(asset).iter().enumerate() {
         let p = palette(asset, clip, time, *skin);
         let handle = skinning
-            .upload(&ctx, &mut headless.renderer, mesh, &format!("{name}{i}"))
+            .upload(
+                &ctx,
+                headless.renderer.meshes_mut(),
+                mesh,
+                &format!("{name}{i}"),
+            )
             .unwrap();
         let posed = skin_on_cpu(mesh, &p);
         cpu_positions.extend(posed.positions.iter().map(|p| Vec3::from(*p)));
@@ -84,6 +89,7 @@ fn render_both(
             mesh: cpu,
             model: Mat4::IDENTITY,
             material,
+            surface: None,
         });
         palettes.extend(p);
     }
@@ -212,7 +218,7 @@ fn bad_skinned_input_gives_clear_errors() {
     let mut skinning = Skinning::new(&ctx).unwrap();
     let mesh = skinned_primitive_mesh(&asset.meshes[0].primitives[0], joints).unwrap();
     let h = skinning
-        .upload(&ctx, &mut headless.renderer, &mesh, "m")
+        .upload(&ctx, headless.renderer.meshes_mut(), &mesh, "m")
         .unwrap();
     let draw = SkinnedDrawItem {
         mesh: h,
@@ -459,7 +465,7 @@ fn baked_matrices_give_the_palette_paths_image() {
         let mut skinning = Skinning::new(&ctx).unwrap();
         let mesh = &skinned_meshes(&asset)[0].0;
         let h = skinning
-            .upload(&ctx, &mut headless.renderer, mesh, "m")
+            .upload(&ctx, headless.renderer.meshes_mut(), mesh, "m")
             .unwrap();
         let mut frame = FrameData {
             camera: Camera::look_at(

@@ -78,17 +78,16 @@ fn detail_normal_map_shows_relief_on_terrain_ground_under_a_grazing_sun() {
         ColorSpace::Linear,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    r.forward
-        .set_material(
-            &ctx,
-            bumpy,
-            &SurfaceMaterial {
-                normal: Some(normal),
-                normal_scale: 1.0,
-                ..SurfaceMaterial::default()
-            },
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+    r.set_material(
+        &ctx,
+        bumpy,
+        &SurfaceMaterial {
+            normal: Some(normal),
+            normal_scale: 1.0,
+            ..SurfaceMaterial::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut frame = frame(Camera::look_at(
         Vec3::new(0.0, 8.0, 0.001),
         Vec3::ZERO,
@@ -117,6 +116,7 @@ fn detail_normal_map_shows_relief_on_terrain_ground_under_a_grazing_sun() {
             mesh,
             model: Mat4::from_translation(Vec3::new(x, 0.0, 0.0)),
             material,
+            surface: None,
         });
     }
     let (image, _) = headless

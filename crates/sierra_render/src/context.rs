@@ -1,21 +1,62 @@
 //! [`GpuContext`]: one wgpu instance, adapter, device and queue, created
 //! headless or for a window surface.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{RenderError, Result};
 
-/// Optional features Sierra uses when the adapter has them; nothing requires them.
+/// Optional features Sierra uses when the adapter has them; nothing requires them, each has a
+/// fallback:
 ///
 /// - `TIMESTAMP_QUERY`: GPU time per pass in `stats.json` (null without it).
 /// - `TIMESTAMP_QUERY_INSIDE_ENCODERS`: a `frame` GPU scope around a frame's passes, which nest
-///   inside it ([`crate::gpu_profiler`]).
-/// - `POLYGON_MODE_LINE`: wireframe mode.
-/// - `FLOAT32_FILTERABLE`: filtered sampling of `R32Float`/`Rgba32Float` (height fields, baked animation).
+///   inside it ([`crate::gpu_profiler`]; without it the passes are timed at the top level).
+/// - `POLYGON_MODE_LINE`: wireframe mode (without it frames are drawn filled).
 pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
-    .union(wgpu::Features::POLYGON_MODE_LINE)
-    .union(wgpu::Features::FLOAT32_FILTERABLE);
+    .union(wgpu::Features::POLYGON_MODE_LINE);
+
+/// The limits Sierra asks the device for: WebGPU's defaults ([`wgpu::Limits::default`]), so
+/// code that would exceed them on a real GPU fails here too (a software adapter's generous
+/// limits hide nothing), or [`wgpu::Limits::downlevel_defaults`] on an adapter below them.
+/// Every size is checked against the device's limits with a clear
+/// [`RenderError::LimitExceeded`].
+pub fn required_limits(adapter: &wgpu::Limits) -> wgpu::Limits {
+    let default = wgpu::Limits::default();
+    if default.check_limits(adapter) {
+        default
+    } else {
+        wgpu::Limits::downlevel_defaults()
+    }
+}
+
+/// Pipelines (render and compute) and shader modules created on a device so far, counted by
+/// [`GpuContext::create_render_pipeline`], [`GpuContext::create_compute_pipeline`] and
+/// [`GpuContext::create_shader_module`] (the only ways `sierra_render` creates them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CreationCounts {
+    /// Render and compute pipelines.
+    pub pipelines: u64,
+    /// Shader modules.
+    pub shader_modules: u64,
+}
+
+impl CreationCounts {
+    /// What was created between `earlier` and `self` (counts only grow).
+    pub fn since(self, earlier: Self) -> Self {
+        Self {
+            pipelines: self.pipelines.saturating_sub(earlier.pipelines),
+            shader_modules: self.shader_modules.saturating_sub(earlier.shader_modules),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    pipelines: AtomicU64,
+    shader_modules: AtomicU64,
+}
 
 /// Device errors that no error scope caught, recorded by the handler that
 /// [`GpuContext`] installs instead of wgpu's default (which panics).
@@ -35,13 +76,14 @@ pub struct GpuContext {
     pub instance: wgpu::Instance,
     /// The chosen adapter.
     pub adapter: wgpu::Adapter,
-    /// The logical device; its limits are the adapter's limits.
+    /// The logical device; its limits are [`required_limits`], not the adapter's.
     pub device: wgpu::Device,
     /// The device's queue.
     pub queue: wgpu::Queue,
     /// Features enabled on the device: the subset of [`OPTIONAL_FEATURES`] the adapter has.
     pub features: wgpu::Features,
     uncaptured: ErrorSink,
+    created: Counters,
 }
 
 /// Anisotropic filtering level of material samplers on hardware adapters.
@@ -109,9 +151,7 @@ impl GpuContext {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("sierra device"),
             required_features: features,
-            // The adapter's own limits: always satisfiable, and compute passes
-            // (noise, water) want the largest storage bindings the device has.
-            required_limits: adapter.limits(),
+            required_limits: required_limits(&adapter.limits()),
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
@@ -142,6 +182,7 @@ impl GpuContext {
             queue,
             features,
             uncaptured,
+            created: Counters::default(),
         })
     }
 
@@ -190,6 +231,51 @@ impl GpuContext {
             }),
             None => Ok(value),
         }
+    }
+
+    /// Pipelines and shader modules this context created so far.
+    pub fn creation_counts(&self) -> CreationCounts {
+        CreationCounts {
+            pipelines: self.created.pipelines.load(Ordering::Relaxed),
+            shader_modules: self.created.shader_modules.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Creates a render pipeline, counted ([`GpuContext::creation_counts`]) and inside a
+    /// `pipeline_compile` tracing span (the Chrome trace shows each compilation).
+    pub fn create_render_pipeline(
+        &self,
+        desc: &wgpu::RenderPipelineDescriptor<'_>,
+    ) -> wgpu::RenderPipeline {
+        let _span = pipeline_span(desc.label);
+        self.created.pipelines.fetch_add(1, Ordering::Relaxed);
+        self.device.create_render_pipeline(desc)
+    }
+
+    /// Creates a compute pipeline, counted and spanned as [`GpuContext::create_render_pipeline`].
+    pub fn create_compute_pipeline(
+        &self,
+        desc: &wgpu::ComputePipelineDescriptor<'_>,
+    ) -> wgpu::ComputePipeline {
+        let _span = pipeline_span(desc.label);
+        self.created.pipelines.fetch_add(1, Ordering::Relaxed);
+        self.device.create_compute_pipeline(desc)
+    }
+
+    /// Compiles WGSL `source` into a shader module labelled `label`, counted and spanned as
+    /// [`GpuContext::create_render_pipeline`].
+    pub fn create_shader_module(
+        &self,
+        label: &str,
+        source: impl Into<std::borrow::Cow<'static, str>>,
+    ) -> wgpu::ShaderModule {
+        let _span = pipeline_span(Some(label));
+        self.created.shader_modules.fetch_add(1, Ordering::Relaxed);
+        self.device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
     }
 
     /// Returns the errors wgpu reported outside any error scope since the last
@@ -287,7 +373,7 @@ impl GpuContext {
         let mut checks = vec![(limits.max_buffer_size, "max_buffer_size")];
         if usage.contains(wgpu::BufferUsages::STORAGE) {
             checks.push((
-                u64::from(limits.max_storage_buffer_binding_size),
+                limits.max_storage_buffer_binding_size,
                 "max_storage_buffer_binding_size",
             ));
         }
@@ -359,6 +445,11 @@ impl GpuContext {
             || self.device.create_texture(desc),
         )
     }
+}
+
+/// The `pipeline_compile` span around one pipeline or shader module creation.
+fn pipeline_span(label: Option<&str>) -> tracing::span::EnteredSpan {
+    tracing::info_span!("pipeline_compile", label = label.unwrap_or("unlabelled")).entered()
 }
 
 /// Picks the adapter: the one named by `WGPU_ADAPTER_NAME` if set, else the best one.

@@ -29,10 +29,13 @@ use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
-use crate::passes::shadow::{ShadowPass, SHADOW_FORMAT};
-use crate::passes::{Pass, PassInputs};
-use crate::skinning::SkinnedMeshData;
-use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use crate::passes::shadow::{shadow_depth_state, ShadowPass};
+use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
+use crate::pipeline_cache::{
+    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+};
+use crate::skinned_mesh::SkinnedMeshData;
+use crate::targets::RenderTargets;
 
 /// Most clips one baked texture may hold (`MAX_CROWD_CLIPS` in `crowd.wgsl`).
 pub const MAX_CROWD_CLIPS: usize = 64;
@@ -181,7 +184,8 @@ struct Crowd {
 /// The crowd pass: draws every crowd into the HDR target after the forward pass (loading its
 /// colour and depth), lit by the same sun, shadow map and point lights.
 pub struct CrowdPass {
-    pipelines: [wgpu::RenderPipeline; 2],
+    /// Lit pipelines by key (single- and double-sided per sample count the targets had).
+    pipelines: PipelineCache,
     /// Depth-only pipeline drawing crowds into the sun's shadow map.
     shadow_pipeline: wgpu::RenderPipeline,
     crowd_layout: wgpu::BindGroupLayout,
@@ -215,53 +219,31 @@ fn vertex_buffers() -> [Option<wgpu::VertexBufferLayout<'static>>; 3] {
     ]
 }
 
-/// The lit crowd pipeline for `sample_count` samples per pixel (the forward pass's count).
+/// The lit crowd pipelines' keys at `sample_count` samples per pixel (the forward pass's count).
+fn lit_keys(sample_count: u32) -> [PipelineKey; 2] {
+    let key = PipelineKey::new(sample_count, VertexLayout::MeshInstanced);
+    [
+        key,
+        PipelineKey {
+            double_sided: true,
+            ..key
+        },
+    ]
+}
+
+/// The lit crowd pipeline of `key`.
 fn lit_pipeline(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
-    double_sided: bool,
-    sample_count: u32,
+    key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("crowd"),
-        layout: Some(layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_crowd"),
-            compilation_options: Default::default(),
-            buffers: &vertex_buffers(),
-        },
-        primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            front_face: wgpu::FrontFace::Ccw,
-            cull_mode: (!double_sided).then_some(wgpu::Face::Back),
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(true),
-            depth_compare: Some(wgpu::CompareFunction::Less),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: wgpu::MultisampleState {
-            count: sample_count,
-            ..Default::default()
-        },
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: HDR_FORMAT,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+    let buffers = vertex_buffers();
+    scene_pipeline(
+        ctx,
+        &SceneShader::new("crowd", layout, module, ("vs_crowd", "fs_main")).buffers(&buffers),
+        key,
+    )
 }
 
 fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
@@ -284,6 +266,140 @@ const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array!
     13 => Float32x2
 ];
 
+/// The baked palettes as one `Rgba32Float` texture (one frame per row), uploaded.
+fn baked_texture(ctx: &GpuContext, baked: &BakedPalettes) -> Result<wgpu::Texture> {
+    let (width, height) = baked_texture_size(ctx, baked)?;
+    let texture = ctx.create_texture(&wgpu::TextureDescriptor {
+        label: Some("baked animation"),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba32Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    })?;
+    ctx.queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: &texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        bytemuck::cast_slice::<Vec4, u8>(&baked.texels),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(width * 16),
+            rows_per_image: Some(height),
+        },
+        wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+    );
+    Ok(texture)
+}
+
+/// `[vertex]` 32 bytes: four `u32` joints then four `f32` weights (vertex buffer 1).
+fn packed_influences(mesh: &SkinnedMeshData) -> Vec<u8> {
+    let mut influences = Vec::with_capacity(mesh.joints.len() * 32);
+    for (j, w) in mesh.joints.iter().zip(&mesh.weights) {
+        influences.extend_from_slice(bytemuck::bytes_of(j));
+        influences.extend_from_slice(bytemuck::bytes_of(w));
+    }
+    influences
+}
+
+impl CrowdUniform {
+    /// The uniform of a crowd of `baked` clips at `time` seconds.
+    fn new(time: f32, baked: &BakedPalettes) -> Self {
+        let mut uniform = Self {
+            time,
+            sample_rate: baked.sample_rate,
+            clip_count: baked.clips.len() as u32,
+            _pad: 0,
+            clips: [ClipUniform::default(); MAX_CROWD_CLIPS],
+        };
+        for (slot, clip) in uniform.clips.iter_mut().zip(&baked.clips) {
+            *slot = ClipUniform {
+                first_frame: clip.first_frame,
+                frame_count: clip.frame_count.max(1),
+                duration: clip.duration,
+                _pad: 0.0,
+            };
+        }
+        uniform
+    }
+}
+
+/// The crowd pass's frame layout (camera uniform, lights as storage, as in the forward pass:
+/// see `forward.wgsl`) and its per-crowd layout (uniform, baked texture, clip uniform).
+fn crowd_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
+    let vertex = wgpu::ShaderStages::VERTEX;
+    let unfiltered = wgpu::TextureSampleType::Float { filterable: false };
+    [
+        gpu_util::bind_group_layout(
+            device,
+            "crowd frame",
+            &[
+                uniform_entry(0),
+                gpu_util::storage_entry(1, wgpu::ShaderStages::VERTEX_FRAGMENT, true),
+            ],
+        ),
+        gpu_util::bind_group_layout(
+            device,
+            "crowd",
+            &[
+                uniform_entry(0),
+                gpu_util::texture_entry(1, vertex, unfiltered),
+                uniform_entry(2),
+            ],
+        ),
+    ]
+}
+
+/// The depth-only pipeline drawing crowds into `shadow`'s map, as the shadow pass's own caster
+/// pipeline: no culling, the same depth bias.
+fn shadow_caster_pipeline(
+    ctx: &GpuContext,
+    shadow: &ShadowPass,
+    crowd_layout: &wgpu::BindGroupLayout,
+) -> wgpu::RenderPipeline {
+    let module = ctx.create_shader_module(
+        "crowd_common.wgsl + crowd_shadow.wgsl",
+        shadow_shader_source(),
+    );
+    let layout = gpu_util::pipeline_layout(
+        &ctx.device,
+        "crowd shadow casters",
+        &[shadow.caster_layout(), crowd_layout],
+    );
+    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("crowd shadow casters"),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs_crowd_shadow"),
+            compilation_options: Default::default(),
+            buffers: &vertex_buffers(),
+        },
+        primitive: wgpu::PrimitiveState {
+            cull_mode: None,
+            ..Default::default()
+        },
+        depth_stencil: Some(shadow_depth_state(&shadow.settings)),
+        multisample: Default::default(),
+        fragment: None,
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
 impl CrowdPass {
     /// Creates the pass, lit through `shadow`'s shadow map.
     ///
@@ -292,111 +408,32 @@ impl CrowdPass {
     pub fn new(ctx: &GpuContext, shadow: &ShadowPass) -> Result<Self> {
         let device = &ctx.device;
         let materials = MaterialBinder::new(ctx)?;
-        let source = shader_source();
-        let shadow_source = shadow_shader_source();
         let (frame_layout, crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx
             .scoped(
                 || "creating the crowd pipeline".to_owned(),
                 || {
-                    let frame_layout =
-                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                            label: Some("crowd frame"),
-                            entries: &[
-                                uniform_entry(0),
-                                // Storage, as in the forward pass (see `forward.wgsl`).
-                                gpu_util::storage_entry(
-                                    1,
-                                    wgpu::ShaderStages::VERTEX_FRAGMENT,
-                                    true,
-                                ),
-                            ],
-                        });
-                    let crowd_layout =
-                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                            label: Some("crowd"),
-                            entries: &[
-                                uniform_entry(0),
-                                wgpu::BindGroupLayoutEntry {
-                                    binding: 1,
-                                    visibility: wgpu::ShaderStages::VERTEX,
-                                    ty: wgpu::BindingType::Texture {
-                                        sample_type: wgpu::TextureSampleType::Float {
-                                            filterable: false,
-                                        },
-                                        view_dimension: wgpu::TextureViewDimension::D2,
-                                        multisampled: false,
-                                    },
-                                    count: None,
-                                },
-                                uniform_entry(2),
-                            ],
-                        });
-                    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                        label: Some("forward.wgsl + crowd.wgsl"),
-                        source: wgpu::ShaderSource::Wgsl(source.as_str().into()),
-                    });
-                    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                        label: Some("crowd"),
-                        bind_group_layouts: &[
-                            Some(&frame_layout),
-                            Some(&crowd_layout),
-                            Some(shadow.shadow_layout()),
-                            Some(materials.layout()),
+                    let [frame_layout, crowd_layout] = crowd_layouts(device);
+                    let module =
+                        ctx.create_shader_module("forward.wgsl + crowd.wgsl", shader_source());
+                    let layout = gpu_util::pipeline_layout(
+                        device,
+                        "crowd",
+                        &[
+                            &frame_layout,
+                            &crowd_layout,
+                            shadow.shadow_layout(),
+                            materials.layout(),
                         ],
-                        immediate_size: 0,
-                    });
-                    let buffers = vertex_buffers();
-                    let make =
-                        |double_sided| lit_pipeline(device, &layout, &module, double_sided, 1);
-                    let shadow_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                        label: Some("crowd_common.wgsl + crowd_shadow.wgsl"),
-                        source: wgpu::ShaderSource::Wgsl(shadow_source.as_str().into()),
-                    });
-                    let shadow_layout =
-                        device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                            label: Some("crowd shadow casters"),
-                            bind_group_layouts: &[
-                                Some(shadow.caster_layout()),
-                                Some(&crowd_layout),
-                            ],
-                            immediate_size: 0,
-                        });
-                    // As the shadow pass's own caster pipeline: no culling, the same depth bias.
-                    let settings = shadow.settings;
-                    let shadow_pipeline =
-                        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                            label: Some("crowd shadow casters"),
-                            layout: Some(&shadow_layout),
-                            vertex: wgpu::VertexState {
-                                module: &shadow_module,
-                                entry_point: Some("vs_crowd_shadow"),
-                                compilation_options: Default::default(),
-                                buffers: &buffers,
-                            },
-                            primitive: wgpu::PrimitiveState {
-                                cull_mode: None,
-                                ..Default::default()
-                            },
-                            depth_stencil: Some(wgpu::DepthStencilState {
-                                format: SHADOW_FORMAT,
-                                depth_write_enabled: Some(true),
-                                depth_compare: Some(wgpu::CompareFunction::Less),
-                                stencil: Default::default(),
-                                bias: wgpu::DepthBiasState {
-                                    constant: settings.depth_bias,
-                                    slope_scale: settings.slope_bias,
-                                    clamp: 0.0,
-                                },
-                            }),
-                            multisample: Default::default(),
-                            fragment: None,
-                            multiview_mask: None,
-                            cache: None,
-                        });
+                    );
+                    let mut pipelines = PipelineCache::new();
+                    for key in lit_keys(1) {
+                        pipelines.insert(key, lit_pipeline(ctx, &layout, &module, key));
+                    }
+                    let shadow_pipeline = shadow_caster_pipeline(ctx, shadow, &crowd_layout);
                     (
                         frame_layout,
                         crowd_layout,
-                        [make(false), make(true)],
+                        pipelines,
                         shadow_pipeline,
                         layout,
                         module,
@@ -414,20 +451,15 @@ impl CrowdPass {
         let frame_bind_group = ctx.scoped(
             || "creating the crowd frame bind group".to_owned(),
             || {
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("crowd frame"),
-                    layout: &frame_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: camera_buffer.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: lights_buffer.as_entire_binding(),
-                        },
+                gpu_util::bind_group(
+                    device,
+                    "crowd frame",
+                    &frame_layout,
+                    &[
+                        camera_buffer.as_entire_binding(),
+                        lights_buffer.as_entire_binding(),
                     ],
-                })
+                )
             },
         )?;
         Ok(Self {
@@ -471,55 +503,8 @@ impl CrowdPass {
                 mesh.joint_count, baked.joint_count
             )));
         }
-        let (width, height) = baked_texture_size(ctx, baked)?;
-        let texture = ctx.create_texture(&wgpu::TextureDescriptor {
-            label: Some("baked animation"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba32Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        })?;
-        ctx.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            bytemuck::cast_slice::<Vec4, u8>(&baked.texels),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(width * 16),
-                rows_per_image: Some(height),
-            },
-            wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-        );
-        let mut uniform = CrowdUniform {
-            time: self.time,
-            sample_rate: baked.sample_rate,
-            clip_count: baked.clips.len() as u32,
-            _pad: 0,
-            clips: [ClipUniform::default(); MAX_CROWD_CLIPS],
-        };
-        for (slot, clip) in uniform.clips.iter_mut().zip(&baked.clips) {
-            *slot = ClipUniform {
-                first_frame: clip.first_frame,
-                frame_count: clip.frame_count.max(1),
-                duration: clip.duration,
-                _pad: 0.0,
-            };
-        }
+        let texture = baked_texture(ctx, baked)?;
+        let uniform = CrowdUniform::new(self.time, baked);
         let usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let uniform_buffer =
             ctx.create_buffer_init("crowd", bytemuck::bytes_of(&uniform), usage)?;
@@ -530,33 +515,23 @@ impl CrowdPass {
         let bind_group = ctx.scoped(
             || "creating the crowd bind group".to_owned(),
             || {
-                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("crowd"),
-                    layout: &self.crowd_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: object_buffer.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: wgpu::BindingResource::TextureView(&view),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: uniform_buffer.as_entire_binding(),
-                        },
+                gpu_util::bind_group(
+                    &ctx.device,
+                    "crowd",
+                    &self.crowd_layout,
+                    &[
+                        object_buffer.as_entire_binding(),
+                        wgpu::BindingResource::TextureView(&view),
+                        uniform_buffer.as_entire_binding(),
                     ],
-                })
+                )
             },
         )?;
-        let mut influences = Vec::with_capacity(mesh.joints.len() * 32);
-        for (j, w) in mesh.joints.iter().zip(&mesh.weights) {
-            influences.extend_from_slice(bytemuck::bytes_of(j));
-            influences.extend_from_slice(bytemuck::bytes_of(w));
-        }
-        let influences =
-            ctx.create_buffer_init("crowd influences", &influences, wgpu::BufferUsages::VERTEX)?;
+        let influences = ctx.create_buffer_init(
+            "crowd influences",
+            &packed_influences(mesh),
+            wgpu::BufferUsages::VERTEX,
+        )?;
         let gpu_mesh = GpuMesh::upload(ctx, &mesh.mesh, "crowd mesh")?;
         let material = self.materials.bind(ctx, surface)?;
         let (instances_buffer, capacity) = create_instances(ctx, instances.len().max(1))?;
@@ -692,21 +667,13 @@ impl CrowdPass {
         if !self.casts_shadows(shadow) {
             return;
         }
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("crowd shadow casters"),
-            color_attachments: &[],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: shadow.map_view(),
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = gpu_util::depth_pass(
+            encoder,
+            "crowd shadow casters",
+            shadow.map_view(),
+            wgpu::LoadOp::Load,
+            timestamps,
+        );
         pass.set_pipeline(&self.shadow_pipeline);
         pass.set_bind_group(0, shadow.caster_bind_group(), &[]);
         for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
@@ -737,22 +704,12 @@ impl Pass for CrowdPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        if targets.sample_count != self.sample_count {
-            let make = |double_sided| {
-                lit_pipeline(
-                    &ctx.device,
-                    &self.lit_layout,
-                    &self.lit_module,
-                    double_sided,
-                    targets.sample_count,
-                )
-            };
-            self.pipelines = ctx.scoped(
-                || "creating the crowd pipelines".to_owned(),
-                || [make(false), make(true)],
-            )?;
-            self.sample_count = targets.sample_count;
-        }
+        let (layout, module) = (&self.lit_layout, &self.lit_module);
+        self.pipelines
+            .warm(ctx, "crowd", lit_keys(targets.sample_count), |k| {
+                lit_pipeline(ctx, layout, module, k)
+            })?;
+        self.sample_count = targets.sample_count;
         Ok(())
     }
 
@@ -797,33 +754,26 @@ impl Pass for CrowdPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("crowd"),
-            color_attachments: &[Some(
-                inputs.targets.scene_color_attachment(wgpu::LoadOp::Load),
-            )],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &inputs.targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
+        let mut pass = inputs.targets.begin_scene_pass(
+            encoder,
+            "crowd",
+            wgpu::LoadOp::Load,
+            wgpu::LoadOp::Load,
+            timestamps,
+        );
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
         for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
-            let pipeline = &self.pipelines[usize::from(c.material.variant.double_sided)];
+            let [single, double] = lit_keys(self.sample_count);
+            let key = if c.material.variant.double_sided {
+                double
+            } else {
+                single
+            };
+            let Some(pipeline) = self.pipelines.get(&key) else {
+                continue;
+            };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(1, &c.bind_group, &[]);
             pass.set_bind_group(3, &c.material.bind_group, &[]);

@@ -86,6 +86,11 @@ impl Default for Material {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MeshHandle(pub u32);
 
+/// Index of a surface material added with [`crate::Renderer::add_material`] (textures, shading
+/// model, alpha mode, sides: [`crate::material::SurfaceMaterial`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MaterialHandle(pub u32);
+
 /// One mesh drawn with one model matrix and material.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawItem {
@@ -93,8 +98,24 @@ pub struct DrawItem {
     pub mesh: MeshHandle,
     /// Model → world matrix (column-major).
     pub model: Mat4,
-    /// Surface material.
+    /// Per-draw material values (colours, specular).
     pub material: Material,
+    /// The surface material (textures, shading model, alpha mode, sides); `None`: the mesh's
+    /// default ([`crate::Renderer::set_material`]), else untextured Phong. Any number of draws
+    /// of one mesh may name different surfaces: the mesh is uploaded once.
+    pub surface: Option<MaterialHandle>,
+}
+
+impl DrawItem {
+    /// A draw of `mesh` at `model` with `material`, on the mesh's default surface.
+    pub fn new(mesh: MeshHandle, model: Mat4, material: Material) -> Self {
+        Self {
+            mesh,
+            model,
+            material,
+            surface: None,
+        }
+    }
 }
 
 /// An uploaded skinned mesh instance (its own output vertex buffer: draw it at most once per frame).

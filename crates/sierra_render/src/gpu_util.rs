@@ -9,16 +9,15 @@
 
 use wgpu::util::DeviceExt;
 
+use crate::context::GpuContext;
+
 /// Compiles WGSL `source` into a shader module labelled `label` (e.g. the file name).
 pub fn wgsl_module(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     label: &str,
     source: impl Into<std::borrow::Cow<'static, str>>,
 ) -> wgpu::ShaderModule {
-    device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    })
+    ctx.create_shader_module(label, source)
 }
 
 fn buffer_entry(
@@ -34,6 +33,25 @@ fn buffer_entry(
             ty,
             has_dynamic_offset: false,
             min_binding_size,
+        },
+        count: None,
+    }
+}
+
+/// A uniform buffer binding with a dynamic offset, `min_size` bytes per binding (per-draw data
+/// at aligned strides in one buffer).
+pub fn dynamic_uniform_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    min_size: u64,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: wgpu::BufferSize::new(min_size),
         },
         count: None,
     }
@@ -184,12 +202,12 @@ fn buffer_holding<T: bytemuck::Pod>(
 
 /// A compute pipeline running `entry_point` of `module`, labelled with the entry point.
 pub fn compute_pipeline(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     entry_point: &str,
 ) -> wgpu::ComputePipeline {
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+    ctx.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(entry_point),
         layout: Some(layout),
         module,
@@ -250,6 +268,32 @@ pub fn colour_pass<'e>(
             },
         })],
         depth_stencil_attachment: None,
+        timestamp_writes: timestamps,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// Begins a depth-only render pass labelled `label` into `depth` (loaded with `load`, stored),
+/// timed by `timestamps` when given (shadow maps).
+pub fn depth_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    depth: &wgpu::TextureView,
+    load: wgpu::LoadOp<f32>,
+    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: depth,
+            depth_ops: Some(wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        }),
         timestamp_writes: timestamps,
         occlusion_query_set: None,
         multiview_mask: None,

@@ -94,7 +94,7 @@ impl MeshData {
                 )));
             }
         }
-        if self.indices.is_empty() || self.indices.len() % 3 != 0 {
+        if self.indices.is_empty() || !self.indices.len().is_multiple_of(3) {
             return Err(RenderError::InvalidInput(format!(
                 "mesh index count {} is not a positive multiple of 3",
                 self.indices.len()

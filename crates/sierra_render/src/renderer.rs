@@ -5,7 +5,7 @@
 //! ([`crate::SkinnedFrame`], one compute pass whose outputs join the frame's draws, culled by
 //! their posed bounds) — then the passes. Order: shadow (sun depth map) → forward (scene → HDR target) → crowd (instanced baked
 //! animation, same targets) → sky (behind the scene) →
-//! sea (simulated water, blended) → bloom (added onto the HDR
+//! sea (simulated water, blended) → MSAA resolve (once, multisampled targets only) → bloom (added onto the HDR
 //! target) → tonemap (HDR → final image, or → the FXAA input) → FXAA (when `post.aa` asks). New
 //! passes (shadow before forward; sky, bloom, tonemap variants after) become a
 //! field and one entry in the pass lists of `Renderer::new`, `resize_passes` and
@@ -19,13 +19,16 @@ use crate::context::GpuContext;
 use crate::crowd::CrowdPass;
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, SeaOp, SkinnedMeshHandle};
-use crate::frame::{FrameData, MeshHandle};
+use crate::frame::{FrameData, MaterialHandle, MeshHandle};
 use crate::gpu_profiler::{GpuFrameTimings, GpuScopes};
+use crate::material::SurfaceMaterial;
+use crate::material_store::MaterialStore;
 use crate::mesh::{GpuMesh, MeshData};
+use crate::mesh_store::MeshStore;
 use crate::passes::bloom::BloomPass;
 use crate::passes::forward::ForwardPass;
-use crate::passes::frustum::bounds_of;
 use crate::passes::fxaa::FxaaPass;
+use crate::passes::resolve::MsaaResolvePass;
 use crate::passes::sea::{SeaPass, SeaSettings};
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
@@ -66,7 +69,10 @@ impl FrameStats {
 /// Draws [`FrameData`] into a final image (a window surface texture or an [`OffscreenTarget`]).
 pub struct Renderer {
     targets: RenderTargets,
-    meshes: Vec<GpuMesh>,
+    /// Every drawable mesh, uploaded once ([`Renderer::upload_mesh`]).
+    meshes: MeshStore,
+    /// Surface materials draws name ([`Renderer::add_material`]).
+    materials: MaterialStore,
     /// Sun shadow map (drawn first; the forward pass samples it).
     pub shadow: ShadowPass,
     /// Scene → HDR target.
@@ -77,6 +83,8 @@ pub struct Renderer {
     pub sky: SkyPass,
     /// The simulated sea, blended over the scene (draws nothing until `sea.bind_water`).
     pub sea: SeaPass,
+    /// Resolves the multisampled scene once, after the last scene pass (MSAA only).
+    resolve: MsaaResolvePass,
     /// Bloom added onto the HDR target (when the frame's `post.bloom.enabled`).
     pub bloom: BloomPass,
     /// HDR target → final image (the frame's `post.tonemap`, sRGB), or → the FXAA input.
@@ -109,14 +117,17 @@ impl Renderer {
     ) -> Result<Self> {
         let targets = RenderTargets::new(ctx, width, height)?;
         let shadow = ShadowPass::new(ctx, SHADOW_MAP_RESOLUTION)?;
+        let materials = MaterialStore::new(ctx)?;
         let mut renderer = Self {
             targets,
-            meshes: Vec::new(),
-            forward: ForwardPass::with_shadows(ctx, &shadow)?,
+            meshes: MeshStore::new(),
+            forward: ForwardPass::with_shadows(ctx, &shadow, &materials)?,
+            materials,
             crowd: CrowdPass::new(ctx, &shadow)?,
             shadow,
             sky: SkyPass::new(ctx)?,
             sea: SeaPass::new(ctx)?,
+            resolve: MsaaResolvePass::default(),
             bloom: BloomPass::new(ctx)?,
             tonemap: TonemapPass::new(ctx, output_format)?,
             fxaa: FxaaPass::new(ctx, output_format)?,
@@ -125,30 +136,7 @@ impl Renderer {
             water: None,
             draws: Vec::new(),
         };
-        let Self {
-            targets,
-            shadow,
-            forward,
-            crowd,
-            sky,
-            sea,
-            bloom,
-            tonemap,
-            fxaa,
-            ..
-        } = &mut renderer;
-        for pass in [
-            shadow as &mut dyn Pass,
-            forward,
-            crowd,
-            sky,
-            sea,
-            bloom,
-            tonemap,
-            fxaa,
-        ] {
-            pass.resize(ctx, targets)?;
-        }
+        renderer.resize_passes(ctx)?;
         Ok(renderer)
     }
 
@@ -191,7 +179,8 @@ impl Renderer {
         self.scopes.waits()
     }
 
-    /// Uploads a mesh; the handle stays valid for the renderer's life.
+    /// Uploads a mesh once; any number of draws may draw it, each with its own material. The
+    /// handle stays valid for the renderer's life.
     ///
     /// # Errors
     /// As [`GpuMesh::upload`].
@@ -201,35 +190,87 @@ impl Renderer {
         mesh: &MeshData,
         label: &str,
     ) -> Result<MeshHandle> {
-        let handle = MeshHandle(self.meshes.len() as u32);
-        self.meshes.push(GpuMesh::upload(ctx, mesh, label)?);
-        self.forward
-            .set_mesh_bounds(handle, bounds_of(&mesh.positions));
-        Ok(handle)
+        self.meshes.upload(ctx, mesh, label)
     }
 
     /// Registers a mesh already on the GPU (e.g. a skinned instance's output
     /// vertex buffer, written by [`crate::skinning::Skinning`]).
     pub fn add_gpu_mesh(&mut self, mesh: GpuMesh) -> MeshHandle {
-        let handle = MeshHandle(self.meshes.len() as u32);
-        self.meshes.push(mesh);
-        handle
+        self.meshes.add_gpu_mesh(mesh)
     }
 
-    /// Sets the model-space bounds of mesh `handle` for frustum culling (see
-    /// [`ForwardPass::set_mesh_bounds`]): uploaded meshes get their vertices' bounds, meshes added
-    /// with [`Renderer::add_gpu_mesh`] none (never culled) until posed bounds are given here.
+    /// Sets the model-space bounds `(min, max)` (metres, the space [`crate::DrawItem::model`]
+    /// maps from) of mesh `handle` for frustum culling; `None`: never culled. Uploaded meshes
+    /// get their vertices' bounds, meshes added with [`Renderer::add_gpu_mesh`] none until
+    /// posed bounds are given here.
     pub fn set_mesh_bounds(
         &mut self,
         handle: MeshHandle,
         bounds: Option<(glam::Vec3, glam::Vec3)>,
     ) {
-        self.forward.set_mesh_bounds(handle, bounds);
+        self.meshes.set_bounds(handle, bounds);
     }
 
     /// An uploaded mesh.
     pub fn mesh(&self, handle: MeshHandle) -> Option<&GpuMesh> {
-        self.meshes.get(handle.0 as usize)
+        self.meshes.get(handle)
+    }
+
+    /// The mesh store (skinning registers its output meshes here; tests count uploads).
+    pub fn meshes(&self) -> &MeshStore {
+        &self.meshes
+    }
+
+    /// The mesh store, to register meshes (e.g. [`crate::skinning::Skinning::upload`]).
+    pub fn meshes_mut(&mut self) -> &mut MeshStore {
+        &mut self.meshes
+    }
+
+    /// The material store.
+    pub fn materials(&self) -> &MaterialStore {
+        &self.materials
+    }
+
+    /// Binds a surface material once; draws name it by the handle ([`crate::DrawItem::surface`]).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn add_material(
+        &mut self,
+        ctx: &GpuContext,
+        material: &SurfaceMaterial,
+    ) -> Result<MaterialHandle> {
+        self.materials.add(ctx, material)
+    }
+
+    /// Gives the mesh `mesh` a default surface material: draws of it that name no
+    /// [`crate::DrawItem::surface`] use it. Meshes without one are Phong, untextured, opaque.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn set_material(
+        &mut self,
+        ctx: &GpuContext,
+        mesh: MeshHandle,
+        material: &SurfaceMaterial,
+    ) -> Result<MaterialHandle> {
+        self.set_shared_material(ctx, &[mesh], material)
+    }
+
+    /// Gives every mesh in `meshes` the same default surface material, bound once (e.g. all
+    /// chunks of a terrain).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn set_shared_material(
+        &mut self,
+        ctx: &GpuContext,
+        meshes: &[MeshHandle],
+        material: &SurfaceMaterial,
+    ) -> Result<MaterialHandle> {
+        let handle = self.materials.add(ctx, material)?;
+        self.materials.set_mesh_default(meshes, handle)?;
+        Ok(handle)
     }
 
     /// Recreates the size-dependent targets. Zero sizes (a minimised window) are
@@ -276,6 +317,7 @@ impl Renderer {
             crowd,
             sky,
             sea,
+            resolve,
             bloom,
             tonemap,
             fxaa,
@@ -287,6 +329,7 @@ impl Renderer {
             crowd,
             sky,
             sea,
+            resolve,
             bloom,
             tonemap,
             fxaa,
@@ -312,7 +355,7 @@ impl Renderer {
             Some(s) => s,
             None => Skinning::new(ctx)?,
         };
-        let handle = skinning.upload(ctx, self, mesh, label);
+        let handle = skinning.upload(ctx, &mut self.meshes, mesh, label);
         self.skinning = Some(skinning);
         handle
     }
@@ -408,8 +451,7 @@ impl Renderer {
         skinning.prepare(ctx, &skinned.palettes, &skinned.draws, &mut self.draws)?;
         for d in &skinned.draws {
             if let Some(mesh) = skinning.output_mesh(d.mesh) {
-                self.forward
-                    .set_mesh_bounds(mesh, skinning.posed_bounds(d.mesh));
+                self.meshes.set_bounds(mesh, skinning.posed_bounds(d.mesh));
             }
         }
         Ok(())
@@ -432,11 +474,7 @@ impl Renderer {
         let result = self.encode_and_submit(ctx, frame, output);
         for i in self.forward.drawn() {
             stats.draw_calls += 1;
-            if let Some(mesh) = self
-                .draws
-                .get(i)
-                .and_then(|d| self.meshes.get(d.mesh.0 as usize))
-            {
+            if let Some(mesh) = self.draws.get(i).and_then(|d| self.meshes.get(d.mesh)) {
                 stats.triangles += u64::from(mesh.triangle_count());
             }
         }
@@ -459,6 +497,7 @@ impl Renderer {
         let Self {
             targets,
             meshes,
+            materials,
             draws,
             skinning,
             forward,
@@ -466,6 +505,7 @@ impl Renderer {
             shadow,
             sky,
             sea,
+            resolve,
             bloom,
             tonemap,
             fxaa,
@@ -476,17 +516,22 @@ impl Renderer {
             frame,
             draws,
             meshes,
+            materials,
             targets,
             output,
         };
-        let passes: [&mut dyn Pass; 8] = [shadow, forward, crowd, sky, sea, bloom, tonemap, fxaa];
+        let passes: [&mut dyn Pass; 9] = [
+            shadow, forward, crowd, sky, sea, resolve, bloom, tonemap, fxaa,
+        ];
         for pass in passes {
             pass.prepare(ctx, &inputs)?;
         }
         // Shared from here on: recording reads the passes (and the crowd also draws its
         // shadow casters into the shadow pass's map).
         let (shadow, crowd): (&ShadowPass, &CrowdPass) = (shadow, crowd);
-        let passes: [&dyn Pass; 8] = [shadow, forward, crowd, sky, sea, bloom, tonemap, fxaa];
+        let passes: [&dyn Pass; 9] = [
+            shadow, forward, crowd, sky, sea, resolve, bloom, tonemap, fxaa,
+        ];
         ctx.scoped(
             || "recording and submitting the frame".to_owned(),
             || {

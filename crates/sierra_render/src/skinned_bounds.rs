@@ -18,7 +18,7 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::skinning::SkinnedMeshData;
+use crate::skinned_mesh::SkinnedMeshData;
 
 /// Per-joint bind-space boxes of one skinned mesh.
 #[derive(Clone, Debug, Default, PartialEq)]

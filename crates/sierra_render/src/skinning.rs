@@ -22,93 +22,16 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, MeshHandle};
+use crate::gpu_util;
 use crate::mesh::{GpuMesh, MeshData};
-use crate::renderer::Renderer;
+use crate::mesh_store::MeshStore;
 use crate::skinned_bounds::JointBounds;
 
 const SKINNING_WGSL: &str = include_str!("skinning.wgsl");
 const WORKGROUP: u32 = 64;
 
-/// One morph target (glTF 2.0 §3.7.2.2): per-vertex deltas added with the target's weight
-/// before skinning.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MorphTarget {
-    /// `[vertex]` position deltas, metres.
-    pub positions: Vec<Vec3>,
-    /// `[vertex]` normal deltas (empty: none).
-    pub normals: Vec<Vec3>,
-    /// `[vertex]` tangent xyz deltas (empty: none).
-    pub tangents: Vec<Vec3>,
-}
-
-/// A skinned mesh on the CPU: bind-pose geometry plus 4 influences per vertex.
-///
-/// `joints[v]` index the skin's palette (the glTF skin's `joints` array order),
-/// `weights[v]` sum to 1; both have `mesh.positions.len()` entries.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SkinnedMeshData {
-    /// Bind-pose mesh (normals required, as [`MeshData`]).
-    pub mesh: MeshData,
-    /// `[vertex]` four palette indices.
-    pub joints: Vec<[u32; 4]>,
-    /// `[vertex]` four weights.
-    pub weights: Vec<[f32; 4]>,
-    /// Palette length the mesh expects (the skin's joint count).
-    pub joint_count: u32,
-    /// `[target]` morph targets: position (metres), normal and tangent deltas per vertex, each
-    /// present array `[vertex]` long (normals/tangents may be empty: no delta). Empty: no morphing.
-    pub morph_targets: Vec<MorphTarget>,
-}
-
-impl SkinnedMeshData {
-    /// Checks the mesh, the influence lengths and that every joint index is `< joint_count`.
-    ///
-    /// # Errors
-    /// [`RenderError::InvalidInput`] naming the first problem.
-    pub fn validate(&self) -> Result<()> {
-        self.mesh.validate()?;
-        let n = self.mesh.positions.len();
-        if self.joints.len() != n || self.weights.len() != n {
-            return Err(RenderError::InvalidInput(format!(
-                "skinned mesh has {n} vertices but {} joint and {} weight sets (a mesh without a skin cannot be drawn skinned)",
-                self.joints.len(),
-                self.weights.len()
-            )));
-        }
-        let n_targets = self.morph_targets.len();
-        if let Some((t, target)) = self.morph_targets.iter().enumerate().find(|(_, m)| {
-            m.positions.len() != n
-                || !(m.normals.is_empty() || m.normals.len() == n)
-                || !(m.tangents.is_empty() || m.tangents.len() == n)
-        }) {
-            return Err(RenderError::InvalidInput(format!(
-                "morph target {t} of {n_targets} has {} position, {} normal and {} tangent deltas, but the mesh has {n} vertices",
-                target.positions.len(),
-                target.normals.len(),
-                target.tangents.len()
-            )));
-        }
-        if self.joint_count == 0 {
-            return Err(RenderError::InvalidInput(
-                "skinned mesh has a skin with 0 joints".into(),
-            ));
-        }
-        if let Some((v, j)) = self
-            .joints
-            .iter()
-            .enumerate()
-            .find(|(_, j)| j.iter().any(|&k| k >= self.joint_count))
-        {
-            return Err(RenderError::InvalidInput(format!(
-                "skinned mesh vertex {v} uses joints {j:?}, but the skin has {} joints",
-                self.joint_count
-            )));
-        }
-        Ok(())
-    }
-}
-
 pub use crate::frame::{SkinnedDrawItem, SkinnedMeshHandle};
+pub use crate::skinned_mesh::{MorphTarget, SkinnedMeshData};
 
 struct Instance {
     output: MeshHandle,
@@ -124,6 +47,37 @@ struct Instance {
     posed: Option<(Vec3, Vec3)>,
     params: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
+}
+
+/// `[vertex]` the four joints and the four weights' bits, as `skinning.wgsl` reads them.
+fn packed_influences(mesh: &SkinnedMeshData) -> Vec<[u32; 8]> {
+    mesh.joints
+        .iter()
+        .zip(&mesh.weights)
+        .map(|(j, w)| {
+            let w = w.map(f32::to_bits);
+            [j[0], j[1], j[2], j[3], w[0], w[1], w[2], w[3]]
+        })
+        .collect()
+}
+
+/// `[target][vertex]` 9 floats (position, normal, tangent deltas); a zero placeholder when the
+/// mesh has no targets (bindings cannot be empty).
+fn packed_morph_deltas(mesh: &SkinnedMeshData) -> Vec<f32> {
+    let vertex_count = mesh.mesh.positions.len();
+    let mut deltas = Vec::with_capacity(mesh.morph_targets.len() * vertex_count * 9);
+    for target in &mesh.morph_targets {
+        for v in 0..vertex_count {
+            let get = |a: &[Vec3]| a.get(v).copied().unwrap_or(Vec3::ZERO).to_array();
+            deltas.extend(get(&target.positions));
+            deltas.extend(get(&target.normals));
+            deltas.extend(get(&target.tangents));
+        }
+    }
+    if deltas.is_empty() {
+        deltas.resize(9, 0.0);
+    }
+    deltas
 }
 
 /// The skinning compute pass and its uploaded instances.
@@ -159,10 +113,7 @@ impl Skinning {
             || "creating the skinning compute pipeline".to_owned(),
             || {
                 let device = &ctx.device;
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("skinning.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(SKINNING_WGSL.into()),
-                });
+                let module = ctx.create_shader_module("skinning.wgsl", SKINNING_WGSL);
                 let instance_layout =
                     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                         label: Some("skinning instance"),
@@ -194,7 +145,7 @@ impl Skinning {
                     bind_group_layouts: &[Some(&instance_layout), Some(&palette_layout)],
                     immediate_size: 0,
                 });
-                let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                let pipeline = ctx.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some("skinning"),
                     layout: Some(&layout),
                     module: &module,
@@ -215,14 +166,14 @@ impl Skinning {
     }
 
     /// Uploads one skinned mesh instance: its bind pose and influences, and an
-    /// output mesh registered in `renderer` (initially the bind pose).
+    /// output mesh registered in `meshes` (initially the bind pose).
     ///
     /// # Errors
     /// [`SkinnedMeshData::validate`]'s, [`RenderError::LimitExceeded`], [`RenderError::Gpu`].
     pub fn upload(
         &mut self,
         ctx: &GpuContext,
-        renderer: &mut Renderer,
+        meshes: &mut MeshStore,
         mesh: &SkinnedMeshData,
         label: &str,
     ) -> Result<SkinnedMeshHandle> {
@@ -235,26 +186,9 @@ impl Skinning {
             bytes,
             wgpu::BufferUsages::STORAGE,
         )?;
-        let influences: Vec<[u32; 8]> = mesh
-            .joints
-            .iter()
-            .zip(&mesh.weights)
-            .map(|(j, w)| {
-                [
-                    j[0],
-                    j[1],
-                    j[2],
-                    j[3],
-                    w[0].to_bits(),
-                    w[1].to_bits(),
-                    w[2].to_bits(),
-                    w[3].to_bits(),
-                ]
-            })
-            .collect();
         let influences = ctx.create_buffer_init(
             &format!("{label} influences"),
-            bytemuck::cast_slice(&influences),
+            bytemuck::cast_slice(&packed_influences(mesh)),
             wgpu::BufferUsages::STORAGE,
         )?;
         // COPY_SRC: tests read the skinned vertices back.
@@ -264,23 +198,9 @@ impl Skinning {
             wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         )?;
         let morph_count = mesh.morph_targets.len() as u32;
-        // `[target][vertex]` 9 floats (position, normal, tangent deltas); a zero placeholder
-        // when the mesh has no targets (bindings cannot be empty).
-        let mut deltas = Vec::with_capacity(mesh.morph_targets.len() * vertex_count as usize * 9);
-        for target in &mesh.morph_targets {
-            for v in 0..vertex_count as usize {
-                let get = |a: &[Vec3]| a.get(v).copied().unwrap_or(Vec3::ZERO).to_array();
-                deltas.extend(get(&target.positions));
-                deltas.extend(get(&target.normals));
-                deltas.extend(get(&target.tangents));
-            }
-        }
-        if deltas.is_empty() {
-            deltas.resize(9, 0.0);
-        }
         let morph_deltas = ctx.create_buffer_init(
             &format!("{label} morph deltas"),
-            bytemuck::cast_slice(&deltas),
+            bytemuck::cast_slice(&packed_morph_deltas(mesh)),
             wgpu::BufferUsages::STORAGE,
         )?;
         let morph_weights = ctx.create_buffer_init(
@@ -302,39 +222,19 @@ impl Skinning {
         let bind_group = ctx.scoped(
             || format!("binding skinned mesh `{label}`"),
             || {
-                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some(label),
-                    layout: &self.instance_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: bind.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: influences.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: params.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 3,
-                            resource: output.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 4,
-                            resource: morph_deltas.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 5,
-                            resource: morph_weights.as_entire_binding(),
-                        },
-                    ],
-                })
+                let buffers = [
+                    &bind,
+                    &influences,
+                    &params,
+                    &output,
+                    &morph_deltas,
+                    &morph_weights,
+                ];
+                let resources = buffers.map(|b| b.as_entire_binding());
+                gpu_util::bind_group(&ctx.device, label, &self.instance_layout, &resources)
             },
         )?;
-        let output = renderer.add_gpu_mesh(GpuMesh {
+        let output = meshes.add_gpu_mesh(GpuMesh {
             vertex_buffer: output,
             index_buffer,
             index_count: mesh.mesh.indices.len() as u32,
@@ -489,6 +389,41 @@ impl Skinning {
         if draws.is_empty() {
             return Ok(());
         }
+        self.check_draws(palettes, draws)?;
+        let bytes: &[u8] = bytemuck::cast_slice(palettes);
+        self.reserve_palettes(ctx, palettes.len(), bytes.len() as u64)?;
+        let Some((buffer, _, _)) = &self.palette else {
+            return Ok(());
+        };
+        ctx.queue.write_buffer(buffer, 0, bytes);
+        for d in draws {
+            let inst = &mut self.instances[d.mesh.0 as usize];
+            let start = d.palette_offset as usize;
+            inst.posed = inst
+                .bounds
+                .posed_bounds(&palettes[start..start + inst.joint_count as usize]);
+            let params = [
+                d.palette_offset,
+                inst.vertex_count,
+                inst.joint_count,
+                inst.morph_count,
+            ];
+            ctx.queue
+                .write_buffer(&inst.params, 0, bytemuck::cast_slice(&params));
+        }
+        out.extend(draws.iter().map(|d| {
+            DrawItem::new(
+                self.instances[d.mesh.0 as usize].output,
+                d.model,
+                d.material,
+            )
+        }));
+        Ok(())
+    }
+
+    /// Checks that every draw names an uploaded instance, once, and a palette range inside
+    /// `palettes`.
+    fn check_draws(&mut self, palettes: &[Mat4], draws: &[SkinnedDrawItem]) -> Result<()> {
         self.drawn.clear();
         for d in draws {
             let Some(inst) = self.instances.get(d.mesh.0 as usize) else {
@@ -515,12 +450,15 @@ impl Skinning {
             }
             self.drawn.push(d.mesh.0);
         }
-        let bytes: &[u8] = bytemuck::cast_slice(palettes);
-        let needed = bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Grows the palette buffer to hold `needed` bytes (`joints` matrices) when smaller.
+    fn reserve_palettes(&mut self, ctx: &GpuContext, joints: usize, needed: u64) -> Result<()> {
         let limit = ctx.device.limits().max_storage_buffer_binding_size;
         if needed > limit {
             return Err(RenderError::LimitExceeded {
-                what: format!("skinning palette ({} joints, bytes)", palettes.len()),
+                what: format!("skinning palette ({joints} joints, bytes)"),
                 requested: needed,
                 limit,
                 limit_name: "max_storage_buffer_binding_size",
@@ -538,40 +476,14 @@ impl Skinning {
                 usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             })?;
-            let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("skinning palettes"),
-                layout: &self.palette_layout,
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                }],
-            });
+            let group = gpu_util::bind_group(
+                &ctx.device,
+                "skinning palettes",
+                &self.palette_layout,
+                &[buffer.as_entire_binding()],
+            );
             self.palette = Some((buffer, group, capacity));
         }
-        let Some((buffer, _, _)) = &self.palette else {
-            return Ok(());
-        };
-        ctx.queue.write_buffer(buffer, 0, bytes);
-        for d in draws {
-            let inst = &mut self.instances[d.mesh.0 as usize];
-            let start = d.palette_offset as usize;
-            inst.posed = inst
-                .bounds
-                .posed_bounds(&palettes[start..start + inst.joint_count as usize]);
-            let params = [
-                d.palette_offset,
-                inst.vertex_count,
-                inst.joint_count,
-                inst.morph_count,
-            ];
-            ctx.queue
-                .write_buffer(&inst.params, 0, bytemuck::cast_slice(&params));
-        }
-        out.extend(draws.iter().map(|d| DrawItem {
-            mesh: self.instances[d.mesh.0 as usize].output,
-            model: d.model,
-            material: d.material,
-        }));
         Ok(())
     }
 }

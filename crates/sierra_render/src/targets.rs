@@ -20,9 +20,10 @@ pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSr
 ///
 /// With multisampling (`sample_count` > 1) the scene passes (forward, crowd, sky, sea) draw into
 /// `msaa_hdr_view` and `depth` (both `sample_count` samples per pixel, pipelines built with the
-/// same count) through [`RenderTargets::scene_color_attachment`], which resolves into the
-/// single-sample `hdr` at the end of each of those passes; the post passes (bloom, tonemap)
-/// only see `hdr`.
+/// same count) through [`RenderTargets::scene_color_attachment`], keeping the samples from one
+/// pass to the next; [`RenderTargets::resolve_msaa`] resolves them into the single-sample `hdr`
+/// once per frame, after the last scene pass ([`crate::passes::resolve`]); the post passes
+/// (bloom, tonemap) only see `hdr`.
 #[derive(Debug)]
 pub struct RenderTargets {
     /// Width in pixels.
@@ -127,9 +128,67 @@ impl RenderTargets {
         })
     }
 
+    /// Begins a scene pass (forward, crowd, sky, sea) labelled `label`: colour into
+    /// [`RenderTargets::scene_color_attachment`] loaded with `colour`, depth loaded with `depth`,
+    /// both stored; `timestamps` time it.
+    pub fn begin_scene_pass<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        label: &str,
+        colour: wgpu::LoadOp<wgpu::Color>,
+        depth: wgpu::LoadOp<f32>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) -> wgpu::RenderPass<'e> {
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: &[Some(self.scene_color_attachment(colour))],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: depth,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        })
+    }
+
+    /// Resolves the multisampled HDR target into `hdr` (an empty render pass whose only work is
+    /// the resolve); records nothing without multisampling. Returns whether it recorded.
+    pub fn resolve_msaa(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) -> bool {
+        let Some(msaa) = &self.msaa_hdr_view else {
+            return false;
+        };
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("msaa resolve"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: msaa,
+                depth_slice: None,
+                resolve_target: Some(&self.hdr_view),
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: timestamps,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        true
+    }
+
     /// The colour attachment a scene pass (forward, crowd, sky, sea) draws into: the
-    /// multisampled HDR target resolved into `hdr` when multisampling, else `hdr` itself.
-    /// The samples are stored so the next scene pass can `Load` them.
+    /// multisampled HDR target when multisampling (resolved once, by
+    /// [`RenderTargets::resolve_msaa`]), else `hdr` itself. The samples are stored so the next
+    /// scene pass can `Load` them.
     pub fn scene_color_attachment(
         &self,
         load: wgpu::LoadOp<wgpu::Color>,
@@ -142,7 +201,7 @@ impl RenderTargets {
             Some(msaa) => wgpu::RenderPassColorAttachment {
                 view: msaa,
                 depth_slice: None,
-                resolve_target: Some(&self.hdr_view),
+                resolve_target: None,
                 ops,
             },
             None => wgpu::RenderPassColorAttachment {

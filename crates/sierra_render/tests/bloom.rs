@@ -42,7 +42,8 @@ fn run_bloom(
     let inputs = PassInputs {
         frame: &frame,
         draws: &[],
-        meshes: &[],
+        meshes: &sierra_render::MeshStore::new(),
+        materials: &sierra_render::MaterialStore::new(ctx).unwrap(),
         targets: &targets,
         output: &output,
     };

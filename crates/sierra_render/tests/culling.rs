@@ -28,6 +28,7 @@ fn objects_outside_the_frustum_are_not_drawn() {
         mesh: cube,
         model: Mat4::from_translation(Vec3::new(x, 0.0, z)),
         material: Material::default(),
+        surface: None,
     };
     // In front; behind the camera; beside the view; straddling the left edge (x = -2.19 at z = 0).
     frame.draws = vec![at(0.0, 0.0), at(0.0, 8.0), at(30.0, 0.0), at(-2.3, 0.0)];

@@ -23,19 +23,18 @@ fn detail_bump_shows_relief_under_a_grazing_sun() {
     let flat = r
         .upload_mesh(&ctx, &primitives::grid(4, 8.0), "flat ground")
         .unwrap_or_else(|e| panic!("{e}"));
-    r.forward
-        .set_material(
-            &ctx,
-            bumpy,
-            &SurfaceMaterial {
-                detail: Some(DetailBump {
-                    frequency: 1.0,
-                    amplitude: 0.3,
-                }),
-                ..SurfaceMaterial::default()
-            },
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+    r.set_material(
+        &ctx,
+        bumpy,
+        &SurfaceMaterial {
+            detail: Some(DetailBump {
+                frequency: 1.0,
+                amplitude: 0.3,
+            }),
+            ..SurfaceMaterial::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut frame = frame(Camera::look_at(
         Vec3::new(0.0, 10.0, 0.001),
         Vec3::ZERO,
@@ -62,6 +61,7 @@ fn detail_bump_shows_relief_under_a_grazing_sun() {
             mesh,
             model: Mat4::from_translation(Vec3::new(x, 0.0, 0.0)),
             material,
+            surface: None,
         });
     }
     let (image, _) = headless

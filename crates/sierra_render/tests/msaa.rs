@@ -42,6 +42,7 @@ fn cube_frame(
             emissive: Vec3::ONE,
             ..Material::default()
         },
+        surface: None,
     });
     frame
 }

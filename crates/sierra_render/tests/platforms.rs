@@ -53,8 +53,7 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
                 normal_scale: 1.0,
                 ..SurfaceMaterial::default()
             };
-            r.forward
-                .set_material(&ctx, mesh, &surface)
+            r.set_material(&ctx, mesh, &surface)
                 .unwrap_or_else(|e| panic!("{e}"));
         }
         platforms.push(mesh);
@@ -71,6 +70,7 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
             base_color: Vec4::new(0.3, 0.32, 0.3, 1.0),
             ..Material::default()
         },
+        surface: None,
     }];
     let mut lights = Vec::new();
     for (i, (&mesh, &colour)) in platforms.iter().zip(&colours).enumerate() {
@@ -88,6 +88,7 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
                 specular_power: 48.0,
                 emissive: Vec3::ZERO,
             },
+            surface: None,
         });
         lights.push(PointLight {
             position: Vec3::new(x - 0.8, 1.2, 0.8),
@@ -105,6 +106,7 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
             emissive: Vec3::new(6.0, 4.5, 1.0),
             ..Material::default()
         },
+        surface: None,
     });
     let frame = FrameData {
         camera: Camera::look_at(

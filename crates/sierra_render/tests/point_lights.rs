@@ -100,6 +100,7 @@ fn render(lights: Vec<PointLight>) -> View {
                 specular_power: 1.0,
                 emissive: Vec3::ZERO,
             },
+            surface: None,
         }],
         clear_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
         ..FrameData::new(camera)

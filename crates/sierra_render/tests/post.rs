@@ -53,7 +53,8 @@ fn tonemap_row(inputs: &[f32], tonemapper: Tonemapper) -> Vec<[u8; 4]> {
     let inputs_ = PassInputs {
         frame: &frame,
         draws: &[],
-        meshes: &[],
+        meshes: &sierra_render::MeshStore::new(),
+        materials: &sierra_render::MaterialStore::new(&ctx).unwrap(),
         targets: &targets,
         output: &output.view,
     };
@@ -137,6 +138,7 @@ fn sky_fills_the_background_with_the_sun_disc_on_the_sun_direction() {
         mesh: cube,
         model: Mat4::from_translation(Vec3::new(-1.0, 0.0, 0.0)),
         material: Material::default(),
+        surface: None,
     });
     let (without_sky, _) = headless
         .render(&ctx, &frame)
@@ -272,6 +274,7 @@ fn wireframe_mode_draws_edges_only() {
         mesh: cube,
         model: Mat4::IDENTITY,
         material: Material::default(),
+        surface: None,
     });
     let covered =
         |image: &image::RgbaImage| image.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();

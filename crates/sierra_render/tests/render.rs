@@ -103,6 +103,7 @@ fn lit_cube_centre_matches_analytic_blinn_phong_and_corners_are_clear() {
         mesh: cube,
         model: Mat4::IDENTITY,
         material,
+        surface: None,
     }];
     let (image, stats) = headless.render(&ctx, &frame(cam, sun, draws)).unwrap();
     assert_eq!((stats.triangles, stats.draw_calls), (12, 1));
@@ -161,12 +162,14 @@ fn near_object_occludes_far_object_in_either_draw_order() {
         mesh: cube,
         model: Mat4::from_translation(Vec3::new(0.0, 0.0, 1.0)),
         material: unlit(Vec3::new(1.0, 0.0, 0.0)),
+        surface: None,
     };
     let far = DrawItem {
         mesh: cube,
         model: Mat4::from_translation(Vec3::new(0.0, 0.0, -2.0))
             * Mat4::from_scale(Vec3::splat(3.0)),
         material: unlit(Vec3::new(0.0, 1.0, 0.0)),
+        surface: None,
     };
     let cam = camera(Vec3::new(0.0, 0.0, 5.0), w, h);
     for (order, draws) in [
@@ -240,6 +243,7 @@ fn rendered_37x23_image_has_straight_vertical_edges() {
             emissive: Vec3::ONE,
             ..Default::default()
         },
+        surface: None,
     };
     let cam = camera(Vec3::new(0.0, 0.0, 4.0), w, h);
     let (image, _) = headless
@@ -290,6 +294,7 @@ fn point_light_is_full_inside_inner_radius_and_zero_beyond_outer() {
             mesh: plane,
             model: Mat4::IDENTITY,
             material,
+            surface: None,
         }],
     );
     data.clear_color = Vec4::new(0.0, 0.0, 0.0, 1.0);
@@ -334,6 +339,7 @@ fn rendering_is_deterministic() {
                 mesh: sphere,
                 model: Mat4::from_translation(Vec3::X * 0.6),
                 material: Material::default(),
+                surface: None,
             },
             DrawItem {
                 mesh: cube,
@@ -342,6 +348,7 @@ fn rendering_is_deterministic() {
                     base_color: Vec4::new(0.2, 0.6, 0.9, 1.0),
                     ..Default::default()
                 },
+                surface: None,
             },
         ];
         headless
@@ -374,6 +381,7 @@ fn bad_mesh_handle_is_an_error_not_a_panic() {
         mesh: MeshHandle(7),
         model: Mat4::IDENTITY,
         material: Material::default(),
+        surface: None,
     }];
     let err = headless
         .render(

@@ -71,11 +71,13 @@ fn render(shadows: bool) -> Scene {
                 mesh: plane,
                 model: Mat4::IDENTITY,
                 material,
+                surface: None,
             },
             DrawItem {
                 mesh: cube,
                 model: Mat4::from_translation(Vec3::new(0.0, 1.0, 0.0)),
                 material,
+                surface: None,
             },
         ],
         clear_color: Vec4::new(0.0, 0.0, 0.0, 1.0),

@@ -389,6 +389,7 @@ fn ground(
             specular_color: Vec3::ZERO,
             ..Material::default()
         },
+        surface: None,
     })
 }
 

@@ -127,9 +127,7 @@ impl Landscape {
             normal_scale: DETAIL_NORMAL_SCALE,
             ..island_surface()
         };
-        renderer
-            .forward
-            .set_shared_material(ctx, &handles, &surface)?;
+        renderer.set_shared_material(ctx, &handles, &surface)?;
         Ok(LandscapeGpu { grid, handles })
     }
 
@@ -160,6 +158,7 @@ impl Landscape {
                         specular_power: 12.0,
                         emissive: Vec3::ZERO,
                     },
+                    surface: None,
                 });
             }
         }

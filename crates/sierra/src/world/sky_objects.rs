@@ -87,7 +87,7 @@ impl SkyObjects {
             Some(p) => {
                 let body = renderer.upload_mesh(ctx, &terrain_mesh(&planet_mesh(p)?), "planet")?;
                 let clouds = renderer.upload_mesh(ctx, &terrain_mesh(&cloud_mesh(p)?), "clouds")?;
-                renderer.forward.set_material(
+                renderer.set_material(
                     ctx,
                     clouds,
                     &SurfaceMaterial {
@@ -112,7 +112,7 @@ impl SkyObjects {
             (Some(p), Some(island)) => {
                 let mesh = palms_mesh(island, p).context("PalmTrees component")?;
                 let handle = renderer.upload_mesh(ctx, &terrain_mesh(&mesh), "palms")?;
-                renderer.forward.set_material(
+                renderer.set_material(
                     ctx,
                     handle,
                     &SurfaceMaterial {
@@ -139,11 +139,13 @@ impl SkyObjects {
                 mesh: body,
                 model: at * Mat4::from_quat(p.spin(t)),
                 material: plain(),
+                surface: None,
             });
             draws.push(DrawItem {
                 mesh: clouds,
                 model: at * Mat4::from_quat(p.cloud_rotation(t)),
                 material: plain(),
+                surface: None,
             });
         }
         if let (Some(flock), false) = (&self.flock, gpu.bird_poses.is_empty()) {
@@ -154,6 +156,7 @@ impl SkyObjects {
                     mesh: gpu.bird_poses[k.min(BIRD_POSES - 1)],
                     model: flock.transform(i),
                     material: plain(),
+                    surface: None,
                 });
             }
         }
@@ -162,6 +165,7 @@ impl SkyObjects {
                 mesh: palms,
                 model: Mat4::IDENTITY,
                 material: plain(),
+                surface: None,
             });
         }
     }

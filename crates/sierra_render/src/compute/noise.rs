@@ -148,7 +148,7 @@ impl NoiseCompute {
             || "creating the noise compute pipelines".to_owned(),
             || {
                 let device = &ctx.device;
-                let module = wgsl_module(device, "noise.wgsl", NOISE_WGSL);
+                let module = wgsl_module(ctx, "noise.wgsl", NOISE_WGSL);
                 let compute = wgpu::ShaderStages::COMPUTE;
                 let layout = bind_group_layout(
                     device,
@@ -161,7 +161,7 @@ impl NoiseCompute {
                     ],
                 );
                 let pipeline_layout = pipeline_layout(device, "noise", &[&layout]);
-                let make = |entry: &str| compute_pipeline(device, &pipeline_layout, &module, entry);
+                let make = |entry: &str| compute_pipeline(ctx, &pipeline_layout, &module, entry);
                 Self {
                     points: make("points_main"),
                     grid: make("grid_main"),

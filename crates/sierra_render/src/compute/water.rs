@@ -280,7 +280,7 @@ impl WaterCompute {
 
         let (layout, pipelines) = ctx.scoped(
             || "creating the water compute pipelines".to_owned(),
-            || create_pipelines(&ctx.device),
+            || create_pipelines(ctx),
         )?;
         let step_group = |i: usize| {
             bind_group(
@@ -621,8 +621,9 @@ fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
         .collect())
 }
 
-fn create_pipelines(device: &wgpu::Device) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5]) {
-    let shader = wgsl_module(device, "water.wgsl", include_str!("water.wgsl"));
+fn create_pipelines(ctx: &GpuContext) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5]) {
+    let device = &ctx.device;
+    let shader = wgsl_module(ctx, "water.wgsl", include_str!("water.wgsl"));
     let compute = wgpu::ShaderStages::COMPUTE;
     let layout = bind_group_layout(
         device,
@@ -645,7 +646,7 @@ fn create_pipelines(device: &wgpu::Device) -> (wgpu::BindGroupLayout, [wgpu::Com
         "flux_direct",
         "depth_direct",
     ]
-    .map(|entry| compute_pipeline(device, &pipeline_layout, &shader, entry));
+    .map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
     (layout, pipelines)
 }
 

@@ -15,7 +15,7 @@
 use super::fullscreen::{
     draw_fullscreen, fullscreen_module, fullscreen_pipeline, split_timestamp_writes,
 };
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -82,12 +82,13 @@ impl BloomPass {
     pub fn new(ctx: &GpuContext) -> Result<Self> {
         ctx.scoped(
             || "creating the bloom pass".to_owned(),
-            || Self::create(&ctx.device),
+            || Self::create(ctx),
         )
     }
 
-    fn create(device: &wgpu::Device) -> Self {
-        let module = fullscreen_module(device, "bloom.wgsl", include_str!("bloom.wgsl"));
+    fn create(ctx: &GpuContext) -> Self {
+        let device = &ctx.device;
+        let module = fullscreen_module(ctx, "bloom.wgsl", include_str!("bloom.wgsl"));
         let fragment = wgpu::ShaderStages::FRAGMENT;
         let layout = bind_group_layout(
             device,
@@ -104,14 +105,7 @@ impl BloomPass {
         );
         let pipeline_layout = pipeline_layout(device, "bloom", &[&layout]);
         let pipeline = |entry: &str, blend: Option<wgpu::BlendState>| {
-            fullscreen_pipeline(
-                device,
-                &pipeline_layout,
-                &module,
-                entry,
-                BLOOM_FORMAT,
-                blend,
-            )
+            fullscreen_pipeline(ctx, &pipeline_layout, &module, entry, BLOOM_FORMAT, blend)
         };
         let bright = pipeline("fs_bright", None);
         let downsample = pipeline("fs_downsample", None);
@@ -267,12 +261,7 @@ impl Pass for BloomPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         self.record_chain(encoder, &inputs.targets.hdr_view, timestamps);
     }
 }

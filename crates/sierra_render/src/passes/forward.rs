@@ -18,14 +18,19 @@ use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use super::frustum::{transform_aabb, Frustum};
 use super::shadow::ShadowPass;
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::frame::MeshHandle;
 use crate::frame::{FrameData, MAX_POINT_LIGHTS};
-use crate::material::{GpuMaterial, MaterialBinder, MaterialVariant, SurfaceMaterial};
+use crate::gpu_util;
+use crate::material::MaterialVariant;
+use crate::material_store::MaterialStore;
 use crate::mesh::Vertex;
-use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use crate::mesh_store::MeshStore;
+use crate::pipeline_cache::{
+    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+};
+use crate::targets::RenderTargets;
 
 /// WGSL source of the pass.
 pub const SHADER: &str = include_str!("forward.wgsl");
@@ -157,18 +162,10 @@ impl ObjectUniform {
 
 /// The forward pass (see the module docs).
 pub struct ForwardPass {
-    /// One pipeline per [`MaterialVariant`] and winding, indexed by [`variant_index`].
-    pipelines: [wgpu::RenderPipeline; 8],
-    /// Edges-only pipeline (`None` without `Features::POLYGON_MODE_LINE`).
-    wireframe_pipeline: Option<wgpu::RenderPipeline>,
-    /// Group 3 bind groups of the materials.
-    materials: MaterialBinder,
-    /// Material of meshes without one (Phong, no textures, opaque, single-sided).
-    default_material: GpuMaterial,
-    /// Material per mesh handle (`None`: the default).
-    mesh_materials: Vec<Option<GpuMaterial>>,
-    /// Model-space bounds `(min, max)` per mesh handle (`None`: unknown, never culled).
-    mesh_bounds: Vec<Option<(Vec3, Vec3)>>,
+    /// The pipelines by key, warmed for every key of each sample count the targets had.
+    pipelines: PipelineCache,
+    /// Whether the device draws lines (`Features::POLYGON_MODE_LINE`): wireframe mode.
+    lines: bool,
     /// Frustum culling of draws by their world bounds (on by default).
     pub culling: bool,
     /// Draws this frame's `prepare` culled.
@@ -200,72 +197,48 @@ impl ForwardPass {
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader or pipeline creation fails.
-    pub fn new(ctx: &GpuContext) -> Result<Self> {
+    pub fn new(ctx: &GpuContext, materials: &MaterialStore) -> Result<Self> {
         // A 1×1 map whose uniform says "disabled": the same shader runs without shadows.
         let no_shadows = ShadowPass::new(ctx, 1)?;
-        Self::with_shadows(ctx, &no_shadows)
+        Self::with_shadows(ctx, &no_shadows, materials)
     }
 
-    /// Creates the pass lit by the sun through `shadow`'s shadow map.
+    /// Creates the pass lit by the sun through `shadow`'s shadow map, drawing with the bind
+    /// groups of `materials` (group 3).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when pipeline or buffer creation fails.
-    pub fn with_shadows(ctx: &GpuContext, shadow: &ShadowPass) -> Result<Self> {
+    pub fn with_shadows(
+        ctx: &GpuContext,
+        shadow: &ShadowPass,
+        materials: &MaterialStore,
+    ) -> Result<Self> {
         let device = &ctx.device;
-        let uniform_entry = |binding, dynamic| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: dynamic,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let materials = MaterialBinder::new(ctx)?;
         let (frame_layout, object_layout, layout, module) = ctx.scoped(
             || "creating the forward pipeline layout".to_owned(),
             || {
-                let frame_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("forward frame"),
-                        entries: &[
-                            uniform_entry(0, false),
-                            wgpu::BindGroupLayoutEntry {
-                                binding: 1,
-                                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                                ty: wgpu::BindingType::Buffer {
-                                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                                    has_dynamic_offset: false,
-                                    min_binding_size: None,
-                                },
-                                count: None,
-                            },
-                        ],
-                    });
-                let object_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("forward object"),
-                        entries: &[uniform_entry(0, true)],
-                    });
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("forward.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(SHADER.into()),
-                });
-                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("forward"),
-                    bind_group_layouts: &[
-                        Some(&frame_layout),
-                        Some(&object_layout),
-                        Some(shadow.shadow_layout()),
-                        Some(materials.layout()),
+                let [frame_layout, object_layout] = forward_layouts(device);
+                let module = ctx.create_shader_module("forward.wgsl", SHADER);
+                let layout = gpu_util::pipeline_layout(
+                    device,
+                    "forward",
+                    &[
+                        &frame_layout,
+                        &object_layout,
+                        shadow.shadow_layout(),
+                        materials.layout(),
                     ],
-                    immediate_size: 0,
-                });
+                );
                 (frame_layout, object_layout, layout, module)
             },
         )?;
-        let (pipelines, wireframe_pipeline) = create_pipelines(ctx, &layout, &module, 1)?;
+        let lines = device
+            .features()
+            .contains(wgpu::Features::POLYGON_MODE_LINE);
+        let mut pipelines = PipelineCache::new();
+        pipelines.warm(ctx, "forward", forward_keys(1, lines), |key| {
+            forward_pipeline(ctx, &layout, &module, key)
+        })?;
         let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let camera_buffer = ctx.create_buffer(&buffer_desc(
             "forward camera",
@@ -280,20 +253,15 @@ impl ForwardPass {
         let frame_bind_group = ctx.scoped(
             || "creating the forward frame bind group".to_owned(),
             || {
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("forward frame"),
-                    layout: &frame_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: camera_buffer.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: lights_buffer.as_entire_binding(),
-                        },
+                gpu_util::bind_group(
+                    device,
+                    "forward frame",
+                    &frame_layout,
+                    &[
+                        camera_buffer.as_entire_binding(),
+                        lights_buffer.as_entire_binding(),
                     ],
-                })
+                )
             },
         )?;
         let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
@@ -301,14 +269,9 @@ impl ForwardPass {
         let object_capacity = 64;
         let (object_buffer, object_bind_group) =
             create_object_buffer(ctx, &object_layout, object_stride, object_capacity)?;
-        let default_material = materials.bind(ctx, &SurfaceMaterial::default())?;
         Ok(Self {
             pipelines,
-            wireframe_pipeline,
-            materials,
-            default_material,
-            mesh_materials: Vec::new(),
-            mesh_bounds: Vec::new(),
+            lines,
             culling: true,
             culled: 0,
             draw_order: Vec::new(),
@@ -332,89 +295,95 @@ impl ForwardPass {
     /// Metal and D3D12 adapters do, WebGPU and OpenGL ones do not). Without it
     /// a frame's `post.wireframe` is ignored and the scene is drawn filled.
     pub fn wireframe_supported(&self) -> bool {
-        self.wireframe_pipeline.is_some()
+        self.lines
     }
 }
 
-/// The forward pipelines for `sample_count` samples per pixel: the 8 filled variants in
-/// [`variant_index`] order and the line-mode one (`None` without `POLYGON_MODE_LINE`).
-fn create_pipelines(
+/// The forward pass's group 0 (camera uniform; lights as storage, see the module docs) and
+/// group 1 (the objects' uniforms at dynamic offsets) layouts.
+fn forward_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
+    let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
+    [
+        gpu_util::bind_group_layout(
+            device,
+            "forward frame",
+            &[
+                gpu_util::uniform_entry(0, stages),
+                gpu_util::storage_entry(1, stages, true),
+            ],
+        ),
+        gpu_util::bind_group_layout(
+            device,
+            "forward object",
+            &[gpu_util::dynamic_uniform_entry(
+                0,
+                stages,
+                size_of::<ObjectUniform>() as u64,
+            )],
+        ),
+    ]
+}
+
+/// Every key the forward pass can draw with at `sample_count` samples: each
+/// [`MaterialVariant`] in both windings, and the line-mode key where `lines`.
+fn forward_keys(sample_count: u32, lines: bool) -> impl Iterator<Item = PipelineKey> {
+    let base = PipelineKey::new(sample_count, VertexLayout::Mesh);
+    let filled = [false, true].into_iter().flat_map(move |blend| {
+        [false, true].into_iter().flat_map(move |double_sided| {
+            [false, true].map(move |mirrored| PipelineKey {
+                blend,
+                double_sided,
+                mirrored,
+                ..base
+            })
+        })
+    });
+    let wireframe = PipelineKey {
+        double_sided: true,
+        wireframe: true,
+        ..base
+    };
+    filled.chain(lines.then_some(wireframe))
+}
+
+/// The key a draw of `variant` with `model` needs (the line-mode one when `wireframe`).
+fn draw_key(
+    sample_count: u32,
+    variant: MaterialVariant,
+    model: &Mat4,
+    wireframe: bool,
+) -> PipelineKey {
+    let base = PipelineKey::new(sample_count, VertexLayout::Mesh);
+    if wireframe {
+        return PipelineKey {
+            double_sided: true,
+            wireframe: true,
+            ..base
+        };
+    }
+    PipelineKey {
+        blend: variant.blend,
+        double_sided: variant.double_sided,
+        mirrored: is_mirrored(model),
+        ..base
+    }
+}
+
+/// The forward pipeline of `key`.
+fn forward_pipeline(
     ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
-    sample_count: u32,
-) -> Result<([wgpu::RenderPipeline; 8], Option<wgpu::RenderPipeline>)> {
-    let device = &ctx.device;
-    let lines = device
-        .features()
-        .contains(wgpu::Features::POLYGON_MODE_LINE);
-    ctx.scoped(
-        || format!("creating the forward pipelines ({sample_count} samples per pixel)"),
-        || {
-            let make_with =
-                |variant: MaterialVariant, mirrored: bool, polygon_mode: wgpu::PolygonMode| {
-                    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                        label: Some("forward"),
-                        layout: Some(layout),
-                        vertex: wgpu::VertexState {
-                            module,
-                            entry_point: Some("vs_main"),
-                            compilation_options: Default::default(),
-                            buffers: &[Some(Vertex::layout())],
-                        },
-                        primitive: wgpu::PrimitiveState {
-                            topology: wgpu::PrimitiveTopology::TriangleList,
-                            // A model matrix with a negative determinant mirrors the mesh and
-                            // turns its counter-clockwise front faces clockwise (glTF 2.0
-                            // §3.7.4 "Instantiation"): those draws use the clockwise variants,
-                            // so culling and `front_facing` still mean the mesh's outside.
-                            front_face: if mirrored {
-                                wgpu::FrontFace::Cw
-                            } else {
-                                wgpu::FrontFace::Ccw
-                            },
-                            cull_mode: (!variant.double_sided).then_some(wgpu::Face::Back),
-                            polygon_mode,
-                            ..Default::default()
-                        },
-                        depth_stencil: Some(wgpu::DepthStencilState {
-                            format: DEPTH_FORMAT,
-                            // Blended surfaces test depth but do not hide what lies behind them.
-                            depth_write_enabled: Some(!variant.blend),
-                            depth_compare: Some(wgpu::CompareFunction::Less),
-                            stencil: Default::default(),
-                            bias: Default::default(),
-                        }),
-                        multisample: wgpu::MultisampleState {
-                            count: sample_count,
-                            ..Default::default()
-                        },
-                        fragment: Some(wgpu::FragmentState {
-                            module,
-                            entry_point: Some("fs_main"),
-                            compilation_options: Default::default(),
-                            targets: &[Some(wgpu::ColorTargetState {
-                                format: HDR_FORMAT,
-                                blend: variant.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
-                                write_mask: wgpu::ColorWrites::ALL,
-                            })],
-                        }),
-                        multiview_mask: None,
-                        cache: None,
-                    })
-                };
-            let pipelines: [wgpu::RenderPipeline; 8] = std::array::from_fn(|i| {
-                make_with(VARIANTS[i % 4], i >= 4, wgpu::PolygonMode::Fill)
-            });
-            let wireframe = lines.then(|| {
-                let both_sides = MaterialVariant {
-                    blend: false,
-                    double_sided: true,
-                };
-                make_with(both_sides, false, wgpu::PolygonMode::Line)
-            });
-            (pipelines, wireframe)
-        },
+    key: PipelineKey,
+) -> wgpu::RenderPipeline {
+    // A model matrix with a negative determinant mirrors the mesh and turns its
+    // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those draws use
+    // the mirrored keys, so culling and `front_facing` still mean the mesh's outside.
+    let buffers = [Some(Vertex::layout())];
+    scene_pipeline(
+        ctx,
+        &SceneShader::new("forward", layout, module, ("vs_main", "fs_main")).buffers(&buffers),
+        key,
     )
 }
 
@@ -458,91 +427,12 @@ fn create_object_buffer(
     Ok((buffer, bind_group))
 }
 
-/// Pipeline variants in [`variant_index`] order.
-const VARIANTS: [MaterialVariant; 4] = [
-    MaterialVariant {
-        blend: false,
-        double_sided: false,
-    },
-    MaterialVariant {
-        blend: false,
-        double_sided: true,
-    },
-    MaterialVariant {
-        blend: true,
-        double_sided: false,
-    },
-    MaterialVariant {
-        blend: true,
-        double_sided: true,
-    },
-];
-
-/// Index into [`ForwardPass`]'s pipelines: [`VARIANTS`] order, clockwise (mirrored) ones after.
-fn variant_index(variant: MaterialVariant, mirrored: bool) -> usize {
-    usize::from(variant.double_sided) + 2 * usize::from(variant.blend) + 4 * usize::from(mirrored)
-}
-
 /// Whether `model` mirrors (negative determinant of its linear part), reversing the winding.
 fn is_mirrored(model: &Mat4) -> bool {
     Mat3::from_mat4(*model).determinant() < 0.0
 }
 
 impl ForwardPass {
-    /// Gives the mesh `mesh` a surface material (textures, shading model, alpha mode, sides);
-    /// every draw of that mesh uses it. Meshes without one are Phong, untextured, opaque.
-    ///
-    /// # Errors
-    /// [`RenderError::Gpu`] when binding fails.
-    pub fn set_material(
-        &mut self,
-        ctx: &GpuContext,
-        mesh: MeshHandle,
-        material: &SurfaceMaterial,
-    ) -> Result<()> {
-        let gpu = self.materials.bind(ctx, material)?;
-        let index = mesh.0 as usize;
-        if self.mesh_materials.len() <= index {
-            self.mesh_materials.resize(index + 1, None);
-        }
-        self.mesh_materials[index] = Some(gpu);
-        Ok(())
-    }
-
-    /// Gives every mesh in `meshes` the same surface material, bound once (e.g. all chunks of a
-    /// terrain).
-    ///
-    /// # Errors
-    /// [`RenderError::Gpu`] when binding fails.
-    pub fn set_shared_material(
-        &mut self,
-        ctx: &GpuContext,
-        meshes: &[MeshHandle],
-        material: &SurfaceMaterial,
-    ) -> Result<()> {
-        let gpu = self.materials.bind(ctx, material)?;
-        for mesh in meshes {
-            let index = mesh.0 as usize;
-            if self.mesh_materials.len() <= index {
-                self.mesh_materials.resize(index + 1, None);
-            }
-            self.mesh_materials[index] = Some(gpu.clone());
-        }
-        Ok(())
-    }
-
-    /// Sets the model-space bounds `(min, max)` (metres, the space [`crate::DrawItem::model`]
-    /// maps from) of mesh `mesh`, for frustum culling; `None` means unknown: its draws are never
-    /// culled. [`crate::Renderer::upload_mesh`] sets them from the vertices; meshes whose
-    /// vertices move on the GPU (skinning) should set posed bounds here each frame.
-    pub fn set_mesh_bounds(&mut self, mesh: MeshHandle, bounds: Option<(Vec3, Vec3)>) {
-        let index = mesh.0 as usize;
-        if self.mesh_bounds.len() <= index {
-            self.mesh_bounds.resize(index + 1, None);
-        }
-        self.mesh_bounds[index] = bounds;
-    }
-
     /// Draws the last `prepare` culled (outside the view frustum).
     pub fn culled_draws(&self) -> u32 {
         self.culled
@@ -554,26 +444,14 @@ impl ForwardPass {
     }
 
     /// Whether `draw` may be visible in `frustum` (draws of meshes without bounds always are).
-    fn visible(&self, frustum: &Frustum, draw: &crate::DrawItem) -> bool {
-        match self
-            .mesh_bounds
-            .get(draw.mesh.0 as usize)
-            .copied()
-            .flatten()
-        {
+    fn visible(&self, frustum: &Frustum, meshes: &MeshStore, draw: &crate::DrawItem) -> bool {
+        match meshes.bounds(draw.mesh) {
             Some((min, max)) if self.culling => {
                 let (lo, hi) = transform_aabb(&draw.model, min, max);
                 frustum.intersects_aabb(lo, hi)
             }
             _ => true,
         }
-    }
-
-    fn material(&self, mesh: MeshHandle) -> &GpuMaterial {
-        self.mesh_materials
-            .get(mesh.0 as usize)
-            .and_then(Option::as_ref)
-            .unwrap_or(&self.default_material)
     }
 }
 
@@ -583,32 +461,30 @@ impl Pass for ForwardPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        if targets.sample_count != self.sample_count {
-            let (pipelines, wireframe) = create_pipelines(
-                ctx,
-                &self.pipeline_layout,
-                &self.module,
-                targets.sample_count,
-            )?;
-            self.pipelines = pipelines;
-            self.wireframe_pipeline = wireframe;
-            self.sample_count = targets.sample_count;
-        }
+        let (layout, module) = (&self.pipeline_layout, &self.module);
+        self.pipelines.warm(
+            ctx,
+            "forward",
+            forward_keys(targets.sample_count, self.lines),
+            |key| forward_pipeline(ctx, layout, module, key),
+        )?;
+        self.sample_count = targets.sample_count;
         Ok(())
     }
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         let frame = inputs.frame;
-        if let Some((i, draw)) = inputs
-            .draws
-            .iter()
-            .enumerate()
-            .find(|(_, d)| d.mesh.0 as usize >= inputs.meshes.len())
+        if let Some((i, draw)) =
+            inputs.draws.iter().enumerate().find(|(_, d)| {
+                d.mesh.0 as usize >= inputs.meshes.len() || !inputs.materials.knows(d)
+            })
         {
             return Err(RenderError::InvalidInput(format!(
-                "draw {i} uses mesh handle {} but only {} meshes are uploaded",
+                "draw {i} uses mesh handle {} and surface {:?} but only {} meshes and {} materials exist",
                 draw.mesh.0,
-                inputs.meshes.len()
+                draw.surface.map(|h| h.0),
+                inputs.meshes.len(),
+                inputs.materials.len()
             )));
         }
         let draw_count = inputs.draws.len() as u64;
@@ -652,15 +528,17 @@ impl Pass for ForwardPass {
         self.draw_order.clear();
         self.culled = 0;
         for (i, draw) in inputs.draws.iter().enumerate() {
-            if !self.visible(&frustum, draw) {
+            if !self.visible(&frustum, inputs.meshes, draw) {
                 self.culled += 1;
-            } else if !self.material(draw.mesh).variant.blend {
+            } else if !inputs.materials.of_draw(draw).variant.blend {
                 self.draw_order.push((f32::NEG_INFINITY, i as u32));
             }
         }
         let opaque = self.draw_order.len();
         for (i, draw) in inputs.draws.iter().enumerate() {
-            if self.material(draw.mesh).variant.blend && self.visible(&frustum, draw) {
+            if inputs.materials.of_draw(draw).variant.blend
+                && self.visible(&frustum, inputs.meshes, draw)
+            {
                 let view_z = frame
                     .camera
                     .view
@@ -674,35 +552,21 @@ impl Pass for ForwardPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         let c = inputs.frame.clear_color.as_dvec4();
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("forward"),
-            color_attachments: &[Some(inputs.targets.scene_color_attachment(
-                wgpu::LoadOp::Clear(wgpu::Color {
-                    r: c.x,
-                    g: c.y,
-                    b: c.z,
-                    a: c.w,
-                }),
-            ))],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &inputs.targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let clear = wgpu::Color {
+            r: c.x,
+            g: c.y,
+            b: c.z,
+            a: c.w,
+        };
+        let mut pass = inputs.targets.begin_scene_pass(
+            encoder,
+            "forward",
+            wgpu::LoadOp::Clear(clear),
+            wgpu::LoadOp::Clear(1.0),
+            timestamps,
+        );
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
         for &(_, i) in &self.draw_order {
@@ -711,14 +575,16 @@ impl Pass for ForwardPass {
             let Some((draw, mesh)) = inputs
                 .draws
                 .get(i)
-                .and_then(|d| Some((d, inputs.meshes.get(d.mesh.0 as usize)?)))
+                .and_then(|d| Some((d, inputs.meshes.get(d.mesh)?)))
             else {
                 continue;
             };
-            let material = self.material(draw.mesh);
-            let pipeline = match (&self.wireframe_pipeline, inputs.frame.post.wireframe) {
-                (Some(lines), true) => lines,
-                _ => &self.pipelines[variant_index(material.variant, is_mirrored(&draw.model))],
+            let material = inputs.materials.of_draw(draw);
+            let wireframe = self.lines && inputs.frame.post.wireframe;
+            let key = draw_key(self.sample_count, material.variant, &draw.model, wireframe);
+            // Warmed for every key of this sample count.
+            let Some(pipeline) = self.pipelines.get(&key) else {
+                continue;
             };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(3, &material.bind_group, &[]);

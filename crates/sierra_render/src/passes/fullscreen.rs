@@ -1,30 +1,27 @@
 //! Shared pieces of the screen-space passes: the full-screen triangle (`fullscreen.wgsl`).
 
+use crate::context::GpuContext;
 use crate::gpu_util::{colour_pass, wgsl_module};
 
 /// WGSL source of `vs_fullscreen` and `FullscreenOut`, to prepend to a pass's own shader.
 pub const FULLSCREEN_WGSL: &str = include_str!("fullscreen.wgsl");
 
 /// Compiles a screen-space pass's shader: [`FULLSCREEN_WGSL`] followed by `pass_wgsl`.
-pub fn fullscreen_module(
-    device: &wgpu::Device,
-    label: &str,
-    pass_wgsl: &str,
-) -> wgpu::ShaderModule {
-    wgsl_module(device, label, format!("{FULLSCREEN_WGSL}{pass_wgsl}"))
+pub fn fullscreen_module(ctx: &GpuContext, label: &str, pass_wgsl: &str) -> wgpu::ShaderModule {
+    wgsl_module(ctx, label, format!("{FULLSCREEN_WGSL}{pass_wgsl}"))
 }
 
 /// A pipeline drawing one full-screen triangle (`draw(0..3, 0..1)`, no vertex buffer) with the
 /// fragment entry point `fragment_entry` of `module` into one colour target of `format`.
 pub fn fullscreen_pipeline(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     fragment_entry: &str,
     format: wgpu::TextureFormat,
     blend: Option<wgpu::BlendState>,
 ) -> wgpu::RenderPipeline {
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(fragment_entry),
         layout: Some(layout),
         vertex: wgpu::VertexState {

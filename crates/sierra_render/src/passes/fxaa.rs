@@ -11,7 +11,7 @@
 //! beyond the `ldr` target. It works with or without MSAA (which the scene passes resolve first).
 
 use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -53,12 +53,13 @@ impl FxaaPass {
     pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
         ctx.scoped(
             || format!("creating the FXAA pass for {output_format:?}"),
-            || Self::create(&ctx.device, output_format),
+            || Self::create(ctx, output_format),
         )
     }
 
-    fn create(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
-        let module = fullscreen_module(device, "fxaa.wgsl", include_str!("fxaa.wgsl"));
+    fn create(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Self {
+        let device = &ctx.device;
+        let module = fullscreen_module(ctx, "fxaa.wgsl", include_str!("fxaa.wgsl"));
         let fragment = wgpu::ShaderStages::FRAGMENT;
         let layout = bind_group_layout(
             device,
@@ -77,7 +78,7 @@ impl FxaaPass {
         );
         let pipeline_layout = pipeline_layout(device, "fxaa", &[&layout]);
         let pipeline = fullscreen_pipeline(
-            device,
+            ctx,
             &pipeline_layout,
             &module,
             "fs_fxaa",
@@ -145,12 +146,7 @@ impl Pass for FxaaPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         let Some(group) = self.group.as_ref().filter(|_| self.enabled) else {
             return;
         };

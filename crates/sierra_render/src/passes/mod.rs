@@ -1,5 +1,5 @@
 //! Render passes. A frame runs them in order (see [`crate::Renderer`]):
-//! shadow (+ crowd casters) → forward HDR → crowd → sky → sea → bloom → tonemap → FXAA. Each pass owns its
+//! shadow (+ crowd casters) → forward HDR → crowd → sky → sea → MSAA resolve → bloom → tonemap → FXAA. Each pass owns its
 //! pipelines and bind groups and implements [`Pass`]: `prepare` uploads this frame's data, read
 //! only from [`PassInputs`] (the frame and its draw list) — settings that change per frame travel
 //! in [`crate::FrameData::post`], never written into a pass from outside — and `record` encodes
@@ -10,6 +10,7 @@ pub mod forward;
 pub mod frustum;
 pub mod fullscreen;
 pub mod fxaa;
+pub mod resolve;
 pub mod sea;
 pub mod shadow;
 pub mod sky;
@@ -18,7 +19,8 @@ pub mod tonemap;
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::FrameData;
-use crate::mesh::GpuMesh;
+use crate::material_store::MaterialStore;
+use crate::mesh_store::MeshStore;
 use crate::targets::RenderTargets;
 
 /// What every pass may read while preparing and recording one frame.
@@ -28,13 +30,21 @@ pub struct PassInputs<'a> {
     /// What the scene passes draw: the frame's draws followed by its skinned meshes' outputs
     /// (skinned this frame). Passes draw these, not `frame.draws`.
     pub draws: &'a [crate::frame::DrawItem],
-    /// Uploaded meshes, indexed by [`crate::MeshHandle`].
-    pub meshes: &'a [GpuMesh],
+    /// Uploaded meshes, indexed by [`crate::MeshHandle`], with their bounds.
+    pub meshes: &'a MeshStore,
+    /// Surface materials, named by [`crate::DrawItem::surface`].
+    pub materials: &'a MaterialStore,
     /// Shared intermediate targets (HDR colour, depth).
     pub targets: &'a RenderTargets,
     /// The final image the output pass writes (surface texture or off-screen image).
     pub output: &'a wgpu::TextureView,
 }
+
+/// The command encoder passes record into.
+pub type Encoder = wgpu::CommandEncoder;
+
+/// The timestamp writes a timed pass hands to its render pass descriptor (`None`: untimed).
+pub type Timestamps<'a> = Option<wgpu::RenderPassTimestampWrites<'a>>;
 
 /// One step of the frame.
 pub trait Pass {
@@ -62,10 +72,5 @@ pub trait Pass {
     }
 
     /// Encodes the pass. `timestamps`, when given, must be passed to the render/compute pass descriptor.
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    );
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>);
 }

@@ -25,8 +25,11 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::passes::{Pass, PassInputs};
-use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
+use crate::pipeline_cache::{
+    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+};
+use crate::targets::RenderTargets;
 
 /// How the sea looks and where its grid lies. Colours linear RGB.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,7 +141,8 @@ const OPEN_SEA_VERTICES: u32 = 24;
 pub struct SeaPass {
     /// Look and placement; read by the next [`Pass::prepare`].
     pub settings: SeaSettings,
-    pipeline: wgpu::RenderPipeline,
+    /// The pipeline per sample count the targets had (one key each).
+    pipelines: PipelineCache,
     layout: wgpu::BindGroupLayout,
     uniforms: wgpu::Buffer,
     /// One bind group per water depth buffer, and the grid size.
@@ -150,53 +154,29 @@ pub struct SeaPass {
     sample_count: u32,
 }
 
-/// The sea pipeline for `sample_count` samples per pixel.
+/// The sea pipeline's key at `sample_count` samples per pixel.
+fn key(sample_count: u32) -> PipelineKey {
+    // Waves can fold a triangle over; the sea has no back to hide. Blended over the scene.
+    PipelineKey {
+        double_sided: true,
+        blend: true,
+        ..PipelineKey::new(sample_count, VertexLayout::None)
+    }
+}
+
+/// The sea pipeline of `key`.
 fn sea_pipeline(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
-    sample_count: u32,
+    key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("sea"),
-        layout: Some(layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_main"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            front_face: wgpu::FrontFace::Ccw,
-            // Waves can fold a triangle over; the sea has no back to hide.
-            cull_mode: None,
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(false),
-            depth_compare: Some(wgpu::CompareFunction::Less),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: wgpu::MultisampleState {
-            count: sample_count,
-            ..Default::default()
-        },
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: HDR_FORMAT,
-                blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+    scene_pipeline(
+        ctx,
+        &SceneShader::new("sea", layout, module, ("vs_main", "fs_main"))
+            .depth_read_only(wgpu::CompareFunction::Less),
+        key,
+    )
 }
 
 impl SeaPass {
@@ -237,17 +217,14 @@ impl SeaPass {
                         storage(3),
                     ],
                 });
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("sea.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(include_str!("sea.wgsl").into()),
-                });
+                let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
                 let pipeline_layout =
                     device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                         label: Some("sea"),
                         bind_group_layouts: &[Some(&layout)],
                         immediate_size: 0,
                     });
-                let pipeline = sea_pipeline(device, &pipeline_layout, &module, 1);
+                let pipeline = sea_pipeline(ctx, &pipeline_layout, &module, key(1));
                 (layout, pipeline, pipeline_layout, module)
             },
         )?;
@@ -259,7 +236,7 @@ impl SeaPass {
         })?;
         Ok(Self {
             settings: SeaSettings::default(),
-            pipeline,
+            pipelines: PipelineCache::with(key(1), pipeline),
             layout,
             uniforms,
             water: None,
@@ -310,7 +287,7 @@ impl SeaPass {
             || "creating the sea bind groups".to_owned(),
             || [group(0), group(1)],
         )?;
-        self.water = Some((groups, p.cols as u32, p.rows as u32, p.cell_size));
+        self.water = Some((groups, p.cols, p.rows, p.cell_size));
         self.current = water.current_index();
         Ok(())
     }
@@ -371,20 +348,12 @@ impl Pass for SeaPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        if targets.sample_count != self.sample_count {
-            self.pipeline = ctx.scoped(
-                || "creating the sea pipeline".to_owned(),
-                || {
-                    sea_pipeline(
-                        &ctx.device,
-                        &self.pipeline_layout,
-                        &self.module,
-                        targets.sample_count,
-                    )
-                },
-            )?;
-            self.sample_count = targets.sample_count;
-        }
+        let (layout, module) = (&self.pipeline_layout, &self.module);
+        self.pipelines
+            .warm(ctx, "sea", [key(targets.sample_count)], |k| {
+                sea_pipeline(ctx, layout, module, k)
+            })?;
+        self.sample_count = targets.sample_count;
         Ok(())
     }
 
@@ -396,12 +365,7 @@ impl Pass for SeaPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         let groups = match &self.water {
             Some((groups, ..)) => groups,
             // Unbound: draw nothing, but still open a pass when asked to time it so the
@@ -419,24 +383,17 @@ impl Pass for SeaPass {
                 return;
             }
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("sea"),
-            color_attachments: &[Some(
-                inputs.targets.scene_color_attachment(wgpu::LoadOp::Load),
-            )],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &inputs.targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_pipeline(&self.pipeline);
+        let mut pass = inputs.targets.begin_scene_pass(
+            encoder,
+            "sea",
+            wgpu::LoadOp::Load,
+            wgpu::LoadOp::Load,
+            timestamps,
+        );
+        let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
+            return;
+        };
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &groups[self.current], &[]);
         // The open sea first: the grid, which overlaps its inner cell, blends over it.
         if self.settings.horizon > 0.0 {

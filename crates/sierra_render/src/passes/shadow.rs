@@ -20,10 +20,14 @@ use glam::camera::rh::{proj::directx, view};
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::camera::Camera;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
+use crate::gpu_util::{
+    bind_group, bind_group_layout, dynamic_uniform_entry, pipeline_layout, sampler_entry,
+    storage_entry, texture_entry, uniform_entry_for,
+};
 use crate::mesh::Vertex;
 
 /// Depth format of the shadow map.
@@ -162,20 +166,7 @@ impl ShadowPass {
     /// [`RenderError::Gpu`] when creation fails.
     pub fn new(ctx: &GpuContext, resolution: u32) -> Result<Self> {
         let settings = ShadowSettings::default();
-        let map = ctx.create_texture(&wgpu::TextureDescriptor {
-            label: Some("shadow map"),
-            size: wgpu::Extent3d {
-                width: resolution,
-                height: resolution,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: SHADOW_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })?;
+        let map = shadow_map(ctx, resolution)?;
         let map_view = map.create_view(&wgpu::TextureViewDescriptor::default());
         let device = &ctx.device;
         let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
@@ -184,6 +175,7 @@ impl ShadowPass {
         ctx.scoped(
             || "creating the shadow pass".to_owned(),
             || {
+                let device = &ctx.device;
                 let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("shadow uniform"),
                     contents: bytemuck::bytes_of(&ShadowUniform {
@@ -195,67 +187,14 @@ impl ShadowPass {
                         | wgpu::BufferUsages::STORAGE
                         | wgpu::BufferUsages::COPY_DST,
                 });
-                let uniform_entry =
-                    |binding, visibility, dynamic, size: u64| wgpu::BindGroupLayoutEntry {
-                        binding,
-                        visibility,
-                        ty: wgpu::BindingType::Buffer {
-                            ty: wgpu::BufferBindingType::Uniform,
-                            has_dynamic_offset: dynamic,
-                            min_binding_size: wgpu::BufferSize::new(size),
-                        },
-                        count: None,
-                    };
-                let uniform_size = size_of::<ShadowUniform>() as u64;
-                let caster_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("shadow caster"),
-                        entries: &[uniform_entry(
-                            0,
-                            wgpu::ShaderStages::VERTEX,
-                            false,
-                            uniform_size,
-                        )],
-                    });
-                let model_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("shadow model"),
-                        entries: &[uniform_entry(0, wgpu::ShaderStages::VERTEX, true, 64)],
-                    });
-                let shadow_layout =
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("shadow receiver"),
-                        entries: &[
-                            wgpu::BindGroupLayoutEntry {
-                                binding: 0,
-                                visibility: wgpu::ShaderStages::FRAGMENT,
-                                ty: wgpu::BindingType::Texture {
-                                    sample_type: wgpu::TextureSampleType::Depth,
-                                    view_dimension: wgpu::TextureViewDimension::D2,
-                                    multisampled: false,
-                                },
-                                count: None,
-                            },
-                            wgpu::BindGroupLayoutEntry {
-                                binding: 1,
-                                visibility: wgpu::ShaderStages::FRAGMENT,
-                                ty: wgpu::BindingType::Sampler(
-                                    wgpu::SamplerBindingType::Comparison,
-                                ),
-                                count: None,
-                            },
-                            wgpu::BindGroupLayoutEntry {
-                                binding: 2,
-                                visibility: wgpu::ShaderStages::FRAGMENT,
-                                ty: wgpu::BindingType::Buffer {
-                                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                                    has_dynamic_offset: false,
-                                    min_binding_size: wgpu::BufferSize::new(uniform_size),
-                                },
-                                count: None,
-                            },
-                        ],
-                    });
+                let [caster_layout, model_layout, shadow_layout] = shadow_layouts(device);
+                let pipeline = caster_pipeline(ctx, &caster_layout, &model_layout, &settings);
+                let caster_group = bind_group(
+                    device,
+                    "shadow caster",
+                    &caster_layout,
+                    &[uniform.as_entire_binding()],
+                );
                 let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
                     label: Some("shadow comparison"),
                     mag_filter: wgpu::FilterMode::Linear,
@@ -263,71 +202,16 @@ impl ShadowPass {
                     compare: Some(wgpu::CompareFunction::LessEqual),
                     ..Default::default()
                 });
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("shadow.wgsl"),
-                    source: wgpu::ShaderSource::Wgsl(include_str!("shadow.wgsl").into()),
-                });
-                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("shadow caster"),
-                    bind_group_layouts: &[Some(&caster_layout), Some(&model_layout)],
-                    immediate_size: 0,
-                });
-                let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("shadow caster"),
-                    layout: Some(&layout),
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs_shadow"),
-                        compilation_options: Default::default(),
-                        buffers: &[Some(Vertex::layout())],
-                    },
-                    // Both faces cast: single-sided planes and open meshes must shadow too.
-                    primitive: wgpu::PrimitiveState {
-                        cull_mode: None,
-                        ..Default::default()
-                    },
-                    depth_stencil: Some(wgpu::DepthStencilState {
-                        format: SHADOW_FORMAT,
-                        depth_write_enabled: Some(true),
-                        depth_compare: Some(wgpu::CompareFunction::Less),
-                        stencil: Default::default(),
-                        bias: wgpu::DepthBiasState {
-                            constant: settings.depth_bias,
-                            slope_scale: settings.slope_bias,
-                            clamp: 0.0,
-                        },
-                    }),
-                    multisample: Default::default(),
-                    fragment: None,
-                    multiview_mask: None,
-                    cache: None,
-                });
-                let caster_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("shadow caster"),
-                    layout: &caster_layout,
-                    entries: &[wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: uniform.as_entire_binding(),
-                    }],
-                });
-                let shadow_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("shadow receiver"),
-                    layout: &shadow_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: wgpu::BindingResource::TextureView(&map_view),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: wgpu::BindingResource::Sampler(&sampler),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: uniform.as_entire_binding(),
-                        },
+                let shadow_group = bind_group(
+                    device,
+                    "shadow receiver",
+                    &shadow_layout,
+                    &[
+                        wgpu::BindingResource::TextureView(&map_view),
+                        wgpu::BindingResource::Sampler(&sampler),
+                        uniform.as_entire_binding(),
                     ],
-                });
+                );
                 let (model_buffer, model_group) =
                     model_buffer(device, &model_layout, model_stride, model_capacity);
                 Self {
@@ -382,6 +266,106 @@ impl ShadowPass {
     /// records (load, do not clear).
     pub fn map_view(&self) -> &wgpu::TextureView {
         &self.map_view
+    }
+}
+
+/// The `resolution`² depth texture casters draw into and receivers sample.
+fn shadow_map(ctx: &GpuContext, resolution: u32) -> Result<wgpu::Texture> {
+    ctx.create_texture(&wgpu::TextureDescriptor {
+        label: Some("shadow map"),
+        size: wgpu::Extent3d {
+            width: resolution,
+            height: resolution,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: SHADOW_FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    })
+}
+
+/// The caster's [`ShadowUniform`] (group 0), the casters' dynamic model matrices (group 1) and
+/// the receivers' map, comparison sampler and [`ShadowUniform`] as storage.
+fn shadow_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 3] {
+    let (vertex, fragment) = (wgpu::ShaderStages::VERTEX, wgpu::ShaderStages::FRAGMENT);
+    let uniform_size = wgpu::BufferSize::new(size_of::<ShadowUniform>() as u64);
+    let mut receiver_uniform = storage_entry(2, fragment, true);
+    if let wgpu::BindingType::Buffer {
+        min_binding_size, ..
+    } = &mut receiver_uniform.ty
+    {
+        *min_binding_size = uniform_size;
+    }
+    [
+        bind_group_layout(
+            device,
+            "shadow caster",
+            &[uniform_entry_for::<ShadowUniform>(0, vertex)],
+        ),
+        bind_group_layout(
+            device,
+            "shadow model",
+            &[dynamic_uniform_entry(0, vertex, 64)],
+        ),
+        bind_group_layout(
+            device,
+            "shadow receiver",
+            &[
+                texture_entry(0, fragment, wgpu::TextureSampleType::Depth),
+                sampler_entry(1, fragment, wgpu::SamplerBindingType::Comparison),
+                receiver_uniform,
+            ],
+        ),
+    ]
+}
+
+/// The depth-only caster pipeline: both faces cast (single-sided planes and open meshes must
+/// shadow too), with the settings' depth bias.
+fn caster_pipeline(
+    ctx: &GpuContext,
+    caster_layout: &wgpu::BindGroupLayout,
+    model_layout: &wgpu::BindGroupLayout,
+    settings: &ShadowSettings,
+) -> wgpu::RenderPipeline {
+    let module = ctx.create_shader_module("shadow.wgsl", include_str!("shadow.wgsl"));
+    let layout = pipeline_layout(&ctx.device, "shadow caster", &[caster_layout, model_layout]);
+    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("shadow caster"),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs_shadow"),
+            compilation_options: Default::default(),
+            buffers: &[Some(Vertex::layout())],
+        },
+        primitive: wgpu::PrimitiveState {
+            cull_mode: None,
+            ..Default::default()
+        },
+        depth_stencil: Some(shadow_depth_state(settings)),
+        multisample: Default::default(),
+        fragment: None,
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// Depth state of every shadow caster pipeline (static meshes and crowds): written, `Less`,
+/// biased by `settings`.
+pub fn shadow_depth_state(settings: &ShadowSettings) -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: SHADOW_FORMAT,
+        depth_write_enabled: Some(true),
+        depth_compare: Some(wgpu::CompareFunction::Less),
+        stencil: Default::default(),
+        bias: wgpu::DepthBiasState {
+            constant: settings.depth_bias,
+            slope_scale: settings.slope_bias,
+            clamp: 0.0,
+        },
     }
 }
 
@@ -481,35 +465,22 @@ impl Pass for ShadowPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         // The map is cleared even when disabled, so the receivers never read stale depth.
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("shadow"),
-            color_attachments: &[],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &self.map_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = crate::gpu_util::depth_pass(
+            encoder,
+            "shadow",
+            &self.map_view,
+            wgpu::LoadOp::Clear(1.0),
+            timestamps,
+        );
         if !self.settings.enabled {
             return;
         }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.caster_group, &[]);
         for (i, draw) in inputs.draws.iter().enumerate() {
-            let Some(mesh) = inputs.meshes.get(draw.mesh.0 as usize) else {
+            let Some(mesh) = inputs.meshes.get(draw.mesh) else {
                 continue;
             };
             let offset = (i as u64 * self.model_stride) as u32;

@@ -8,12 +8,15 @@
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::FrameData;
+use crate::pipeline_cache::{
+    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+};
 use crate::post::SkySettings;
-use crate::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT};
+use crate::targets::RenderTargets;
 
 /// Mirror of `SkyUniform` in `sky.wgsl` (176 bytes).
 #[repr(C)]
@@ -56,7 +59,8 @@ impl SkyUniform {
 
 /// The sky pass.
 pub struct SkyPass {
-    pipeline: wgpu::RenderPipeline,
+    /// The pipeline per sample count the targets had (one key each).
+    pipelines: PipelineCache,
     uniform: wgpu::Buffer,
     group: wgpu::BindGroup,
     /// The frame's settings, copied at `prepare` (`FrameData::post.sky`).
@@ -73,17 +77,12 @@ impl SkyPass {
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext) -> Result<Self> {
-        ctx.scoped(
-            || "creating the sky pass".to_owned(),
-            || Self::create(&ctx.device),
-        )
+        ctx.scoped(|| "creating the sky pass".to_owned(), || Self::create(ctx))
     }
 
-    fn create(device: &wgpu::Device) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("sky.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("sky.wgsl").into()),
-        });
+    fn create(ctx: &GpuContext) -> Self {
+        let device = &ctx.device;
+        let module = ctx.create_shader_module("sky.wgsl", include_str!("sky.wgsl"));
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("sky"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -102,7 +101,7 @@ impl SkyPass {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = sky_pipeline(device, &pipeline_layout, &module, 1);
+        let pipeline = sky_pipeline(ctx, &pipeline_layout, &module, key(1));
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("sky uniform"),
             contents: bytemuck::bytes_of(&bytemuck::Zeroable::zeroed() as &SkyUniform),
@@ -117,7 +116,7 @@ impl SkyPass {
             }],
         });
         Self {
-            pipeline,
+            pipelines: PipelineCache::with(key(1), pipeline),
             uniform,
             group,
             settings: SkySettings::default(),
@@ -128,47 +127,29 @@ impl SkyPass {
     }
 }
 
-/// The sky pipeline for `sample_count` samples per pixel ([`RenderTargets::sample_count`]).
+/// The sky pipeline's key at `sample_count` samples per pixel.
+fn key(sample_count: u32) -> PipelineKey {
+    // One full-screen triangle: no faces to cull.
+    PipelineKey {
+        double_sided: true,
+        ..PipelineKey::new(sample_count, VertexLayout::None)
+    }
+}
+
+/// The sky pipeline of `key` ([`RenderTargets::sample_count`]).
 fn sky_pipeline(
-    device: &wgpu::Device,
+    ctx: &GpuContext,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
-    sample_count: u32,
+    key: PipelineKey,
 ) -> wgpu::RenderPipeline {
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("sky"),
-        layout: Some(layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_sky"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(false),
-            depth_compare: Some(wgpu::CompareFunction::LessEqual),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: wgpu::MultisampleState {
-            count: sample_count,
-            ..Default::default()
-        },
-        fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some("fs_sky"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: HDR_FORMAT,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+    // Behind everything: drawn where the depth is still the far plane, never written.
+    scene_pipeline(
+        ctx,
+        &SceneShader::new("sky", layout, module, ("vs_sky", "fs_sky"))
+            .depth_read_only(wgpu::CompareFunction::LessEqual),
+        key,
+    )
 }
 
 impl Pass for SkyPass {
@@ -181,20 +162,12 @@ impl Pass for SkyPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        if targets.sample_count != self.sample_count {
-            self.pipeline = ctx.scoped(
-                || "creating the sky pipeline".to_owned(),
-                || {
-                    sky_pipeline(
-                        &ctx.device,
-                        &self.pipeline_layout,
-                        &self.module,
-                        targets.sample_count,
-                    )
-                },
-            )?;
-            self.sample_count = targets.sample_count;
-        }
+        let (layout, module) = (&self.pipeline_layout, &self.module);
+        self.pipelines
+            .warm(ctx, "sky", [key(targets.sample_count)], |k| {
+                sky_pipeline(ctx, layout, module, k)
+            })?;
+        self.sample_count = targets.sample_count;
         Ok(())
     }
 
@@ -206,33 +179,21 @@ impl Pass for SkyPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         if !self.settings.enabled {
             return;
         }
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("sky"),
-            color_attachments: &[Some(
-                inputs.targets.scene_color_attachment(wgpu::LoadOp::Load),
-            )],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &inputs.targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_pipeline(&self.pipeline);
+        let mut pass = inputs.targets.begin_scene_pass(
+            encoder,
+            "sky",
+            wgpu::LoadOp::Load,
+            wgpu::LoadOp::Load,
+            timestamps,
+        );
+        let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
+            return;
+        };
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &self.group, &[]);
         pass.draw(0..3, 0..1);
     }

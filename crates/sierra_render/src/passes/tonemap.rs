@@ -8,7 +8,7 @@
 //! [`RenderTargets::ldr`] instead, and the FXAA pass ([`super::fxaa`]) writes the final image.
 
 use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
-use super::{Pass, PassInputs};
+use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -55,12 +55,13 @@ impl TonemapPass {
     pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
         ctx.scoped(
             || format!("creating the tonemap pass for {output_format:?}"),
-            || Self::create(&ctx.device, output_format),
+            || Self::create(ctx, output_format),
         )
     }
 
-    fn create(device: &wgpu::Device, output_format: wgpu::TextureFormat) -> Self {
-        let module = fullscreen_module(device, "tonemap.wgsl", include_str!("tonemap.wgsl"));
+    fn create(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Self {
+        let device = &ctx.device;
+        let module = fullscreen_module(ctx, "tonemap.wgsl", include_str!("tonemap.wgsl"));
         let fragment = wgpu::ShaderStages::FRAGMENT;
         let layout = bind_group_layout(
             device,
@@ -78,14 +79,7 @@ impl TonemapPass {
         );
         let pipeline_layout = pipeline_layout(device, "tonemap", &[&layout]);
         let [pipeline, ldr_pipeline] = [output_format, LDR_FORMAT].map(|format| {
-            fullscreen_pipeline(
-                device,
-                &pipeline_layout,
-                &module,
-                "fs_tonemap",
-                format,
-                None,
-            )
+            fullscreen_pipeline(ctx, &pipeline_layout, &module, "fs_tonemap", format, None)
         });
         let encode_srgb = !output_format.is_srgb();
         let params = storage_buffer(
@@ -160,12 +154,7 @@ impl Pass for TonemapPass {
         Ok(())
     }
 
-    fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &PassInputs<'_>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
         let Some(group) = &self.group else {
             return;
         };

@@ -1,0 +1,86 @@
+//! Pipelines are compiled at load, never during frames: after loading the demo and the platforms
+//! level, headless runs report `pipelines_created` and `shader_modules_created` of 0 for every
+//! frame in `stats.json`, while the load itself created some (`pipelines_at_load`); and each
+//! creation is a `pipeline_compile` span in the Chrome trace.
+//!
+//! One test in this file: a profiled run installs the process-wide `tracing` subscriber.
+
+use std::path::Path;
+
+use sierra::cli::demo::DEMO_LEVEL;
+use sierra::game::Game;
+use sierra::game_loop::DEFAULT_TICK_HZ;
+use sierra::headless::{run_headless, HeadlessOptions};
+
+/// Runs `level` headless for a few frames and returns its `stats.json` and the run's folder.
+fn run(level: &str, profile: bool, out: &Path) -> serde_json::Value {
+    let game = Game::load(Path::new(level), DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
+    let summary = run_headless(
+        game,
+        &HeadlessOptions {
+            frames: 4,
+            ticks_per_frame: 4,
+            width: 96,
+            height: 54,
+            out: out.to_path_buf(),
+            force: false,
+            profile,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{level}: {e:#}"));
+    serde_json::from_slice(&std::fs::read(&summary.stats).unwrap()).unwrap()
+}
+
+/// Asserts that `stats` loaded some pipelines and created none during its frames.
+fn assert_none_after_load(level: &str, stats: &serde_json::Value) -> u64 {
+    let at_load = stats["pipelines_at_load"].as_u64().unwrap();
+    let modules_at_load = stats["shader_modules_at_load"].as_u64().unwrap();
+    assert!(
+        at_load >= 10 && modules_at_load >= 5,
+        "{level}: the load compiles the passes' pipelines ({at_load}) and shaders ({modules_at_load})"
+    );
+    for frame in stats["frames"].as_array().unwrap() {
+        assert_eq!(
+            (
+                frame["pipelines_created"].as_u64(),
+                frame["shader_modules_created"].as_u64()
+            ),
+            (Some(0), Some(0)),
+            "{level}: frame {} compiled pipelines after load",
+            frame["frame"]
+        );
+    }
+    at_load + modules_at_load
+}
+
+#[test]
+fn demo_and_platforms_create_no_pipeline_after_load_and_trace_each_creation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = run(DEMO_LEVEL, true, &tmp.path().join("demo"));
+    let created = assert_none_after_load("demo", &demo);
+    let trace: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("demo/trace.json")).unwrap())
+            .unwrap();
+    let events = trace
+        .as_array()
+        .or_else(|| trace["traceEvents"].as_array())
+        .unwrap();
+    let spans = events
+        .iter()
+        .filter(|e| e["name"] == "pipeline_compile" && e["ph"] != "E")
+        .count() as u64;
+    assert_eq!(
+        spans, created,
+        "one pipeline_compile span per pipeline and shader module created"
+    );
+
+    let platforms = run(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/levels/platforms.json"
+        ),
+        false,
+        &tmp.path().join("platforms"),
+    );
+    assert_none_after_load("platforms", &platforms);
+}
