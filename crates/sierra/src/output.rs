@@ -266,6 +266,8 @@ mod tests {
             triangles: 0,
             draw_calls: 0,
             culled_draws: 0,
+            pipelines_created: 0,
+            shader_modules_created: 0,
         };
         assert_eq!(FrameTimeSummary::of(&[]), None);
         let run: Vec<FrameRecord> = [10.0, 12.0, 500.0, 11.0]
