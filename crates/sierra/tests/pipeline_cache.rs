@@ -1,5 +1,5 @@
-//! Pipelines are compiled at load, never during frames: after loading the demo and the platforms
-//! level, headless runs report `pipelines_created` and `shader_modules_created` of 0 for every
+//! Pipelines are compiled at load, never during frames: after loading the demo (its scripted run
+//! and the README's whole walk-through) and the platforms level, headless runs report `pipelines_created` and `shader_modules_created` of 0 for every
 //! frame in `stats.json`, while the load itself created some (`pipelines_at_load`); and each
 //! creation is a `pipeline_compile` span in the Chrome trace.
 //!
@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use sierra::camera_path::{CameraPath, CameraPathKind};
 use sierra::cli::demo::DEMO_LEVEL;
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
@@ -15,10 +16,15 @@ use sierra::headless::{run_headless, HeadlessOptions};
 /// Runs `level` headless for a few frames and returns its `stats.json` and the run's folder.
 fn run(level: &str, profile: bool, out: &Path) -> serde_json::Value {
     let game = Game::load(Path::new(level), DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
+    run_game(game, 4, profile, out)
+}
+
+/// Runs `game` headless for `frames` frames of 4 ticks; returns its `stats.json`.
+fn run_game(game: Game, frames: usize, profile: bool, out: &Path) -> serde_json::Value {
     let summary = run_headless(
         game,
         &HeadlessOptions {
-            frames: 4,
+            frames,
             ticks_per_frame: 4,
             width: 96,
             height: 54,
@@ -27,7 +33,7 @@ fn run(level: &str, profile: bool, out: &Path) -> serde_json::Value {
             profile,
         },
     )
-    .unwrap_or_else(|e| panic!("{level}: {e:#}"));
+    .unwrap_or_else(|e| panic!("{e:#}"));
     serde_json::from_slice(&std::fs::read(&summary.stats).unwrap()).unwrap()
 }
 
@@ -83,4 +89,14 @@ fn demo_and_platforms_create_no_pipeline_after_load_and_trace_each_creation() {
         &tmp.path().join("platforms"),
     );
     assert_none_after_load("platforms", &platforms);
+
+    // The walk-through of `sierra demo --camera-path walk --frames 120`, every frame of it: past
+    // the crowds, the platforms and the beach (the stalls of docs/stalls.md were not compiles).
+    let mut walk = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
+    walk.camera_path = Some(CameraPath::new(
+        CameraPathKind::Walk,
+        (120.0 * 4.0 / DEFAULT_TICK_HZ) as f32,
+    ));
+    let walk = run_game(walk, 120, false, &tmp.path().join("walk"));
+    assert_none_after_load("walk", &walk);
 }
