@@ -404,6 +404,19 @@ impl Renderer {
         Ok(())
     }
 
+    /// Gives the sea pass the ground's heights at the terrain mesh's resolution
+    /// ([`SeaPass::set_shore`]), after [`Renderer::set_water`] or before it.
+    ///
+    /// # Errors
+    /// As [`SeaPass::set_shore`].
+    pub fn set_sea_shore(
+        &mut self,
+        ctx: &GpuContext,
+        shore: &crate::passes::sea::ShoreHeights<'_>,
+    ) -> Result<()> {
+        self.sea.set_shore(ctx, shore, self.water.as_ref())
+    }
+
     /// The sea's water simulation, when one was set (tests and tools read its depth back).
     pub fn water(&self) -> Option<&WaterCompute> {
         self.water.as_ref()

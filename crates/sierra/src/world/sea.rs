@@ -8,7 +8,7 @@
 
 use anyhow::{Context, Result};
 use glam::{Vec2, Vec3};
-use sierra_render::passes::sea::SeaSettings;
+use sierra_render::passes::sea::{SeaSettings, ShoreHeights};
 use sierra_render::{GpuContext, Renderer, SeaOp};
 use sierra_terrain::water::{WaterComponent, WaterParams};
 use sierra_terrain::Island;
@@ -98,6 +98,18 @@ impl Sea {
         let water = sierra_content::water::water_compute(ctx, self.params, &terrain, &depth)
             .context("creating the water simulation")?;
         renderer.set_water(ctx, water, self.settings())?;
+        if let Some(field) = island.map(Island::height_field) {
+            // The water ends where it meets the terrain mesh, not along its coarser cells.
+            let shore = ShoreHeights {
+                origin: field.sample_xz(0, 0),
+                spacing: field.spacing(),
+                resolution: field.resolution() as u32,
+                heights: field.heights(),
+            };
+            renderer
+                .set_sea_shore(ctx, &shore)
+                .context("giving the sea the island's heights")?;
+        }
         self.floor = terrain;
         Ok(())
     }

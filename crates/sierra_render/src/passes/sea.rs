@@ -147,11 +147,54 @@ pub struct SeaPass {
     uniforms: wgpu::Buffer,
     /// One bind group per water depth buffer, and the grid size.
     water: Option<([wgpu::BindGroup; 2], u32, u32, f32)>,
+    /// The ground under the water at the terrain mesh's resolution (`sea.wgsl`'s `shore`):
+    /// `[origin x, origin z, spacing, resolution, heights…]`; resolution 0 = none.
+    shore: wgpu::Buffer,
     current: usize,
     pipeline_layout: wgpu::PipelineLayout,
     module: wgpu::ShaderModule,
     /// Samples per pixel `pipeline` was built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
+}
+
+/// The ground's heights on a square grid, world space: sample `(i, j)` lies at
+/// `origin + (i, j) * spacing` (x, z) with height `heights[j * resolution + i]` (metres).
+#[derive(Clone, Copy, Debug)]
+pub struct ShoreHeights<'a> {
+    /// World (x, z) of sample (0, 0), metres.
+    pub origin: glam::Vec2,
+    /// Distance between samples, metres.
+    pub spacing: f32,
+    /// Samples per side (0: no shore data).
+    pub resolution: u32,
+    /// `[resolution²]` heights, row-major (`j * resolution + i`), metres.
+    pub heights: &'a [f32],
+}
+
+impl ShoreHeights<'_> {
+    /// No ground data: the water ends where the simulation's cells run dry.
+    pub const NONE: ShoreHeights<'static> = ShoreHeights {
+        origin: glam::Vec2::ZERO,
+        spacing: 1.0,
+        resolution: 0,
+        heights: &[],
+    };
+}
+
+/// The `shore` storage buffer of `shore` (header of 4 floats, then the heights).
+fn shore_buffer(ctx: &GpuContext, shore: &ShoreHeights<'_>) -> Result<wgpu::Buffer> {
+    let mut data = vec![
+        shore.origin.x,
+        shore.origin.y,
+        shore.spacing,
+        shore.resolution as f32,
+    ];
+    data.extend_from_slice(shore.heights);
+    ctx.create_buffer_init(
+        "sea shore heights",
+        bytemuck::cast_slice(&data),
+        wgpu::BufferUsages::STORAGE,
+    )
 }
 
 /// The sea pipeline's key at `sample_count` samples per pixel.
@@ -215,6 +258,10 @@ impl SeaPass {
                         storage(1),
                         storage(2),
                         storage(3),
+                        wgpu::BindGroupLayoutEntry {
+                            visibility: wgpu::ShaderStages::FRAGMENT,
+                            ..storage(4)
+                        },
                     ],
                 });
                 let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
@@ -234,12 +281,14 @@ impl SeaPass {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         })?;
+        let shore = shore_buffer(ctx, &ShoreHeights::NONE)?;
         Ok(Self {
             settings: SeaSettings::default(),
             pipelines: PipelineCache::with(key(1), pipeline),
             layout,
             uniforms,
             water: None,
+            shore,
             current: 0,
             pipeline_layout,
             module,
@@ -252,6 +301,37 @@ impl SeaPass {
     /// # Errors
     /// [`RenderError::InvalidInput`] for a grid smaller than 2x2; [`RenderError::Gpu`].
     pub fn bind_water(&mut self, ctx: &GpuContext, water: &WaterCompute) -> Result<()> {
+        self.bind(ctx, water)
+    }
+
+    /// Gives the pass the ground's heights at the terrain mesh's resolution (the island's
+    /// height field), so the water fades out and ends where it meets the ground as drawn, not
+    /// along the simulation's coarser cells; rebinds `water` when given.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for heights that do not fill `resolution²`;
+    /// [`RenderError::Gpu`] and buffer-size errors.
+    pub fn set_shore(
+        &mut self,
+        ctx: &GpuContext,
+        shore: &ShoreHeights<'_>,
+        water: Option<&WaterCompute>,
+    ) -> Result<()> {
+        if shore.heights.len() != (shore.resolution as usize).pow(2) {
+            return Err(RenderError::InvalidInput(format!(
+                "sea shore: {} heights for a {res}x{res} grid",
+                shore.heights.len(),
+                res = shore.resolution
+            )));
+        }
+        self.shore = shore_buffer(ctx, shore)?;
+        match water {
+            Some(water) => self.bind(ctx, water),
+            None => Ok(()),
+        }
+    }
+
+    fn bind(&mut self, ctx: &GpuContext, water: &WaterCompute) -> Result<()> {
         let p = water.params();
         if p.cols < 2 || p.rows < 2 {
             return Err(RenderError::InvalidInput(format!(
@@ -279,6 +359,10 @@ impl SeaPass {
                     wgpu::BindGroupEntry {
                         binding: 3,
                         resource: water.velocity_buffer().as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: self.shore.as_entire_binding(),
                     },
                 ],
             })

@@ -32,6 +32,9 @@ struct SeaUniforms {
 @group(0) @binding(1) var<storage, read> terrain: array<f32>;
 @group(0) @binding(2) var<storage, read> water_depth: array<f32>;
 @group(0) @binding(3) var<storage, read> velocity: array<vec2<f32>>;
+// The ground at the terrain mesh's resolution: [origin x, origin z, spacing, resolution, heights
+// (row-major)...]; resolution 0 = none (SeaPass::set_shore).
+@group(0) @binding(4) var<storage, read> shore: array<f32>;
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
@@ -144,21 +147,50 @@ fn lattice_noise(p: vec2<f32>) -> f32 {
 }
 
 // How much of the surface foam covers where the foam amount is `amount`: patchy when little,
-// nearly solid when much.
+// denser when much.
 fn foam_strength(amount: f32) -> f32 {
     return clamp(amount, 0.0, 1.0);
 }
 
 // Foam coverage at world `xz` (metres) for a foam `strength` in [0, 1]: two octaves of value
-// noise (1.3 m and 0.45 m features) thresholded lower as the strength grows.
+// noise (1.3 m and 0.45 m features) thresholded lower as the strength grows, never solid (a
+// solid sheet over a 4 m cell reads as a flat white slab).
 fn foam_pattern(xz: vec2<f32>, strength: f32) -> f32 {
     let n = 0.65 * lattice_noise(xz * 0.75) + 0.35 * lattice_noise(xz * 2.2 + vec2<f32>(17.0, 5.0));
-    let cut = mix(0.75, 0.2, strength);
+    let cut = mix(0.75, 0.45, strength);
     return smoothstep(cut, cut + 0.2, n);
 }
 
+// Bilinear ground height at world `xz` from `shore`; x = height, y = 1 where known, else 0.
+fn shore_height(xz: vec2<f32>) -> vec2<f32> {
+    let res = u32(shore[3]);
+    if res < 2u {
+        return vec2<f32>(0.0);
+    }
+    let g = (xz - vec2<f32>(shore[0], shore[1])) / shore[2];
+    let last = f32(res - 1u);
+    if any(g < vec2<f32>(0.0)) || any(g > vec2<f32>(last)) {
+        return vec2<f32>(0.0);
+    }
+    let i = min(vec2<u32>(floor(g)), vec2<u32>(res - 2u));
+    let f = g - vec2<f32>(i);
+    let k = 4u + i.y * res + i.x;
+    let top = mix(shore[k], shore[k + 1u], f.x);
+    let bottom = mix(shore[k + res], shore[k + res + 1u], f.x);
+    return vec2<f32>(mix(top, bottom, f.y), 1.0);
+}
+
 @fragment
-fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
+fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
+    var in = in_vertex;
+    // The water's depth over the ground as drawn: the simulation's cells are coarser than the
+    // terrain mesh, so a cell's water can float over sand the mesh puts above the cell's
+    // average ground (flat slabs of water on the beach). Where the finer heights are known the
+    // depth is measured against them; the water thins, fades and ends where the ground rises.
+    let ground = shore_height(in.world.xz);
+    if ground.y > 0.5 && in.far < 0.5 {
+        in.depth = min(in.depth, in.world.y - ground.x);
+    }
     if in.depth < u.foam.w {
         discard;
     }
