@@ -38,6 +38,9 @@ use crate::level_gltf::LevelGltfMeshes;
 #[derive(Clone, Debug, Default)]
 pub struct SceneMeshes {
     primitives: HashMap<Primitive, MeshHandle>,
+    /// Cubes drawn with a non-uniform scale, by their relative scale ([`box_key`]): UVs spread
+    /// so every face has the same texels per metre ([`primitives::cube_for_scale`]).
+    scaled_cubes: Vec<([u32; 3], MeshHandle)>,
     /// (map, normal scale, surface material); a handful per level, searched linearly so that
     /// building a frame allocates nothing.
     normal_mapped: Vec<(NormalMapRef, f32, MaterialHandle)>,
@@ -46,6 +49,18 @@ pub struct SceneMeshes {
 }
 
 impl SceneMeshes {
+    /// The mesh to draw `primitive` with at `world` (its own cube for a non-uniform scale).
+    fn mesh_for(&self, primitive: Primitive, world: &Mat4) -> Option<MeshHandle> {
+        if primitive == Primitive::Cube {
+            if let Some(key) = box_key(world) {
+                if let Some(&(_, mesh)) = self.scaled_cubes.iter().find(|(k, _)| *k == key) {
+                    return Some(mesh);
+                }
+            }
+        }
+        self.primitives.get(&primitive).copied()
+    }
+
     fn normal_mapped(&self, map: &NormalMapRef, scale: f32) -> Option<MaterialHandle> {
         self.normal_mapped
             .iter()
@@ -91,6 +106,22 @@ pub fn load_normal_map(
         .with_context(|| format!("uploading the normal map {label}"))
 }
 
+/// The relative scale (each axis over the largest, in thousandths) of a non-uniformly scaled
+/// `world` transform; `None` for a uniform (or degenerate) scale, which the plain cube serves.
+fn box_key(world: &Mat4) -> Option<[u32; 3]> {
+    let scale = Vec3::new(
+        world.x_axis.truncate().length(),
+        world.y_axis.truncate().length(),
+        world.z_axis.truncate().length(),
+    );
+    let largest = scale.max_element();
+    if !(largest > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    let key = (scale / largest * 1000.0).round().as_uvec3().to_array();
+    (key != [1000; 3]).then_some(key)
+}
+
 /// The mesh data of a level primitive (sizes as `sierra_scene::Primitive` documents).
 pub fn primitive_mesh(primitive: Primitive) -> MeshData {
     match primitive {
@@ -119,7 +150,7 @@ pub fn upload_scene_meshes(
         );
     }
     let mut meshes = SceneMeshes::default();
-    for (_, content) in game.scene.content.iter() {
+    for (node, content) in game.scene.content.iter() {
         if let Some(NodeMesh::Primitive { primitive, .. }) = &content.mesh {
             if !meshes.primitives.contains_key(primitive) {
                 let handle = renderer
@@ -127,6 +158,7 @@ pub fn upload_scene_meshes(
                     .with_context(|| format!("uploading the {primitive:?} primitive"))?;
                 meshes.primitives.insert(*primitive, handle);
             }
+            upload_scaled_cube(ctx, renderer, game, node, *primitive, &mut meshes)?;
         }
         if let Some(NodeMesh::Primitive {
             primitive,
@@ -157,6 +189,35 @@ pub fn upload_scene_meshes(
     meshes.gltf = LevelGltfMeshes::upload(ctx, renderer, &game.scene)
         .with_context(|| format!("{}: uploading the glTF meshes", game.file.display()))?;
     Ok(meshes)
+}
+
+/// Uploads the cube mesh of `node`'s scale when it is non-uniform and not uploaded yet.
+fn upload_scaled_cube(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    game: &Game,
+    node: sierra_scene::NodeId,
+    primitive: Primitive,
+    meshes: &mut SceneMeshes,
+) -> Result<()> {
+    let world = game.scene.graph.world(node).map(Mat4::from);
+    let Some((world, key)) = world.and_then(|w| Some((w, box_key(&w)?))) else {
+        return Ok(());
+    };
+    if primitive != Primitive::Cube || meshes.scaled_cubes.iter().any(|(k, _)| *k == key) {
+        return Ok(());
+    }
+    let scale = Vec3::new(
+        world.x_axis.truncate().length(),
+        world.y_axis.truncate().length(),
+        world.z_axis.truncate().length(),
+    );
+    let label = format!("Cube scaled {scale}");
+    let handle = renderer
+        .upload_mesh(ctx, &primitives::cube_for_scale(scale), &label)
+        .with_context(|| format!("uploading the {label} primitive"))?;
+    meshes.scaled_cubes.push((key, handle));
+    Ok(())
 }
 
 /// What the viewer adds to the game state when a frame is extracted.
@@ -405,7 +466,7 @@ fn extract_scene(
                 .normal_map
                 .as_ref()
                 .and_then(|map| meshes.normal_mapped(map, material.normal_scale));
-            if let Some(&mesh) = meshes.primitives.get(primitive) {
+            if let Some(mesh) = meshes.mesh_for(*primitive, &world) {
                 frame.draws.push(DrawItem {
                     mesh,
                     model: world,
@@ -471,6 +532,37 @@ pub fn empty_frame() -> FrameData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_thin_cube_draws_its_own_mesh_and_a_uniform_one_the_shared_cube() {
+        let thin = Mat4::from_scale_rotation_translation(
+            Vec3::new(4.0, 0.4, 4.0),
+            glam::Quat::from_rotation_y(0.7),
+            Vec3::new(38.0, 3.0, 200.0),
+        );
+        assert_eq!(box_key(&thin), Some([1000, 100, 1000]));
+        assert_eq!(box_key(&Mat4::from_scale(Vec3::splat(2.5))), None);
+        assert_eq!(box_key(&Mat4::from_scale(Vec3::ZERO)), None);
+        let mut meshes = SceneMeshes::default();
+        meshes.primitives.insert(Primitive::Cube, MeshHandle(0));
+        meshes.primitives.insert(Primitive::Sphere, MeshHandle(1));
+        meshes.scaled_cubes.push(([1000, 100, 1000], MeshHandle(2)));
+        assert_eq!(meshes.mesh_for(Primitive::Cube, &thin), Some(MeshHandle(2)));
+        assert_eq!(
+            meshes.mesh_for(Primitive::Cube, &Mat4::IDENTITY),
+            Some(MeshHandle(0))
+        );
+        // Only cubes get their own mesh; a scale with no uploaded mesh falls back to the cube.
+        assert_eq!(
+            meshes.mesh_for(Primitive::Sphere, &thin),
+            Some(MeshHandle(1))
+        );
+        let other = Mat4::from_scale(Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(
+            meshes.mesh_for(Primitive::Cube, &other),
+            Some(MeshHandle(0))
+        );
+    }
     use crate::game::game_from_json;
 
     #[test]

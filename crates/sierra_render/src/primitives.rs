@@ -12,6 +12,26 @@ use crate::mesh::MeshData;
 /// An axis-aligned cube with side `size` metres: 24 vertices (4 per face, flat
 /// normals), 12 triangles.
 pub fn cube(size: f32) -> MeshData {
+    box_for_scale(size, Vec3::ONE)
+}
+
+/// The unit-side [`cube`] meant to be drawn scaled by `scale` (non-uniform, e.g. a thin
+/// platform `[4, 0.4, 4]`), with each face's UVs spanning that face's scaled size over the
+/// largest scale component instead of 0..1: every face then has the same texels per metre,
+/// so a normal map is not squashed into stripes on the thin sides. `scale` components are
+/// taken by absolute value; a zero or non-finite scale gives [`cube`]'s UVs.
+pub fn cube_for_scale(scale: Vec3) -> MeshData {
+    box_for_scale(1.0, scale)
+}
+
+fn box_for_scale(size: f32, scale: Vec3) -> MeshData {
+    let scale = scale.abs();
+    let largest = scale.max_element();
+    let relative = if largest > 0.0 && scale.is_finite() {
+        scale / largest
+    } else {
+        Vec3::ONE
+    };
     // (normal, u axis = tangent, v axis = up in the face); cross(u, v) == normal.
     let faces = [
         (Vec3::X, Vec3::NEG_Z, Vec3::Y),
@@ -30,7 +50,10 @@ pub fn cube(size: f32) -> MeshData {
             let p = (normal + u * su + v * sv) * half;
             mesh.positions.push(p.to_array());
             mesh.normals.push(normal.to_array());
-            mesh.uvs.push([0.5 * (su + 1.0), 0.5 * (1.0 - sv)]);
+            // The face's extent along u and v relative to the largest scale (1 for a cube).
+            let (eu, ev) = (relative.dot(u.abs()), relative.dot(v.abs()));
+            mesh.uvs
+                .push([0.5 * (su + 1.0) * eu, 0.5 * (1.0 - sv) * ev]);
             mesh.tangents.push(u.extend(1.0).to_array());
         }
         mesh.indices
@@ -115,6 +138,49 @@ pub fn grid(cells: u32, size: f32) -> MeshData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Texels per metre along u and v of each face of `mesh` drawn scaled by `scale`: UV
+    /// change over world distance along the face's edges (vertices 0→1 and 1→2 of each quad).
+    fn face_densities(mesh: &MeshData, scale: Vec3) -> Vec<(f32, f32)> {
+        (0..6)
+            .map(|f| {
+                let at = |k: usize| {
+                    let i = 4 * f + k;
+                    (Vec3::from(mesh.positions[i]) * scale, mesh.uvs[i])
+                };
+                let ((p0, t0), (p1, t1), (p2, t2)) = (at(0), at(1), at(2));
+                (
+                    (t1[0] - t0[0]).abs() / (p1 - p0).length(),
+                    (t2[1] - t1[1]).abs() / (p2 - p1).length(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_scaled_box_keeps_the_same_texel_density_on_every_face() {
+        let scale = Vec3::new(4.0, 0.4, 4.0); // the demo's platforms
+        let plain = face_densities(&cube(1.0), scale);
+        let spread = |d: &[(f32, f32)]| {
+            let all: Vec<f32> = d.iter().flat_map(|&(u, v)| [u, v]).collect();
+            let max = all.iter().copied().fold(0.0, f32::max);
+            let min = all.iter().copied().fold(f32::INFINITY, f32::min);
+            max / min
+        };
+        // 0..1 on every face: the 0.4 m sides get 10x the texels per metre of the 4 m top.
+        assert!((spread(&plain) - 10.0).abs() < 1e-3, "{plain:?}");
+        let scaled = face_densities(&cube_for_scale(scale), scale);
+        assert!(spread(&scaled) <= 1.0 + 1e-4, "{scaled:?}");
+        // The top keeps the unit cube's UVs (0..1 over the 4 m face).
+        assert!((scaled[2].0 - 0.25).abs() < 1e-6);
+        // Same geometry, normals and tangents as the cube.
+        let (a, b) = (cube(1.0), cube_for_scale(scale));
+        assert_eq!(
+            (a.positions, a.normals, a.tangents),
+            (b.positions, b.normals, b.tangents)
+        );
+        assert_eq!(cube_for_scale(Vec3::ZERO).uvs, cube(1.0).uvs);
+    }
 
     /// Every triangle's geometric normal (from its counter-clockwise winding)
     /// must agree with the vertex normals: catches flipped winding.

@@ -50,6 +50,7 @@ fn edge_frame(ctx: &GpuContext, headless: &mut HeadlessRenderer, aa: AntiAliasin
             emissive: Vec3::ONE,
             ..Material::default()
         },
+        surface: None,
     });
     frame
 }
