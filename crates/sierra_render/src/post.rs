@@ -98,7 +98,7 @@ pub struct SkySettings {
     pub enabled: bool,
     /// Colour straight up.
     pub zenith: Vec3,
-    /// Colour at the horizon.
+    /// Colour at the horizon (keep each channel under the bloom threshold, or the sky blooms).
     pub horizon: Vec3,
     /// Colour below the horizon.
     pub ground: Vec3,
@@ -117,7 +117,10 @@ impl Default for SkySettings {
         Self {
             enabled: false,
             zenith: Vec3::new(0.12, 0.32, 0.75),
-            horizon: Vec3::new(0.62, 0.75, 0.9),
+            // Brightest channel under the bloom threshold (0.8, seed 000): a brighter horizon is
+            // cut out by the bright pass along a contour of the gradient, and the bloomed band
+            // below it framed a darker, unbloomed ellipse of sky at the top of the view.
+            horizon: Vec3::new(0.54, 0.65, 0.78),
             ground: Vec3::new(0.28, 0.26, 0.24),
             gradient_exponent: 0.5,
             sun_angular_radius: 0.03,
