@@ -45,9 +45,11 @@ pub struct SeaSettings {
     pub absorption_depth: f32,
     /// Sky colour reflected at grazing angles.
     pub sky_color: Vec3,
-    /// Blinn-Phong exponent of the sun highlight.
+    /// Blinn-Phong exponent of the sun highlight (energy-normalised in `sea.wgsl`: a higher
+    /// exponent gives a smaller, brighter glint).
     pub specular_power: f32,
-    /// Strength of the sun highlight.
+    /// Strength of the sun highlight (1: the normalised Blinn-Phong lobe times Schlick's
+    /// Fresnel of water).
     pub specular_strength: f32,
     /// Water thinner than this foams (shorelines), metres.
     pub foam_depth: f32,
@@ -73,8 +75,8 @@ impl Default for SeaSettings {
             deep_color: Vec3::new(0.005, 0.05, 0.12),
             absorption_depth: 2.0,
             sky_color: Vec3::new(0.45, 0.6, 0.8),
-            specular_power: 200.0,
-            specular_strength: 4.0,
+            specular_power: 1200.0,
+            specular_strength: 1.0,
             foam_depth: 0.15,
             foam_speed: 1.5,
             min_depth: 0.01,

@@ -202,7 +202,12 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     let body = mix(u.shallow.rgb, u.deep.rgb, absorbed) * (u.ambient.rgb + 0.6 * n_dot_l * u.sun_color.rgb);
     let fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, v), 0.0), 5.0);
     let h = normalize(l + v);
-    let specular = u.foam.z * pow(max(dot(n, h), 0.0), u.sky.a) * u.sun_color.rgb * step(0.0, dot(n, l));
+    // The sun's glint: a normalised Blinn-Phong lobe ((p + 8) / 8π, Akenine-Möller et al.,
+    // Real-Time Rendering 4th ed. §9.8) weighted by water's Schlick Fresnel at the half vector,
+    // so a sharp exponent makes a small bright glint, not a broad white column over the sea.
+    let fresnel_h = 0.02 + 0.98 * pow(1.0 - max(dot(h, v), 0.0), 5.0);
+    let lobe = (u.sky.a + 8.0) / 25.132741 * pow(max(dot(n, h), 0.0), u.sky.a);
+    let specular = u.foam.z * fresnel_h * lobe * u.sun_color.rgb * step(0.0, dot(n, l));
     var color = mix(body, u.sky.rgb, fresnel) + specular;
     // Foam where the water is thin or fast. The speed comes from the simulation's flux over the
     // depth, which is meaningless in a film of water running up the sand (it grows as the depth
