@@ -6,12 +6,9 @@
 
 mod support;
 
-use glam::{Mat4, Vec3, Vec4};
-use sierra_render::{
-    primitives, AntiAliasing, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material,
-    Sun,
-};
-use support::{context, frame};
+use glam::{Mat4, Vec3};
+use sierra_render::{AntiAliasing, FrameData, GpuContext, HeadlessRenderer};
+use support::{context, white_cube_frame};
 
 const SIZE: u32 = 64;
 /// Reference supersampling per axis (4 × 4 = 16 samples per pixel).
@@ -20,38 +17,11 @@ const SS: u32 = 4;
 /// The slanted-edge frame for a renderer of any size: a large white unlit box whose left edge
 /// passes through the view's centre, turned 15° about the view axis.
 fn edge_frame(ctx: &GpuContext, headless: &mut HeadlessRenderer, aa: AntiAliasing) -> FrameData {
-    let cube = headless
-        .renderer
-        .upload_mesh(ctx, &primitives::cube(1.0), "cube")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = frame(Camera::look_at(
-        Vec3::new(0.0, 0.0, 3.0),
-        Vec3::ZERO,
-        Vec3::Y,
-        0.9,
-        1.0,
-        0.1,
-        10.0,
-    ));
-    frame.sun = Sun {
-        direction: Vec3::ZERO,
-        ambient: Vec3::ZERO,
-        ..Sun::default()
-    };
+    let model = Mat4::from_rotation_z(15f32.to_radians())
+        * Mat4::from_translation(Vec3::new(5.0, 0.0, 0.0))
+        * Mat4::from_scale(Vec3::new(10.0, 10.0, 0.01));
+    let mut frame = white_cube_frame(ctx, headless, model);
     frame.post.aa = aa;
-    frame.draws.push(DrawItem {
-        mesh: cube,
-        model: Mat4::from_rotation_z(15f32.to_radians())
-            * Mat4::from_translation(Vec3::new(5.0, 0.0, 0.0))
-            * Mat4::from_scale(Vec3::new(10.0, 10.0, 0.01)),
-        material: Material {
-            base_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
-            specular_color: Vec3::ZERO,
-            emissive: Vec3::ONE,
-            ..Material::default()
-        },
-        surface: None,
-    });
     frame
 }
 

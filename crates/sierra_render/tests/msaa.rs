@@ -4,9 +4,9 @@
 
 mod support;
 
-use glam::{Mat4, Vec3, Vec4};
-use sierra_render::{primitives, Camera, DrawItem, HeadlessRenderer, Material, Sun};
-use support::{context, frame};
+use glam::Mat4;
+use sierra_render::HeadlessRenderer;
+use support::{context, white_cube_frame};
 
 const SIZE: u32 = 64;
 
@@ -15,36 +15,11 @@ fn cube_frame(
     ctx: &sierra_render::GpuContext,
     headless: &mut HeadlessRenderer,
 ) -> sierra_render::FrameData {
-    let cube = headless
-        .renderer
-        .upload_mesh(ctx, &primitives::cube(1.0), "cube")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = frame(Camera::look_at(
-        Vec3::new(0.0, 0.0, 3.0),
-        Vec3::ZERO,
-        Vec3::Y,
-        0.9,
-        1.0,
-        0.1,
-        10.0,
-    ));
-    frame.sun = Sun {
-        direction: Vec3::ZERO,
-        ambient: Vec3::ZERO,
-        ..Sun::default()
-    };
-    frame.draws.push(DrawItem {
-        mesh: cube,
-        model: Mat4::from_rotation_x(0.5) * Mat4::from_rotation_y(0.5),
-        material: Material {
-            base_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
-            specular_color: Vec3::ZERO,
-            emissive: Vec3::ONE,
-            ..Material::default()
-        },
-        surface: None,
-    });
-    frame
+    white_cube_frame(
+        ctx,
+        headless,
+        Mat4::from_rotation_x(0.5) * Mat4::from_rotation_y(0.5),
+    )
 }
 
 /// Pixels strictly between black and white (partly covered edge pixels).

@@ -2,9 +2,11 @@
 //! binary16 conversion, an empty frame.
 #![allow(dead_code)]
 
-use glam::{Vec3, Vec4};
+use glam::{Mat4, Vec3, Vec4};
 use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT, LDR_FORMAT};
-use sierra_render::{readback, Camera, FrameData, GpuContext, Sun};
+use sierra_render::{
+    primitives, readback, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, Sun,
+};
 
 pub fn context() -> GpuContext {
     GpuContext::headless().unwrap_or_else(|e| panic!("{e}"))
@@ -23,6 +25,46 @@ pub fn frame(camera: Camera) -> FrameData {
         sea: Default::default(),
         post: Default::default(),
     }
+}
+
+/// A frame of one unit cube drawn white (emissive 1, black albedo, no sun or ambient) at
+/// `model` on black, seen from 3 m along +Z through a square 0.9 rad view: every pixel is the
+/// cube's coverage of it, the scene the anti-aliasing tests measure edges on.
+pub fn white_cube_frame(
+    ctx: &GpuContext,
+    headless: &mut HeadlessRenderer,
+    model: Mat4,
+) -> FrameData {
+    let cube = headless
+        .renderer
+        .upload_mesh(ctx, &primitives::cube(1.0), "cube")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut frame = frame(Camera::look_at(
+        Vec3::new(0.0, 0.0, 3.0),
+        Vec3::ZERO,
+        Vec3::Y,
+        0.9,
+        1.0,
+        0.1,
+        10.0,
+    ));
+    frame.sun = Sun {
+        direction: Vec3::ZERO,
+        ambient: Vec3::ZERO,
+        ..Sun::default()
+    };
+    frame.draws.push(DrawItem {
+        mesh: cube,
+        model,
+        material: Material {
+            base_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
+            specular_color: Vec3::ZERO,
+            emissive: Vec3::ONE,
+            ..Material::default()
+        },
+        surface: None,
+    });
+    frame
 }
 
 /// IEEE 754 binary16 → f32 (normal, subnormal and zero values; no NaN inputs in these tests).
