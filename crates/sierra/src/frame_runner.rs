@@ -190,20 +190,13 @@ impl<S: FrameSource> FrameRunner<S> {
         format: wgpu::TextureFormat,
     ) -> Result<image::RgbaImage> {
         let (width, height) = renderer.size();
-        let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("screenshot"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
+        let texture = ctx.create_texture(&sierra_render::targets::texture_desc(
+            "screenshot",
+            width,
+            height,
             format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        ))?;
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         self.render(ctx, renderer, &view)?;
         Ok(readback::read_texture_rgba(ctx, &texture)?)

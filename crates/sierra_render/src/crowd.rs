@@ -269,20 +269,13 @@ const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array!
 /// The baked palettes as one `Rgba32Float` texture (one frame per row), uploaded.
 fn baked_texture(ctx: &GpuContext, baked: &BakedPalettes) -> Result<wgpu::Texture> {
     let (width, height) = baked_texture_size(ctx, baked)?;
-    let texture = ctx.create_texture(&wgpu::TextureDescriptor {
-        label: Some("baked animation"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba32Float,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    })?;
+    let texture = ctx.create_texture(&crate::targets::texture_desc(
+        "baked animation",
+        width,
+        height,
+        wgpu::TextureFormat::Rgba32Float,
+        wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+    ))?;
     ctx.queue.write_texture(
         wgpu::TexelCopyTextureInfo {
             texture: &texture,

@@ -256,7 +256,8 @@ impl OffscreenTarget {
     }
 }
 
-fn texture_desc(
+/// The descriptor of a single-sample, single-mip 2D texture of `width` × `height` pixels.
+pub fn texture_desc(
     label: &str,
     width: u32,
     height: u32,
