@@ -316,23 +316,16 @@ impl App {
                 (self.options.width, self.options.height) = (w, h);
             }
         }
-        let attributes = Window::default_attributes()
-            .with_title("Sierra")
-            .with_inner_size(PhysicalSize::new(self.options.width, self.options.height));
-        let window = Arc::new(
-            event_loop
-                .create_window(attributes)
-                .context("creating the window")?,
-        );
-        let (ctx, surface) = GpuContext::for_window(
-            Box::new(event_loop.owned_display_handle()),
-            Arc::clone(&window),
-        )?;
-        let size = window.inner_size();
-        let (width, height) = (size.width.max(1), size.height.max(1));
-        let config = ctx.configure_surface(&surface, width, height)?;
+        let size = PhysicalSize::new(self.options.width, self.options.height);
+        let WindowGpu {
+            window,
+            ctx,
+            surface,
+            config,
+            mut renderer,
+        } = open_window(event_loop, "Sierra", size)?;
+        let (width, height) = (config.width, config.height);
         // GPU timings arrive a few frames late and are never waited for (`gpu_timing_waits`).
-        let mut renderer = Renderer::new(&ctx, width, height, config.format)?;
         let mut runner = FrameRunner::new(&ctx, &mut renderer, game)?;
         // The window draws between ticks.
         runner.source.interpolate = true;
@@ -825,6 +818,54 @@ impl ApplicationHandler for App {
             running.window.request_redraw();
         }
     }
+}
+
+/// A window with its GPU context, its configured surface and a renderer of the surface's size.
+pub(crate) struct WindowGpu {
+    /// The window.
+    pub window: Arc<Window>,
+    /// The GPU context created for it.
+    pub ctx: GpuContext,
+    /// Its surface.
+    pub surface: sierra_render::wgpu::Surface<'static>,
+    /// The surface's configuration (format, size at least 1×1).
+    pub config: sierra_render::wgpu::SurfaceConfiguration,
+    /// A renderer of the surface's size and format.
+    pub renderer: Renderer,
+}
+
+/// Opens a window titled `title` of `size` pixels (the system may give another size) and
+/// creates its GPU context, surface and renderer (the window and `sierra view --window`).
+///
+/// # Errors
+/// Window creation, adapter, surface and renderer errors.
+pub(crate) fn open_window(
+    event_loop: &ActiveEventLoop,
+    title: &str,
+    size: PhysicalSize<u32>,
+) -> Result<WindowGpu> {
+    let attributes = Window::default_attributes()
+        .with_title(title)
+        .with_inner_size(size);
+    let window = Arc::new(
+        event_loop
+            .create_window(attributes)
+            .context("creating the window")?,
+    );
+    let (ctx, surface) = GpuContext::for_window(
+        Box::new(event_loop.owned_display_handle()),
+        Arc::clone(&window),
+    )?;
+    let inner = window.inner_size();
+    let config = ctx.configure_surface(&surface, inner.width.max(1), inner.height.max(1))?;
+    let renderer = Renderer::new(&ctx, config.width, config.height, config.format)?;
+    Ok(WindowGpu {
+        window,
+        ctx,
+        surface,
+        config,
+        renderer,
+    })
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ use crate::cli::view::{import_model, upload_model, ModelFrames, ModelRequest, Vi
 use crate::frame_runner::FrameRunner;
 use crate::output::OutputDir;
 use crate::scene_to_frame::View;
+use crate::window::{open_window, WindowGpu};
 use orbit::Orbit;
 use playback::{Playback, WindowRequest};
 use sierra_gltf::GltfAsset;
@@ -102,22 +103,14 @@ struct Running {
 impl App<'_> {
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
         let size = PhysicalSize::new(self.args.size.width, self.args.size.height);
-        let attributes = Window::default_attributes()
-            .with_title("Sierra view")
-            .with_inner_size(size);
-        let window = Arc::new(
-            event_loop
-                .create_window(attributes)
-                .context("creating the window")?,
-        );
-        let (ctx, surface) = GpuContext::for_window(
-            Box::new(event_loop.owned_display_handle()),
-            Arc::clone(&window),
-        )?;
-        let inner = window.inner_size();
-        let (width, height) = (inner.width.max(1), inner.height.max(1));
-        let config = ctx.configure_surface(&surface, width, height)?;
-        let mut renderer = Renderer::new(&ctx, width, height, config.format)?;
+        let WindowGpu {
+            window,
+            ctx,
+            surface,
+            config,
+            mut renderer,
+        } = open_window(event_loop, "Sierra view", size)?;
+        let (width, height) = (config.width, config.height);
         let imported = self
             .imported
             .take()
