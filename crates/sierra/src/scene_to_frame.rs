@@ -106,14 +106,19 @@ pub fn load_normal_map(
         .with_context(|| format!("uploading the normal map {label}"))
 }
 
-/// The relative scale (each axis over the largest, in thousandths) of a non-uniformly scaled
-/// `world` transform; `None` for a uniform (or degenerate) scale, which the plain cube serves.
-fn box_key(world: &Mat4) -> Option<[u32; 3]> {
-    let scale = Vec3::new(
+/// The length of each of `world`'s axes: its scale along x, y and z.
+fn scale_of(world: &Mat4) -> Vec3 {
+    Vec3::new(
         world.x_axis.truncate().length(),
         world.y_axis.truncate().length(),
         world.z_axis.truncate().length(),
-    );
+    )
+}
+
+/// The relative scale (each axis over the largest, in thousandths) of a non-uniformly scaled
+/// `world` transform; `None` for a uniform (or degenerate) scale, which the plain cube serves.
+fn box_key(world: &Mat4) -> Option<[u32; 3]> {
+    let scale = scale_of(world);
     let largest = scale.max_element();
     if !(largest > 0.0 && scale.is_finite()) {
         return None;
@@ -207,11 +212,7 @@ fn upload_scaled_cube(
     if primitive != Primitive::Cube || meshes.scaled_cubes.iter().any(|(k, _)| *k == key) {
         return Ok(());
     }
-    let scale = Vec3::new(
-        world.x_axis.truncate().length(),
-        world.y_axis.truncate().length(),
-        world.z_axis.truncate().length(),
-    );
+    let scale = scale_of(&world);
     let label = format!("Cube scaled {scale}");
     let handle = renderer
         .upload_mesh(ctx, &primitives::cube_for_scale(scale), &label)

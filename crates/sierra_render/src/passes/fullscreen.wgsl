@@ -1,5 +1,5 @@
 // One triangle covering the viewport (no vertex buffer): vertex 0..2 -> clip (-1,-1), (3,-1), (-1,3).
-// Shared by the screen-space passes (bloom, tonemap, sky); concatenated in front of their shaders.
+// Shared by the screen-space passes (bloom, tonemap, FXAA, sky); concatenated in front of their shaders.
 
 struct FullscreenOut {
     @builtin(position) position: vec4<f32>,
@@ -14,4 +14,11 @@ fn vs_fullscreen(@builtin(vertex_index) index: u32) -> FullscreenOut {
     out.position = vec4<f32>(xy * 2.0 - 1.0, 0.0, 1.0);
     out.uv = vec2<f32>(xy.x, 1.0 - xy.y);
     return out;
+}
+
+// IEC 61966-2-1 sRGB transfer function (linear -> encoded), for passes writing a non-sRGB target.
+fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
+    let low = c * 12.92;
+    let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return select(high, low, c <= vec3<f32>(0.0031308));
 }

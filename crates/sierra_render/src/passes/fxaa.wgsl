@@ -54,12 +54,6 @@ fn luma_off(uv: vec2<f32>, dx: f32, dy: f32) -> f32 {
     return luma_at(uv + vec2<f32>(dx, dy) * params.texel);
 }
 
-fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
-    let low = c * 12.92;
-    let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
-    return select(high, low, c <= vec3<f32>(0.0031308));
-}
-
 fn output(color: vec3<f32>) -> vec4<f32> {
     if params.encode_srgb == 1u {
         return vec4<f32>(srgb_encode(color), 1.0);

@@ -81,13 +81,6 @@ fn tonemap(color: vec3<f32>) -> vec3<f32> {
     }
 }
 
-// IEC 61966-2-1 sRGB transfer function (linear -> encoded).
-fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
-    let low = c * 12.92;
-    let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
-    return select(high, low, c <= vec3<f32>(0.0031308));
-}
-
 @fragment
 fn fs_tonemap(in: FullscreenOut) -> @location(0) vec4<f32> {
     let color = textureLoad(hdr, vec2<i32>(in.position.xy), 0).rgb;
