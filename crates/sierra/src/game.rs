@@ -72,12 +72,29 @@ impl Game {
         options: &sierra_scene::LoadOptions,
         tick_hz: f64,
     ) -> Result<Self> {
+        Self::load_on(path, options, None, tick_hz)
+    }
+
+    /// [`Game::load_with`], with the terrain and the sea computed on `backend` when given
+    /// (overriding the level's `backend` fields; [`crate::world::use_backend`]).
+    ///
+    /// # Errors
+    /// As [`Game::load`].
+    pub fn load_on(
+        path: &Path,
+        options: &sierra_scene::LoadOptions,
+        backend: Option<sierra_terrain::island::Backend>,
+        tick_hz: f64,
+    ) -> Result<Self> {
         let mut startup = StartupTimes::new();
-        let scene = startup.time("level", || -> Result<Scene> {
+        let mut scene = startup.time("level", || -> Result<Scene> {
             let level = sierra_scene::load_level_with(path, options)?;
             let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
             Ok(Scene::from_level(&level, &mut assets)?)
         })?;
+        if let Some(backend) = backend {
+            crate::world::use_backend(&mut scene, backend);
+        }
         let mut game = Self::new(scene, path.to_path_buf(), tick_hz)?;
         startup.extend(&game.startup);
         game.startup = startup;

@@ -26,9 +26,17 @@ fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
     let plot = out_dir.join("bench_scene.png");
     assert_eq!(json["plot"], plot.display().to_string());
     // Start-up time by stage, and their total.
-    let startup = json["startup_ms"].as_object().unwrap();
+    assert_eq!(json["runs"].as_array().unwrap().len(), 1, "{json}");
+    assert_eq!(json["runs"][0]["backend"], "gpu");
+    let startup = json["runs"][0]["startup_ms"].as_object().unwrap();
     startup_stages::assert_stages_sum_to_total(startup);
     assert!(startup["pipelines"].as_f64().unwrap() > 0.0, "{startup:?}");
+    // The report is the printed JSON.
+    let report = std::fs::read(out_dir.join("bench_scene.json")).unwrap();
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&report).unwrap(),
+        json
+    );
     // Nothing in the current folder but the output folder.
     let entries: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert_eq!(entries.len(), 1, "{entries:?}");

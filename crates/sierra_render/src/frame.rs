@@ -209,7 +209,7 @@ impl CrowdFrame {
 
 /// One step of the sea's water-columns simulation, run by the renderer before the scene
 /// passes in the order given.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SeaOp {
     /// A raised-cosine drop of `radius` and `amplitude` metres at grid-local `(x, z)` metres.
     Drop {
@@ -227,6 +227,18 @@ pub enum SeaOp {
         /// Sub-steps.
         count: u32,
     },
+    /// A state simulated elsewhere (the CPU path, `sierra_terrain::water::WaterSim`) replaces
+    /// the GPU simulation's current depth and velocity, which the sea pass draws.
+    State(SeaState),
+}
+
+/// The sea's state as the sea pass reads it, simulated on the CPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeaState {
+    /// Water depth per cell, metres: `[rows * cols]`, row-major (row = Z).
+    pub depth: std::sync::Arc<[f32]>,
+    /// Velocity per cell, m/s (`x` along +X, `y` along +Z): `[rows * cols]`, row-major.
+    pub velocity: std::sync::Arc<[Vec2]>,
 }
 
 /// The sea's simulation inputs since the last frame (a window frame may cover several ticks).

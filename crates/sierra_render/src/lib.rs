@@ -63,8 +63,8 @@ pub use context::{CreationCounts, GpuContext};
 pub use error::{RenderError, Result};
 pub use frame::{
     CrowdFrame, CrowdUpdate, DrawItem, FrameData, Material, MaterialHandle, MeshHandle,
-    MorphWeights, PointLight, SeaFrame, SeaOp, SkinnedDrawItem, SkinnedFrame, SkinnedMeshHandle,
-    Sun, MAX_POINT_LIGHTS,
+    MorphWeights, PointLight, SeaFrame, SeaOp, SeaState, SkinnedDrawItem, SkinnedFrame,
+    SkinnedMeshHandle, Sun, MAX_POINT_LIGHTS,
 };
 pub use gpu_profiler::{GpuFrameTimings, GpuScopeTiming};
 pub use material_store::MaterialStore;

@@ -629,6 +629,7 @@ fn run_sea_op(
             label: Some("sea op"),
         });
     let recorded = match *op {
+        SeaOp::State(ref state) => return water.write_state(&ctx.queue, state),
         SeaOp::Drop {
             at,
             radius,

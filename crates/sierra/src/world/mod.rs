@@ -22,6 +22,7 @@ use glam::{Vec2, Vec3};
 use sierra_profile::StartupTimes;
 use sierra_render::{FrameData, GpuContext, Renderer, SeaOp};
 use sierra_scene::{Component, Scene};
+use sierra_terrain::island::Backend;
 
 pub use landscape::Landscape;
 pub use sea::Sea;
@@ -31,6 +32,21 @@ pub use sky_objects::SkyObjects;
 pub const DROP_RADIUS: f32 = 12.0;
 /// Height of a drop from the "water drop" button at its centre, metres.
 pub const DROP_AMPLITUDE: f32 = 2.0;
+
+/// Makes every `Terrain` and `Water` component of `scene` compute on `backend` (the island's
+/// fBm grids and the sea's water columns; `sierra bench scene --backend`), whatever the level
+/// says. Call before [`World::from_scene`].
+pub fn use_backend(scene: &mut Scene, backend: Backend) {
+    for (_, content) in scene.content.iter_mut() {
+        for component in &mut content.components {
+            match component {
+                Component::Terrain(t) => t.backend = backend,
+                Component::Water(w) => w.backend = backend,
+                _ => {}
+            }
+        }
+    }
+}
 
 /// CPU state of a level's landscape components (all optional: a level without them has an
 /// empty world that draws nothing).
@@ -134,7 +150,7 @@ impl World {
     pub fn tick(&mut self, dt: f32) {
         self.sky.tick(dt);
         self.time += f64::from(dt);
-        if let Some(sea) = &self.sea {
+        if let Some(sea) = &mut self.sea {
             sea.tick(self.time, dt, &mut self.sea_ops);
         }
     }
@@ -230,6 +246,9 @@ impl World {
         frame.crowds.clear_updates();
         self.crowds.flush(&mut frame.crowds);
         frame.sea.ops.clear();
+        if let Some(sea) = &mut self.sea {
+            sea.take_state(&mut self.sea_ops);
+        }
         std::mem::swap(&mut frame.sea.ops, &mut self.sea_ops);
         if self.landscape.is_some() {
             // An outdoor level: gradient sky with the sun disc instead of the flat clear colour.

@@ -1,7 +1,9 @@
 //! The `Water` component in the game: the sea as water columns (virtual pipes; seed 002
 //! Annex E, Mei et al. 2007) simulated on the GPU (`sierra_render::compute::water`), stepped
 //! once per fixed tick with the component's fixed time step, drawn by the sea pass straight from
-//! the simulation's buffers. Scheduled drops (birds diving; those falling on land are skipped)
+//! the simulation's buffers. With `"backend": "cpu"` the same model runs on the CPU
+//! ([`WaterSim`], in the tick, profiler scope [`SEA_CPU_SCOPE`]) and each frame uploads its depth
+//! and velocity into those buffers ([`SeaOp::State`]), so both paths draw the same surface. Scheduled drops (birds diving; those falling on land are skipped)
 //! spread rings that run up the beach.
 //! Beyond the simulated grid the sea pass draws open, still, deep water to the horizon with the
 //! same shading, so the grid's edge does not show.
@@ -9,9 +11,13 @@
 use anyhow::{Context, Result};
 use glam::{Vec2, Vec3};
 use sierra_render::passes::sea::{SeaSettings, ShoreHeights};
-use sierra_render::{GpuContext, Renderer, SeaOp};
-use sierra_terrain::water::{WaterComponent, WaterParams};
+use sierra_render::{GpuContext, Renderer, SeaOp, SeaState};
+use sierra_terrain::island::Backend;
+use sierra_terrain::water::{WaterComponent, WaterParams, WaterSim};
 use sierra_terrain::Island;
+
+/// Profiler scope of the CPU sea's steps and drops within a tick.
+pub const SEA_CPU_SCOPE: &str = "sea_cpu";
 
 /// How far the open sea reaches from the grid's centre, metres (half the side of its square).
 const HORIZON: f32 = 3000.0;
@@ -27,6 +33,14 @@ pub struct Sea {
     /// Floor height per cell (`[rows * cols]`, node-local metres), set at
     /// [`Sea::upload`]; keeps scheduled drops off the land.
     floor: Vec<f32>,
+    /// The CPU simulation (`"backend": "cpu"`), created at [`Sea::upload`].
+    cpu: Option<CpuSea>,
+}
+
+/// The CPU path's simulation and whether it moved since the last frame took its state.
+struct CpuSea {
+    sim: WaterSim,
+    changed: bool,
 }
 
 impl Sea {
@@ -41,6 +55,7 @@ impl Sea {
             params,
             origin,
             floor: Vec::new(),
+            cpu: None,
         })
     }
 
@@ -97,6 +112,14 @@ impl Sea {
             .context("Water initial state")?;
         let water = sierra_content::water::water_compute(ctx, self.params, &terrain, &depth)
             .context("creating the water simulation")?;
+        if self.component.backend == Backend::Cpu {
+            let sim = WaterSim::new(self.params, terrain.clone(), depth)
+                .context("creating the CPU water simulation")?;
+            self.cpu = Some(CpuSea {
+                sim,
+                changed: false,
+            });
+        }
         renderer.set_water(ctx, water, self.settings())?;
         if let Some(field) = island.map(Island::height_field) {
             // The water ends where it meets the terrain mesh, not along its coarser cells.
@@ -118,10 +141,26 @@ impl Sea {
     /// (seconds), appended to `ops`: the drops scheduled in `(time − dt, time]` (those falling on
     /// land skipped), then `ceil(dt / timeStep)` equal sub-steps. Nothing before
     /// [`Sea::upload`].
-    pub fn tick(&self, time: f64, dt: f32, ops: &mut Vec<SeaOp>) {
+    ///
+    /// On the CPU path the drops and sub-steps run here instead (a drop the simulation refuses
+    /// is skipped with a warning; a step error stops the CPU sea with one), and
+    /// [`Sea::take_state`] hands the result to the frame.
+    pub fn tick(&mut self, time: f64, dt: f32, ops: &mut Vec<SeaOp>) {
         if self.floor.is_empty() {
             return;
         }
+        if self.cpu.is_some() {
+            let mut queued = Vec::new();
+            self.queue_tick(time, dt, &mut queued);
+            sierra_profile::profile_scope!("sea_cpu"); // SEA_CPU_SCOPE
+            self.run_on_cpu(&queued);
+            return;
+        }
+        self.queue_tick(time, dt, ops);
+    }
+
+    /// The drops and sub-steps of a tick, as [`Sea::tick`] documents.
+    fn queue_tick(&self, time: f64, dt: f32, ops: &mut Vec<SeaOp>) {
         if let Some(drops) = &self.component.drops {
             for k in drops.drops_between(time - f64::from(dt), time) {
                 let at = drops.position(k, self.extent());
@@ -149,6 +188,57 @@ impl Sea {
                 count: steps as u32,
             }),
         }
+    }
+
+    /// Runs `ops` (drops and steps) on the CPU simulation.
+    fn run_on_cpu(&mut self, ops: &[SeaOp]) {
+        let Some(cpu) = &mut self.cpu else {
+            return;
+        };
+        for op in ops {
+            let result = match *op {
+                SeaOp::Drop {
+                    at,
+                    radius,
+                    amplitude,
+                } => cpu.sim.add_drop(at, radius, amplitude),
+                SeaOp::Step { dt, count } => (0..count).try_for_each(|_| cpu.sim.step(dt)),
+                SeaOp::State(_) => Ok(()),
+            };
+            if let Err(e) = result {
+                tracing::warn!("CPU sea: {e}");
+            }
+            cpu.changed = true;
+        }
+    }
+
+    /// On the CPU path: runs the drops queued in `ops` since the last frame (the overlay's, see
+    /// [`Sea::drop_at`]) on the simulation, then replaces `ops` with the simulation's depth and
+    /// velocity as the frame's [`SeaOp::State`] when they changed since the last call. On the
+    /// GPU path `ops` is left as it is.
+    pub fn take_state(&mut self, ops: &mut Vec<SeaOp>) {
+        if self.cpu.is_none() {
+            return;
+        }
+        let queued = std::mem::take(ops);
+        self.run_on_cpu(&queued);
+        let Some(cpu) = &mut self.cpu else {
+            return;
+        };
+        if !std::mem::take(&mut cpu.changed) {
+            return;
+        }
+        let mut velocity = vec![Vec2::ZERO; cpu.sim.depth().len()];
+        cpu.sim.velocity_field(&mut velocity);
+        ops.push(SeaOp::State(SeaState {
+            depth: cpu.sim.depth().into(),
+            velocity: velocity.into(),
+        }));
+    }
+
+    /// The CPU simulation (`"backend": "cpu"` after [`Sea::upload`]), for tests and tools.
+    pub fn cpu_simulation(&self) -> Option<&WaterSim> {
+        self.cpu.as_ref().map(|c| &c.sim)
     }
 
     /// A raised-cosine drop of `radius` and `amplitude` metres centred on world `(x, z)` `at`

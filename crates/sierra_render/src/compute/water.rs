@@ -556,6 +556,34 @@ impl WaterCompute {
         &self.velocity
     }
 
+    /// Replaces the current depth and the velocity with a state simulated on the CPU (a queue
+    /// write; the sea pass draws it from the next submission). The flux is left as it was, so
+    /// GPU steps after it do not continue the CPU run exactly.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] when either array is not `[rows * cols]` long.
+    pub fn write_state(
+        &mut self,
+        queue: &wgpu::Queue,
+        state: &crate::frame::SeaState,
+    ) -> Result<()> {
+        let n = self.params.cell_count();
+        if state.depth.len() != n || state.velocity.len() != n {
+            return Err(invalid(format!(
+                "a CPU state of {} depths and {} velocities for a {}x{} grid ({n} cells)",
+                state.depth.len(),
+                state.velocity.len(),
+                self.params.cols,
+                self.params.rows
+            )));
+        }
+        queue.write_buffer(self.depth_buffer(), 0, bytemuck::cast_slice(&state.depth));
+        queue.write_buffer(&self.velocity, 0, bytemuck::cast_slice(&state.velocity));
+        let max = state.depth.iter().copied().fold(0.0, f32::max);
+        self.depth_bound = self.depth_bound.max(max);
+        Ok(())
+    }
+
     /// Reads the current depth back, metres.
     ///
     /// # Errors

@@ -42,6 +42,11 @@ pub struct WaterComponent {
     /// Optional periodic drops (birds diving into the sea).
     #[serde(default)]
     pub drops: Option<DropSchedule>,
+    /// Where the game simulates the sea: `"gpu"` (compute shader, default) or `"cpu"`
+    /// ([`super::WaterSim`] each tick, its state uploaded for drawing). Both draw the same
+    /// surface; `sierra bench scene --backend` compares them.
+    #[serde(default)]
+    pub backend: crate::island::Backend,
 }
 
 /// The sinc bump of [`InitialState::Bump`].
@@ -119,6 +124,7 @@ impl Default for WaterComponent {
             time_step: default_dt(),
             bump: None,
             drops: None,
+            backend: crate::island::Backend::Gpu,
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod compression;
 pub mod crowd;
 pub mod noise;
 pub mod scene;
+pub mod scene_plot;
 pub mod soak;
 pub mod terrain;
 pub mod water;

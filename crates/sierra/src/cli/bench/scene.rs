@@ -1,33 +1,67 @@
-//! `sierra bench scene [--frames N] [--size WxH] [--json] [--out DIR]`: the thesis's §2.4
-//! performance analysis (seed 002) for this engine: runs a level (the demo by default) headless
-//! for N frames and reports the start-up time, the frame time split by stage (CPU, from the
-//! `sierra_profile` scopes `gameplay`, `build_frame`, `render`) and by pass (GPU timestamp
-//! queries, where the adapter has them), as a table or JSON, and plots the frame time per
-//! frame per stage (`plotters`, bitmap backend; axes in frames and ms, a legend) into
-//! `DIR/bench_scene.png`.
-//!
-//! Terrain and water run on the level's configured backend (the demo's GPU compute path); a
-//! CPU-path comparison needs a backend switch on the loaded game and is reported as not run.
+//! `sierra bench scene [--frames N] [--size WxH] [--backend cpu|gpu|both] [--json] [--out DIR]`:
+//! the thesis's §2.4 performance analysis (seed 002) for this engine: runs a level (the demo by
+//! default) headless for N frames with its terrain generation and sea simulation on the CPU path,
+//! the GPU path or each in turn, and reports the start-up time by stage, the frame time split by
+//! stage (CPU, from the `sierra_profile` scopes `gameplay` (with the CPU sea's `sea_cpu` inside
+//! it), `build_frame`, `render`) and by pass (GPU timestamp queries, where the adapter has them),
+//! as a table or JSON. Into `DIR` it writes the report `bench_scene.json`, the frame time per
+//! frame (`bench_scene.png`), the two backends side by side (`bench_scene_compare.png`: start-up
+//! and mean frame time per stage, in ms, a bar per backend) and each backend's last frame
+//! (`frame_cpu.png`, `frame_gpu.png`); with `both`, the report gives how much the two last frames
+//! differ (they draw the same island).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use clap::Args;
-use plotters::prelude::*;
-use sierra_profile::Profiler;
+use clap::{Args, ValueEnum};
+use plotters::style::RGBColor;
+use sierra_profile::{Profiler, ProfilerConfig};
 use sierra_render::{FrameStats, GpuContext, GpuFrameTimings, HeadlessRenderer};
+use sierra_terrain::island::Backend;
 
+use super::scene_plot::{bar_colour, line_colour, plot_comparison, plot_frames, Line};
 use crate::cli::demo::DEMO_LEVEL;
 use crate::cli::Size;
 use crate::frame_runner::{start_headless, FrameRunner};
 use crate::game::Game;
 use crate::game_loop::DEFAULT_TICK_HZ;
 
+/// Which compute path `sierra bench scene` runs the terrain generation and the sea on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum BackendChoice {
+    /// The CPU path (SIMD fBm grids on all threads; the water columns stepped in the tick).
+    Cpu,
+    /// The GPU path (compute shaders), the demo's default.
+    #[default]
+    Gpu,
+    /// The CPU path, then the GPU path, compared side by side.
+    Both,
+}
+
+impl BackendChoice {
+    /// The backends to run, in order.
+    pub fn backends(self) -> &'static [Backend] {
+        match self {
+            Self::Cpu => &[Backend::Cpu],
+            Self::Gpu => &[Backend::Gpu],
+            Self::Both => &[Backend::Cpu, Backend::Gpu],
+        }
+    }
+}
+
+/// `"cpu"` or `"gpu"`.
+pub fn backend_name(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Cpu => "cpu",
+        Backend::Gpu => "gpu",
+    }
+}
+
 /// Arguments of `sierra bench scene`.
 #[derive(Debug, Args)]
 pub struct SceneBenchArgs {
-    /// Frames to run.
+    /// Frames to run (per backend).
     #[arg(long, default_value_t = 120, value_parser = crate::cli::limits::parse_frames)]
     pub frames: u32,
     /// Render size, WIDTHxHEIGHT.
@@ -36,11 +70,15 @@ pub struct SceneBenchArgs {
     /// Level to run instead of the demo.
     #[arg(long)]
     pub level: Option<PathBuf>,
-    /// Print one JSON object instead of the table.
+    /// Where the terrain generation and the sea simulation run, overriding the level's
+    /// `backend` fields: `cpu`, `gpu` or `both` (each in turn, compared).
+    #[arg(long, value_enum, default_value_t = BackendChoice::Gpu)]
+    pub backend: BackendChoice,
+    /// Print the report (one JSON object) instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Folder of the plot `bench_scene.png` (frame time per frame per stage); Sierra's output
-    /// folder rules apply (new, empty, or written by Sierra before).
+    /// Folder of the report and plots (see the module docs); Sierra's output folder rules
+    /// apply (new, empty, or written by Sierra before).
     #[arg(long, default_value = "out/bench_scene")]
     pub out: PathBuf,
     /// Write into `--out` even when it holds files Sierra did not write (they are left alone).
@@ -48,8 +86,14 @@ pub struct SceneBenchArgs {
     pub force: bool,
 }
 
-/// CPU stages timed per frame (profiler scope names), in frame order.
-pub const STAGES: [&str; 3] = ["gameplay", "build_frame", "render"];
+/// CPU stages timed per frame (profiler scope names), in frame order; the CPU sea's steps
+/// (`sea_cpu`) run inside `gameplay`.
+pub const STAGES: [&str; 4] = [
+    "gameplay",
+    crate::world::sea::SEA_CPU_SCOPE,
+    "build_frame",
+    "render",
+];
 
 /// A level loaded and uploaded for headless frames without output files: the frame runner
 /// ([`FrameRunner::headless_frame`]) with its GPU context and off-screen renderer, shared by the
@@ -69,7 +113,17 @@ impl SceneRunner {
     /// # Errors
     /// Level, GPU and upload errors.
     pub fn new(level: &Path, width: u32, height: u32) -> Result<Self> {
-        let game = Game::load(level, DEFAULT_TICK_HZ)?;
+        Self::on(level, width, height, None)
+    }
+
+    /// [`SceneRunner::new`] with the terrain and the sea on `backend` when given (else as the
+    /// level says).
+    ///
+    /// # Errors
+    /// Level, GPU and upload errors.
+    pub fn on(level: &Path, width: u32, height: u32, backend: Option<Backend>) -> Result<Self> {
+        let options = sierra_scene::LoadOptions::default();
+        let game = Game::load_on(level, &options, backend, DEFAULT_TICK_HZ)?;
         let (ctx, headless, runner) = start_headless(game, width, height)?;
         Ok(Self {
             ctx,
@@ -104,202 +158,357 @@ fn pass_samples(gpu: &[GpuFrameTimings]) -> Vec<(String, Vec<f64>)> {
     out
 }
 
-/// Mean, p95 and max of `values` (all 0 when empty).
-fn summary(values: &mut [f64]) -> (f64, f64, f64) {
-    if values.is_empty() {
-        return (0.0, 0.0, 0.0);
+/// Mean, p95 and max of a series, milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Mean, ms.
+    pub mean: f64,
+    /// 95th percentile (nearest rank), ms.
+    pub p95: f64,
+    /// Maximum, ms.
+    pub max: f64,
+}
+
+impl Summary {
+    /// Of `values` (all 0 when empty).
+    pub fn of(values: &[f64]) -> Self {
+        if values.is_empty() {
+            return Self::default();
+        }
+        let mut v = values.to_vec();
+        v.sort_by(f64::total_cmp);
+        Self {
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+            p95: v[((v.len() - 1) as f64 * 0.95).round() as usize],
+            max: v[v.len() - 1],
+        }
     }
-    values.sort_by(f64::total_cmp);
-    let mean = values.iter().sum::<f64>() / values.len() as f64;
-    let p95 = values[((values.len() - 1) as f64 * 0.95).round() as usize];
-    (mean, p95, values[values.len() - 1])
+
+    fn json(self) -> serde_json::Value {
+        serde_json::json!({"mean_ms": self.mean, "p95_ms": self.p95, "max_ms": self.max})
+    }
+}
+
+/// What one backend's run measured.
+pub struct BackendRun {
+    /// The compute path.
+    pub backend: Backend,
+    /// Start-up time by stage in start-up order, then `total`, ms.
+    pub startup_ms: Vec<(String, f64)>,
+    /// Wall time of each frame, ms.
+    pub frame_ms: Vec<f64>,
+    /// Per CPU stage of [`STAGES`], its time in each frame `(frame, ms)`.
+    pub stages: Vec<(&'static str, Vec<(u64, f64)>)>,
+    /// Per GPU scope label, its time in each frame, ms.
+    pub passes: Vec<(String, Vec<f64>)>,
+    /// Skinned meshes drawn, per frame on average.
+    pub skinned_draws: f64,
+    /// The adapter, in words.
+    pub adapter: String,
+    /// The last frame rendered.
+    pub last_frame: image::RgbaImage,
+}
+
+impl BackendRun {
+    /// Mean time per frame of each CPU stage, ms, in [`STAGES`] order.
+    pub fn stage_means(&self) -> Vec<(&'static str, f64)> {
+        self.stages
+            .iter()
+            .map(|(name, h)| {
+                let v: Vec<f64> = h.iter().map(|&(_, ms)| ms).collect();
+                (*name, Summary::of(&v).mean)
+            })
+            .collect()
+    }
+
+    fn json(&self, frame_image: &Path) -> serde_json::Value {
+        let stage = |h: &Vec<(u64, f64)>| {
+            Summary::of(&h.iter().map(|&(_, ms)| ms).collect::<Vec<_>>()).json()
+        };
+        serde_json::json!({
+            "backend": backend_name(self.backend),
+            "startup_ms": self.startup_ms.iter().map(|(s, ms)| (s.clone(), serde_json::json!(ms))).collect::<serde_json::Map<_, _>>(),
+            "frame": Summary::of(&self.frame_ms).json(),
+            "cpu_stages": self.stages.iter().map(|(n, h)| (n.to_string(), stage(h))).collect::<serde_json::Map<_, _>>(),
+            "gpu_passes": self.passes.iter().map(|(n, v)| (n.clone(), Summary::of(v).json())).collect::<serde_json::Map<_, _>>(),
+            "skinned_draws_per_frame": self.skinned_draws,
+            "frame_image": frame_image.display().to_string(),
+        })
+    }
+}
+
+/// Runs `level` headless for `frames` frames with its terrain and sea on `backend`, each frame
+/// inside a profiler of its own (this thread's scopes).
+///
+/// # Errors
+/// Level, GPU and profiler errors.
+pub fn measure(level: &Path, size: Size, frames: usize, backend: Backend) -> Result<BackendRun> {
+    let (profiler, dispatch, _guard) = Profiler::build(ProfilerConfig {
+        window_frames: frames.max(1),
+        ..ProfilerConfig::default()
+    })
+    .context("starting the profiler")?;
+    tracing::dispatcher::with_default(&dispatch, || {
+        let mut runner = SceneRunner::on(level, size.width, size.height, Some(backend))?;
+        let mut frame_ms = Vec::with_capacity(frames);
+        let mut gpu = Vec::new();
+        let mut skinned_draws = 0u64;
+        let mut last_frame = image::RgbaImage::new(0, 0);
+        let label = match backend {
+            Backend::Cpu => "bench scene frame (cpu)",
+            Backend::Gpu => "bench scene frame (gpu)",
+        };
+        let mut progress = crate::progress::Progress::new(label, frames as u64);
+        for index in 0..frames {
+            let t = Instant::now();
+            let (image, stats) = runner.frame().with_context(|| format!("frame {index}"))?;
+            skinned_draws += u64::from(stats.skinned_draws);
+            profiler.end_frame();
+            frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            gpu.extend(stats.gpu);
+            last_frame = image;
+            progress.inc();
+        }
+        progress.finish();
+        gpu.extend(runner.headless.renderer.flush_gpu_timings(&runner.ctx)?);
+        Ok(BackendRun {
+            backend,
+            startup_ms: startup_in_order(&runner.runner.game().startup),
+            frame_ms,
+            stages: STAGES
+                .iter()
+                .map(|&s| (s, profiler.history_ms(s).unwrap_or_default()))
+                .collect(),
+            passes: pass_samples(&gpu),
+            skinned_draws: skinned_draws as f64 / frames.max(1) as f64,
+            adapter: runner.ctx.adapter_summary(),
+            last_frame,
+        })
+    })
+}
+
+/// Start-up stages in the order they ran, then `total`, ms.
+fn startup_in_order(startup: &sierra_profile::StartupTimes) -> Vec<(String, f64)> {
+    startup
+        .stages()
+        .iter()
+        .map(|&(stage, ms)| (stage.to_owned(), ms))
+        .chain([("total".to_owned(), startup.total_ms())])
+        .collect()
+}
+
+/// How much two images of the same size differ: the mean absolute difference over the RGB
+/// channels (in 1/255 steps) and the fraction of pixels with a channel more than 8/255 apart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImageDifference {
+    /// Mean absolute difference per RGB channel, in units of 1/255.
+    pub mean_abs: f64,
+    /// Fraction of pixels (0..1) with any RGB channel differing by more than 8/255.
+    pub fraction_over_8: f64,
+}
+
+impl ImageDifference {
+    /// Of `a` and `b`; `None` when their sizes differ or they are empty.
+    pub fn of(a: &image::RgbaImage, b: &image::RgbaImage) -> Option<Self> {
+        if a.dimensions() != b.dimensions() || a.width() * a.height() == 0 {
+            return None;
+        }
+        let (mut sum, mut over) = (0u64, 0u64);
+        for (p, q) in a.pixels().zip(b.pixels()) {
+            let d = (0..3).map(|c| p[c].abs_diff(q[c]));
+            sum += d.clone().map(u64::from).sum::<u64>();
+            over += u64::from(d.max().unwrap_or(0) > 8);
+        }
+        let pixels = f64::from(a.width() * a.height());
+        Some(Self {
+            mean_abs: sum as f64 / (3.0 * pixels),
+            fraction_over_8: over as f64 / pixels,
+        })
+    }
+}
+
+/// Report file name in `--out`.
+pub const REPORT_FILE: &str = "bench_scene.json";
+/// Per-frame plot file name in `--out`.
+pub const PLOT_FILE: &str = "bench_scene.png";
+/// Side-by-side plot file name in `--out`.
+pub const COMPARE_FILE: &str = "bench_scene_compare.png";
+
+/// File name of `backend`'s last frame in `--out`.
+pub fn frame_file(backend: Backend) -> String {
+    format!("frame_{}.png", backend_name(backend))
 }
 
 /// Runs `sierra bench scene`.
 ///
 /// # Errors
-/// Level, GPU, profiler and plot errors.
+/// Level, GPU, profiler, plot and output-folder errors.
 pub fn run(args: SceneBenchArgs) -> Result<()> {
     let level = args.level.as_deref().unwrap_or(Path::new(DEMO_LEVEL));
+    let backends = args.backend.backends();
+    let mut planned: Vec<String> = [REPORT_FILE, PLOT_FILE, COMPARE_FILE]
+        .map(str::to_owned)
+        .into();
+    planned.extend(backends.iter().map(|&b| frame_file(b)));
     // Before the run, so a refused folder costs nothing.
-    let out = crate::output::OutputDir::replace(&args.out, &[PLOT_FILE.to_owned()], args.force)?;
-    let plot_path = out.dir().join(PLOT_FILE);
-    let (profiler, _guard) = Profiler::start(None).context("starting the profiler")?;
-    let mut runner = SceneRunner::new(level, args.size.width, args.size.height)?;
-    let startup = runner.runner.game().startup.clone();
+    let out = crate::output::OutputDir::replace(&args.out, &planned, args.force)?;
     let frames = args.frames as usize;
-    let mut frame_ms = Vec::with_capacity(frames);
-    let mut gpu = Vec::new();
-    let mut skinned_draws = 0u64;
-    let mut progress = crate::progress::Progress::new("bench scene frame", frames as u64);
-    for index in 0..frames {
-        let t = Instant::now();
-        let (_, stats) = runner.frame().with_context(|| format!("frame {index}"))?;
-        skinned_draws += u64::from(stats.skinned_draws);
-        profiler.end_frame();
-        frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        gpu.extend(stats.gpu);
-        progress.inc();
+    let runs = backends
+        .iter()
+        .map(|&b| measure(level, args.size, frames, b))
+        .collect::<Result<Vec<_>>>()?;
+    let path = |name: &str| out.dir().join(name);
+    for run in &runs {
+        crate::output::write_png(&run.last_frame, &path(&frame_file(run.backend)))?;
     }
-    progress.finish();
-    gpu.extend(runner.headless.renderer.flush_gpu_timings(&runner.ctx)?);
-    let mut pass_ms = pass_samples(&gpu);
-    let stage_history: Vec<(&str, Vec<(u64, f64)>)> = STAGES
-        .iter()
-        .map(|&s| (s, profiler.history_ms(s).unwrap_or_default()))
-        .collect();
-    plot(&plot_path, &stage_history, &frame_ms)?;
-    let stage_rows: Vec<_> = stage_history
-        .iter()
-        .map(|(name, h)| {
-            let mut v: Vec<f64> = h.iter().map(|&(_, ms)| ms).collect();
-            (*name, summary(&mut v))
-        })
-        .collect();
-    let pass_rows: Vec<_> = pass_ms
-        .iter_mut()
-        .map(|(name, v)| (name.as_str(), summary(v)))
-        .collect();
-    let frame_row = summary(&mut frame_ms.clone());
-    let adapter = runner.ctx.adapter_summary();
+    plot_frames(&path(PLOT_FILE), &frame_lines(&runs))?;
+    plot_comparison(&path(COMPARE_FILE), &runs)?;
+    let difference = match runs.as_slice() {
+        [a, b] => ImageDifference::of(&a.last_frame, &b.last_frame),
+        _ => None,
+    };
+    let report = serde_json::json!({
+        "level": level.display().to_string(),
+        "adapter": runs.first().map(|r| r.adapter.clone()),
+        "width": args.size.width,
+        "height": args.size.height,
+        "frames": frames,
+        "runs": runs.iter().map(|r| r.json(&path(&frame_file(r.backend)))).collect::<Vec<_>>(),
+        "last_frame_difference": difference.map(|d| serde_json::json!({
+            "mean_abs_255": d.mean_abs, "fraction_over_8_255": d.fraction_over_8,
+        })),
+        "report": path(REPORT_FILE).display().to_string(),
+        "plot": path(PLOT_FILE).display().to_string(),
+        "comparison_plot": path(COMPARE_FILE).display().to_string(),
+    });
+    let text = serde_json::to_string_pretty(&report)?;
+    std::fs::write(path(REPORT_FILE), &text)
+        .with_context(|| format!("writing {}", path(REPORT_FILE).display()))?;
     if args.json {
-        let row = |(mean, p95, max): (f64, f64, f64)| serde_json::json!({"mean_ms": mean, "p95_ms": p95, "max_ms": max});
-        let out = serde_json::json!({
-            "level": level.display().to_string(),
-            "adapter": adapter,
-            "width": args.size.width,
-            "height": args.size.height,
-            "frames": frames,
-            "skinned_draws_per_frame": skinned_draws as f64 / frames.max(1) as f64,
-            "startup_ms": crate::headless::startup_ms(&startup),
-            "compute_path": "gpu",
-            "cpu_path": null,
-            "frame": row(frame_row),
-            "cpu_stages": stage_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
-            "gpu_passes": pass_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
-            "plot": plot_path.display().to_string(),
-        });
-        outln!("{}", serde_json::to_string_pretty(&out)?)?;
+        outln!("{text}")?;
         return Ok(());
     }
+    print_table(level, args.size, frames, &runs, difference)?;
+    outln!("report: {}", path(REPORT_FILE).display())?;
     outln!(
-        "scene bench: {} at {}x{}, {frames} frames on {adapter}",
-        level.display(),
-        args.size.width,
-        args.size.height
-    )?;
-    outln!("start-up: {:.1} ms", startup.total_ms())?;
-    for (stage, ms) in startup.stages() {
-        outln!("  {stage:<20} {ms:>10.1} ms")?;
-    }
-    outln!(
-        "skinned meshes per frame (GPU skinning): {:.1}",
-        skinned_draws as f64 / frames.max(1) as f64
-    )?;
-    outln!(
-        "terrain/water path: GPU compute (CPU path: not run, no backend switch on the loaded game)"
-    )?;
-    outln!(
-        "{:<22} {:>10} {:>10} {:>10}",
-        "",
-        "mean ms",
-        "p95 ms",
-        "max ms"
-    )?;
-    let print = |label: String, (mean, p95, max): (f64, f64, f64)| {
-        outln!("{label:<22} {mean:>10.3} {p95:>10.3} {max:>10.3}")
-    };
-    print("frame (wall)".into(), frame_row)?;
-    for (name, r) in &stage_rows {
-        print(format!("cpu  {name}"), *r)?;
-    }
-    if pass_rows.is_empty() {
-        outln!("gpu  (no timestamp queries on this adapter)")?;
-    }
-    for (name, r) in &pass_rows {
-        print(format!("gpu  {name}"), *r)?;
-    }
-    outln!(
-        "plot: {} (CPU ms per frame: the whole frame and each stage)",
-        plot_path.display()
+        "plots: {} (CPU ms per frame), {} (backends side by side)",
+        path(PLOT_FILE).display(),
+        path(COMPARE_FILE).display()
     )?;
     Ok(())
 }
 
-/// File name of the plot in `--out`.
-pub const PLOT_FILE: &str = "bench_scene.png";
-
-/// Plot size, pixels.
-pub const PLOT_SIZE: (u32, u32) = (800, 400);
-
-/// Frame time per frame, one line per CPU stage plus the whole frame, into a PNG: x in frames,
-/// y in milliseconds, a legend naming the lines.
-///
-/// # Errors
-/// Drawing and writing errors, naming `path`.
-fn plot(path: &Path, stages: &[(&str, Vec<(u64, f64)>)], frame_ms: &[f64]) -> Result<()> {
-    // plotters draws text with ab_glyph from a registered font (no system fonts needed).
-    plotters::style::register_font(
-        "sans-serif",
-        FontStyle::Normal,
-        epaint_default_fonts::UBUNTU_LIGHT,
-    )
-    .map_err(|_| anyhow::anyhow!("the plot's font does not load"))?;
-    let mut pixels = vec![0u8; (PLOT_SIZE.0 * PLOT_SIZE.1 * 3) as usize];
-    draw_plot(&mut pixels, stages, frame_ms)
-        .map_err(|e| anyhow::anyhow!("drawing the plot {}: {e}", path.display()))?;
-    // Drawn into memory and written with `image`: plotters' own file output needs its `image` feature.
-    let image =
-        image::RgbImage::from_raw(PLOT_SIZE.0, PLOT_SIZE.1, pixels).context("plot buffer size")?;
-    image
-        .save(path)
-        .with_context(|| format!("writing the plot {}", path.display()))
+/// The per-frame plot's lines: with one backend the whole frame and each stage; with both,
+/// each backend's whole frame and `gameplay` stage (where the CPU sea runs).
+fn frame_lines(runs: &[BackendRun]) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for (k, run) in runs.iter().enumerate() {
+        let name = backend_name(run.backend);
+        let both = runs.len() > 1;
+        // With both backends, each has its colour: the whole frame solid, gameplay lighter.
+        let colour = |i: usize| match (both, i) {
+            (false, _) => line_colour(i),
+            (true, 0) => bar_colour(k),
+            (true, _) => {
+                let RGBColor(r, g, b) = bar_colour(k);
+                RGBColor(r / 2 + 127, g / 2 + 127, b / 2 + 127)
+            }
+        };
+        let frame = run
+            .frame_ms
+            .iter()
+            .enumerate()
+            .map(|(i, &ms)| (i as u64, ms))
+            .collect();
+        lines.push(Line {
+            label: format!("{name}: frame (wall)"),
+            points: frame,
+            colour: colour(0),
+        });
+        let stages = run.stages.iter().filter(|(s, _)| !both || *s == "gameplay");
+        for (i, (stage, history)) in stages.enumerate() {
+            lines.push(Line {
+                label: format!("{name}: {stage}"),
+                points: history.clone(),
+                colour: colour(i + 1),
+            });
+        }
+    }
+    lines
 }
 
-fn draw_plot(
-    pixels: &mut [u8],
-    stages: &[(&str, Vec<(u64, f64)>)],
-    frame_ms: &[f64],
-) -> std::result::Result<(), Box<dyn std::error::Error>> {
-    let max_ms = frame_ms.iter().copied().fold(1.0, f64::max) * 1.1;
-    let root = BitMapBackend::with_buffer(pixels, PLOT_SIZE).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("bench scene: CPU time per frame", ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(36)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0..frame_ms.len().max(1), 0.0..max_ms)?;
-    chart
-        .configure_mesh()
-        .x_desc("frame")
-        .y_desc("time (ms)")
-        .light_line_style(RGBColor(235, 235, 235))
-        .draw()?;
-    chart
-        .draw_series(LineSeries::new(
-            frame_ms.iter().enumerate().map(|(i, &ms)| (i, ms)),
-            &BLACK,
-        ))?
-        .label("frame (wall)")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK));
-    let colours = [RED, BLUE, GREEN, MAGENTA];
-    for ((name, history), colour) in stages.iter().zip(colours) {
-        // Frame indices count from the profiler's first frame, which is the bench's first.
-        chart
-            .draw_series(LineSeries::new(
-                history.iter().map(|&(f, ms)| (f as usize, ms)),
-                &colour,
-            ))?
-            .label(*name)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+/// The names of all `lists`, each once, in first-seen order.
+pub fn union<'a, L: Iterator<Item = &'a String>>(
+    lists: impl Iterator<Item = L>,
+) -> Vec<&'a String> {
+    let mut out: Vec<&String> = Vec::new();
+    for name in lists.flatten() {
+        if !out.contains(&name) {
+            out.push(name);
+        }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
+    out
+}
+
+/// The value named `name` in `pairs`.
+pub fn lookup(pairs: &[(String, f64)], name: &str) -> Option<f64> {
+    pairs.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+}
+
+/// The table: start-up stages and frame rows, one column per backend.
+fn print_table(
+    level: &Path,
+    size: Size,
+    frames: usize,
+    runs: &[BackendRun],
+    difference: Option<ImageDifference>,
+) -> Result<()> {
+    let adapter = runs.first().map(|r| r.adapter.as_str()).unwrap_or("");
+    outln!(
+        "scene bench: {} at {}x{}, {frames} frames on {adapter}",
+        level.display(),
+        size.width,
+        size.height
+    )?;
+    let mut header = format!("{:<26}", "");
+    for run in runs {
+        header += &format!(" {:>12}", format!("{} mean ms", backend_name(run.backend)));
+    }
+    outln!("{header}")?;
+    let row = |label: &str, value: &dyn Fn(&BackendRun) -> Option<f64>| -> Result<()> {
+        let mut line = format!("{label:<26}");
+        for run in runs {
+            line += &match value(run) {
+                Some(v) => format!(" {v:>12.3}"),
+                None => format!(" {:>12}", "-"),
+            };
+        }
+        Ok(outln!("{line}")?)
+    };
+    for stage in union(runs.iter().map(|r| r.startup_ms.iter().map(|(s, _)| s))) {
+        row(&format!("start-up {stage}"), &|r| {
+            lookup(&r.startup_ms, stage)
+        })?;
+    }
+    row("frame (wall)", &|r| Some(Summary::of(&r.frame_ms).mean))?;
+    for (i, stage) in STAGES.iter().enumerate() {
+        row(&format!("cpu  {stage}"), &|r| Some(r.stage_means()[i].1))?;
+    }
+    for label in union(runs.iter().map(|r| r.passes.iter().map(|(l, _)| l))) {
+        row(&format!("gpu  {label}"), &|r| {
+            r.passes
+                .iter()
+                .find(|(l, _)| l == label)
+                .map(|(_, v)| Summary::of(v).mean)
+        })?;
+    }
+    row("skinned meshes per frame", &|r| Some(r.skinned_draws))?;
+    if let Some(d) = difference {
+        outln!(
+            "last frames differ by {:.3}/255 on average; {:.3} % of pixels by more than 8/255",
+            d.mean_abs,
+            d.fraction_over_8 * 100.0
+        )?;
+    }
     Ok(())
 }
