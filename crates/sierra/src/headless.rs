@@ -176,6 +176,7 @@ pub fn run_headless_into(
         frame_times: output::FrameTimeSummary::of(&records),
         frames: records,
         cpu_scopes: profiling.as_ref().map(|(profiler, _)| profiler.stats()),
+        gpu_memory: (&ctx.gpu_memory()).into(),
     };
     output::write_stats(&stats, &stats_path)?;
     if let Some((_, guard)) = profiling {

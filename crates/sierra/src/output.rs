@@ -193,6 +193,46 @@ pub struct RunStats {
     /// CPU time per frame stage (profiler scopes: average, maximum, p95 in milliseconds);
     /// `null` when the run was not profiled.
     pub cpu_scopes: Option<sierra_profile::ScopeStats>,
+    /// GPU memory held after the last frame, bytes per resource class.
+    pub gpu_memory: GpuMemoryRecord,
+}
+
+/// GPU memory by resource class, bytes: Sierra's own accounting of the buffers and textures it
+/// created and still holds (`sierra_render::memory`), with wgpu's allocator report where the
+/// backend gives one (`null` otherwise).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GpuMemoryRecord {
+    /// Vertex and index buffers.
+    pub meshes: u64,
+    /// Sampled textures that are not render targets (material maps, baked animation).
+    pub textures: u64,
+    /// Render targets (scene colour and depth, shadow map, bloom, output image).
+    pub render_targets: u64,
+    /// Storage buffers (water, skinning, crowds).
+    pub storage: u64,
+    /// Uniform buffers.
+    pub uniforms: u64,
+    /// Other buffers.
+    pub other: u64,
+    /// Sum of the classes.
+    pub total: u64,
+    /// wgpu's allocator report (bytes allocated), `null` where the backend has none.
+    pub wgpu_allocated: Option<u64>,
+}
+
+impl From<&sierra_render::GpuMemory> for GpuMemoryRecord {
+    fn from(m: &sierra_render::GpuMemory) -> Self {
+        Self {
+            meshes: m.meshes,
+            textures: m.textures,
+            render_targets: m.render_targets,
+            storage: m.storage,
+            uniforms: m.uniforms,
+            other: m.other,
+            total: m.total,
+            wgpu_allocated: m.wgpu_allocated,
+        }
+    }
 }
 
 /// The spread of a run's frame times, to spot stalls (one frame far slower than the rest).

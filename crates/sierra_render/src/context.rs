@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{RenderError, Result};
+use crate::memory::{texture_bytes, GpuMemory, MemoryClass, MemoryLedger, MemoryRelease};
 
 /// Optional features Sierra uses when the adapter has them; nothing requires them, each has a
 /// fallback:
@@ -84,6 +85,7 @@ pub struct GpuContext {
     pub features: wgpu::Features,
     uncaptured: ErrorSink,
     created: Counters,
+    memory: Arc<MemoryLedger>,
 }
 
 /// Anisotropic filtering level of material samplers on hardware adapters.
@@ -183,6 +185,7 @@ impl GpuContext {
             features,
             uncaptured,
             created: Counters::default(),
+            memory: Arc::default(),
         })
     }
 
@@ -397,10 +400,35 @@ impl GpuContext {
     pub fn create_buffer(&self, desc: &wgpu::BufferDescriptor<'_>) -> Result<wgpu::Buffer> {
         let what = desc.label.unwrap_or("buffer");
         self.check_buffer_size(what, desc.size, desc.usage)?;
-        self.scoped(
+        let buffer = self.scoped(
             || format!("creating buffer `{what}` ({} bytes)", desc.size),
             || self.device.create_buffer(desc),
-        )
+        )?;
+        self.count_buffer(desc.usage, desc.size);
+        Ok(buffer)
+    }
+
+    fn count_buffer(&self, usage: wgpu::BufferUsages, bytes: u64) {
+        if let Some(class) = MemoryClass::of_buffer(usage) {
+            self.memory.add(class, bytes);
+        }
+    }
+
+    /// The GPU memory this context's `create_*` functions created and that is still held, by
+    /// class ([`crate::memory`]), with wgpu's allocator report where the backend gives one.
+    pub fn gpu_memory(&self) -> GpuMemory {
+        GpuMemory::of(&self.memory, &self.device)
+    }
+
+    /// A guard that takes `texture`'s bytes out of [`GpuContext::gpu_memory`] when dropped:
+    /// for resources replaced during a run (render targets on resize).
+    pub fn release_on_drop(&self, texture: &wgpu::Texture) -> MemoryRelease {
+        MemoryRelease::for_texture(Arc::clone(&self.memory), texture)
+    }
+
+    /// A guard that takes `bytes` of `class` out of [`GpuContext::gpu_memory`] when dropped.
+    pub fn release_bytes_on_drop(&self, class: MemoryClass, bytes: u64) -> MemoryRelease {
+        MemoryRelease::new(Arc::clone(&self.memory), class, bytes)
     }
 
     /// Creates a buffer holding `contents` (size checked, inside error scopes).
@@ -415,7 +443,7 @@ impl GpuContext {
     ) -> Result<wgpu::Buffer> {
         use wgpu::util::DeviceExt;
         self.check_buffer_size(label, contents.len() as u64, usage)?;
-        self.scoped(
+        let buffer = self.scoped(
             || format!("creating buffer `{label}` ({} bytes)", contents.len()),
             || {
                 self.device
@@ -425,7 +453,10 @@ impl GpuContext {
                         usage,
                     })
             },
-        )
+        )?;
+        // `create_buffer_init` pads to COPY_BUFFER_ALIGNMENT, as the buffer's size says.
+        self.count_buffer(usage, buffer.size());
+        Ok(buffer)
     }
 
     /// Creates a 2D texture after checking its size, inside error scopes.
@@ -435,7 +466,7 @@ impl GpuContext {
     pub fn create_texture(&self, desc: &wgpu::TextureDescriptor<'_>) -> Result<wgpu::Texture> {
         let what = desc.label.unwrap_or("texture");
         self.check_texture_size(what, desc.size.width, desc.size.height)?;
-        self.scoped(
+        let texture = self.scoped(
             || {
                 format!(
                     "creating texture `{what}` {}x{} {:?}",
@@ -443,7 +474,15 @@ impl GpuContext {
                 )
             },
             || self.device.create_texture(desc),
-        )
+        )?;
+        let bytes = texture_bytes(
+            desc.size,
+            desc.format,
+            desc.mip_level_count,
+            desc.sample_count,
+        );
+        self.memory.add(MemoryClass::of_texture(desc.usage), bytes);
+        Ok(texture)
     }
 }
 

@@ -40,6 +40,7 @@ pub mod gpu_profiler;
 pub mod gpu_util;
 pub mod material;
 pub mod material_store;
+pub mod memory;
 pub mod mesh;
 pub mod mesh_store;
 pub mod normal_maps;
@@ -68,6 +69,7 @@ pub use frame::{
 };
 pub use gpu_profiler::{GpuFrameTimings, GpuScopeTiming};
 pub use material_store::MaterialStore;
+pub use memory::{GpuMemory, MemoryClass};
 pub use mesh::{GpuMesh, MeshData, Vertex};
 pub use mesh_store::MeshStore;
 pub use post::{

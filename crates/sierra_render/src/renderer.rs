@@ -69,6 +69,8 @@ impl FrameStats {
 /// Draws [`FrameData`] into a final image (a window surface texture or an [`OffscreenTarget`]).
 pub struct Renderer {
     targets: RenderTargets,
+    /// Hands the targets' bytes back to the memory accounting when a resize replaces them.
+    targets_memory: Vec<crate::memory::MemoryRelease>,
     /// Every drawable mesh, uploaded once ([`Renderer::upload_mesh`]).
     meshes: MeshStore,
     /// Surface materials draws name ([`Renderer::add_material`]).
@@ -119,6 +121,7 @@ impl Renderer {
         let shadow = ShadowPass::new(ctx, SHADOW_MAP_RESOLUTION)?;
         let materials = MaterialStore::new(ctx)?;
         let mut renderer = Self {
+            targets_memory: targets.memory_releases(ctx),
             targets,
             meshes: MeshStore::new(),
             forward: ForwardPass::with_shadows(ctx, &shadow, &materials)?,
@@ -283,6 +286,7 @@ impl Renderer {
             return Ok(());
         }
         self.targets = RenderTargets::with_samples(ctx, width, height, self.targets.sample_count)?;
+        self.targets_memory = self.targets.memory_releases(ctx);
         self.resize_passes(ctx)
     }
 
@@ -305,6 +309,7 @@ impl Renderer {
         }
         let (width, height) = self.size();
         self.targets = RenderTargets::with_samples(ctx, width, height, sample_count)?;
+        self.targets_memory = self.targets.memory_releases(ctx);
         self.resize_passes(ctx)
     }
 

@@ -128,6 +128,20 @@ impl RenderTargets {
         })
     }
 
+    /// Guards that hand these targets' bytes back to [`GpuContext::gpu_memory`] when dropped
+    /// (keep them beside the targets; a resize replaces both).
+    pub fn memory_releases(&self, ctx: &GpuContext) -> Vec<crate::memory::MemoryRelease> {
+        let mut releases: Vec<_> = [&self.hdr, &self.depth, &self.ldr]
+            .map(|t| ctx.release_on_drop(t))
+            .into();
+        if self.msaa_hdr_view.is_some() {
+            let msaa =
+                crate::memory::texture_bytes(self.hdr.size(), HDR_FORMAT, 1, self.sample_count);
+            releases.push(ctx.release_bytes_on_drop(crate::MemoryClass::RenderTargets, msaa));
+        }
+        releases
+    }
+
     /// Begins a scene pass (forward, crowd, sky, sea) labelled `label`: colour into
     /// [`RenderTargets::scene_color_attachment`] loaded with `colour`, depth loaded with `depth`,
     /// both stored; `timestamps` time it.
@@ -233,6 +247,8 @@ pub struct OffscreenTarget {
     pub texture: wgpu::Texture,
     /// Its view, passed to [`crate::Renderer::render`].
     pub view: wgpu::TextureView,
+    /// Hands the image's bytes back to [`GpuContext::gpu_memory`] when dropped.
+    _memory: crate::memory::MemoryRelease,
 }
 
 impl OffscreenTarget {
@@ -251,6 +267,7 @@ impl OffscreenTarget {
         ))?;
         Ok(Self {
             view: texture.create_view(&wgpu::TextureViewDescriptor::default()),
+            _memory: ctx.release_on_drop(&texture),
             texture,
         })
     }

@@ -46,6 +46,8 @@ pub struct BloomParams {
 struct Target {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
+    /// Hands the bytes back to the context's memory accounting when the chain is resized.
+    _memory: crate::memory::MemoryRelease,
 }
 
 struct Chain {
@@ -238,7 +240,7 @@ impl Pass for BloomPass {
             },
             || {
                 Chain::new(
-                    &ctx.device,
+                    ctx,
                     &self.layout,
                     &self.sampler,
                     &targets.hdr_view,
@@ -248,7 +250,7 @@ impl Pass for BloomPass {
                     &self.blur_v,
                 )
             },
-        )?;
+        )??;
         self.chain = Some(chain);
         Ok(())
     }
@@ -269,7 +271,7 @@ impl Pass for BloomPass {
 impl Chain {
     #[allow(clippy::too_many_arguments)]
     fn new(
-        device: &wgpu::Device,
+        ctx: &GpuContext,
         layout: &wgpu::BindGroupLayout,
         sampler: &wgpu::Sampler,
         hdr: &wgpu::TextureView,
@@ -277,16 +279,17 @@ impl Chain {
         params: &wgpu::Buffer,
         blur_h: &wgpu::Buffer,
         blur_v: &wgpu::Buffer,
-    ) -> Self {
+    ) -> Result<Self> {
+        let device = &ctx.device;
         let half_size = [size[0].div_ceil(2).max(1), size[1].div_ceil(2).max(1)];
         let quarter_size = [
             half_size[0].div_ceil(2).max(1),
             half_size[1].div_ceil(2).max(1),
         ];
-        let half = Target::new(device, "bloom half", half_size);
+        let half = Target::new(ctx, "bloom half", half_size)?;
         let quarter = [
-            Target::new(device, "bloom quarter 1", quarter_size),
-            Target::new(device, "bloom quarter 2", quarter_size),
+            Target::new(ctx, "bloom quarter 1", quarter_size)?,
+            Target::new(ctx, "bloom quarter 2", quarter_size)?,
         ];
         let group = |view: &wgpu::TextureView, uniform: &wgpu::Buffer| {
             bind_group(
@@ -300,7 +303,7 @@ impl Chain {
                 ],
             )
         };
-        Self {
+        Ok(Self {
             bright_group: group(hdr, params),
             downsample_group: group(&half.view, params),
             blur_h_group: group(&quarter[0].view, blur_h),
@@ -308,13 +311,13 @@ impl Chain {
             composite_group: group(&quarter[0].view, params),
             half,
             quarter,
-        }
+        })
     }
 }
 
 impl Target {
-    fn new(device: &wgpu::Device, label: &str, size: [u32; 2]) -> Self {
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
+    fn new(ctx: &GpuContext, label: &str, size: [u32; 2]) -> Result<Self> {
+        let texture = ctx.create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
             size: wgpu::Extent3d {
                 width: size[0],
@@ -329,8 +332,13 @@ impl Target {
                 | wgpu::TextureUsages::TEXTURE_BINDING
                 | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
-        });
+        })?;
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        Self { texture, view }
+        let memory = ctx.release_on_drop(&texture);
+        Ok(Self {
+            texture,
+            view,
+            _memory: memory,
+        })
     }
 }

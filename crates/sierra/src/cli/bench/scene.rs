@@ -207,6 +207,8 @@ pub struct BackendRun {
     pub adapter: String,
     /// The last frame rendered.
     pub last_frame: image::RgbaImage,
+    /// GPU memory held after the last frame, by class.
+    pub gpu_memory: crate::output::GpuMemoryRecord,
 }
 
 impl BackendRun {
@@ -232,6 +234,7 @@ impl BackendRun {
             "cpu_stages": self.stages.iter().map(|(n, h)| (n.to_string(), stage(h))).collect::<serde_json::Map<_, _>>(),
             "gpu_passes": self.passes.iter().map(|(n, v)| (n.clone(), Summary::of(v).json())).collect::<serde_json::Map<_, _>>(),
             "skinned_draws_per_frame": self.skinned_draws,
+            "gpu_memory": self.gpu_memory,
             "frame_image": frame_image.display().to_string(),
         })
     }
@@ -282,6 +285,7 @@ pub fn measure(level: &Path, size: Size, frames: usize, backend: Backend) -> Res
             passes: pass_samples(&gpu),
             skinned_draws: skinned_draws as f64 / frames.max(1) as f64,
             adapter: runner.ctx.adapter_summary(),
+            gpu_memory: (&runner.ctx.gpu_memory()).into(),
             last_frame,
         })
     })
@@ -503,6 +507,15 @@ fn print_table(
         })?;
     }
     row("skinned meshes per frame", &|r| Some(r.skinned_draws))?;
+    let mib = |bytes: u64| Some(bytes as f64 / (1024.0 * 1024.0));
+    row("gpu memory total MiB", &|r| mib(r.gpu_memory.total))?;
+    row("  meshes MiB", &|r| mib(r.gpu_memory.meshes))?;
+    row("  textures MiB", &|r| mib(r.gpu_memory.textures))?;
+    row("  render targets MiB", &|r| {
+        mib(r.gpu_memory.render_targets)
+    })?;
+    row("  storage MiB", &|r| mib(r.gpu_memory.storage))?;
+    row("  uniforms MiB", &|r| mib(r.gpu_memory.uniforms))?;
     if let Some(d) = difference {
         outln!(
             "last frames differ by {:.3}/255 on average; {:.3} % of pixels by more than 8/255",
