@@ -146,6 +146,7 @@ pub fn run_headless_into(
             culled_draws: stats.culled_draws,
             pipelines_created: created.pipelines,
             shader_modules_created: created.shader_modules,
+            gpu_pass_statistics: None,
         });
         if sheet_indices.contains(&index) {
             sheet_frames.push(image);

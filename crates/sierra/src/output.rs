@@ -125,6 +125,41 @@ pub struct FrameRecord {
     pub pipelines_created: u64,
     /// Shader modules created during this frame (0 after load, as `pipelines_created`).
     pub shader_modules_created: u64,
+    /// Pipeline statistics per render-pass scope label; `null` where the adapter has no
+    /// `PIPELINE_STATISTICS_QUERY` (or no timestamps: they come back with the GPU timings).
+    pub gpu_pass_statistics: Option<BTreeMap<String, PassStatisticsRecord>>,
+}
+
+/// What the GPU counted in one render-pass scope (see
+/// [`sierra_render::pipeline_statistics::PassStatistics`]).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct PassStatisticsRecord {
+    /// Vertex shader invocations.
+    pub vertex_shader_invocations: u64,
+    /// Primitives that reached the clipper.
+    pub clipper_invocations: u64,
+    /// Primitives the clipper passed on.
+    pub clipper_primitives_out: u64,
+    /// Fragment shader invocations.
+    pub fragment_shader_invocations: u64,
+}
+
+/// Per label, the statistics of `stats` as records.
+pub fn pass_statistics_records(
+    stats: &[sierra_render::pipeline_statistics::PassStatistics],
+) -> BTreeMap<String, PassStatisticsRecord> {
+    stats
+        .iter()
+        .map(|s| {
+            let record = PassStatisticsRecord {
+                vertex_shader_invocations: s.vertex_shader_invocations,
+                clipper_invocations: s.clipper_invocations,
+                clipper_primitives_out: s.clipper_primitives_out,
+                fragment_shader_invocations: s.fragment_shader_invocations,
+            };
+            (s.label.clone(), record)
+        })
+        .collect()
 }
 
 /// One GPU scope of a frame in `stats.json` (see [`sierra_render::GpuScopeTiming`]).
@@ -157,6 +192,10 @@ impl FrameRecord {
                 })
                 .collect(),
         );
+        self.gpu_pass_statistics = timings
+            .pass_statistics
+            .as_deref()
+            .map(pass_statistics_records);
     }
 }
 
@@ -308,6 +347,7 @@ mod tests {
             culled_draws: 0,
             pipelines_created: 0,
             shader_modules_created: 0,
+            gpu_pass_statistics: None,
         };
         assert_eq!(FrameTimeSummary::of(&[]), None);
         let run: Vec<FrameRecord> = [10.0, 12.0, 500.0, 11.0]

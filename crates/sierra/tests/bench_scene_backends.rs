@@ -57,6 +57,23 @@ fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
                 "{stage}: {run}"
             );
         }
+        // Memory by class, and pipeline statistics or their null (adapters without them).
+        let memory = &run["gpu_memory"];
+        assert!(
+            memory["meshes"].as_u64().unwrap() > 0
+                && memory["render_targets"].as_u64().unwrap() > 0,
+            "{memory}"
+        );
+        match run["pipeline_statistics"].as_object() {
+            Some(stats) => assert!(
+                stats["forward"]["fragment_shader_invocations"]
+                    .as_f64()
+                    .unwrap()
+                    > 0.0,
+                "{run}"
+            ),
+            None => assert!(run["pipeline_statistics"].is_null()),
+        }
         let frame = image::open(run["frame_image"].as_str().unwrap()).unwrap();
         assert_eq!((frame.width(), frame.height()), (160, 90));
     }

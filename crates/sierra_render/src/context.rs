@@ -14,9 +14,12 @@ use crate::memory::{texture_bytes, GpuMemory, MemoryClass, MemoryLedger, MemoryR
 /// - `TIMESTAMP_QUERY_INSIDE_ENCODERS`: a `frame` GPU scope around a frame's passes, which nest
 ///   inside it ([`crate::gpu_profiler`]; without it the passes are timed at the top level).
 /// - `POLYGON_MODE_LINE`: wireframe mode (without it frames are drawn filled).
+/// - `PIPELINE_STATISTICS_QUERY`: vertex, primitive and fragment counts per render pass
+///   ([`crate::pipeline_statistics`]; absent without it).
 pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
-    .union(wgpu::Features::POLYGON_MODE_LINE);
+    .union(wgpu::Features::POLYGON_MODE_LINE)
+    .union(wgpu::Features::PIPELINE_STATISTICS_QUERY);
 
 /// The limits Sierra asks the device for: WebGPU's defaults ([`wgpu::Limits::default`]), so
 /// code that would exceed them on a real GPU fails here too (a software adapter's generous

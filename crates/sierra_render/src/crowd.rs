@@ -30,7 +30,7 @@ use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
 use crate::passes::shadow::{shadow_depth_state, ShadowPass};
-use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
+use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
 use crate::pipeline_cache::{
     scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
 };
@@ -650,12 +650,12 @@ impl CrowdPass {
     /// Draws every crowd into `shadow`'s map (loading it: call after the shadow pass recorded
     /// and before the forward pass samples the map), posed as [`Pass::record`] poses them.
     /// Nothing is recorded when there is no crowd or shadows are off
-    /// ([`Self::casts_shadows`]); `timestamps`, when given, time the render pass.
+    /// ([`Self::casts_shadows`]); `queries` time and count the render pass.
     pub fn record_shadow_casters(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         shadow: &ShadowPass,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+        queries: PassQueries<'_>,
     ) {
         if !self.casts_shadows(shadow) {
             return;
@@ -665,7 +665,7 @@ impl CrowdPass {
             "crowd shadow casters",
             shadow.map_view(),
             wgpu::LoadOp::Load,
-            timestamps,
+            queries,
         );
         pass.set_pipeline(&self.shadow_pipeline);
         pass.set_bind_group(0, shadow.caster_bind_group(), &[]);
@@ -747,13 +747,13 @@ impl Pass for CrowdPass {
         Ok(())
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         let mut pass = inputs.targets.begin_scene_pass(
             encoder,
             "crowd",
             wgpu::LoadOp::Load,
             wgpu::LoadOp::Load,
-            timestamps,
+            queries,
         );
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);

@@ -21,6 +21,7 @@ use wgpu_profiler::{GpuProfiler, GpuProfilerQuery, GpuProfilerSettings, GpuTimer
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
+use crate::pipeline_statistics::{PassQueries, PassStatistics, StatisticsPool};
 
 /// Frames whose timestamps may be in flight at once; a window presents at most a few frames
 /// ahead, headless runs read each frame back before the next.
@@ -56,6 +57,9 @@ pub struct GpuFrameTimings {
     pub submitted: Instant,
     /// Scopes in recording order, parents before their children (depth-first).
     pub scopes: Vec<GpuScopeTiming>,
+    /// Pipeline statistics per render-pass scope label, where the adapter has
+    /// `PIPELINE_STATISTICS_QUERY` (else `None`).
+    pub pass_statistics: Option<Vec<PassStatistics>>,
 }
 
 impl GpuFrameTimings {
@@ -94,6 +98,8 @@ pub struct GpuScopes {
     pending: VecDeque<(u64, Instant)>,
     next_frame: u64,
     waits: u64,
+    /// Pipeline statistics of the render passes, where the device counts them.
+    statistics: Option<StatisticsPool>,
 }
 
 impl GpuScopes {
@@ -124,6 +130,7 @@ impl GpuScopes {
             pending: VecDeque::new(),
             next_frame: 0,
             waits: 0,
+            statistics: StatisticsPool::new(ctx, MAX_PENDING_FRAMES + 1)?,
         })
     }
 
@@ -164,18 +171,27 @@ impl GpuScopes {
             .then(|| self.profiler.begin_query(label, encoder))
     }
 
-    /// Runs `record` (which begins one render pass with the timestamp writes it is given)
-    /// inside scope `label`.
+    /// Runs `record` (which begins its render passes through the [`PassQueries`] it is given)
+    /// inside scope `label`: timed, and counted where the device has pipeline statistics.
     pub fn render_pass(
         &self,
         label: &str,
         encoder: &mut wgpu::CommandEncoder,
         parent: Option<&GpuProfilerQuery>,
-        record: impl FnOnce(&mut wgpu::CommandEncoder, Option<wgpu::RenderPassTimestampWrites<'_>>),
+        record: impl FnOnce(&mut wgpu::CommandEncoder, PassQueries<'_>),
     ) {
         let query = self.begin(label, encoder, parent);
-        record(encoder, query.render_pass_timestamp_writes());
+        let queries = PassQueries {
+            timestamps: query.render_pass_timestamp_writes(),
+            statistics: self.statistics.as_ref().map(|s| s.scope(label)),
+        };
+        record(encoder, queries);
         self.end(encoder, query);
+    }
+
+    /// Whether render passes are counted (the device has `PIPELINE_STATISTICS_QUERY`).
+    pub fn counts_pipeline_statistics(&self) -> bool {
+        self.statistics.is_some()
     }
 
     /// Runs `record` (which begins one compute pass with the timestamp writes it is given)
@@ -205,6 +221,9 @@ impl GpuScopes {
     /// frame's last submitted command buffer.
     pub fn resolve(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.profiler.resolve_queries(encoder);
+        if let Some(statistics) = &mut self.statistics {
+            statistics.resolve(encoder);
+        }
     }
 
     /// Ends the frame whose command buffers were submitted at `submitted` and returns its
@@ -224,6 +243,9 @@ impl GpuScopes {
         let frame = self.next_frame;
         self.next_frame += 1;
         self.pending.push_back((frame, submitted));
+        if let Some(statistics) = &mut self.statistics {
+            statistics.end_frame(frame);
+        }
         Ok(frame)
     }
 
@@ -275,11 +297,14 @@ impl GpuScopes {
             let Some((frame, submitted)) = self.pending.pop_front() else {
                 break;
             };
+            // Mapped with the timestamps, after the same submit: ready when they are.
+            let pass_statistics = self.statistics.as_mut().and_then(|s| s.take(frame));
             if self.timed {
                 out.push(GpuFrameTimings {
                     frame,
                     submitted,
                     scopes: flatten(&results),
+                    pass_statistics,
                 });
             }
         }
@@ -358,6 +383,7 @@ mod tests {
             frame: 0,
             submitted: Instant::now(),
             scopes,
+            pass_statistics: None,
         };
         // Gaps count in the frame's time: 4 ms, though the top-level scopes add to 3 ms.
         assert!((frame.gpu_ms() - 4.0).abs() < 1e-6);
@@ -373,6 +399,7 @@ mod tests {
                 result("forward", 0.001, 0.004, vec![]),
                 result("water steps", 0.004, 0.006, vec![]),
             ]),
+            pass_statistics: None,
         };
         let per = frame.per_label_ms();
         assert_eq!(per.len(), 2);

@@ -10,6 +10,7 @@
 use wgpu::util::DeviceExt;
 
 use crate::context::GpuContext;
+use crate::pipeline_statistics::{PassQueries, QueriedRenderPass};
 
 /// Compiles WGSL `source` into a shader module labelled `label` (e.g. the file name).
 pub fn wgsl_module(
@@ -254,50 +255,56 @@ pub fn colour_pass<'e>(
     label: &str,
     target: &wgpu::TextureView,
     load: wgpu::LoadOp<wgpu::Color>,
-    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-) -> wgpu::RenderPass<'e> {
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some(label),
-        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: target,
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load,
-                store: wgpu::StoreOp::Store,
-            },
-        })],
-        depth_stencil_attachment: None,
-        timestamp_writes: timestamps,
-        occlusion_query_set: None,
-        multiview_mask: None,
-    })
+    queries: PassQueries<'_>,
+) -> QueriedRenderPass<'e> {
+    queries.begin_render_pass(
+        encoder,
+        wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        },
+    )
 }
 
 /// Begins a depth-only render pass labelled `label` into `depth` (loaded with `load`, stored),
-/// timed by `timestamps` when given (shadow maps).
+/// timed and counted by `queries` (shadow maps).
 pub fn depth_pass<'e>(
     encoder: &'e mut wgpu::CommandEncoder,
     label: &str,
     depth: &wgpu::TextureView,
     load: wgpu::LoadOp<f32>,
-    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-) -> wgpu::RenderPass<'e> {
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some(label),
-        color_attachments: &[],
-        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-            view: depth,
-            depth_ops: Some(wgpu::Operations {
-                load,
-                store: wgpu::StoreOp::Store,
+    queries: PassQueries<'_>,
+) -> QueriedRenderPass<'e> {
+    queries.begin_render_pass(
+        encoder,
+        wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: &[],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: depth,
+                depth_ops: Some(wgpu::Operations {
+                    load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
             }),
-            stencil_ops: None,
-        }),
-        timestamp_writes: timestamps,
-        occlusion_query_set: None,
-        multiview_mask: None,
-    })
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        },
+    )
 }
 
 /// Blending that adds the fragment's colour onto the target's (`ONE + ONE`) and keeps the

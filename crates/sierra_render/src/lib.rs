@@ -46,6 +46,7 @@ pub mod mesh_store;
 pub mod normal_maps;
 pub mod passes;
 pub mod pipeline_cache;
+pub mod pipeline_statistics;
 pub mod post;
 pub mod primitives;
 pub mod readback;

@@ -174,8 +174,8 @@ pub struct GpuMemory {
     pub other: u64,
     /// Sum of the classes.
     pub total: u64,
-    /// wgpu's allocator report of the bytes allocated, where the backend gives one (`null`
-    /// otherwise: Vulkan and Metal in wgpu 30).
+    /// wgpu's allocator report of the bytes allocated (its sub-allocator's view: padding and
+    /// alignment included), where the backend gives one (`None` otherwise).
     pub wgpu_allocated: Option<u64>,
 }
 

@@ -34,6 +34,7 @@ use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
 use crate::passes::tonemap::TonemapPass;
 use crate::passes::{Pass, PassInputs};
+use crate::pipeline_statistics::PassQueries;
 use crate::readback;
 use crate::skinning::{SkinnedMeshData, Skinning};
 use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
@@ -575,7 +576,7 @@ impl Renderer {
                             pass.record(e, &inputs, t);
                         });
                     } else {
-                        pass.record(&mut encoder, &inputs, None);
+                        pass.record(&mut encoder, &inputs, PassQueries::none());
                     }
                     if i == 0 && crowd.casts_shadows(shadow) {
                         // Crowds cast sun shadows: into the map the shadow pass just cleared.

@@ -2,6 +2,7 @@
 
 use crate::context::GpuContext;
 use crate::error::Result;
+use crate::pipeline_statistics::{PassQueries, QueriedRenderPass};
 
 /// Format of the HDR scene target: linear RGB, values above 1 kept for bloom/tonemapping.
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -144,30 +145,33 @@ impl RenderTargets {
 
     /// Begins a scene pass (forward, crowd, sky, sea) labelled `label`: colour into
     /// [`RenderTargets::scene_color_attachment`] loaded with `colour`, depth loaded with `depth`,
-    /// both stored; `timestamps` time it.
+    /// both stored; `queries` time and count it.
     pub fn begin_scene_pass<'e>(
         &self,
         encoder: &'e mut wgpu::CommandEncoder,
         label: &str,
         colour: wgpu::LoadOp<wgpu::Color>,
         depth: wgpu::LoadOp<f32>,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) -> wgpu::RenderPass<'e> {
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(label),
-            color_attachments: &[Some(self.scene_color_attachment(colour))],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &self.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: depth,
-                    store: wgpu::StoreOp::Store,
+        queries: PassQueries<'_>,
+    ) -> QueriedRenderPass<'e> {
+        queries.begin_render_pass(
+            encoder,
+            wgpu::RenderPassDescriptor {
+                label: Some(label),
+                color_attachments: &[Some(self.scene_color_attachment(colour))],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: depth,
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
                 }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        })
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            },
+        )
     }
 
     /// Resolves the multisampled HDR target into `hdr` (an empty render pass whose only work is
@@ -175,27 +179,30 @@ impl RenderTargets {
     pub fn resolve_msaa(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+        queries: PassQueries<'_>,
     ) -> bool {
         let Some(msaa) = &self.msaa_hdr_view else {
             return false;
         };
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("msaa resolve"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: msaa,
-                depth_slice: None,
-                resolve_target: Some(&self.hdr_view),
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: timestamps,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        queries.begin_render_pass(
+            encoder,
+            wgpu::RenderPassDescriptor {
+                label: Some("msaa resolve"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: msaa,
+                    depth_slice: None,
+                    resolve_target: Some(&self.hdr_view),
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            },
+        );
         true
     }
 

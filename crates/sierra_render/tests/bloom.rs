@@ -51,7 +51,11 @@ fn run_bloom(
         .prepare(ctx, &inputs)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    bloom.record(&mut encoder, &inputs, None);
+    bloom.record(
+        &mut encoder,
+        &inputs,
+        sierra_render::passes::PassQueries::none(),
+    );
     ctx.queue.submit([encoder.finish()]);
     ctx.take_uncaptured_errors("bloom")
         .unwrap_or_else(|e| panic!("{e}"));

@@ -61,7 +61,11 @@ fn tonemap_row(inputs: &[f32], tonemapper: Tonemapper) -> Vec<[u8; 4]> {
     pass.prepare(&ctx, &inputs_)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    pass.record(&mut encoder, &inputs_, None);
+    pass.record(
+        &mut encoder,
+        &inputs_,
+        sierra_render::passes::PassQueries::none(),
+    );
     ctx.queue.submit([encoder.finish()]);
     let image = sierra_render::readback::read_texture_rgba(&ctx, &output.texture)
         .unwrap_or_else(|e| panic!("{e}"));

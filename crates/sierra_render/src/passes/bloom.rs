@@ -12,10 +12,8 @@
 //!
 //! All textures are `Rgba16Float` (linear HDR). Call [`BloomPass::resize`] when the HDR target changes.
 
-use super::fullscreen::{
-    draw_fullscreen, fullscreen_module, fullscreen_pipeline, split_timestamp_writes,
-};
-use super::{Encoder, Pass, PassInputs, Timestamps};
+use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
+use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -156,7 +154,7 @@ impl BloomPass {
         &self,
         encoder: &mut wgpu::CommandEncoder,
         hdr: &wgpu::TextureView,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+        queries: PassQueries<'_>,
     ) {
         let Some(chain) = self.chain.as_ref().filter(|_| self.settings.enabled) else {
             return;
@@ -168,9 +166,10 @@ impl BloomPass {
                        group: &wgpu::BindGroup,
                        target: &wgpu::TextureView,
                        load: wgpu::LoadOp<wgpu::Color>| {
-            // The whole chain is timed as one pass: start of the first, end of the last.
-            let timestamps = split_timestamp_writes(timestamps.as_ref(), index == 0, index == last);
-            draw_fullscreen(encoder, "bloom", target, load, timestamps, pipeline, group);
+            // The whole chain is timed as one pass (start of the first, end of the last) and
+            // counted as one (its passes' statistics summed).
+            let queries = queries.split(index == 0, index == last);
+            draw_fullscreen(encoder, "bloom", target, load, queries, pipeline, group);
             index += 1;
         };
         run(&self.bright, &chain.bright_group, &chain.half.view, clear);
@@ -263,8 +262,8 @@ impl Pass for BloomPass {
         Ok(())
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
-        self.record_chain(encoder, &inputs.targets.hdr_view, timestamps);
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
+        self.record_chain(encoder, &inputs.targets.hdr_view, queries);
     }
 }
 

@@ -18,7 +18,7 @@ use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use super::frustum::{transform_aabb, Frustum};
 use super::shadow::ShadowPass;
-use super::{Encoder, Pass, PassInputs, Timestamps};
+use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::{FrameData, MAX_POINT_LIGHTS};
@@ -552,7 +552,7 @@ impl Pass for ForwardPass {
         Ok(())
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         let c = inputs.frame.clear_color.as_dvec4();
         let clear = wgpu::Color {
             r: c.x,
@@ -565,7 +565,7 @@ impl Pass for ForwardPass {
             "forward",
             wgpu::LoadOp::Clear(clear),
             wgpu::LoadOp::Clear(1.0),
-            timestamps,
+            queries,
         );
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);

@@ -2,6 +2,7 @@
 
 use crate::context::GpuContext;
 use crate::gpu_util::{colour_pass, wgsl_module};
+use crate::pipeline_statistics::PassQueries;
 
 /// WGSL source of `vs_fullscreen` and `FullscreenOut`, to prepend to a pass's own shader.
 pub const FULLSCREEN_WGSL: &str = include_str!("fullscreen.wgsl");
@@ -48,23 +49,6 @@ pub fn fullscreen_pipeline(
     })
 }
 
-/// The part of a pass's timestamp writes that one of its several render passes should use:
-/// the beginning write on the first, the end write on the last, so the group is timed as one.
-pub fn split_timestamp_writes<'a>(
-    writes: Option<&wgpu::RenderPassTimestampWrites<'a>>,
-    first: bool,
-    last: bool,
-) -> Option<wgpu::RenderPassTimestampWrites<'a>> {
-    let writes = writes?;
-    let beginning = writes.beginning_of_pass_write_index.filter(|_| first);
-    let end = writes.end_of_pass_write_index.filter(|_| last);
-    (beginning.is_some() || end.is_some()).then_some(wgpu::RenderPassTimestampWrites {
-        query_set: writes.query_set,
-        beginning_of_pass_write_index: beginning,
-        end_of_pass_write_index: end,
-    })
-}
-
 /// Records one render pass drawing the full-screen triangle with `pipeline` (built by
 /// [`fullscreen_pipeline`]) and `group` at group 0 into `target`, loaded with `load`.
 pub fn draw_fullscreen(
@@ -72,11 +56,11 @@ pub fn draw_fullscreen(
     label: &str,
     target: &wgpu::TextureView,
     load: wgpu::LoadOp<wgpu::Color>,
-    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    queries: PassQueries<'_>,
     pipeline: &wgpu::RenderPipeline,
     group: &wgpu::BindGroup,
 ) {
-    let mut pass = colour_pass(encoder, label, target, load, timestamps);
+    let mut pass = colour_pass(encoder, label, target, load, queries);
     pass.set_pipeline(pipeline);
     pass.set_bind_group(0, group, &[]);
     pass.draw(0..3, 0..1);

@@ -11,7 +11,7 @@
 //! beyond the `ldr` target. It works with or without MSAA (which the scene passes resolve first).
 
 use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
-use super::{Encoder, Pass, PassInputs, Timestamps};
+use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -146,7 +146,7 @@ impl Pass for FxaaPass {
         Ok(())
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         let Some(group) = self.group.as_ref().filter(|_| self.enabled) else {
             return;
         };
@@ -155,7 +155,7 @@ impl Pass for FxaaPass {
             "fxaa",
             inputs.output,
             wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-            timestamps,
+            queries,
             &self.pipeline,
             group,
         );

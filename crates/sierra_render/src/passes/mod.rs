@@ -43,8 +43,7 @@ pub struct PassInputs<'a> {
 /// The command encoder passes record into.
 pub type Encoder = wgpu::CommandEncoder;
 
-/// The timestamp writes a timed pass hands to its render pass descriptor (`None`: untimed).
-pub type Timestamps<'a> = Option<wgpu::RenderPassTimestampWrites<'a>>;
+pub use crate::pipeline_statistics::PassQueries;
 
 /// One step of the frame.
 pub trait Pass {
@@ -71,6 +70,8 @@ pub trait Pass {
         true
     }
 
-    /// Encodes the pass. `timestamps`, when given, must be passed to the render/compute pass descriptor.
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>);
+    /// Encodes the pass. Its render passes begin through `queries` (or the helpers that take
+    /// them: `gpu_util::colour_pass`, `depth_pass`, `RenderTargets::begin_scene_pass`), which
+    /// time and count them.
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>);
 }

@@ -3,7 +3,7 @@
 //! the single-sample HDR target the post passes read ([`RenderTargets::resolve_msaa`]).
 //! Without multisampling the pass is inactive and records nothing.
 
-use super::{Encoder, Pass, PassInputs, Timestamps};
+use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::targets::RenderTargets;
@@ -33,7 +33,7 @@ impl Pass for MsaaResolvePass {
         self.multisampled
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
-        inputs.targets.resolve_msaa(encoder, timestamps);
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
+        inputs.targets.resolve_msaa(encoder, queries);
     }
 }

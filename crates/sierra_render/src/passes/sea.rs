@@ -16,7 +16,7 @@
 //! water.record_steps(&ctx.queue, &mut encoder, dt, steps_per_frame)?;  // or water.step(..)
 //! sea.set_current(water.current_index());
 //! sea.prepare(ctx, &inputs)?;                        // camera + sun from FrameData
-//! sea.record(&mut encoder, &inputs, timestamps);     // draws into targets.hdr_view / depth_view
+//! sea.record(&mut encoder, &inputs, queries);     // draws into targets.hdr_view / depth_view
 //! ```
 
 use bytemuck::{Pod, Zeroable};
@@ -25,7 +25,7 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
+use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
 use crate::pipeline_cache::{
     scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
 };
@@ -451,19 +451,21 @@ impl Pass for SeaPass {
         Ok(())
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         let groups = match &self.water {
             Some((groups, ..)) => groups,
             // Unbound: draw nothing, but still open a pass when asked to time it so the
-            // renderer's per-pass timestamps stay in order.
-            None if timestamps.is_none() => return,
+            // renderer's per-pass queries stay in order.
+            None if queries.timestamps.is_none() => return,
             None => {
                 encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some("sea (no water bound)"),
-                    timestamp_writes: timestamps.map(|t| wgpu::ComputePassTimestampWrites {
-                        query_set: t.query_set,
-                        beginning_of_pass_write_index: t.beginning_of_pass_write_index,
-                        end_of_pass_write_index: t.end_of_pass_write_index,
+                    timestamp_writes: queries.timestamps.map(|t| {
+                        wgpu::ComputePassTimestampWrites {
+                            query_set: t.query_set,
+                            beginning_of_pass_write_index: t.beginning_of_pass_write_index,
+                            end_of_pass_write_index: t.end_of_pass_write_index,
+                        }
                     }),
                 });
                 return;
@@ -474,7 +476,7 @@ impl Pass for SeaPass {
             "sea",
             wgpu::LoadOp::Load,
             wgpu::LoadOp::Load,
-            timestamps,
+            queries,
         );
         let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
             return;

@@ -20,7 +20,7 @@ use glam::camera::rh::{proj::directx, view};
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
-use super::{Encoder, Pass, PassInputs, Timestamps};
+use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::camera::Camera;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
@@ -465,14 +465,14 @@ impl Pass for ShadowPass {
         Ok(())
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         // The map is cleared even when disabled, so the receivers never read stale depth.
         let mut pass = crate::gpu_util::depth_pass(
             encoder,
             "shadow",
             &self.map_view,
             wgpu::LoadOp::Clear(1.0),
-            timestamps,
+            queries,
         );
         if !self.settings.enabled {
             return;

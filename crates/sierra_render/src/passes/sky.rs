@@ -8,7 +8,7 @@
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
-use super::{Encoder, Pass, PassInputs, Timestamps};
+use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::FrameData;
@@ -179,7 +179,7 @@ impl Pass for SkyPass {
         Ok(())
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         if !self.settings.enabled {
             return;
         }
@@ -188,7 +188,7 @@ impl Pass for SkyPass {
             "sky",
             wgpu::LoadOp::Load,
             wgpu::LoadOp::Load,
-            timestamps,
+            queries,
         );
         let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
             return;

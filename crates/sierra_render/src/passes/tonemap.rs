@@ -8,7 +8,7 @@
 //! [`RenderTargets::ldr`] instead, and the FXAA pass ([`super::fxaa`]) writes the final image.
 
 use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
-use super::{Encoder, Pass, PassInputs, Timestamps};
+use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -154,7 +154,7 @@ impl Pass for TonemapPass {
         Ok(())
     }
 
-    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, timestamps: Timestamps<'_>) {
+    fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         let Some(group) = &self.group else {
             return;
         };
@@ -168,7 +168,7 @@ impl Pass for TonemapPass {
             "tonemap",
             target,
             wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-            timestamps,
+            queries,
             pipeline,
             group,
         );

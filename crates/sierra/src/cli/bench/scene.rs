@@ -158,6 +158,49 @@ fn pass_samples(gpu: &[GpuFrameTimings]) -> Vec<(String, Vec<f64>)> {
     out
 }
 
+/// Per render-pass label, the mean of each pipeline statistic over the frames that reported
+/// statistics (`None` when none did: the adapter has no `PIPELINE_STATISTICS_QUERY`).
+fn mean_statistics(gpu: &[GpuFrameTimings]) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let frames: Vec<_> = gpu
+        .iter()
+        .filter_map(|t| t.pass_statistics.as_deref())
+        .collect();
+    if frames.is_empty() {
+        return None;
+    }
+    let mut sums: Vec<(String, [u64; 4])> = Vec::new();
+    for s in frames.iter().flat_map(|f| f.iter()) {
+        let values = [
+            s.vertex_shader_invocations,
+            s.clipper_invocations,
+            s.clipper_primitives_out,
+            s.fragment_shader_invocations,
+        ];
+        match sums.iter_mut().find(|(l, _)| *l == s.label) {
+            Some((_, sum)) => sum.iter_mut().zip(values).for_each(|(a, v)| *a += v),
+            None => sums.push((s.label.clone(), values)),
+        }
+    }
+    let n = frames.len() as f64;
+    let names = [
+        "vertex_shader_invocations",
+        "clipper_invocations",
+        "clipper_primitives_out",
+        "fragment_shader_invocations",
+    ];
+    Some(
+        sums.into_iter()
+            .map(|(label, sum)| {
+                let means = names
+                    .iter()
+                    .zip(sum)
+                    .map(|(k, v)| (k.to_string(), (v as f64 / n).into()));
+                (label, serde_json::Value::Object(means.collect()))
+            })
+            .collect(),
+    )
+}
+
 /// Mean, p95 and max of a series, milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Summary {
@@ -209,6 +252,9 @@ pub struct BackendRun {
     pub last_frame: image::RgbaImage,
     /// GPU memory held after the last frame, by class.
     pub gpu_memory: crate::output::GpuMemoryRecord,
+    /// Per render-pass label, its pipeline statistics averaged over the frames that reported
+    /// them; `None` where the adapter has no pipeline statistics.
+    pub pipeline_statistics: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl BackendRun {
@@ -235,6 +281,7 @@ impl BackendRun {
             "gpu_passes": self.passes.iter().map(|(n, v)| (n.clone(), Summary::of(v).json())).collect::<serde_json::Map<_, _>>(),
             "skinned_draws_per_frame": self.skinned_draws,
             "gpu_memory": self.gpu_memory,
+            "pipeline_statistics": self.pipeline_statistics,
             "frame_image": frame_image.display().to_string(),
         })
     }
@@ -283,6 +330,7 @@ pub fn measure(level: &Path, size: Size, frames: usize, backend: Backend) -> Res
                 .map(|&s| (s, profiler.history_ms(s).unwrap_or_default()))
                 .collect(),
             passes: pass_samples(&gpu),
+            pipeline_statistics: mean_statistics(&gpu),
             skinned_draws: skinned_draws as f64 / frames.max(1) as f64,
             adapter: runner.ctx.adapter_summary(),
             gpu_memory: (&runner.ctx.gpu_memory()).into(),
