@@ -29,6 +29,7 @@ pub mod gameplay;
 pub mod headless;
 pub mod key_track;
 pub mod level_gltf;
+pub mod level_skins;
 pub mod output;
 pub mod overlay;
 pub mod prelude;

@@ -3,7 +3,9 @@
 //! component at its node's world position; when there are more than [`MAX_POINT_LIGHTS`],
 //! document 000's limit of 8, the 8 nearest to the camera this frame,
 //! [`nearest_point_lights`]), one [`DrawItem`] per node with a primitive mesh and per primitive
-//! of a glTF mesh node ([`LevelGltfMeshes`], at its world matrix), the characters' skinned draws ([`CharacterMeshes::extract`]), the world's terrain,
+//! of a glTF mesh node ([`LevelGltfMeshes`], at its world matrix), the characters' skinned draws
+//! ([`CharacterMeshes::extract`]), the skinned and morphed glTF nodes of objects with an
+//! `Animator` ([`LevelSkins::extract`]), the world's terrain,
 //! sky objects, crowds and sea inputs ([`crate::world::World::extract`]) and the level's post
 //! settings. The renderer never sees the scene graph, and nothing else reaches the passes.
 //!
@@ -30,6 +32,7 @@ use sierra_scene::{Component, Primitive};
 use crate::character_meshes::CharacterMeshes;
 use crate::game::Game;
 use crate::level_gltf::LevelGltfMeshes;
+use crate::level_skins::LevelSkins;
 
 /// Renderer meshes of the primitives a scene uses.
 ///
@@ -46,6 +49,8 @@ pub struct SceneMeshes {
     normal_mapped: Vec<(NormalMapRef, f32, MaterialHandle)>,
     /// The meshes of the level's glTF files.
     pub gltf: LevelGltfMeshes,
+    /// Their skinned and morphed mesh nodes under objects with an `Animator`.
+    pub skins: LevelSkins,
 }
 
 impl SceneMeshes {
@@ -193,6 +198,8 @@ pub fn upload_scene_meshes(
     }
     meshes.gltf = LevelGltfMeshes::upload(ctx, renderer, &game.scene)
         .with_context(|| format!("{}: uploading the glTF meshes", game.file.display()))?;
+    meshes.skins = LevelSkins::upload(ctx, renderer, &game.scene, &game.node_animators)
+        .with_context(|| format!("{}: uploading the animated glTF skins", game.file.display()))?;
     Ok(meshes)
 }
 
@@ -385,6 +392,10 @@ pub fn extract(
     content
         .characters
         .extract(&game.gameplay, &mut frame.skinned)?;
+    content
+        .meshes
+        .skins
+        .extract(&game.scene, &game.node_animators, &mut frame.skinned)?;
     frame.post = post_settings(&game.scene.post, game.wireframe, brightest_light(frame));
     if game.debug_view != DebugView::Lit {
         frame.post = PostSettings {
@@ -482,7 +493,9 @@ fn extract_scene(
             }
         }
         if let Some(NodeMesh::Gltf { asset, mesh, .. }) = &content.mesh {
-            meshes.gltf.draw(asset, *mesh, world, &mut frame.draws);
+            if !meshes.skins.draws_node(node) {
+                meshes.gltf.draw(asset, *mesh, world, &mut frame.draws);
+            }
         }
         for component in &content.components {
             if let Component::PointLight(light) = component {

@@ -2,7 +2,10 @@
 //! `Animator` plays the file's node animation: BoxAnimated's inner box rises as its
 //! translation channel says (top edge of the silhouette vs the channel's keys interpolated
 //! here), AnimatedCube turns as its rotation channel says (silhouette width vs the projected
-//! width of a cube turned by the keys' angle). Without an Animator nothing moves.
+//! width of a cube turned by the keys' angle). Skinned and morphed files (RiggedSimple,
+//! CesiumMan, AnimatedMorphCube) play their skins and morph weights with an Animator (silhouette
+//! extent vs the vertices posed on the CPU by the view's animation job). Without an Animator
+//! nothing moves.
 
 use std::path::{Path, PathBuf};
 
@@ -313,5 +316,203 @@ fn sample_models_placed_in_a_level_render_as_the_static_model_path_draws_them() 
             .ok();
         let diff = sierra_testkit::image_diff::ImageDiff::of(got.as_raw(), want.as_raw());
         assert!(diff.matches_golden(), "{folder} in a level: {diff:?}");
+    }
+}
+
+/// Pixel bounds `(x0, x1, y0, y1)` of `points` seen by the camera of [`level`] (`target`,
+/// `distance`, `fov`) in a `SIZE`² image.
+fn projected_extent(points: &[[f32; 3]], target: Vec3, distance: f32, fov: f32) -> [f32; 4] {
+    let camera = sierra_render::Camera::look_at(
+        target + Vec3::Z * distance,
+        target,
+        Vec3::Y,
+        fov.to_radians(),
+        1.0,
+        0.5,
+        200.0,
+    );
+    let view_proj = camera.view_proj();
+    let mut e = [f32::MAX, f32::MIN, f32::MAX, f32::MIN];
+    for &p in points {
+        let ndc = view_proj.project_point3(Vec3::from(p));
+        let (x, y) = (
+            (ndc.x * 0.5 + 0.5) * SIZE as f32,
+            (0.5 - ndc.y * 0.5) * SIZE as f32,
+        );
+        e = [e[0].min(x), e[1].max(x), e[2].min(y), e[3].max(y)];
+    }
+    e
+}
+
+/// Largest difference, pixels, between an image's drawn extent and `expected`.
+fn extent_error(image: &image::RgbaImage, expected: [f32; 4]) -> f32 {
+    let (x0, x1, y0, y1) = extent(image).expect("something is drawn");
+    // Pixel centres: a drawn column x covers [x, x + 1).
+    let got = [x0 as f32, x1 as f32 + 1.0, y0 as f32, y1 as f32 + 1.0];
+    got.iter()
+        .zip(&expected)
+        .map(|(g, e)| (g - e).abs())
+        .fold(0.0, f32::max)
+}
+
+/// Vertices of every primitive of `asset`'s first skinned mesh node posed by clip 0 at `time`
+/// through the animation job (`ModelPoser`, the path `sierra view` and characters use), or
+/// without a time as the static path draws a skinned mesh: its bind-pose vertices placed by its
+/// node's rest world matrix.
+fn skinned_vertices(asset: &sierra_gltf::GltfAsset, time: Option<f32>) -> Vec<[f32; 3]> {
+    let inst = asset.skin_instances()[0];
+    let joints = asset.skin(inst.skin).unwrap().joint_count();
+    let mut poser = sierra_content::ModelPoser::new(asset, inst.skin).unwrap();
+    let palette = match time {
+        Some(t) => poser
+            .palette(0, t, sierra_anim::Playback::Loop)
+            .unwrap()
+            .to_vec(),
+        None => vec![asset.rest_world_matrices()[inst.node]; joints],
+    };
+    let mut out = Vec::new();
+    for prim in &asset.meshes[inst.mesh].primitives {
+        let mesh = sierra_content::skinned_mesh::skinned_primitive_mesh(prim, joints).unwrap();
+        out.extend(sierra_render::skinning::skin_on_cpu_morphed(&mesh, &[], &palette).positions);
+    }
+    out
+}
+
+/// Vertices of `asset`'s morphed node `node` (no skin) with clip 0's weights at `time` (the
+/// mesh's default weights for `None`), placed by the node's rest world matrix.
+fn morphed_vertices(
+    asset: &sierra_gltf::GltfAsset,
+    node: usize,
+    time: Option<f32>,
+) -> Vec<[f32; 3]> {
+    let mesh = &asset.meshes[asset.nodes[node].mesh.unwrap()];
+    let world = asset.rest_world_matrices()[node];
+    let clips = sierra_content::poser::NodeClips::new(asset).unwrap();
+    let mut weights = Vec::new();
+    match time {
+        Some(t) => sierra_content::poser::node_morph_weights(
+            clips.clip(0).unwrap(),
+            node,
+            &mesh.weights,
+            t,
+            sierra_anim::Playback::Loop,
+            &mut weights,
+        )
+        .unwrap(),
+        None => weights.clone_from(&mesh.weights),
+    }
+    let mut out = Vec::new();
+    for prim in &mesh.primitives {
+        let data = sierra_content::skinned_mesh::rigid_primitive_mesh(prim).unwrap();
+        out.extend(
+            sierra_render::skinning::skin_on_cpu_morphed(&data, &weights, &[world]).positions,
+        );
+    }
+    out
+}
+
+/// A camera on +Z framing `points` (their bounding sphere, `room` times larger to move in).
+fn framing(points: &[[f32; 3]], room: f32) -> (Vec3, f32, f32) {
+    let (lo, hi) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &p| {
+        (lo.min(Vec3::from(p)), hi.max(Vec3::from(p)))
+    });
+    let fov = 40f32;
+    let radius = (hi - lo).length() * 0.5;
+    (
+        (lo + hi) * 0.5,
+        radius * room / (fov.to_radians() / 2.0).tan() + radius,
+        fov,
+    )
+}
+
+/// A level object whose `mesh` is a skinned or morphed file plays its skin / morph weights with
+/// an `Animator`: at each tick the silhouette's extent is the projection of the vertices posed
+/// (or morphed) on the CPU by the view's animation job at that time; without the `Animator`
+/// the model keeps its bind pose (and the posed extents are far enough from it that the
+/// comparison tells them apart).
+#[test]
+fn skinned_and_morphed_models_in_a_level_play_with_an_animator() {
+    let ctx = GpuContext::headless().unwrap();
+    type Vertices = fn(&sierra_gltf::GltfAsset, Option<f32>) -> Vec<[f32; 3]>;
+    // (folder, file, posed vertices, ticks, framing room).
+    let cases: [(&str, &str, Vertices, [usize; 3], f32); 3] = [
+        (
+            "RiggedSimple",
+            "RiggedSimple.glb",
+            skinned_vertices,
+            [20, 60, 100],
+            1.6,
+        ),
+        (
+            "CesiumMan",
+            "CesiumMan.glb",
+            skinned_vertices,
+            [10, 40, 70],
+            1.6,
+        ),
+        (
+            "AnimatedMorphCube",
+            "AnimatedMorphCube.glb",
+            |a, t| {
+                let node = (0..a.nodes.len())
+                    .find(|&n| a.nodes[n].mesh.is_some())
+                    .unwrap();
+                morphed_vertices(a, node, t)
+            },
+            [63, 126, 189],
+            1.05,
+        ),
+    ];
+    for (folder, file, vertices, ticks, room) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        if copy_model(folder, dir.path()).is_none() {
+            return;
+        }
+        let asset = sierra_gltf::GltfAsset::load(dir.path().join(file)).unwrap();
+        let rest = vertices(&asset, None);
+        let (target, distance, fov) = framing(&rest, room);
+        let animated = level(
+            dir.path(),
+            file,
+            r#"{"type": "Animator"}"#,
+            target,
+            distance,
+            fov,
+        );
+        let still = level(dir.path(), file, "", target, distance, fov);
+        let images = render(&ctx, &animated, &ticks);
+        let bind = render(&ctx, &still, &[ticks[2]]).remove(0);
+        let rest_extent = projected_extent(&rest, target, distance, fov);
+        let mut moved = 0.0f32;
+        for (image, &t) in images.iter().zip(&ticks) {
+            image
+                .save(std::env::temp_dir().join(format!("sierra_level_skin_{folder}_{t}.png")))
+                .ok();
+            let posed =
+                projected_extent(&vertices(&asset, Some(seconds(t))), target, distance, fov);
+            let error = extent_error(image, posed);
+            assert!(
+                error <= 2.5,
+                "{folder} tick {t}: silhouette {:?} vs posed {posed:?} ({error:.1} px off)",
+                extent(image)
+            );
+            moved = moved.max(
+                posed
+                    .iter()
+                    .zip(&rest_extent)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f32::max),
+            );
+        }
+        assert!(
+            moved > 6.0,
+            "{folder}: the clip moves the extent only {moved:.1} px"
+        );
+        let error = extent_error(&bind, rest_extent);
+        assert!(
+            error <= 2.5,
+            "{folder} without an Animator: silhouette {:?} vs bind pose {rest_extent:?}",
+            extent(&bind)
+        );
     }
 }
