@@ -2,7 +2,8 @@
 //! AnimatedTriangle, InterpolationTest write frames that differ over their clips) and frames the
 //! bounds of the whole clip: RiggedSimple, RecursiveSkeletons and MorphPrimitivesTest never touch
 //! the image border in any frame (the model's projected bounds stay inside the frame); lit
-//! frames stand the model on a ground plane (which receives the sun's shadow; not checked here).
+//! frames stand the model on a ground plane that receives the model's sun shadow (darker ground
+//! near the model, for Fox, whose size is far beyond the game's shadow distance).
 
 use std::path::Path;
 use std::process::Command;
@@ -134,4 +135,75 @@ fn lit_frames_stand_the_model_on_a_ground_plane() {
     .unwrap();
     let background = *albedo[0].get_pixel(0, 0);
     assert!((0..SIZE).all(|x| *albedo[0].get_pixel(x, SIZE - 1) == background));
+}
+
+/// Luma (0–255) of a pixel, Rec. 709 weights.
+fn luma(p: &image::Rgba<u8>) -> f32 {
+    0.2126 * f32::from(p.0[0]) + 0.7152 * f32::from(p.0[1]) + 0.0722 * f32::from(p.0[2])
+}
+
+/// The model's sun shadow on `view`'s ground (Fox, ~150 units long, far beyond the game's
+/// 40 m shadow distance): ground pixels near the model (its silhouette's box grown by half its
+/// size; the model's own pixels, from the `--albedo` frame, left out) are darker on average
+/// than ground pixels away from it. Control: the ground away from the model is uniformly lit
+/// (a flat plane under a directional sun), so the difference is the shadow, not shading.
+#[test]
+fn view_draws_the_models_shadow_on_its_ground() {
+    let (lit_dir, albedo_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let model = "gltf/Fox/Fox.glb";
+    let Some(lit) = view(model, lit_dir.path(), &["--clip", "Run"]) else {
+        return;
+    };
+    let albedo = view(model, albedo_dir.path(), &["--clip", "Run", "--albedo"]).unwrap();
+    let (lit, albedo) = (&lit[0], &albedo[0]);
+    lit.save(std::env::temp_dir().join("sierra_view_shadow.png"))
+        .ok();
+    let (sky, empty) = (*lit.get_pixel(0, 0), *albedo.get_pixel(0, 0));
+    // The model's pixels, grown by one pixel (anti-aliased edges).
+    let model_at = |x: i64, y: i64| {
+        (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let (x, y) = (x + dx, y + dy);
+                (0..i64::from(SIZE)).contains(&x)
+                    && (0..i64::from(SIZE)).contains(&y)
+                    && *albedo.get_pixel(x as u32, y as u32) != empty
+            })
+        })
+    };
+    let (mut x0, mut x1, mut y0, mut y1) = (SIZE, 0, SIZE, 0);
+    for (x, y, p) in albedo.enumerate_pixels() {
+        if *p != empty {
+            (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+        }
+    }
+    assert!(x0 < x1, "the model is drawn");
+    let (gx, gy) = ((x1 - x0) / 2, (y1 - y0) / 2);
+    let near = |x: u32, y: u32| x + gx >= x0 && x <= x1 + gx && y + gy >= y0 && y <= y1 + gy;
+    let (mut near_luma, mut away_luma) = (Vec::new(), Vec::new());
+    for (x, y, p) in lit.enumerate_pixels() {
+        if *p == sky || model_at(i64::from(x), i64::from(y)) {
+            continue;
+        }
+        if near(x, y) {
+            &mut near_luma
+        } else {
+            &mut away_luma
+        }
+        .push(luma(p));
+    }
+    let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len().max(1) as f32;
+    let (lo, hi) = away_luma
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(lo, hi), &l| (lo.min(l), hi.max(l)));
+    assert!(
+        away_luma.len() > 500 && hi - lo <= 3.0,
+        "control: {} ground pixels away from the model, luma {lo}..{hi} (not uniform)",
+        away_luma.len()
+    );
+    let (near_mean, away_mean) = (mean(&near_luma), mean(&away_luma));
+    assert!(
+        near_mean < away_mean - 8.0,
+        "ground near the model (luma {near_mean:.1}, {} px) is not darker than away from it ({away_mean:.1})",
+        near_luma.len()
+    );
 }
