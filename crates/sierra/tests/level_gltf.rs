@@ -2,7 +2,8 @@
 //! `Animator` plays the file's node animation: BoxAnimated's inner box rises as its
 //! translation channel says (top edge of the silhouette vs the channel's keys interpolated
 //! here), AnimatedCube turns as its rotation channel says (silhouette width vs the projected
-//! width of a cube turned by the keys' angle). Skinned and morphed files (RiggedSimple,
+//! width of a cube turned by the keys' angle); both placed in one level are drawn and their
+//! moving nodes' pixel centroids follow the projected node positions the keys give. Skinned and morphed files (RiggedSimple,
 //! CesiumMan, AnimatedMorphCube) play their skins and morph weights with an Animator (silhouette
 //! extent vs the vertices posed on the CPU by the view's animation job). Without an Animator
 //! nothing moves.
@@ -10,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use glam::{Quat, Vec3};
+use image::GenericImageView;
 use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra_gltf::ChannelData;
@@ -58,7 +60,18 @@ fn level(
 
 /// Images of the level after each of `ticks` (counted from load).
 fn render(ctx: &GpuContext, path: &Path, ticks: &[usize]) -> Vec<image::RgbaImage> {
-    let game = Game::load(path, TICK_HZ).unwrap();
+    render_as(ctx, path, ticks, sierra_render::DebugView::Lit)
+}
+
+/// [`render`] with `debug_view` (unlit albedo: each material one flat colour).
+fn render_as(
+    ctx: &GpuContext,
+    path: &Path,
+    ticks: &[usize],
+    debug_view: sierra_render::DebugView,
+) -> Vec<image::RgbaImage> {
+    let mut game = Game::load(path, TICK_HZ).unwrap();
+    game.debug_view = debug_view;
     let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
     let mut runner = FrameRunner::new(ctx, &mut headless.renderer, game).unwrap();
     let mut images = Vec::new();
@@ -319,9 +332,9 @@ fn sample_models_placed_in_a_level_render_as_the_static_model_path_draws_them() 
     }
 }
 
-/// Pixel bounds `(x0, x1, y0, y1)` of `points` seen by the camera of [`level`] (`target`,
-/// `distance`, `fov`) in a `SIZE`² image.
-fn projected_extent(points: &[[f32; 3]], target: Vec3, distance: f32, fov: f32) -> [f32; 4] {
+/// Pixel position (x right, y down, pixel corners at integers) of world point `p` seen by the
+/// camera of [`level`] (`target`, `distance`, `fov`) in a `SIZE`² image.
+fn project(p: Vec3, target: Vec3, distance: f32, fov: f32) -> (f32, f32) {
     let camera = sierra_render::Camera::look_at(
         target + Vec3::Z * distance,
         target,
@@ -331,14 +344,18 @@ fn projected_extent(points: &[[f32; 3]], target: Vec3, distance: f32, fov: f32) 
         0.5,
         200.0,
     );
-    let view_proj = camera.view_proj();
+    let ndc = camera.view_proj().project_point3(p);
+    (
+        (ndc.x * 0.5 + 0.5) * SIZE as f32,
+        (0.5 - ndc.y * 0.5) * SIZE as f32,
+    )
+}
+
+/// Pixel bounds `(x0, x1, y0, y1)` of `points` seen as [`project`] does.
+fn projected_extent(points: &[[f32; 3]], target: Vec3, distance: f32, fov: f32) -> [f32; 4] {
     let mut e = [f32::MAX, f32::MIN, f32::MAX, f32::MIN];
     for &p in points {
-        let ndc = view_proj.project_point3(Vec3::from(p));
-        let (x, y) = (
-            (ndc.x * 0.5 + 0.5) * SIZE as f32,
-            (0.5 - ndc.y * 0.5) * SIZE as f32,
-        );
+        let (x, y) = project(Vec3::from(p), target, distance, fov);
         e = [e[0].min(x), e[1].max(x), e[2].min(y), e[3].max(y)];
     }
     e
@@ -515,4 +532,111 @@ fn skinned_and_morphed_models_in_a_level_play_with_an_animator() {
             extent(&bind)
         );
     }
+}
+
+/// Centroid (pixel centres at +0.5) of the pixels of `image` in columns `columns` that `select`
+/// picks, and their count.
+fn centroid(
+    image: &image::RgbaImage,
+    columns: std::ops::Range<u32>,
+    select: impl Fn(&image::Rgba<u8>) -> bool,
+) -> ((f32, f32), usize) {
+    let (mut sx, mut sy, mut n) = (0.0, 0.0, 0);
+    for (x, y, p) in image.enumerate_pixels() {
+        if columns.contains(&x) && select(p) {
+            (sx, sy, n) = (sx + x as f32 + 0.5, sy + y as f32 + 0.5, n + 1);
+        }
+    }
+    ((sx / n.max(1) as f32, sy / n.max(1) as f32), n)
+}
+
+/// BoxAnimated and AnimatedCube placed side by side in one level by `mesh`, each with an
+/// `Animator`: the level draws them (its pixels differ from the same level without them), and
+/// at several times the centroid of each moving node's pixels is the projection of that node's
+/// position as the clip's keys place it (BoxAnimated's inner box: the object's position plus
+/// node 0's translation, keys interpolated here, seen once it has risen clear of the outer box;
+/// AnimatedCube turns about its own centre, which stays put while its frames change). Unlit
+/// albedo tells BoxAnimated's pink inner box from its blue outer box.
+#[test]
+fn box_animated_and_animated_cube_in_one_level_move_as_their_clips_say() {
+    let dir = tempfile::tempdir().unwrap();
+    if copy_model("BoxAnimated", dir.path()).is_none()
+        || copy_model("AnimatedCube", dir.path()).is_none()
+    {
+        return;
+    }
+    let asset = sierra_gltf::GltfAsset::load(dir.path().join("BoxAnimated.glb")).unwrap();
+    let rise = asset.clips[0]
+        .channels
+        .iter()
+        .find_map(|c| match &c.data {
+            ChannelData::Translation(t) if c.node == 0 => Some(t.clone()),
+            _ => None,
+        })
+        .unwrap();
+    // Far and narrow: nearly orthographic, so a box's silhouette centroid is its centre.
+    let (target, distance, fov) = (Vec3::new(0.0, 1.75, 0.0), 40.0, 10f32);
+    let (box_at, cube_at) = (Vec3::new(-2.0, 0.0, 0.0), Vec3::new(2.0, 1.75, 0.0));
+    let camera = format!(
+        r#""camera": {{"position": [0, {}, {distance}], "target": [0, {}, 0], "fovYDegrees": {fov}, "near": 0.5, "far": 200}}, "clearColor": [0, 0, 0]"#,
+        target.y, target.y
+    );
+    let placed = format!(
+        r#"{{{camera}, "objects": [
+  {{"name": "Box", "mesh": "BoxAnimated.glb", "position": [{}, {}, 0], "components": [{{"type": "Animator"}}]}},
+  {{"name": "Cube", "mesh": "AnimatedCube.gltf", "position": [{}, {}, 0], "components": [{{"type": "Animator"}}]}}
+]}}"#,
+        box_at.x, box_at.y, cube_at.x, cube_at.y
+    );
+    let (with, without) = (
+        dir.path().join("with.json"),
+        dir.path().join("without.json"),
+    );
+    std::fs::write(&with, placed).unwrap();
+    std::fs::write(&without, format!(r#"{{{camera}, "objects": []}}"#)).unwrap();
+    let ctx = GpuContext::headless().unwrap();
+    // 0.75 s and 1.1 s rising, 1.8 s turning at the top, 3.0 s coming down: always clear of
+    // the outer box (rise > 1 m).
+    let ticks = [45, 66, 108, 180];
+    let albedo = sierra_render::DebugView::UnlitAlbedo;
+    let images = render_as(&ctx, &with, &ticks, albedo);
+    let empty = render_as(&ctx, &without, &[ticks[0]], albedo).remove(0);
+    assert_ne!(images[0], empty, "the placed models are drawn");
+    // The inner material's base colour (0.8, 0.416, 0.795) in sRGB.
+    let pink = |p: &image::Rgba<u8>| {
+        let want = [231i32, 172, 230];
+        p.0[..3]
+            .iter()
+            .zip(want)
+            .all(|(&c, w)| (i32::from(c) - w).abs() <= 12)
+    };
+    let half = SIZE / 2;
+    let mut cube_views = Vec::new();
+    for (image, &t) in images.iter().zip(&ticks) {
+        image
+            .save(std::env::temp_dir().join(format!("sierra_level_two_models_{t}.png")))
+            .ok();
+        let up = lerp_keys(&rise.times, &rise.values, seconds(t), Vec3::lerp);
+        assert!(
+            up.y > 1.05,
+            "tick {t}: the inner box is clear of the outer one"
+        );
+        let want = project(box_at + up, target, distance, fov);
+        let (got, n) = centroid(image, 0..half, pink);
+        assert!(
+            n > 30 && (got.0 - want.0).abs() <= 1.0 && (got.1 - want.1).abs() <= 1.0,
+            "tick {t}: inner box centroid {got:?} ({n} px), its node projects to {want:?}"
+        );
+        let want = project(cube_at, target, distance, fov);
+        let (got, n) = centroid(image, half..SIZE, lit);
+        assert!(
+            n > 30 && (got.0 - want.0).abs() <= 1.0 && (got.1 - want.1).abs() <= 1.0,
+            "tick {t}: AnimatedCube centroid {got:?} ({n} px), its node projects to {want:?}"
+        );
+        cube_views.push(image.view(half, 0, SIZE - half, SIZE).to_image());
+    }
+    assert!(
+        cube_views.windows(2).any(|w| w[0] != w[1]),
+        "AnimatedCube's frames change as it turns"
+    );
 }
