@@ -3,10 +3,10 @@
 //! translation channel says (top edge of the silhouette vs the channel's keys interpolated
 //! here), AnimatedCube turns as its rotation channel says (silhouette width vs the projected
 //! width of a cube turned by the keys' angle); both placed in one level are drawn and their
-//! moving nodes' pixel centroids follow the projected node positions the keys give. Skinned and morphed files (RiggedSimple,
-//! CesiumMan, AnimatedMorphCube) play their skins and morph weights with an Animator (silhouette
-//! extent vs the vertices posed on the CPU by the view's animation job). Without an Animator
-//! nothing moves.
+//! moving nodes' pixel centroids follow the projected node positions the keys give. Skinned
+//! and morphed files (RiggedSimple, CesiumMan, AnimatedMorphCube) play their skins and morph
+//! weights with an Animator (silhouette extent vs the vertices posed on the CPU by the view's
+//! animation job). Without an Animator nothing moves.
 
 use std::path::{Path, PathBuf};
 
