@@ -60,19 +60,20 @@ fn level(
 
 /// Images of the level after each of `ticks` (counted from load).
 fn render(ctx: &GpuContext, path: &Path, ticks: &[usize]) -> Vec<image::RgbaImage> {
-    render_as(ctx, path, ticks, sierra_render::DebugView::Lit)
+    render_as(ctx, path, ticks, sierra_render::DebugView::Lit, SIZE)
 }
 
-/// [`render`] with `debug_view` (unlit albedo: each material one flat colour).
+/// [`render`] with `debug_view` (unlit albedo: each material one flat colour), `size`² pixels.
 fn render_as(
     ctx: &GpuContext,
     path: &Path,
     ticks: &[usize],
     debug_view: sierra_render::DebugView,
+    size: u32,
 ) -> Vec<image::RgbaImage> {
     let mut game = Game::load(path, TICK_HZ).unwrap();
     game.debug_view = debug_view;
-    let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
+    let mut headless = HeadlessRenderer::new(ctx, size, size).unwrap();
     let mut runner = FrameRunner::new(ctx, &mut headless.renderer, game).unwrap();
     let mut images = Vec::new();
     let mut done = 0;
@@ -273,9 +274,54 @@ fn bad_animators_are_clear_errors_with_their_json_path() {
     }
 }
 
+/// The checks of `sierra_content/tests/gltf_render.rs`, shared.
+#[path = "../../sierra_content/tests/gltf_checks/mod.rs"]
+mod gltf_checks;
+
+/// A level placing `file` (in `dir`) by `mesh` under the view and sun the glTF checks expect
+/// for its bounds `lo..hi` ([`gltf_checks::view`]).
+fn checks_level(dir: &Path, file: &str, lo: Vec3, hi: Vec3) -> PathBuf {
+    let (eye, centre, near, far) = gltf_checks::view(lo, hi);
+    let (sun, clear, ambient) = (
+        gltf_checks::SUN_DIRECTION,
+        gltf_checks::CLEAR,
+        gltf_checks::AMBIENT,
+    );
+    let json = format!(
+        r#"{{
+  "camera": {{"position": [{}, {}, {}], "target": [{}, {}, {}], "fovYDegrees": 45, "near": {near}, "far": {far}}},
+  "sun": {{"direction": [{}, {}, {}], "intensity": 1, "ambient": [{ambient}, {ambient}, {ambient}]}},
+  "clearColor": [{}, {}, {}],
+  "objects": [{{"name": "Model", "mesh": "{file}"}}]
+}}"#,
+        eye.x,
+        eye.y,
+        eye.z,
+        centre.x,
+        centre.y,
+        centre.z,
+        sun.x,
+        sun.y,
+        sun.z,
+        clear.x,
+        clear.y,
+        clear.z
+    );
+    let path = dir.join("checks_level.json");
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+/// Bounds of `file` in `dir` as the static model path computes them.
+fn model_bounds(ctx: &GpuContext, dir: &Path, file: &str) -> (Vec3, Vec3) {
+    let asset = sierra_gltf::GltfAsset::load(dir.join(file)).unwrap();
+    let mut scratch = HeadlessRenderer::new(ctx, 4, 4).unwrap();
+    let model = sierra_content::upload_gltf(ctx, &mut scratch.renderer, &asset).unwrap();
+    (model.bounds_min, model.bounds_max)
+}
+
 /// The sample models of `sierra_content/tests/gltf_render.rs` placed in a level render the same
-/// image as drawn directly by `upload_gltf` (same camera, sun and clear colour), so what those
-/// tests check of their normal maps, mirrored nodes and textures holds in levels too.
+/// image as drawn directly by `upload_gltf` (same camera, sun and clear colour).
 #[test]
 fn sample_models_placed_in_a_level_render_as_the_static_model_path_draws_them() {
     use sierra_render::{Camera, FrameData, Sun};
@@ -295,40 +341,69 @@ fn sample_models_placed_in_a_level_render_as_the_static_model_path_draws_them() 
         let asset = sierra_gltf::GltfAsset::load(dir.path().join(file)).unwrap();
         let mut direct = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
         let model = sierra_content::upload_gltf(&ctx, &mut direct.renderer, &asset).unwrap();
-        let centre = (model.bounds_min + model.bounds_max) * 0.5;
-        let radius = (model.bounds_max - model.bounds_min).length() * 0.5;
-        let eye = centre + Vec3::new(0.0, 0.0, radius * 2.6);
-        let (near, far) = (radius * 0.05, radius * 10.0);
-        let sun = Vec3::new(0.5, -0.5, -1.0);
+        let (eye, centre, near, far) = gltf_checks::view(model.bounds_min, model.bounds_max);
         let frame = FrameData {
             camera: Camera::look_at(eye, centre, Vec3::Y, 45f32.to_radians(), 1.0, near, far),
             sun: Sun {
-                direction: sun,
+                direction: gltf_checks::SUN_DIRECTION,
                 color: Vec3::ONE,
                 intensity: 1.0,
-                ambient: Vec3::splat(0.15),
+                ambient: Vec3::splat(gltf_checks::AMBIENT),
             },
             draws: model.draws.clone(),
-            clear_color: glam::Vec4::new(0.1, 0.1, 0.12, 1.0),
+            clear_color: gltf_checks::CLEAR.extend(1.0),
             ..FrameData::new(Camera::look_at(eye, centre, Vec3::Y, 1.0, 1.0, near, far))
         };
         let (want, _) = direct.render(&ctx, &frame).unwrap();
-        let json = format!(
-            r#"{{
-  "camera": {{"position": [{}, {}, {}], "target": [{}, {}, {}], "fovYDegrees": 45, "near": {near}, "far": {far}}},
-  "sun": {{"direction": [{}, {}, {}], "intensity": 1, "ambient": [0.15, 0.15, 0.15]}},
-  "clearColor": [0.1, 0.1, 0.12],
-  "objects": [{{"name": "Model", "mesh": "{file}"}}]
-}}"#,
-            eye.x, eye.y, eye.z, centre.x, centre.y, centre.z, sun.x, sun.y, sun.z
-        );
-        let path = dir.path().join("level.json");
-        std::fs::write(&path, json).unwrap();
+        let path = checks_level(dir.path(), file, model.bounds_min, model.bounds_max);
         let got = render(&ctx, &path, &[1]).remove(0);
         got.save(std::env::temp_dir().join(format!("sierra_level_gltf_{folder}.png")))
             .ok();
         let diff = sierra_testkit::image_diff::ImageDiff::of(got.as_raw(), want.as_raw());
         assert!(diff.matches_golden(), "{folder} in a level: {diff:?}");
+    }
+}
+
+/// Level-placed variants of `sierra_content/tests/gltf_render.rs`: NormalTangentTest,
+/// NormalTangentMirrorTest, NegativeScaleTest and the textured models placed in a level by
+/// `mesh` pass the same pixel checks as when drawn directly.
+#[test]
+fn gltf_render_checks_hold_for_models_placed_in_a_level() {
+    type Check = fn(&image::RgbaImage, &str);
+    let checks: [(&str, &str, Check); 6] = [
+        ("NormalTangentTest", "NormalTangentTest.glb", |i, _| {
+            gltf_checks::check_normal_tangent(i)
+        }),
+        (
+            "NormalTangentMirrorTest",
+            "NormalTangentMirrorTest.glb",
+            |i, _| gltf_checks::check_normal_tangent_mirror(i),
+        ),
+        ("NegativeScaleTest", "NegativeScaleTest.glb", |i, _| {
+            gltf_checks::check_negative_scale(i)
+        }),
+        (
+            "AnimatedCube",
+            "AnimatedCube.gltf",
+            gltf_checks::check_textured,
+        ),
+        ("CesiumMan", "CesiumMan.glb", gltf_checks::check_textured),
+        ("Fox", "Fox.glb", gltf_checks::check_textured),
+    ];
+    let ctx = GpuContext::headless().unwrap();
+    for (folder, file, check) in checks {
+        let dir = tempfile::tempdir().unwrap();
+        if copy_model(folder, dir.path()).is_none() {
+            return;
+        }
+        let (lo, hi) = model_bounds(&ctx, dir.path(), file);
+        let path = checks_level(dir.path(), file, lo, hi);
+        let lit = sierra_render::DebugView::Lit;
+        let image = render_as(&ctx, &path, &[1], lit, gltf_checks::SIZE).remove(0);
+        image
+            .save(std::env::temp_dir().join(format!("sierra_level_checks_{folder}.png")))
+            .ok();
+        check(&image, folder);
     }
 }
 
@@ -599,8 +674,8 @@ fn box_animated_and_animated_cube_in_one_level_move_as_their_clips_say() {
     // the outer box (rise > 1 m).
     let ticks = [45, 66, 108, 180];
     let albedo = sierra_render::DebugView::UnlitAlbedo;
-    let images = render_as(&ctx, &with, &ticks, albedo);
-    let empty = render_as(&ctx, &without, &[ticks[0]], albedo).remove(0);
+    let images = render_as(&ctx, &with, &ticks, albedo, SIZE);
+    let empty = render_as(&ctx, &without, &[ticks[0]], albedo, SIZE).remove(0);
     assert_ne!(images[0], empty, "the placed models are drawn");
     // The inner material's base colour (0.8, 0.416, 0.795) in sRGB.
     let pink = |p: &image::Rgba<u8>| {
