@@ -1,5 +1,6 @@
 //! `sierra view` plays node animation (models without skins: BoxAnimated, AnimatedCube,
-//! AnimatedTriangle, InterpolationTest write frames that differ over their clips) and frames the
+//! AnimatedTriangle, InterpolationTest write frames that differ over their clips; BoxAnimated's
+//! frames rank its inner box's height as its translation keys do) and frames the
 //! bounds of the whole clip: RiggedSimple, RecursiveSkeletons and MorphPrimitivesTest never touch
 //! the image border in any frame (the model's projected bounds stay inside the frame); lit
 //! frames stand the model on a ground plane that receives the model's sun shadow (darker ground
@@ -206,4 +207,67 @@ fn view_draws_the_models_shadow_on_its_ground() {
         "ground near the model (luma {near_mean:.1}, {} px) is not darker than away from it ({away_mean:.1})",
         near_luma.len()
     );
+}
+
+/// `view` frames follow BoxAnimated's clip: the frames sample the clip evenly (frame `f` at
+/// `duration · f / (FRAMES − 1)`), and the height of the inner (pink, unlit albedo) box's pixel
+/// centroid in each frame ranks as node 0's translation keys, interpolated here, rank the
+/// frames' rises: a frame whose box has risen more (by 0.25 m or more) shows it higher.
+#[test]
+fn box_animated_view_frames_follow_its_translation_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let relative = "gltf/BoxAnimated/BoxAnimated.glb";
+    let Some(frames) = view(relative, dir.path(), &["--albedo"]) else {
+        return;
+    };
+    let asset =
+        sierra_gltf::GltfAsset::load(sierra_testkit::shared_asset(relative).unwrap()).unwrap();
+    let clip = &asset.clips[0];
+    let track = clip
+        .channels
+        .iter()
+        .find_map(|c| match &c.data {
+            sierra_gltf::ChannelData::Translation(t) if c.node == 0 => Some(t.clone()),
+            _ => None,
+        })
+        .unwrap();
+    // Linear keys (the file's sampler is LINEAR), clamped at the ends.
+    let rise_at = |t: f32| {
+        let k = track.times.iter().rposition(|&k| k <= t).unwrap_or(0);
+        if k + 1 >= track.times.len() {
+            return track.values[k].y;
+        }
+        let u = ((t - track.times[k]) / (track.times[k + 1] - track.times[k])).clamp(0.0, 1.0);
+        track.values[k].lerp(track.values[k + 1], u).y
+    };
+    // The inner material's base colour (0.8, 0.416, 0.795) in sRGB.
+    let pink = |p: &image::Rgba<u8>| {
+        p.0[..3]
+            .iter()
+            .zip([231i32, 172, 230])
+            .all(|(&c, w)| (i32::from(c) - w).abs() <= 12)
+    };
+    let mut samples = Vec::new();
+    for (f, image) in frames.iter().enumerate() {
+        let rise = rise_at(clip.duration * f as f32 / (FRAMES - 1) as f32);
+        let rows: Vec<u32> = image
+            .enumerate_pixels()
+            .filter(|(_, _, p)| pink(p))
+            .map(|(_, y, _)| y)
+            .collect();
+        let centroid = rows.iter().sum::<u32>() as f32 / rows.len().max(1) as f32;
+        // At rest only the inner box's top shows, level with the outer box's top.
+        assert!(rows.len() > 10, "frame {f}: no inner box pixels");
+        samples.push((f, rise, centroid));
+    }
+    for &(f, rise, y) in &samples {
+        for &(g, other, other_y) in &samples {
+            if rise > other + 0.25 {
+                assert!(
+                    y < other_y,
+                    "frame {f} (rise {rise:.2} m) shows the box at row {y:.1}, not above frame {g} (rise {other:.2} m, row {other_y:.1})"
+                );
+            }
+        }
+    }
 }
