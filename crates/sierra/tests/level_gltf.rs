@@ -122,21 +122,26 @@ fn seconds(ticks: usize) -> f32 {
     (ticks as f64 / TICK_HZ) as f32
 }
 
-#[test]
-fn box_animated_rises_as_its_translation_channel_says() {
-    let dir = tempfile::tempdir().unwrap();
-    if copy_model("BoxAnimated", dir.path()).is_none() {
-        return;
-    }
-    let asset = sierra_gltf::GltfAsset::load(dir.path().join("BoxAnimated.glb")).unwrap();
-    let track = asset.clips[0]
+/// BoxAnimated's (copied into `dir`) node 0 translation track: the inner box's rise.
+fn box_animated_rise(dir: &Path) -> sierra_anim::RawTrack<Vec3> {
+    let asset = sierra_gltf::GltfAsset::load(dir.join("BoxAnimated.glb")).unwrap();
+    asset.clips[0]
         .channels
         .iter()
         .find_map(|c| match &c.data {
             ChannelData::Translation(t) if c.node == 0 => Some(t.clone()),
             _ => None,
         })
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn box_animated_rises_as_its_translation_channel_says() {
+    let dir = tempfile::tempdir().unwrap();
+    if copy_model("BoxAnimated", dir.path()).is_none() {
+        return;
+    }
+    let track = box_animated_rise(dir.path());
     let ctx = GpuContext::headless().unwrap();
     // Looking at (0, 1.5, 0) from 12 m with a 30° view: metres → pixels on the z = 0 plane.
     let (target, distance, fov) = (Vec3::new(0.0, 1.5, 0.0), 12.0, 30f32);
@@ -640,15 +645,7 @@ fn box_animated_and_animated_cube_in_one_level_move_as_their_clips_say() {
     {
         return;
     }
-    let asset = sierra_gltf::GltfAsset::load(dir.path().join("BoxAnimated.glb")).unwrap();
-    let rise = asset.clips[0]
-        .channels
-        .iter()
-        .find_map(|c| match &c.data {
-            ChannelData::Translation(t) if c.node == 0 => Some(t.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let rise = box_animated_rise(dir.path());
     // Far and narrow: nearly orthographic, so a box's silhouette centroid is its centre.
     let (target, distance, fov) = (Vec3::new(0.0, 1.75, 0.0), 40.0, 10f32);
     let (box_at, cube_at) = (Vec3::new(-2.0, 0.0, 0.0), Vec3::new(2.0, 1.75, 0.0));

@@ -113,7 +113,7 @@ fn green_marks(image: &image::RgbaImage) -> usize {
 pub fn check_normal_tangent(image: &image::RgbaImage) {
     // Dielectric columns: geometry (left of each pair) and normal map with MikkTSpace tangents
     // (right) both show a bump lit from the light's side; a flipped bitangent shows dents.
-    assert_cells_lit_from_upper_left(&image, &[81, 118, 173, 210], &ROWS, "NormalTangentTest");
+    assert_cells_lit_from_upper_left(image, &[81, 118, 173, 210], &ROWS, "NormalTangentTest");
 }
 
 /// NormalTangentMirrorTest: both halves (geometry, mirrored-UV normal maps) lit from one side.
