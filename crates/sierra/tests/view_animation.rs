@@ -1,6 +1,7 @@
 //! `sierra view` plays node animation (models without skins: BoxAnimated, AnimatedCube,
 //! AnimatedTriangle, InterpolationTest write frames that differ over their clips; BoxAnimated's
-//! frames rank its inner box's height as its translation keys do) and frames the
+//! frames rank its inner box's height as its translation keys do; AnimatedCube's and
+//! AnimatedTriangle's look alike exactly where their keyed turns agree) and frames the
 //! bounds of the whole clip: RiggedSimple, RecursiveSkeletons and MorphPrimitivesTest never touch
 //! the image border in any frame (the model's projected bounds stay inside the frame); lit
 //! frames stand the model on a ground plane that receives the model's sun shadow (darker ground
@@ -269,5 +270,79 @@ fn box_animated_view_frames_follow_its_translation_keys() {
                 );
             }
         }
+    }
+}
+
+/// Share of pixels whose channels differ by more than 8 between `a` and `b`.
+fn changed_share(a: &image::RgbaImage, b: &image::RgbaImage) -> f32 {
+    let changed = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(&x, y)| x.abs_diff(y) > 8))
+        .count();
+    changed as f32 / (a.width() * a.height()) as f32
+}
+
+/// `view` frames follow the rotation keys of AnimatedCube and AnimatedTriangle (one node turned
+/// a full turn over the clip): frame `f` shows the clip at `duration · f / (FRAMES − 1)`, so
+/// frames whose keyed rotations (slerped here) are the same turn look the same (the first and
+/// the last, a full turn apart), and frames turned 30° or more apart look different.
+#[test]
+fn rotating_models_view_frames_follow_their_rotation_keys() {
+    for relative in [
+        "gltf/AnimatedCube/AnimatedCube.gltf",
+        "gltf/AnimatedTriangle/AnimatedTriangle.gltf",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let Some(frames) = view(relative, dir.path(), &["--albedo"]) else {
+            return;
+        };
+        let path = sierra_testkit::shared_asset(relative).unwrap();
+        let asset = sierra_gltf::GltfAsset::load(path).unwrap();
+        let clip = &asset.clips[0];
+        let track = clip
+            .channels
+            .iter()
+            .find_map(|c| match &c.data {
+                sierra_gltf::ChannelData::Rotation(t) => Some(t.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let turn_at = |t: f32| {
+            let k = track.times.iter().rposition(|&k| k <= t).unwrap_or(0);
+            if k + 1 >= track.times.len() {
+                return track.values[k];
+            }
+            let span = track.times[k + 1] - track.times[k];
+            let u = ((t - track.times[k]) / span).clamp(0.0, 1.0);
+            track.values[k].slerp(track.values[k + 1], u)
+        };
+        let turns: Vec<glam::Quat> = (0..FRAMES)
+            .map(|f| turn_at(clip.duration * f as f32 / (FRAMES - 1) as f32))
+            .collect();
+        let (mut same, mut different) = (0, 0);
+        for i in 0..FRAMES {
+            for j in i + 1..FRAMES {
+                let degrees = turns[i].angle_between(turns[j]).to_degrees();
+                let share = changed_share(&frames[i], &frames[j]);
+                if degrees < 0.5 {
+                    same += 1;
+                    assert!(
+                        share < 0.005,
+                        "{relative}: frames {i} and {j} are the same turn but {share:.3} of the pixels differ"
+                    );
+                } else if degrees >= 30.0 {
+                    different += 1;
+                    assert!(
+                        share > 0.01,
+                        "{relative}: frames {i} and {j} are {degrees:.0}° apart but only {share:.3} of the pixels differ"
+                    );
+                }
+            }
+        }
+        assert!(
+            same >= 1 && different >= 10,
+            "{relative}: {same} same-turn and {different} different-turn frame pairs"
+        );
     }
 }
