@@ -4,8 +4,9 @@
 //! (file, mesh) is uploaded once, however many nodes or objects draw it; the scene's asset cache
 //! already imports each file once.
 //!
-//! Skinned mesh nodes are drawn in their bind pose placed by their node (as
-//! [`sierra_content::upload_gltf`] does); a `Character` component poses a skinned model.
+//! Without an `Animator`, skinned mesh nodes are drawn in their bind pose placed by their node
+//! (as [`sierra_content::upload_gltf`] does); with one, skinned and morphed mesh nodes are drawn
+//! posed by [`crate::level_skins`]; a `Character` component poses a skinned model.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -29,6 +29,8 @@ pub mod gameplay;
 pub mod headless;
 pub mod key_track;
 pub mod level_gltf;
+pub mod level_skins;
+pub mod level_surfaces;
 pub mod output;
 pub mod overlay;
 pub mod prelude;

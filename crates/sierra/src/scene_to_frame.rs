@@ -3,7 +3,9 @@
 //! component at its node's world position; when there are more than [`MAX_POINT_LIGHTS`],
 //! document 000's limit of 8, the 8 nearest to the camera this frame,
 //! [`nearest_point_lights`]), one [`DrawItem`] per node with a primitive mesh and per primitive
-//! of a glTF mesh node ([`LevelGltfMeshes`], at its world matrix), the characters' skinned draws ([`CharacterMeshes::extract`]), the world's terrain,
+//! of a glTF mesh node ([`LevelGltfMeshes`], at its world matrix), the characters' skinned draws
+//! ([`CharacterMeshes::extract`]), the skinned and morphed glTF nodes of objects with an
+//! `Animator` ([`LevelSkins::extract`]), the world's terrain,
 //! sky objects, crowds and sea inputs ([`crate::world::World::extract`]) and the level's post
 //! settings. The renderer never sees the scene graph, and nothing else reaches the passes.
 //!
@@ -15,37 +17,37 @@ use std::collections::HashMap;
 
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec3};
-use sierra_render::material::{ShadingModel, SurfaceMaterial};
-use sierra_render::normal_maps::{normal_map, NormalPattern};
-use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{
     primitives, BloomSettings, Camera, DebugView, DrawItem, FrameData, GpuContext, Material,
-    MaterialHandle, MeshData, MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun,
-    TonemapSettings, Tonemapper, MAX_POINT_LIGHTS,
+    MeshData, MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun, TonemapSettings,
+    Tonemapper, MAX_POINT_LIGHTS,
 };
-use sierra_scene::level::NormalMapRef;
 use sierra_scene::scene::NodeMesh;
 use sierra_scene::{Component, Primitive};
 
 use crate::character_meshes::CharacterMeshes;
 use crate::game::Game;
 use crate::level_gltf::LevelGltfMeshes;
+use crate::level_skins::LevelSkins;
+pub use crate::level_surfaces::load_normal_map;
+use crate::level_surfaces::LevelSurfaces;
 
 /// Renderer meshes of the primitives a scene uses.
 ///
-/// Each primitive is uploaded once, however many materials draw it: a normal-mapped node's
-/// draw names the surface material of its (normal map, normal scale) pair.
+/// Each primitive is uploaded once, however many materials draw it: a textured node's draw names
+/// the surface material of its (normal map, normal scale, colour texture) ([`LevelSurfaces`]).
 #[derive(Clone, Debug, Default)]
 pub struct SceneMeshes {
     primitives: HashMap<Primitive, MeshHandle>,
     /// Cubes drawn with a non-uniform scale, by their relative scale ([`box_key`]): UVs spread
     /// so every face has the same texels per metre ([`primitives::cube_for_scale`]).
     scaled_cubes: Vec<([u32; 3], MeshHandle)>,
-    /// (map, normal scale, surface material); a handful per level, searched linearly so that
-    /// building a frame allocates nothing.
-    normal_mapped: Vec<(NormalMapRef, f32, MaterialHandle)>,
+    /// The surface materials of textured primitives (normal maps, colour textures).
+    pub surfaces: LevelSurfaces,
     /// The meshes of the level's glTF files.
     pub gltf: LevelGltfMeshes,
+    /// Their skinned and morphed mesh nodes under objects with an `Animator`.
+    pub skins: LevelSkins,
 }
 
 impl SceneMeshes {
@@ -60,50 +62,6 @@ impl SceneMeshes {
         }
         self.primitives.get(&primitive).copied()
     }
-
-    fn normal_mapped(&self, map: &NormalMapRef, scale: f32) -> Option<MaterialHandle> {
-        self.normal_mapped
-            .iter()
-            .find(|(m, s, _)| m == map && s.to_bits() == scale.to_bits())
-            .map(|&(.., handle)| handle)
-    }
-}
-
-/// Side in texels of the built-in procedural normal maps.
-const BUILTIN_NORMAL_MAP_SIZE: u32 = 256;
-
-/// Slope strength of the built-in maps (height units per texture width, see
-/// [`sierra_render::normal_maps::normal_map`]): bumps of a few centimetres on a metre-wide face.
-const BUILTIN_NORMAL_MAP_STRENGTH: f32 = 0.04;
-
-/// The tangent-space normal map a level names, as a linear texture.
-///
-/// # Errors
-/// Unknown built-in names (the level loader refuses them first), unreadable or undecodable
-/// image files, GPU errors.
-pub fn load_normal_map(
-    ctx: &GpuContext,
-    assets: &sierra_assets::Resolver,
-    map: &NormalMapRef,
-) -> Result<Texture2d> {
-    let (width, height, pixels, label) = match map {
-        NormalMapRef::Builtin(name) => {
-            let pattern = NormalPattern::from_name(name)
-                .with_context(|| format!("unknown built-in normal map `builtin:{name}`"))?;
-            let size = BUILTIN_NORMAL_MAP_SIZE;
-            let pixels = normal_map(pattern, size, BUILTIN_NORMAL_MAP_STRENGTH);
-            (size, size, pixels, format!("builtin:{name}"))
-        }
-        NormalMapRef::File(rel) => {
-            let image = sierra_gltf::load_image_file(assets, rel).with_context(|| {
-                format!("reading the normal map {}", assets.display(rel).display())
-            })?;
-            let label = assets.display(rel).display().to_string();
-            (image.width, image.height, image.rgba8, label)
-        }
-    };
-    Texture2d::from_rgba8(ctx, &label, width, height, &pixels, ColorSpace::Linear)
-        .with_context(|| format!("uploading the normal map {label}"))
 }
 
 /// The length of each of `world`'s axes: its scale along x, y and z.
@@ -165,34 +123,18 @@ pub fn upload_scene_meshes(
             }
             upload_scaled_cube(ctx, renderer, game, node, *primitive, &mut meshes)?;
         }
-        if let Some(NodeMesh::Primitive {
-            primitive,
-            material,
-        }) = &content.mesh
-        {
-            let Some(map) = &material.normal_map else {
-                continue;
-            };
-            if meshes.normal_mapped(map, material.normal_scale).is_some() {
-                continue;
-            }
-            let label = format!("{primitive:?} normal-mapped");
-            let surface = SurfaceMaterial {
-                model: ShadingModel::Phong,
-                normal: Some(load_normal_map(ctx, &game.scene.assets, map)?),
-                normal_scale: material.normal_scale,
-                ..SurfaceMaterial::default()
-            };
-            let handle = renderer
-                .add_material(ctx, &surface)
-                .with_context(|| format!("binding the {label} material"))?;
+        if let Some(NodeMesh::Primitive { material, .. }) = &content.mesh {
+            let json_path = format!("objects[{}].material", content.object.unwrap_or_default());
             meshes
-                .normal_mapped
-                .push((map.clone(), material.normal_scale, handle));
+                .surfaces
+                .add(ctx, renderer, &game.scene.assets, material, &json_path)
+                .with_context(|| format!("{}: {json_path}", game.file.display()))?;
         }
     }
     meshes.gltf = LevelGltfMeshes::upload(ctx, renderer, &game.scene)
         .with_context(|| format!("{}: uploading the glTF meshes", game.file.display()))?;
+    meshes.skins = LevelSkins::upload(ctx, renderer, &game.scene, &game.node_animators)
+        .with_context(|| format!("{}: uploading the animated glTF skins", game.file.display()))?;
     Ok(meshes)
 }
 
@@ -385,6 +327,10 @@ pub fn extract(
     content
         .characters
         .extract(&game.gameplay, &mut frame.skinned)?;
+    content
+        .meshes
+        .skins
+        .extract(&game.scene, &game.node_animators, &mut frame.skinned)?;
     frame.post = post_settings(&game.scene.post, game.wireframe, brightest_light(frame));
     if game.debug_view != DebugView::Lit {
         frame.post = PostSettings {
@@ -463,10 +409,7 @@ fn extract_scene(
             material,
         }) = &content.mesh
         {
-            let surface = material
-                .normal_map
-                .as_ref()
-                .and_then(|map| meshes.normal_mapped(map, material.normal_scale));
+            let surface = meshes.surfaces.get(material);
             if let Some(mesh) = meshes.mesh_for(*primitive, &world) {
                 frame.draws.push(DrawItem {
                     mesh,
@@ -482,7 +425,9 @@ fn extract_scene(
             }
         }
         if let Some(NodeMesh::Gltf { asset, mesh, .. }) = &content.mesh {
-            meshes.gltf.draw(asset, *mesh, world, &mut frame.draws);
+            if !meshes.skins.draws_node(node) {
+                meshes.gltf.draw(asset, *mesh, world, &mut frame.draws);
+            }
         }
         for component in &content.components {
             if let Component::PointLight(light) = component {

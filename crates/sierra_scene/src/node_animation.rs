@@ -3,7 +3,9 @@
 //! ([`crate::scene::GltfInstance`]). Clips are built once at load for the file's node hierarchy
 //! (`sierra_gltf::GltfAsset::node_skeleton`, one joint per glTF node) and sampled each tick
 //! (`sierra_anim::sample_clip`); the sampled local transforms become the nodes' local
-//! transforms, so meshes, children and colliders follow before transform propagation.
+//! transforms, so meshes, children and colliders follow before transform propagation. Skins
+//! follow in the binary's extract step (`sierra::level_skins`: palettes from these nodes' world
+//! matrices, morph weights from [`NodeAnimators::clip_of`]).
 //!
 //! Tick order: [`crate::components::update_spinners`] → [`NodeAnimators::update`] → gameplay →
 //! propagation.

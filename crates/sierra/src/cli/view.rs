@@ -14,12 +14,14 @@
 //! the clip's `weights` channel of the mesh node sampled at each frame's time (else the node's,
 //! else the mesh's default weights; [`sierra_content::poser::node_morph_weights`]); unskinned
 //! morphed meshes go through the same pass with one joint (their node's rest world matrix).
-//! A grey ground plane under the clip's bounds receives the model's sun shadow (not with
-//! `--albedo`, which shows the model alone). Models without skins or morph targets are drawn
+//! A grey ground plane under the clip's bounds receives the model's sun shadow, the shadow map
+//! fitted to the model and its ground whatever their scale (not with `--albedo`, which shows
+//! the model alone). Models without skins or morph targets are drawn
 //! with their materials, each mesh placed by its
 //! node's world matrix under the clip ([`sierra_content::poser::NodePoser`]: node translation,
 //! rotation and scale channels, e.g. BoxAnimated, AnimatedCube), or at rest without a clip.
 
+use std::f32::consts::SQRT_2;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
@@ -380,7 +382,11 @@ fn ground(
     Ok(DrawItem {
         mesh,
         model: Mat4::from_scale_rotation_translation(
-            Vec3::new(radius * 6.0, 1.0, radius * 6.0),
+            Vec3::new(
+                2.0 * GROUND_HALF_SIDE * radius,
+                1.0,
+                2.0 * GROUND_HALF_SIDE * radius,
+            ),
             glam::Quat::IDENTITY,
             Vec3::new(centre.x, lo.y, centre.z),
         ),
@@ -392,6 +398,19 @@ fn ground(
         surface: None,
     })
 }
+
+/// Sizes the sun's shadow map to the model and its ground, whatever the model's scale (Fox is
+/// ~150 units long, beyond the game's 40 m shadow distance): the map covers the camera's view
+/// up to the far corner of the ground (`6 · radius` square around `centre`) and takes casters
+/// from up to `2 · radius` beyond it towards the sun.
+fn fit_shadow(renderer: &mut Renderer, camera: &Camera, centre: Vec3, radius: f32) {
+    let settings = &mut renderer.shadow.settings;
+    settings.max_distance = camera.position.distance(centre) + GROUND_HALF_SIDE * SQRT_2 * radius;
+    settings.caster_margin = 2.0 * radius;
+}
+
+/// Half the side of the ground plane, in bounding radii.
+const GROUND_HALF_SIDE: f32 = 3.0;
 
 /// A model loaded for viewing: its frame source (framed, on its ground), its clips and the
 /// bounds of the clip shown.
@@ -642,9 +661,11 @@ pub(crate) fn upload_model(
     }
     let centre = (lo + hi) * 0.5;
     let radius = ((hi - lo).length() * 0.5).max(1e-3);
-    source.camera = Some(view_camera(centre, radius, request.aspect));
+    let camera = view_camera(centre, radius, request.aspect);
+    source.camera = Some(camera);
     if !albedo {
         source.ground = Some(ground(ctx, renderer, lo, hi, radius)?);
+        fit_shadow(renderer, &camera, centre, radius);
     }
     Ok(LoadedModel {
         source,

@@ -303,6 +303,12 @@ pub struct Material {
     pub normal_map: Option<NormalMapRef>,
     /// Scale of the normal map's X and Y slopes (default 1; 0 is flat; glTF `normalTexture.scale`).
     pub normal_scale: f32,
+    /// Colour texture (default none): a `.png`/`.jpg`/`.jpeg` path resolved as `normalMap` files
+    /// are (relative to the level's folder or `shared:PATH`, inside the asset root, within the
+    /// file budget), sRGB, multiplying `baseColor` (as glTF `baseColorTexture`), mapped by the
+    /// primitive's UVs as `normalMap` is. Only built-in primitives use it (a glTF `mesh` has its
+    /// file's materials).
+    pub base_color_texture: Option<PathBuf>,
 }
 
 impl Default for Material {
@@ -314,6 +320,7 @@ impl Default for Material {
             emissive: Vec3::ZERO,
             normal_map: None,
             normal_scale: 1.0,
+            base_color_texture: None,
         }
     }
 }
@@ -626,6 +633,15 @@ impl Level {
             if let Some(NormalMapRef::File(rel)) = &obj.material.normal_map {
                 refs.push((format!("objects[{i}].material.normalMap"), rel));
             }
+            if let Some(rel) = &obj.material.base_color_texture {
+                let json_path = format!("objects[{i}].material.baseColorTexture");
+                check_image_extension(rel).map_err(|message| Error::Invalid {
+                    file: self.file.clone(),
+                    json_path: json_path.clone(),
+                    message,
+                })?;
+                refs.push((json_path, rel));
+            }
             for (j, c) in obj.components.iter().enumerate() {
                 let at = |field: &str| format!("objects[{i}].components[{j}].{field}");
                 match c {
@@ -746,6 +762,19 @@ impl Level {
 ///
 /// # Errors
 /// [`Error::OutsideAssetRoot`], [`Error::AssetNotFound`], [`Error::Asset`].
+/// A texture path must name a `.png`, `.jpg` or `.jpeg` image (the decoders the engine has).
+fn check_image_extension(path: &Path) -> Result<(), String> {
+    let lower = path.to_string_lossy().to_ascii_lowercase();
+    if [".png", ".jpg", ".jpeg"].iter().any(|e| lower.ends_with(e)) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` is not a .png/.jpg/.jpeg image",
+            path.display()
+        ))
+    }
+}
+
 fn check_asset(resolver: &Resolver, asset: &Path, max_bytes: u64) -> Result<PathBuf, Error> {
     let file = resolver.open(asset)?;
     if file.len() > max_bytes {
