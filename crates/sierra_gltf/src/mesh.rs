@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3, Vec4};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 
-use crate::accessor::{read_floats, Expect};
+use crate::accessor::{read_floats, Expect, Norm};
 use crate::source::Buffers;
 use crate::{Error, Result};
 
@@ -74,8 +74,17 @@ impl ImportedMesh {
     }
 }
 
-const FLOAT: &[DataType] = &[DataType::F32];
 const FLOAT_OR_UNORM: &[DataType] = &[DataType::F32, DataType::U8, DataType::U16];
+/// `KHR_mesh_quantization`: every 8- and 16-bit type (POSITION, TEXCOORD_n, morph POSITION).
+const QUANTISED: &[DataType] = &[
+    DataType::F32,
+    DataType::I8,
+    DataType::U8,
+    DataType::I16,
+    DataType::U16,
+];
+/// `KHR_mesh_quantization`: signed normalised types (NORMAL, TANGENT and their morph deltas).
+const FLOAT_OR_SNORM: &[DataType] = &[DataType::F32, DataType::I8, DataType::I16];
 
 fn vec3s(v: Vec<f32>) -> Vec<Vec3> {
     v.chunks_exact(3).map(Vec3::from_slice).collect()
@@ -110,8 +119,8 @@ pub(crate) fn read_mesh(
             &Expect {
                 usage: &u,
                 dims: &[Dimensions::Vec3],
-                types: FLOAT,
-                normalized_ints: false,
+                types: QUANTISED,
+                normalized: Norm::Either,
             },
         )?);
         let n = positions.len();
@@ -134,6 +143,7 @@ pub(crate) fn read_mesh(
         if let Some(a) = attr(Semantic::Normals) {
             check_len(&a, "NORMAL")?;
             let u = usage("NORMAL");
+            // Quantised normals are only nearly unit: renormalise (KHR_mesh_quantization).
             p.normals = vec3s(read_floats(
                 file,
                 buffers,
@@ -141,10 +151,13 @@ pub(crate) fn read_mesh(
                 &Expect {
                     usage: &u,
                     dims: &[Dimensions::Vec3],
-                    types: FLOAT,
-                    normalized_ints: false,
+                    types: FLOAT_OR_SNORM,
+                    normalized: Norm::Required,
                 },
-            )?);
+            )?)
+            .into_iter()
+            .map(|n| n.normalize_or(n))
+            .collect();
         }
         if let Some(a) = attr(Semantic::Tangents) {
             check_len(&a, "TANGENT")?;
@@ -156,12 +169,12 @@ pub(crate) fn read_mesh(
                 &Expect {
                     usage: &u,
                     dims: &[Dimensions::Vec4],
-                    types: FLOAT,
-                    normalized_ints: false,
+                    types: FLOAT_OR_SNORM,
+                    normalized: Norm::Required,
                 },
             )?
             .chunks_exact(4)
-            .map(Vec4::from_slice)
+            .map(|t| Vec3::from_slice(t).normalize_or(Vec3::X).extend(t[3]))
             .collect();
         }
         for (set, dst) in [(0u32, &mut p.uvs), (1, &mut p.uvs1)] {
@@ -175,8 +188,8 @@ pub(crate) fn read_mesh(
                     &Expect {
                         usage: &u,
                         dims: &[Dimensions::Vec2],
-                        types: FLOAT_OR_UNORM,
-                        normalized_ints: true,
+                        types: QUANTISED,
+                        normalized: Norm::Either,
                     },
                 )?
                 .chunks_exact(2)
@@ -195,7 +208,7 @@ pub(crate) fn read_mesh(
                     usage: &u,
                     dims: &[Dimensions::Vec3, Dimensions::Vec4],
                     types: FLOAT_OR_UNORM,
-                    normalized_ints: true,
+                    normalized: Norm::Required,
                 },
             )?;
             p.colors = if a.dimensions() == Dimensions::Vec3 {
@@ -218,7 +231,7 @@ pub(crate) fn read_mesh(
                         usage: &u,
                         dims: &[Dimensions::Scalar],
                         types: &[DataType::U8, DataType::U16, DataType::U32],
-                        normalized_ints: false,
+                        normalized: Norm::Forbidden,
                     },
                 )?;
                 let idx: Vec<u32> = v.into_iter().map(|x| x as u32).collect();
@@ -242,6 +255,12 @@ pub(crate) fn read_mesh(
                 (target.tangents(), &mut t.tangents, "TANGENT"),
             ] {
                 if let Some(a) = acc {
+                    // KHR_mesh_quantization: position deltas may be unnormalised integers.
+                    let normalized = if what == "POSITION" {
+                        Norm::Either
+                    } else {
+                        Norm::Required
+                    };
                     let what = format!("morph target {ti} {what}");
                     check_len(&a, &what)?;
                     let u = usage(&what);
@@ -252,8 +271,8 @@ pub(crate) fn read_mesh(
                         &Expect {
                             usage: &u,
                             dims: &[Dimensions::Vec3],
-                            types: &[DataType::F32, DataType::I8, DataType::I16],
-                            normalized_ints: true,
+                            types: FLOAT_OR_SNORM,
+                            normalized,
                         },
                     )?);
                 }
@@ -310,7 +329,7 @@ fn read_influences(
                 usage: &uj,
                 dims: &[Dimensions::Vec4],
                 types: &[DataType::U8, DataType::U16],
-                normalized_ints: false,
+                normalized: Norm::Forbidden,
             },
         )?;
         let uw = usage(&format!("WEIGHTS_{set}"));
@@ -322,7 +341,7 @@ fn read_influences(
                 usage: &uw,
                 dims: &[Dimensions::Vec4],
                 types: FLOAT_OR_UNORM,
-                normalized_ints: true,
+                normalized: Norm::Required,
             },
         )?;
         if let Some(i) = w.iter().position(|x| !x.is_finite() || *x < 0.0) {
