@@ -13,7 +13,7 @@ use crate::animation::read_animation;
 use crate::extensions::RawJson;
 use crate::asset::{GltfAsset, ImportOptions, ImportedNode, ImportedSkin};
 use crate::material::read_material;
-use crate::mesh::read_mesh;
+use crate::mesh::{apply_material_uvs, read_mesh};
 use crate::source::{check_glb_container, load_buffers, load_images, Buffers};
 use crate::{Error, Result};
 
@@ -54,14 +54,17 @@ pub(crate) fn import(
         }
     }
 
+    let materials: Vec<_> = doc.materials().map(|m| read_material(&m, &raw)).collect();
     let meshes = if options.meshes {
-        doc.meshes()
+        let mut meshes = doc
+            .meshes()
             .map(|m| read_mesh(file, &buffers, &m, &mut warnings))
-            .collect::<Result<Vec<_>>>()?
+            .collect::<Result<Vec<_>>>()?;
+        apply_material_uvs(file, &mut meshes, &materials, &mut warnings);
+        meshes
     } else {
         Vec::new()
     };
-    let materials = doc.materials().map(|m| read_material(&m)).collect();
     let images = if options.images {
         load_images(file, &doc, &buffers, resolver)?
     } else {

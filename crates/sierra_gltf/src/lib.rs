@@ -34,6 +34,9 @@ pub use animation::{ChannelData, ImportedChannel, ImportedClip};
 pub use asset::{ClipSelector, GltfAsset, ImportOptions, ImportedNode, ImportedSkin, SkinInstance};
 pub use error::{Error, Result};
 pub use extensions::SUPPORTED_EXTENSIONS;
-pub use material::{AlphaMode, ImportedImage, ImportedMaterial, TextureRef};
+pub use material::{
+    AlphaMode, Filter, ImportedImage, ImportedMaterial, ImportedSampler, TextureRef, TextureTransform,
+    Wrap,
+};
 pub use mesh::{ImportedMesh, ImportedPrimitive, MorphTarget};
 pub use sierra_assets::{self as assets, Budgets, Resolver};

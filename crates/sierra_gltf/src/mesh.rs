@@ -40,6 +40,11 @@ pub struct ImportedPrimitive {
     pub uvs: Vec<Vec2>,
     /// TEXCOORD_1 (empty when absent).
     pub uvs1: Vec<Vec2>,
+    /// The UVs the primitive's material samples ([`ImportedPrimitive::draw_uvs`]): the
+    /// `TEXCOORD_n` set of its [`crate::ImportedMaterial::primary_texture`] with that texture's
+    /// `KHR_texture_transform` applied. Empty when the material has no texture (or for a
+    /// primitive built in code): then `uvs` are drawn.
+    pub texture_uvs: Vec<Vec2>,
     /// COLOR_0 as linear RGBA (empty when absent).
     pub colors: Vec<Vec4>,
     /// Skin joint indices (into the skin's `joints` array), 4 per vertex (empty when not skinned).
@@ -65,6 +70,17 @@ pub struct ImportedMesh {
     pub primitives: Vec<ImportedPrimitive>,
     /// Default morph weights (`[morph target count]`, zeros when the file gives none).
     pub weights: Vec<f32>,
+}
+
+impl ImportedPrimitive {
+    /// The UVs to draw with: `texture_uvs` when set, else `uvs` (TEXCOORD_0).
+    pub fn draw_uvs(&self) -> &[Vec2] {
+        if self.texture_uvs.is_empty() {
+            &self.uvs
+        } else {
+            &self.texture_uvs
+        }
+    }
 }
 
 impl ImportedMesh {
@@ -386,4 +402,61 @@ fn read_influences(
         warnings.push(msg);
     }
     Ok(())
+}
+
+/// Fills every primitive's `texture_uvs` from its material's primary texture (UV set and
+/// transform). Warns once per material whose other textures ask for another UV set, transform
+/// or sampler (the renderer draws a material with one of each), and once per primitive whose
+/// material names a `TEXCOORD_n` set the primitive lacks (then TEXCOORD_0 is used).
+pub(crate) fn apply_material_uvs(
+    file: &Path,
+    meshes: &mut [ImportedMesh],
+    materials: &[crate::ImportedMaterial],
+    warnings: &mut Vec<String>,
+) {
+    let mut warn = |msg: String| {
+        log::warn!("{msg}");
+        warnings.push(msg);
+    };
+    for (i, m) in materials.iter().enumerate() {
+        let Some(primary) = m.primary_texture() else {
+            continue;
+        };
+        for (slot, t) in m.textures().skip(1) {
+            if (t.tex_coord, t.transform, t.sampler)
+                != (primary.tex_coord, primary.transform, primary.sampler)
+            {
+                warn(format!(
+                    "{}: material {i} ({:?}): {slot} uses another UV set, texture transform or \
+                     sampler than the material's first texture; Sierra draws it with the first's",
+                    file.display(),
+                    m.name
+                ));
+            }
+        }
+    }
+    for (mi, mesh) in meshes.iter_mut().enumerate() {
+        for (pi, p) in mesh.primitives.iter_mut().enumerate() {
+            let Some(t) = p
+                .material
+                .and_then(|m| materials.get(m))
+                .and_then(|m| m.primary_texture())
+            else {
+                continue;
+            };
+            let set = match t.tex_coord {
+                0 => &p.uvs,
+                1 if !p.uvs1.is_empty() => &p.uvs1,
+                n => {
+                    warn(format!(
+                        "{}: mesh {mi} primitive {pi}: its material samples TEXCOORD_{n}, which \
+                         the primitive lacks (Sierra reads TEXCOORD_0 and TEXCOORD_1); drawn with TEXCOORD_0",
+                        file.display()
+                    ));
+                    &p.uvs
+                }
+            };
+            p.texture_uvs = set.iter().map(|&uv| t.transform.apply(uv)).collect();
+        }
+    }
 }
