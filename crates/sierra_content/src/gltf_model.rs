@@ -55,7 +55,11 @@ pub fn primitive_mesh(primitive: &ImportedPrimitive) -> MeshData {
     let mut mesh = MeshData {
         positions: vec3s(&primitive.positions),
         normals: vec3s(&primitive.normals),
-        uvs: primitive.draw_uvs().iter().map(|uv| uv.to_array()).collect(),
+        uvs: primitive
+            .draw_uvs()
+            .iter()
+            .map(|uv| uv.to_array())
+            .collect(),
         tangents: primitive.tangents.iter().map(|t| t.to_array()).collect(),
         colors: primitive.colors.iter().map(|c| c.to_array()).collect(),
         indices,

@@ -115,7 +115,9 @@ pub(crate) fn read_animation(
         let usage = format!("animation {} channel {ci} output", anim.index());
         let property = channel.target().property();
         let (dims, types, normalized): (_, &[DataType], _) = match property {
-            Property::Translation | Property::Scale => (Dimensions::Vec3, &[DataType::F32], Norm::Forbidden),
+            Property::Translation | Property::Scale => {
+                (Dimensions::Vec3, &[DataType::F32], Norm::Forbidden)
+            }
             Property::Rotation => (
                 Dimensions::Vec4,
                 &[

@@ -10,8 +10,8 @@ use sierra_assets::Resolver;
 
 use crate::accessor::{read_floats, Expect, Norm};
 use crate::animation::read_animation;
-use crate::extensions::RawJson;
 use crate::asset::{GltfAsset, ImportOptions, ImportedNode, ImportedSkin};
+use crate::extensions::RawJson;
 use crate::material::read_material;
 use crate::mesh::{apply_material_uvs, read_mesh};
 use crate::source::{check_glb_container, load_buffers, load_images, Buffers};

@@ -19,8 +19,8 @@ mod animation;
 mod asset;
 pub mod builtin;
 mod error;
-mod extensions;
 pub mod export;
+mod extensions;
 mod import;
 mod material;
 mod mesh;
@@ -35,8 +35,8 @@ pub use asset::{ClipSelector, GltfAsset, ImportOptions, ImportedNode, ImportedSk
 pub use error::{Error, Result};
 pub use extensions::SUPPORTED_EXTENSIONS;
 pub use material::{
-    AlphaMode, Filter, ImportedImage, ImportedMaterial, ImportedSampler, TextureRef, TextureTransform,
-    Wrap,
+    AlphaMode, Filter, ImportedImage, ImportedMaterial, ImportedSampler, TextureRef,
+    TextureTransform, Wrap,
 };
 pub use mesh::{ImportedMesh, ImportedPrimitive, MorphTarget};
 pub use sierra_assets::{self as assets, Budgets, Resolver};

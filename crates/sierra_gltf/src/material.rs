@@ -258,7 +258,8 @@ fn tex(
 pub(crate) fn read_material(m: &gltf::Material, raw: &RawJson) -> ImportedMaterial {
     let pbr = m.pbr_metallic_roughness();
     let i = m.index().unwrap_or(0);
-    let info = |t: gltf::texture::Info, slot: &[&str]| tex(t.texture(), t.tex_coord(), raw, i, slot);
+    let info =
+        |t: gltf::texture::Info, slot: &[&str]| tex(t.texture(), t.tex_coord(), raw, i, slot);
     const PBR: &str = "pbrMetallicRoughness";
     ImportedMaterial {
         name: m.name().unwrap_or("").to_owned(),
@@ -280,9 +281,7 @@ pub(crate) fn read_material(m: &gltf::Material, raw: &RawJson) -> ImportedMateri
             .map(|t| tex(t.texture(), t.tex_coord(), raw, i, &["occlusionTexture"])),
         occlusion_strength: m.occlusion_texture().map_or(1.0, |t| t.strength()),
         emissive_factor: Vec3::from(m.emissive_factor()) * m.emissive_strength().unwrap_or(1.0),
-        emissive_texture: m
-            .emissive_texture()
-            .map(|t| info(t, &["emissiveTexture"])),
+        emissive_texture: m.emissive_texture().map(|t| info(t, &["emissiveTexture"])),
         alpha_mode: match m.alpha_mode() {
             gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
             gltf::material::AlphaMode::Mask => AlphaMode::Mask {

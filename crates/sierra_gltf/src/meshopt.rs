@@ -33,6 +33,29 @@ enum Filter {
     Exponential,
 }
 
+impl Mode {
+    /// The spec's spelling.
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Attributes => "ATTRIBUTES",
+            Mode::Triangles => "TRIANGLES",
+            Mode::Indices => "INDICES",
+        }
+    }
+}
+
+impl Filter {
+    /// The spec's spelling.
+    fn name(self) -> &'static str {
+        match self {
+            Filter::None => "NONE",
+            Filter::Octahedral => "OCTAHEDRAL",
+            Filter::Quaternion => "QUATERNION",
+            Filter::Exponential => "EXPONENTIAL",
+        }
+    }
+}
+
 /// One view's `EXT_meshopt_compression` object, checked.
 #[derive(Debug)]
 struct Compressed {
@@ -84,16 +107,17 @@ fn parse(ext: &Value, view_length: usize) -> std::result::Result<Compressed, Str
 /// The spec's constraints on stride, count and filter ("JSON schema updates" and "Filters").
 fn check_layout(c: &Compressed, view_length: usize) -> std::result::Result<(), String> {
     let stride_ok = match c.mode {
-        Mode::Attributes => c.stride % 4 == 0 && (4..=256).contains(&c.stride),
+        Mode::Attributes => c.stride.is_multiple_of(4) && (4..=256).contains(&c.stride),
         Mode::Triangles | Mode::Indices => c.stride == 2 || c.stride == 4,
     };
     if !stride_ok {
         return Err(format!(
-            "byteStride {} is not allowed in mode {:?}",
-            c.stride, c.mode
+            "byteStride {} is not allowed in mode {}",
+            c.stride,
+            c.mode.name()
         ));
     }
-    if c.mode == Mode::Triangles && c.count % 3 != 0 {
+    if c.mode == Mode::Triangles && !c.count.is_multiple_of(3) {
         return Err(format!(
             "TRIANGLES count {} is not a multiple of 3",
             c.count
@@ -104,12 +128,14 @@ fn check_layout(c: &Compressed, view_length: usize) -> std::result::Result<(), S
         _ if c.mode != Mode::Attributes => false,
         Filter::Octahedral => c.stride == 4 || c.stride == 8,
         Filter::Quaternion => c.stride == 8,
-        Filter::Exponential => c.stride % 4 == 0,
+        Filter::Exponential => c.stride.is_multiple_of(4),
     };
     if !filter_ok {
         return Err(format!(
-            "filter {:?} does not apply to mode {:?} with byteStride {}",
-            c.filter, c.mode, c.stride
+            "filter {} does not apply to mode {} with byteStride {}",
+            c.filter.name(),
+            c.mode.name(),
+            c.stride
         ));
     }
     let decoded = c.count.checked_mul(c.stride);
@@ -164,7 +190,11 @@ pub(crate) fn decode_views(
 
 /// Decodes `source` into `view_length` bytes (zero padded past `count × stride`), kept in
 /// `u32` words so the filters' 16- and 32-bit accesses are aligned.
-fn decode(c: &Compressed, source: &[u8], view_length: usize) -> std::result::Result<Vec<u32>, String> {
+fn decode(
+    c: &Compressed,
+    source: &[u8],
+    view_length: usize,
+) -> std::result::Result<Vec<u32>, String> {
     let mut words = vec![0u32; view_length.div_ceil(4).max(1)];
     let dst = words.as_mut_ptr().cast::<std::ffi::c_void>();
     // SAFETY: `words` holds at least `view_length >= count × stride` bytes (checked by
@@ -199,8 +229,8 @@ fn decode(c: &Compressed, source: &[u8], view_length: usize) -> std::result::Res
     };
     if code != 0 {
         return Err(format!(
-            "meshoptimizer could not decode the {:?} data (error {code}): corrupt or truncated",
-            c.mode
+            "meshoptimizer could not decode the {} data (error {code}): corrupt or truncated",
+            c.mode.name()
         ));
     }
     // SAFETY: as above; the filter/stride pairs were checked by `check_layout`.

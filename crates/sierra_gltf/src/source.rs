@@ -206,11 +206,11 @@ pub(crate) fn load_images(
             let (bytes, uri_name): (std::borrow::Cow<[u8]>, Option<String>) = match img.source() {
                 gltf::image::Source::View { view, .. } => {
                     let data = buffers.view(&view).ok_or_else(|| {
-                            fail(format!(
-                                "buffer view {} lies outside its buffer",
-                                view.index()
-                            ))
-                        })?;
+                        fail(format!(
+                            "buffer view {} lies outside its buffer",
+                            view.index()
+                        ))
+                    })?;
                     (data.into(), None)
                 }
                 gltf::image::Source::Uri { uri, .. } => {

@@ -22,7 +22,8 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(tag: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("sierra_gltfpack_{tag}_{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("sierra_gltfpack_{tag}_{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         Self(dir)
     }
@@ -56,7 +57,8 @@ fn max_pose_difference(file: &Path) -> f32 {
             .duration;
         for fraction in [0.0, 0.25, 0.5, 0.9] {
             let time = duration * fraction;
-            let ours = sierra_gltf::pose::pose(&asset, &ClipSelector::Index(clip), time, 0).unwrap();
+            let ours =
+                sierra_gltf::pose::pose(&asset, &ClipSelector::Index(clip), time, 0).unwrap();
             let out = node_tools::node(
                 "gltf_pose.mjs",
                 &[
@@ -98,7 +100,11 @@ fn meshopt_compressed_fox_poses_as_threejs_poses_it() {
     let json = gltf_json(&file);
     for ext in ["EXT_meshopt_compression", "KHR_mesh_quantization"] {
         assert!(
-            json["extensionsRequired"].as_array().unwrap().iter().any(|e| e == ext),
+            json["extensionsRequired"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e == ext),
             "gltfpack -c requires {ext}: the test exercises it"
         );
     }
@@ -119,7 +125,11 @@ fn quantised_cesium_man_poses_as_threejs_poses_it() {
     };
     let json = gltf_json(&file);
     assert!(
-        json["extensionsRequired"].as_array().unwrap().iter().any(|e| e == "KHR_mesh_quantization"),
+        json["extensionsRequired"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e == "KHR_mesh_quantization"),
         "gltfpack quantises by default: the test exercises it"
     );
     let worst = max_pose_difference(&file);

@@ -218,41 +218,35 @@ impl MaterialBinder {
         let layout = ctx.scoped(
             || "creating the material layout".to_owned(),
             || {
-                let layout =
-                    ctx.device
-                        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                            label: Some("material"),
-                            entries: &[
-                                wgpu::BindGroupLayoutEntry {
-                                    binding: 0,
-                                    visibility: wgpu::ShaderStages::FRAGMENT,
-                                    ty: wgpu::BindingType::Buffer {
-                                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                                        has_dynamic_offset: false,
-                                        min_binding_size: wgpu::BufferSize::new(size_of::<
-                                            MaterialUniform,
-                                        >(
-                                        )
-                                            as u64),
-                                    },
-                                    count: None,
-                                },
-                                wgpu::BindGroupLayoutEntry {
-                                    binding: 1,
-                                    visibility: wgpu::ShaderStages::FRAGMENT,
-                                    ty: wgpu::BindingType::Sampler(
-                                        wgpu::SamplerBindingType::Filtering,
+                ctx.device
+                    .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("material"),
+                        entries: &[
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 0,
+                                visibility: wgpu::ShaderStages::FRAGMENT,
+                                ty: wgpu::BindingType::Buffer {
+                                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                                    has_dynamic_offset: false,
+                                    min_binding_size: wgpu::BufferSize::new(
+                                        size_of::<MaterialUniform>() as u64,
                                     ),
-                                    count: None,
                                 },
-                                texture_entry(2),
-                                texture_entry(3),
-                                texture_entry(4),
-                                texture_entry(5),
-                                texture_entry(6),
-                            ],
-                        });
-                layout
+                                count: None,
+                            },
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 1,
+                                visibility: wgpu::ShaderStages::FRAGMENT,
+                                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                                count: None,
+                            },
+                            texture_entry(2),
+                            texture_entry(3),
+                            texture_entry(4),
+                            texture_entry(5),
+                            texture_entry(6),
+                        ],
+                    })
             },
         )?;
         Ok(Self {

@@ -74,7 +74,10 @@ fn filter(f: SamplerFilter) -> wgpu::FilterMode {
 }
 
 /// The wgpu descriptor of `s`; `anisotropy` (1 = off) applies only when every filter is linear.
-pub fn sampler_descriptor(s: &MaterialSampler, anisotropy: u16) -> wgpu::SamplerDescriptor<'static> {
+pub fn sampler_descriptor(
+    s: &MaterialSampler,
+    anisotropy: u16,
+) -> wgpu::SamplerDescriptor<'static> {
     let trilinear = s.mag_filter == SamplerFilter::Linear
         && s.min_filter == SamplerFilter::Linear
         && s.mipmap_filter == Some(SamplerFilter::Linear);
@@ -90,7 +93,11 @@ pub fn sampler_descriptor(s: &MaterialSampler, anisotropy: u16) -> wgpu::Sampler
             _ => wgpu::MipmapFilterMode::Nearest,
         },
         lod_max_clamp: if s.mipmap_filter.is_some() { 32.0 } else { 0.0 },
-        anisotropy_clamp: if trilinear { anisotropy.clamp(1, 16) } else { 1 },
+        anisotropy_clamp: if trilinear {
+            anisotropy.clamp(1, 16)
+        } else {
+            1
+        },
         ..Default::default()
     }
 }
@@ -145,7 +152,10 @@ mod tests {
         assert_eq!((d.lod_max_clamp, d.anisotropy_clamp), (0.0, 1));
         assert_eq!(
             (d.address_mode_u, d.address_mode_v),
-            (wgpu::AddressMode::ClampToEdge, wgpu::AddressMode::MirrorRepeat)
+            (
+                wgpu::AddressMode::ClampToEdge,
+                wgpu::AddressMode::MirrorRepeat
+            )
         );
     }
 }

@@ -55,7 +55,12 @@ pub fn node(script: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
 /// When gltfpack fails or writes nothing.
 pub fn gltfpack(flags: &[&str], input: &Path, output: &Path) {
     let mut args: Vec<&std::ffi::OsStr> = flags.iter().map(|f| f.as_ref()).collect();
-    args.extend(["-i".as_ref(), input.as_os_str(), "-o".as_ref(), output.as_os_str()]);
+    args.extend([
+        "-i".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        output.as_os_str(),
+    ]);
     node("node_modules/gltfpack/cli.js", &args);
     assert!(output.exists(), "gltfpack wrote no {}", output.display());
 }
