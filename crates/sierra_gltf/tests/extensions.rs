@@ -15,28 +15,10 @@ use sierra_gltf::{
 
 /// A GLB of `json` (its `buffers[0].byteLength` set here) and binary chunk `bin`.
 fn glb(mut json: Value, bin: &[u8]) -> Vec<u8> {
-    let mut bin = bin.to_vec();
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
     if let Some(b) = json["buffers"].get_mut(0) {
-        b["byteLength"] = json!(bin.len());
+        b["byteLength"] = json!(bin.len().next_multiple_of(4));
     }
-    let mut j = serde_json::to_vec(&json).unwrap();
-    while !j.len().is_multiple_of(4) {
-        j.push(b' ');
-    }
-    let total = 12 + 8 + j.len() + 8 + bin.len();
-    let mut out = b"glTF".to_vec();
-    for word in [2, total as u32, j.len() as u32] {
-        out.extend(word.to_le_bytes());
-    }
-    out.extend(b"JSON");
-    out.extend(&j);
-    out.extend((bin.len() as u32).to_le_bytes());
-    out.extend(b"BIN\0");
-    out.extend(&bin);
-    out
+    sierra_testkit::glb::glb(&serde_json::to_vec(&json).unwrap(), bin)
 }
 
 fn import_with(bytes: &[u8], budgets: Budgets) -> Result<GltfAsset, Error> {

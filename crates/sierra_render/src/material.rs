@@ -274,8 +274,15 @@ impl MaterialBinder {
     /// [`crate::RenderError::Gpu`].
     pub fn bind(&self, ctx: &GpuContext, material: &SurfaceMaterial) -> Result<GpuMaterial> {
         use wgpu::util::DeviceExt;
-        let view = |t: &Option<Texture2d>, default: &Texture2d| {
-            t.as_ref().map_or(&default.view, |t| &t.view).clone()
+        // A sampler without mip filtering reads mip 0 only: one-level views (`sampler.rs`).
+        let base_level_only = material.sampler.mipmap_filter.is_none();
+        let view = |t: &Option<Texture2d>, default: &Texture2d| match t {
+            Some(t) if base_level_only => t.texture.create_view(&wgpu::TextureViewDescriptor {
+                mip_level_count: Some(1),
+                ..Default::default()
+            }),
+            Some(t) => t.view.clone(),
+            None => default.view.clone(),
         };
         let views = [
             view(&material.base_color, &self.white_srgb),

@@ -3,8 +3,10 @@
 //!
 //! Anisotropic filtering needs every filter linear (WebGPU `GPUSamplerDescriptor`), so only
 //! the trilinear samplers get the adapter's anisotropy
-//! ([`crate::context::GpuContext::material_anisotropy`]); a sampler without mips
-//! (`mipmap_filter: None`, glTF `minFilter` `NEAREST`/`LINEAR`) reads level 0 only.
+//! ([`crate::context::GpuContext::material_anisotropy`]). A sampler without mips
+//! (`mipmap_filter: None`, glTF `minFilter` `NEAREST`/`LINEAR`) is bound with one-level texture
+//! views (`material.rs`), not a LOD clamp of 0: the clamped LOD also picks between the min and
+//! mag filters (Vulkan "Texel Filtering"), so a clamp of 0 would magnify everywhere.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -92,7 +94,6 @@ pub fn sampler_descriptor(
             Some(SamplerFilter::Linear) => wgpu::MipmapFilterMode::Linear,
             _ => wgpu::MipmapFilterMode::Nearest,
         },
-        lod_max_clamp: if s.mipmap_filter.is_some() { 32.0 } else { 0.0 },
         anisotropy_clamp: if trilinear {
             anisotropy.clamp(1, 16)
         } else {
@@ -133,10 +134,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn anisotropy_only_for_trilinear_and_no_mips_clamps_to_level_0() {
+    fn anisotropy_only_for_trilinear() {
         let trilinear = sampler_descriptor(&MaterialSampler::default(), 8);
         assert_eq!(trilinear.anisotropy_clamp, 8);
-        assert_eq!(trilinear.lod_max_clamp, 32.0);
         let nearest = MaterialSampler {
             mag_filter: SamplerFilter::Nearest,
             ..Default::default()
@@ -149,7 +149,7 @@ mod tests {
             ..Default::default()
         };
         let d = sampler_descriptor(&no_mips, 8);
-        assert_eq!((d.lod_max_clamp, d.anisotropy_clamp), (0.0, 1));
+        assert_eq!(d.anisotropy_clamp, 1);
         assert_eq!(
             (d.address_mode_u, d.address_mode_v),
             (
