@@ -6,9 +6,9 @@
 // (index) at TIME seconds to the file's rest pose, each node's quaternion normalised. Images are not decoded (Node has no image
 // decoder); the skeleton does not need them.
 // Usage: node gltf_pose.mjs FILE.glb CLIP_INDEX TIME   (exit 1 with a message on stderr)
-import { readFileSync } from 'node:fs';
 import { AnimationMixer, LoopOnce } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { readGlb } from './read_glb.mjs';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 
 const [file, clipArg, timeArg] = process.argv.slice(2);
@@ -17,14 +17,7 @@ if (!file || clipArg === undefined || timeArg === undefined) {
   process.exit(2);
 }
 
-let bytes;
-try {
-  bytes = readFileSync(file);
-} catch (e) {
-  console.error(`${file}: ${e.message}`);
-  process.exit(1);
-}
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+const buffer = readGlb(file);
 
 // Textures cannot load in Node; skipping them keeps the loader quiet and the skeleton intact.
 const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);

@@ -2,7 +2,9 @@
 //! (`gltfpack -c -kn` Fox: meshopt-compressed, quantised; `gltfpack` CesiumMan: quantised, UVs
 //! dequantised by `KHR_texture_transform`) are produced at test time into a temporary folder,
 //! never committed, and each frame's difference to the original's is printed, not asserted:
-//! gltfpack resamples the clips and quantises positions, normals and UVs.
+//! gltfpack resamples the clips and quantises positions, normals and UVs. `sierra pose` of each
+//! packed file (through the animation job) equals three.js's pose within 1e-4, as the library's
+//! pose does in `sierra_gltf/tests/gltfpack.rs`.
 //! Run with `--nocapture` to read the report; the frames stay in the temp folder to look at.
 //!
 //! Needs `tools/js/node_modules` (`npm ci` in `tools/js`): skipped without it, except under CI.
@@ -39,7 +41,51 @@ fn view(model: &Path, clip: &str, out: &Path) -> Vec<image::RgbaImage> {
         .collect()
 }
 
-/// Packs `sample` with `flags`, views both at `clip` and prints the difference per frame.
+/// Largest difference between the joint world matrices `sierra pose` prints for `model` at
+/// `clip` (index) and `time` and three.js's (`tools/js/gltf_pose.mjs`).
+fn cli_pose_difference(model: &Path, clip: usize, time: f32) -> f64 {
+    let o = Command::new(env!("CARGO_BIN_EXE_sierra"))
+        .args([
+            "pose",
+            model.to_str().unwrap(),
+            "--clip",
+            &clip.to_string(),
+            "--time",
+            &time.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ours: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let args = [
+        model.as_os_str(),
+        clip.to_string().as_ref(),
+        time.to_string().as_ref(),
+    ];
+    let theirs: serde_json::Value =
+        serde_json::from_slice(&node_tools::node("gltf_pose.mjs", &args)).unwrap();
+    let (ours, theirs) = (
+        ours["joints"].as_array().unwrap(),
+        theirs["joints"].as_array().unwrap(),
+    );
+    assert_eq!(ours.len(), theirs.len());
+    let mut worst = 0.0f64;
+    for (a, b) in ours.iter().zip(theirs) {
+        assert_eq!(a["name"], b["name"]);
+        for (x, y) in a["world"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(b["world"].as_array().unwrap())
+        {
+            worst = worst.max((x.as_f64().unwrap() - y.as_f64().unwrap()).abs());
+        }
+    }
+    worst
+}
+
+/// Packs `sample` with `flags`, checks `sierra pose` of the packed file against three.js, views
+/// both at `clip` and prints the difference per frame.
 fn report(sample: &str, flags: &[&str], packed_name: &str, clip: &str) {
     let Some(source) = sierra_testkit::shared_asset(sample) else {
         return;
@@ -51,6 +97,12 @@ fn report(sample: &str, flags: &[&str], packed_name: &str, clip: &str) {
     std::fs::create_dir_all(&dir).unwrap();
     let packed = dir.join(packed_name);
     node_tools::gltfpack(flags, &source, &packed);
+    if node_tools::installed("three") {
+        for time in [0.0, 0.4, 0.9] {
+            let worst = cli_pose_difference(&packed, 0, time);
+            assert!(worst <= 1e-4, "{packed_name} at {time} s: {worst}");
+        }
+    }
     let original = view(&source, clip, &dir.join(format!("{packed_name}.original")));
     let repacked = view(&packed, clip, &dir.join(format!("{packed_name}.packed")));
     let (before, after) = (

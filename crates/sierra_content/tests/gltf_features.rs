@@ -21,6 +21,7 @@ use sierra_gltf::{GltfAsset, ImportOptions, Resolver};
 use sierra_render::{
     Camera, DebugView, FrameData, GpuContext, HeadlessRenderer, PostSettings, Sun,
 };
+use sierra_testkit::glb::merge;
 use support::context;
 
 const SIZE: u32 = 64;
@@ -134,17 +135,6 @@ impl Quad {
             json["textures"] = json!([{"source": 0, "sampler": 0}]);
         }
         sierra_testkit::glb::glb(&serde_json::to_vec(&json).unwrap(), &bytes)
-    }
-}
-
-fn merge(into: &mut Value, from: Value) {
-    match (into, from) {
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, v) in b {
-                merge(a.entry(k).or_insert(Value::Null), v);
-            }
-        }
-        (slot, v) => *slot = v,
     }
 }
 

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use sierra_gltf::{
     Budgets, ChannelData, Error, Filter, GltfAsset, ImportOptions, Resolver, TextureTransform, Wrap,
 };
+use sierra_testkit::glb::merge;
 
 /// A GLB of `json` (its `buffers[0].byteLength` set here) and binary chunk `bin`.
 fn glb(mut json: Value, bin: &[u8]) -> Vec<u8> {
@@ -370,17 +371,6 @@ fn quad(material: Value, sampler: Value) -> Vec<u8> {
         "scenes": [{"nodes": [0]}]
     });
     glb(json, &bin)
-}
-
-fn merge(into: &mut Value, from: Value) {
-    match (into, from) {
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, v) in b {
-                merge(a.entry(k).or_insert(Value::Null), v);
-            }
-        }
-        (slot, v) => *slot = v,
-    }
 }
 
 #[test]

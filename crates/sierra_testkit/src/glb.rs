@@ -1,5 +1,20 @@
-//! A minimal GLB writer for glTF files built in tests (glTF 2.0 §4.4 "GLB File Format
-//! Specification"): a JSON chunk and an optional binary chunk, each padded to 4 bytes.
+//! glTF files built in tests: a minimal GLB writer (glTF 2.0 §4.4 "GLB File Format
+//! Specification": a JSON chunk and an optional binary chunk, each padded to 4 bytes) and a
+//! JSON merge for variations of one document.
+
+use serde_json::Value;
+
+/// Merges `from` into `into`: objects key by key (recursively), anything else replaced.
+pub fn merge(into: &mut Value, from: Value) {
+    match (into, from) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in b {
+                merge(a.entry(k).or_insert(Value::Null), v);
+            }
+        }
+        (slot, v) => *slot = v,
+    }
+}
 
 /// The GLB of `json` (a glTF JSON document, whose `buffers[0].byteLength` the caller set to
 /// `bin.len()` rounded up to 4) and the binary chunk `bin` (none when empty).
