@@ -57,11 +57,8 @@ fn cli_pose_difference(model: &Path, clip: usize, time: f32) -> f64 {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let ours: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let args = [
-        model.as_os_str(),
-        clip.to_string().as_ref(),
-        time.to_string().as_ref(),
-    ];
+    let (clip, time) = (clip.to_string(), time.to_string());
+    let args = [model.as_os_str(), clip.as_ref(), time.as_ref()];
     let theirs: serde_json::Value =
         serde_json::from_slice(&node_tools::node("gltf_pose.mjs", &args)).unwrap();
     let (ours, theirs) = (
