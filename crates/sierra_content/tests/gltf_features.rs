@@ -257,7 +257,8 @@ fn every_wrap_mode_wraps_as_the_spec_says() {
     let ctx = context();
     // UVs from -1 to 2 across the quad: three periods of the texture.
     let wide = |st: Vec2| st * 3.0 - 1.0;
-    let cases: [(i32, fn(f32) -> f32, i32, fn(f32) -> f32); 3] = [
+    type Wrap = fn(f32) -> f32;
+    let cases: [(i32, Wrap, i32, Wrap); 3] = [
         (10497, repeat, 33648, mirrored),
         (33648, mirrored, 33071, clamp),
         (33071, clamp, 10497, repeat),
@@ -316,17 +317,14 @@ fn checker(side: u32, cell: u32) -> Vec<u8> {
     let rgba = (0..side)
         .flat_map(|y| {
             (0..side).flat_map(move |x| {
-                [if (x / cell + y / cell) % 2 == 0 {
+                let v = if (x / cell + y / cell).is_multiple_of(2) {
                     0
                 } else {
                     255
-                }; 4]
+                };
+                [v, v, v, 255]
             })
         })
-        .map(|v| v)
-        .collect::<Vec<u8>>()
-        .chunks(4)
-        .flat_map(|c| [c[0], c[1], c[2], 255])
         .collect();
     png(side, side, rgba)
 }
