@@ -9,8 +9,9 @@ export XDG_RUNTIME_DIR ?= /tmp/sierra-runtime-$(shell id -u)
 setup:
 	@bash scripts/setup.sh
 	@mkdir -p -m 700 $(XDG_RUNTIME_DIR)
-	@# three.js (pinned in tools/js/package-lock.json) for sierra_gltf/tests/threejs.rs.
-	@if [ ! -d tools/js/node_modules ]; then \
+	@# three.js and gltfpack (pinned in tools/js/package-lock.json) for sierra_gltf/tests/threejs.rs
+	@# and gltfpack.rs; installed again when the lock file is newer than the installed tree.
+	@if [ ! -d tools/js/node_modules ] || [ tools/js/package-lock.json -nt tools/js/node_modules/.package-lock.json ]; then \
 		if command -v npm >/dev/null 2>&1; then (cd tools/js && npm ci --no-audit --no-fund); \
 		else echo "setup: npm not found; the three.js interoperability test needs Node.js and npm" >&2; fi; \
 	fi

@@ -6,8 +6,8 @@
 //                              "times": [..], "values": [..] }] }] }
 // values are as three.js decoded them (quaternions x, y, z, w per key).
 // Usage: node gltf_summary.mjs FILE.glb   (exit 1 with a message on stderr on error)
-import { readFileSync } from 'node:fs';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { readGlb } from './read_glb.mjs';
 
 const file = process.argv[2];
 if (!file) {
@@ -15,14 +15,7 @@ if (!file) {
   process.exit(2);
 }
 
-let bytes;
-try {
-  bytes = readFileSync(file);
-} catch (e) {
-  console.error(`${file}: ${e.message}`);
-  process.exit(1);
-}
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+const buffer = readGlb(file);
 
 new GLTFLoader().parse(
   buffer,

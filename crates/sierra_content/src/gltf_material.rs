@@ -6,6 +6,11 @@
 //! ([`crate::SkinnedModel`], `sierra view`) and baked crowds ([`crate::crowd`]) all draw
 //! through it, so a texture reaches every path or none.
 //!
+//! Texture coordinates and samplers: the renderer draws a material with one UV set and one
+//! sampler, those of its primary texture (`ImportedMaterial::primary_texture`; the importer
+//! bakes its `KHR_texture_transform` into the primitive's `texture_uvs` and warns when the
+//! material's other textures differ).
+//!
 //! Colour spaces: base colour and emissive images are sRGB-encoded, the others linear (§3.9.2);
 //! each image is uploaded once per colour space it is used in, however many materials share it.
 //! A primitive without a material gets glTF's default material (§3.9.6): white, metallic 1,
@@ -16,6 +21,7 @@ use std::collections::HashMap;
 use glam::Vec3;
 use sierra_gltf::{GltfAsset, ImportedImage, ImportedMaterial, TextureRef};
 use sierra_render::material::{AlphaMode, ShadingModel, SurfaceMaterial};
+use sierra_render::sampler::{MaterialSampler, SamplerFilter, SamplerWrap};
 use sierra_render::skinning::SkinnedMeshHandle;
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{GpuContext, Material, RenderError, Renderer, Result};
@@ -197,5 +203,28 @@ fn surface(m: &ImportedMaterial, textures: &mut TextureCache<'_>) -> Result<Surf
         },
         double_sided: m.double_sided,
         detail: None,
+        sampler: m
+            .primary_texture()
+            .map_or_else(MaterialSampler::default, |t| material_sampler(&t.sampler)),
     })
+}
+
+/// A glTF sampler as the renderer's (glTF 2.0 §3.8.4).
+pub fn material_sampler(s: &sierra_gltf::ImportedSampler) -> MaterialSampler {
+    let wrap = |w| match w {
+        sierra_gltf::Wrap::Repeat => SamplerWrap::Repeat,
+        sierra_gltf::Wrap::MirroredRepeat => SamplerWrap::MirroredRepeat,
+        sierra_gltf::Wrap::ClampToEdge => SamplerWrap::ClampToEdge,
+    };
+    let filter = |f| match f {
+        sierra_gltf::Filter::Nearest => SamplerFilter::Nearest,
+        sierra_gltf::Filter::Linear => SamplerFilter::Linear,
+    };
+    MaterialSampler {
+        wrap_u: wrap(s.wrap_s),
+        wrap_v: wrap(s.wrap_t),
+        mag_filter: filter(s.mag_filter),
+        min_filter: filter(s.min_filter),
+        mipmap_filter: s.mipmap_filter.map(filter),
+    }
 }

@@ -43,7 +43,9 @@ impl GltfModel {
     }
 }
 
-/// Engine mesh data of one primitive: flat normals when absent, MikkTSpace tangents when absent.
+/// Engine mesh data of one primitive: the UVs its material samples (`draw_uvs`: UV set and
+/// `KHR_texture_transform` of its primary texture), COLOR_0 as vertex colours, flat normals when
+/// absent, MikkTSpace tangents when absent.
 pub fn primitive_mesh(primitive: &ImportedPrimitive) -> MeshData {
     let vec3s = |v: &[Vec3]| v.iter().map(|p| p.to_array()).collect::<Vec<_>>();
     let mut indices = primitive.indices.clone();
@@ -53,7 +55,11 @@ pub fn primitive_mesh(primitive: &ImportedPrimitive) -> MeshData {
     let mut mesh = MeshData {
         positions: vec3s(&primitive.positions),
         normals: vec3s(&primitive.normals),
-        uvs: primitive.uvs.iter().map(|uv| uv.to_array()).collect(),
+        uvs: primitive
+            .draw_uvs()
+            .iter()
+            .map(|uv| uv.to_array())
+            .collect(),
         tangents: primitive.tangents.iter().map(|t| t.to_array()).collect(),
         colors: primitive.colors.iter().map(|c| c.to_array()).collect(),
         indices,

@@ -35,7 +35,7 @@ fn material(base: Vec4, alpha_mode: AlphaMode, texture: Option<usize>) -> Import
         base_color_factor: base,
         base_color_texture: texture.map(|image| TextureRef {
             image,
-            tex_coord: 0,
+            ..TextureRef::default()
         }),
         alpha_mode,
         ..ImportedMaterial::default()

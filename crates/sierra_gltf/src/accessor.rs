@@ -13,10 +13,22 @@ use crate::{Error, Result};
 pub(crate) struct Expect<'u> {
     pub usage: &'u str,
     pub dims: &'u [Dimensions],
-    /// Accepted component types; integer types listed in `normalized_ints` must be normalized.
+    /// Accepted component types.
     pub types: &'u [DataType],
-    /// Integer types must have `normalized: true` (e.g. WEIGHTS, rotations); otherwise they must not.
-    pub normalized_ints: bool,
+    /// Whether 8- and 16-bit integer components must, must not, or may be normalized.
+    pub normalized: Norm,
+}
+
+/// The `normalized` flag an accessor's 8- and 16-bit integer components may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Norm {
+    /// `normalized: true` (WEIGHTS, rotations, quantised normals).
+    Required,
+    /// `normalized: false` (JOINTS, indices).
+    Forbidden,
+    /// Either (`KHR_mesh_quantization` positions and UVs: unnormalised integers are scaled
+    /// back by the node or texture transform).
+    Either,
 }
 
 /// Most components (`count × components`) the importer decodes from an accessor that has no
@@ -122,11 +134,16 @@ pub(crate) fn read_floats(
     }
     let int = t != DataType::F32;
     let normalized = accessor.normalized();
-    if int && t != DataType::U32 && expect.normalized_ints != normalized {
+    let allowed = match expect.normalized {
+        Norm::Required => normalized,
+        Norm::Forbidden => !normalized,
+        Norm::Either => true,
+    };
+    if int && t != DataType::U32 && !allowed {
         return Err(err(format!(
             "component type {} must {}be normalized here",
             type_name(t),
-            if expect.normalized_ints { "" } else { "not " }
+            if normalized { "not " } else { "" }
         )));
     }
     let comps = dims.multiplicity();
@@ -233,6 +250,5 @@ pub(crate) fn read_floats(
 }
 
 fn buffer_slice<'b>(buffers: &'b Buffers, view: &gltf::buffer::View) -> Option<&'b [u8]> {
-    let data = buffers.get(view.buffer().index())?;
-    data.get(view.offset()..view.offset().checked_add(view.length())?)
+    buffers.view(view)
 }

@@ -7,7 +7,7 @@ use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use sierra_anim::{Interpolation, RawMorphTrack, RawTrack};
 
-use crate::accessor::{read_floats, Expect};
+use crate::accessor::{read_floats, Expect, Norm};
 use crate::source::Buffers;
 use crate::{Error, Result};
 
@@ -79,7 +79,7 @@ pub(crate) fn read_animation(
                 usage: &usage,
                 dims: &[Dimensions::Scalar],
                 types: &[DataType::F32],
-                normalized_ints: false,
+                normalized: Norm::Forbidden,
             },
         )?;
         if let Some(i) = times.iter().position(|t| !t.is_finite()) {
@@ -115,7 +115,9 @@ pub(crate) fn read_animation(
         let usage = format!("animation {} channel {ci} output", anim.index());
         let property = channel.target().property();
         let (dims, types, normalized): (_, &[DataType], _) = match property {
-            Property::Translation | Property::Scale => (Dimensions::Vec3, &[DataType::F32], false),
+            Property::Translation | Property::Scale => {
+                (Dimensions::Vec3, &[DataType::F32], Norm::Forbidden)
+            }
             Property::Rotation => (
                 Dimensions::Vec4,
                 &[
@@ -125,7 +127,7 @@ pub(crate) fn read_animation(
                     DataType::I16,
                     DataType::U16,
                 ],
-                true,
+                Norm::Required,
             ),
             Property::MorphTargetWeights => (
                 Dimensions::Scalar,
@@ -136,7 +138,7 @@ pub(crate) fn read_animation(
                     DataType::I16,
                     DataType::U16,
                 ],
-                true,
+                Norm::Required,
             ),
         };
         let values = read_floats(
@@ -147,7 +149,7 @@ pub(crate) fn read_animation(
                 usage: &usage,
                 dims: &[dims],
                 types,
-                normalized_ints: normalized,
+                normalized,
             },
         )?;
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {

@@ -47,6 +47,26 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// The file requires (`extensionsRequired`) a glTF extension Sierra does not read.
+    #[error("{file}: requires the glTF extension `{extension}`, which Sierra does not support (supported: {})", supported.join(", "))]
+    UnsupportedExtension {
+        /// The file.
+        file: PathBuf,
+        /// The extension's name.
+        extension: String,
+        /// The extensions Sierra reads ([`crate::SUPPORTED_EXTENSIONS`]).
+        supported: Vec<String>,
+    },
+    /// An `EXT_meshopt_compression` buffer view could not be decoded.
+    #[error("{file}: buffer view {view} (EXT_meshopt_compression): {reason}")]
+    Meshopt {
+        /// The file.
+        file: PathBuf,
+        /// Buffer view index.
+        view: usize,
+        /// What is wrong.
+        reason: String,
+    },
     /// A `builtin:` model name that does not exist.
     #[error("unknown built-in model `{name}`; the built-in models are: {}", available.join(", "))]
     UnknownBuiltin {

@@ -8,11 +8,12 @@ use sierra_anim::{RawJoint, RawSkeleton, Skeleton, Skin};
 
 use sierra_assets::Resolver;
 
-use crate::accessor::{read_floats, Expect};
+use crate::accessor::{read_floats, Expect, Norm};
 use crate::animation::read_animation;
 use crate::asset::{GltfAsset, ImportOptions, ImportedNode, ImportedSkin};
+use crate::extensions::RawJson;
 use crate::material::read_material;
-use crate::mesh::read_mesh;
+use crate::mesh::{apply_material_uvs, read_mesh};
 use crate::source::{check_glb_container, load_buffers, load_images, Buffers};
 use crate::{Error, Result};
 
@@ -30,10 +31,11 @@ pub(crate) fn import(
     let gltf::Gltf { document, blob } =
         gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
     check_unvalidated_indices(document.as_json()).map_err(gltf_err)?;
-    let doc = gltf::Document::from_json(document.into_json()).map_err(gltf_err)?;
-    let buffers = load_buffers(file, &doc, blob, resolver)?;
+    let mut warnings = crate::extensions::validate(file, document.as_json())?;
+    let doc = gltf::Document::from_json_without_validation(document.into_json());
+    let raw = RawJson::parse(bytes);
+    let buffers = load_buffers(file, &doc, &raw, blob, resolver)?;
 
-    let mut warnings = Vec::new();
     let nodes = crate::nodes::read_nodes(file, &doc, &mut warnings)?;
     let (scene_index, scene_roots) = match doc.default_scene().or_else(|| doc.scenes().next()) {
         Some(s) => (s.index(), s.nodes().map(|n| n.index()).collect()),
@@ -52,14 +54,17 @@ pub(crate) fn import(
         }
     }
 
+    let materials: Vec<_> = doc.materials().map(|m| read_material(&m, &raw)).collect();
     let meshes = if options.meshes {
-        doc.meshes()
+        let mut meshes = doc
+            .meshes()
             .map(|m| read_mesh(file, &buffers, &m, &mut warnings))
-            .collect::<Result<Vec<_>>>()?
+            .collect::<Result<Vec<_>>>()?;
+        apply_material_uvs(file, &mut meshes, &materials, &mut warnings);
+        meshes
     } else {
         Vec::new()
     };
-    let materials = doc.materials().map(|m| read_material(&m)).collect();
     let images = if options.images {
         load_images(file, &doc, &buffers, resolver)?
     } else {
@@ -193,7 +198,7 @@ fn read_skin(
                     usage: &usage,
                     dims: &[Dimensions::Mat4],
                     types: &[DataType::F32],
-                    normalized_ints: false,
+                    normalized: Norm::Forbidden,
                 },
             )?;
             if acc.count() < joint_nodes.len() {

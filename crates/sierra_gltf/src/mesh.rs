@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3, Vec4};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 
-use crate::accessor::{read_floats, Expect};
+use crate::accessor::{read_floats, Expect, Norm};
 use crate::source::Buffers;
 use crate::{Error, Result};
 
@@ -40,6 +40,11 @@ pub struct ImportedPrimitive {
     pub uvs: Vec<Vec2>,
     /// TEXCOORD_1 (empty when absent).
     pub uvs1: Vec<Vec2>,
+    /// The UVs the primitive's material samples ([`ImportedPrimitive::draw_uvs`]): the
+    /// `TEXCOORD_n` set of its [`crate::ImportedMaterial::primary_texture`] with that texture's
+    /// `KHR_texture_transform` applied. Empty when the material has no texture (or for a
+    /// primitive built in code): then `uvs` are drawn.
+    pub texture_uvs: Vec<Vec2>,
     /// COLOR_0 as linear RGBA (empty when absent).
     pub colors: Vec<Vec4>,
     /// Skin joint indices (into the skin's `joints` array), 4 per vertex (empty when not skinned).
@@ -67,6 +72,17 @@ pub struct ImportedMesh {
     pub weights: Vec<f32>,
 }
 
+impl ImportedPrimitive {
+    /// The UVs to draw with: `texture_uvs` when set, else `uvs` (TEXCOORD_0).
+    pub fn draw_uvs(&self) -> &[Vec2] {
+        if self.texture_uvs.is_empty() {
+            &self.uvs
+        } else {
+            &self.texture_uvs
+        }
+    }
+}
+
 impl ImportedMesh {
     /// Number of morph targets (of the first primitive; glTF requires all to agree).
     pub fn morph_target_count(&self) -> usize {
@@ -74,8 +90,17 @@ impl ImportedMesh {
     }
 }
 
-const FLOAT: &[DataType] = &[DataType::F32];
 const FLOAT_OR_UNORM: &[DataType] = &[DataType::F32, DataType::U8, DataType::U16];
+/// `KHR_mesh_quantization`: every 8- and 16-bit type (POSITION, TEXCOORD_n, morph POSITION).
+const QUANTISED: &[DataType] = &[
+    DataType::F32,
+    DataType::I8,
+    DataType::U8,
+    DataType::I16,
+    DataType::U16,
+];
+/// `KHR_mesh_quantization`: signed normalised types (NORMAL, TANGENT and their morph deltas).
+const FLOAT_OR_SNORM: &[DataType] = &[DataType::F32, DataType::I8, DataType::I16];
 
 fn vec3s(v: Vec<f32>) -> Vec<Vec3> {
     v.chunks_exact(3).map(Vec3::from_slice).collect()
@@ -110,8 +135,8 @@ pub(crate) fn read_mesh(
             &Expect {
                 usage: &u,
                 dims: &[Dimensions::Vec3],
-                types: FLOAT,
-                normalized_ints: false,
+                types: QUANTISED,
+                normalized: Norm::Either,
             },
         )?);
         let n = positions.len();
@@ -134,6 +159,7 @@ pub(crate) fn read_mesh(
         if let Some(a) = attr(Semantic::Normals) {
             check_len(&a, "NORMAL")?;
             let u = usage("NORMAL");
+            // Quantised normals are only nearly unit: renormalise (KHR_mesh_quantization).
             p.normals = vec3s(read_floats(
                 file,
                 buffers,
@@ -141,10 +167,13 @@ pub(crate) fn read_mesh(
                 &Expect {
                     usage: &u,
                     dims: &[Dimensions::Vec3],
-                    types: FLOAT,
-                    normalized_ints: false,
+                    types: FLOAT_OR_SNORM,
+                    normalized: Norm::Required,
                 },
-            )?);
+            )?)
+            .into_iter()
+            .map(|n| n.normalize_or(n))
+            .collect();
         }
         if let Some(a) = attr(Semantic::Tangents) {
             check_len(&a, "TANGENT")?;
@@ -156,12 +185,12 @@ pub(crate) fn read_mesh(
                 &Expect {
                     usage: &u,
                     dims: &[Dimensions::Vec4],
-                    types: FLOAT,
-                    normalized_ints: false,
+                    types: FLOAT_OR_SNORM,
+                    normalized: Norm::Required,
                 },
             )?
             .chunks_exact(4)
-            .map(Vec4::from_slice)
+            .map(|t| Vec3::from_slice(t).normalize_or(Vec3::X).extend(t[3]))
             .collect();
         }
         for (set, dst) in [(0u32, &mut p.uvs), (1, &mut p.uvs1)] {
@@ -175,8 +204,8 @@ pub(crate) fn read_mesh(
                     &Expect {
                         usage: &u,
                         dims: &[Dimensions::Vec2],
-                        types: FLOAT_OR_UNORM,
-                        normalized_ints: true,
+                        types: QUANTISED,
+                        normalized: Norm::Either,
                     },
                 )?
                 .chunks_exact(2)
@@ -195,7 +224,7 @@ pub(crate) fn read_mesh(
                     usage: &u,
                     dims: &[Dimensions::Vec3, Dimensions::Vec4],
                     types: FLOAT_OR_UNORM,
-                    normalized_ints: true,
+                    normalized: Norm::Required,
                 },
             )?;
             p.colors = if a.dimensions() == Dimensions::Vec3 {
@@ -218,7 +247,7 @@ pub(crate) fn read_mesh(
                         usage: &u,
                         dims: &[Dimensions::Scalar],
                         types: &[DataType::U8, DataType::U16, DataType::U32],
-                        normalized_ints: false,
+                        normalized: Norm::Forbidden,
                     },
                 )?;
                 let idx: Vec<u32> = v.into_iter().map(|x| x as u32).collect();
@@ -242,6 +271,12 @@ pub(crate) fn read_mesh(
                 (target.tangents(), &mut t.tangents, "TANGENT"),
             ] {
                 if let Some(a) = acc {
+                    // KHR_mesh_quantization: position deltas may be unnormalised integers.
+                    let normalized = if what == "POSITION" {
+                        Norm::Either
+                    } else {
+                        Norm::Required
+                    };
                     let what = format!("morph target {ti} {what}");
                     check_len(&a, &what)?;
                     let u = usage(&what);
@@ -252,8 +287,8 @@ pub(crate) fn read_mesh(
                         &Expect {
                             usage: &u,
                             dims: &[Dimensions::Vec3],
-                            types: &[DataType::F32, DataType::I8, DataType::I16],
-                            normalized_ints: true,
+                            types: FLOAT_OR_SNORM,
+                            normalized,
                         },
                     )?);
                 }
@@ -310,7 +345,7 @@ fn read_influences(
                 usage: &uj,
                 dims: &[Dimensions::Vec4],
                 types: &[DataType::U8, DataType::U16],
-                normalized_ints: false,
+                normalized: Norm::Forbidden,
             },
         )?;
         let uw = usage(&format!("WEIGHTS_{set}"));
@@ -322,7 +357,7 @@ fn read_influences(
                 usage: &uw,
                 dims: &[Dimensions::Vec4],
                 types: FLOAT_OR_UNORM,
-                normalized_ints: true,
+                normalized: Norm::Required,
             },
         )?;
         if let Some(i) = w.iter().position(|x| !x.is_finite() || *x < 0.0) {
@@ -367,4 +402,61 @@ fn read_influences(
         warnings.push(msg);
     }
     Ok(())
+}
+
+/// Fills every primitive's `texture_uvs` from its material's primary texture (UV set and
+/// transform). Warns once per material whose other textures ask for another UV set, transform
+/// or sampler (the renderer draws a material with one of each), and once per primitive whose
+/// material names a `TEXCOORD_n` set the primitive lacks (then TEXCOORD_0 is used).
+pub(crate) fn apply_material_uvs(
+    file: &Path,
+    meshes: &mut [ImportedMesh],
+    materials: &[crate::ImportedMaterial],
+    warnings: &mut Vec<String>,
+) {
+    let mut warn = |msg: String| {
+        log::warn!("{msg}");
+        warnings.push(msg);
+    };
+    for (i, m) in materials.iter().enumerate() {
+        let Some(primary) = m.primary_texture() else {
+            continue;
+        };
+        for (slot, t) in m.textures().skip(1) {
+            if (t.tex_coord, t.transform, t.sampler)
+                != (primary.tex_coord, primary.transform, primary.sampler)
+            {
+                warn(format!(
+                    "{}: material {i} ({:?}): {slot} uses another UV set, texture transform or \
+                     sampler than the material's first texture; Sierra draws it with the first's",
+                    file.display(),
+                    m.name
+                ));
+            }
+        }
+    }
+    for (mi, mesh) in meshes.iter_mut().enumerate() {
+        for (pi, p) in mesh.primitives.iter_mut().enumerate() {
+            let Some(t) = p
+                .material
+                .and_then(|m| materials.get(m))
+                .and_then(|m| m.primary_texture())
+            else {
+                continue;
+            };
+            let set = match t.tex_coord {
+                0 => &p.uvs,
+                1 if !p.uvs1.is_empty() => &p.uvs1,
+                n => {
+                    warn(format!(
+                        "{}: mesh {mi} primitive {pi}: its material samples TEXCOORD_{n}, which \
+                         the primitive lacks (Sierra reads TEXCOORD_0 and TEXCOORD_1); drawn with TEXCOORD_0",
+                        file.display()
+                    ));
+                    &p.uvs
+                }
+            };
+            p.texture_uvs = set.iter().map(|&uv| t.transform.apply(uv)).collect();
+        }
+    }
 }

@@ -3,6 +3,7 @@
 //! accessor reader charges.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::path::Path;
 
 use sierra_assets::{AssetError, Budget, Resolver};
@@ -12,6 +13,8 @@ use crate::{Error, ImportedImage, Result};
 /// The buffers of one import, and what has been decoded from them so far.
 pub(crate) struct Buffers {
     data: Vec<Vec<u8>>,
+    /// `EXT_meshopt_compression` views, decoded (in `u32` words for alignment), by view index.
+    views: HashMap<usize, Vec<u32>>,
     decoded: Cell<u64>,
     limit: u64,
 }
@@ -20,6 +23,21 @@ impl Buffers {
     /// Buffer `index`'s bytes.
     pub(crate) fn get(&self, index: usize) -> Option<&[u8]> {
         self.data.get(index).map(Vec::as_slice)
+    }
+
+    /// The bytes of buffer view `view`: its decoded data when it is meshopt-compressed, else
+    /// its range of its buffer (`None` when that lies outside the buffer).
+    pub(crate) fn view(&self, view: &gltf::buffer::View) -> Option<&[u8]> {
+        if let Some(words) = self.views.get(&view.index()) {
+            return bytemuck::cast_slice::<u32, u8>(words).get(..view.length());
+        }
+        let data = self.get(view.buffer().index())?;
+        data.get(view.offset()..view.offset().checked_add(view.length())?)
+    }
+
+    /// Stores the decoded bytes of compressed view `index`.
+    pub(crate) fn set_view(&mut self, index: usize, words: Vec<u32>) {
+        self.views.insert(index, words);
     }
 
     /// Counts `bytes` more decoded data against [`sierra_assets::Budgets::gltf_decoded_bytes`];
@@ -104,10 +122,13 @@ pub(crate) fn check_glb_container(file: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Reads every buffer: the GLB binary chunk or a URI through `resolver`.
+/// Reads every buffer: the GLB binary chunk or a URI through `resolver`; an
+/// `EXT_meshopt_compression` fallback buffer without a URI has no bytes (its views are decoded).
+/// Then decodes the compressed views ([`crate::meshopt`]).
 pub(crate) fn load_buffers(
     file: &Path,
     doc: &gltf::Document,
+    raw: &crate::extensions::RawJson,
     mut blob: Option<Vec<u8>>,
     resolver: &Resolver,
 ) -> Result<Buffers> {
@@ -119,6 +140,13 @@ pub(crate) fn load_buffers(
             buffer: i,
             reason,
         };
+        let fallback = crate::meshopt::is_fallback(raw, i);
+        // glTF 2.0 §4.4.3.3: only buffer 0 may be the GLB binary chunk.
+        let no_data = i > 0 || blob.is_none();
+        if fallback && no_data && matches!(buffer.source(), gltf::buffer::Source::Bin) {
+            data.push(Vec::new());
+            continue;
+        }
         let mut bytes = match buffer.source() {
             gltf::buffer::Source::Bin => blob.take().ok_or_else(|| {
                 fail("refers to the GLB binary chunk, but the file has none".into())
@@ -140,11 +168,14 @@ pub(crate) fn load_buffers(
         }
         data.push(bytes);
     }
-    Ok(Buffers {
+    let mut buffers = Buffers {
         data,
+        views: HashMap::new(),
         decoded: Cell::new(0),
         limit: resolver.budgets().gltf_decoded_bytes,
-    })
+    };
+    crate::meshopt::decode_views(file, doc, raw, &mut buffers)?;
+    Ok(buffers)
 }
 
 /// At most 80 characters of a URI (data: URIs can be megabytes long).
@@ -174,17 +205,12 @@ pub(crate) fn load_images(
             };
             let (bytes, uri_name): (std::borrow::Cow<[u8]>, Option<String>) = match img.source() {
                 gltf::image::Source::View { view, .. } => {
-                    let data = buffers
-                        .get(view.buffer().index())
-                        .and_then(|b| {
-                            b.get(view.offset()..view.offset().checked_add(view.length())?)
-                        })
-                        .ok_or_else(|| {
-                            fail(format!(
-                                "buffer view {} lies outside its buffer",
-                                view.index()
-                            ))
-                        })?;
+                    let data = buffers.view(&view).ok_or_else(|| {
+                        fail(format!(
+                            "buffer view {} lies outside its buffer",
+                            view.index()
+                        ))
+                    })?;
                     (data.into(), None)
                 }
                 gltf::image::Source::Uri { uri, .. } => {
@@ -225,6 +251,7 @@ pub fn load_image_file(resolver: &Resolver, relative: &Path) -> Result<ImportedI
     let bytes = resolver.read(relative)?;
     let budget = Buffers {
         data: Vec::new(),
+        views: HashMap::new(),
         decoded: Cell::new(0),
         limit: resolver.budgets().gltf_decoded_bytes,
     };

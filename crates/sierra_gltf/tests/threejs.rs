@@ -9,39 +9,19 @@
 mod fingers;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Command;
 
 use glam::Quat;
 use serde_json::Value;
 use sierra_gltf::builtin::mannequin;
-
-fn tools_js() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/js")
-}
+use sierra_testkit::node_tools;
 
 /// Runs the summary script on `glb`, or `None` (skip) when three.js is not installed here.
 fn threejs_summary(glb: &std::path::Path) -> Option<Value> {
-    let dir = tools_js();
-    if !dir.join("node_modules/three/package.json").exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: tools/js/node_modules is missing; .ci/run must run `npm ci` in tools/js"
-        );
-        eprintln!("skipped: no tools/js/node_modules (run `npm ci` in tools/js)");
+    if !node_tools::installed("three") {
         return None;
     }
-    let out = Command::new("node")
-        .arg(dir.join("gltf_summary.mjs"))
-        .arg(glb)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "gltf_summary.mjs failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
+    let out = node_tools::node("gltf_summary.mjs", &[glb.as_os_str()]);
+    Some(serde_json::from_slice(&out).expect("the script prints JSON"))
 }
 
 #[test]

@@ -51,6 +51,7 @@ pub mod post;
 pub mod primitives;
 pub mod readback;
 pub mod renderer;
+pub mod sampler;
 pub mod skinned_bounds;
 pub mod skinned_mesh;
 pub mod skinning;

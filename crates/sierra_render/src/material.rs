@@ -13,7 +13,8 @@
 
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::texture::{material_sampler, ColorSpace, Texture2d};
+use crate::sampler::{MaterialSampler, SamplerCache};
+use crate::texture::{ColorSpace, Texture2d};
 
 /// Which BRDF lights the surface.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -81,6 +82,8 @@ pub struct SurfaceMaterial {
     pub double_sided: bool,
     /// Procedural bump detail on top of the normal (map), if any.
     pub detail: Option<DetailBump>,
+    /// The sampler of every texture of the material (wrap modes and filters; glTF sampler).
+    pub sampler: MaterialSampler,
 }
 
 /// Mirror of `MaterialUniform` in `forward.wgsl` (32 bytes).
@@ -187,10 +190,10 @@ pub struct GpuMaterial {
     pub variant: MaterialVariant,
 }
 
-/// Creates group-3 bind groups: owns the layout, the sampler and the 1×1 default textures.
+/// Creates group-3 bind groups: owns the layout, the samplers and the 1×1 default textures.
 pub struct MaterialBinder {
     layout: wgpu::BindGroupLayout,
-    sampler: wgpu::Sampler,
+    samplers: SamplerCache,
     white_srgb: Texture2d,
     white_linear: Texture2d,
     flat_normal: Texture2d,
@@ -212,52 +215,43 @@ impl MaterialBinder {
             },
             count: None,
         };
-        let (layout, sampler) = ctx.scoped(
+        let layout = ctx.scoped(
             || "creating the material layout".to_owned(),
             || {
-                let layout =
-                    ctx.device
-                        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                            label: Some("material"),
-                            entries: &[
-                                wgpu::BindGroupLayoutEntry {
-                                    binding: 0,
-                                    visibility: wgpu::ShaderStages::FRAGMENT,
-                                    ty: wgpu::BindingType::Buffer {
-                                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                                        has_dynamic_offset: false,
-                                        min_binding_size: wgpu::BufferSize::new(size_of::<
-                                            MaterialUniform,
-                                        >(
-                                        )
-                                            as u64),
-                                    },
-                                    count: None,
-                                },
-                                wgpu::BindGroupLayoutEntry {
-                                    binding: 1,
-                                    visibility: wgpu::ShaderStages::FRAGMENT,
-                                    ty: wgpu::BindingType::Sampler(
-                                        wgpu::SamplerBindingType::Filtering,
+                ctx.device
+                    .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("material"),
+                        entries: &[
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 0,
+                                visibility: wgpu::ShaderStages::FRAGMENT,
+                                ty: wgpu::BindingType::Buffer {
+                                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                                    has_dynamic_offset: false,
+                                    min_binding_size: wgpu::BufferSize::new(
+                                        size_of::<MaterialUniform>() as u64,
                                     ),
-                                    count: None,
                                 },
-                                texture_entry(2),
-                                texture_entry(3),
-                                texture_entry(4),
-                                texture_entry(5),
-                                texture_entry(6),
-                            ],
-                        });
-                (
-                    layout,
-                    material_sampler(&ctx.device, ctx.material_anisotropy()),
-                )
+                                count: None,
+                            },
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 1,
+                                visibility: wgpu::ShaderStages::FRAGMENT,
+                                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                                count: None,
+                            },
+                            texture_entry(2),
+                            texture_entry(3),
+                            texture_entry(4),
+                            texture_entry(5),
+                            texture_entry(6),
+                        ],
+                    })
             },
         )?;
         Ok(Self {
             layout,
-            sampler,
+            samplers: SamplerCache::new(ctx.material_anisotropy()),
             white_srgb: Texture2d::solid(ctx, "white", [255; 4], ColorSpace::Srgb)?,
             white_linear: Texture2d::solid(ctx, "white linear", [255; 4], ColorSpace::Linear)?,
             flat_normal: Texture2d::solid(
@@ -280,8 +274,15 @@ impl MaterialBinder {
     /// [`crate::RenderError::Gpu`].
     pub fn bind(&self, ctx: &GpuContext, material: &SurfaceMaterial) -> Result<GpuMaterial> {
         use wgpu::util::DeviceExt;
-        let view = |t: &Option<Texture2d>, default: &Texture2d| {
-            t.as_ref().map_or(&default.view, |t| &t.view).clone()
+        // A sampler without mip filtering reads mip 0 only: one-level views (`sampler.rs`).
+        let base_level_only = material.sampler.mipmap_filter.is_none();
+        let view = |t: &Option<Texture2d>, default: &Texture2d| match t {
+            Some(t) if base_level_only => t.texture.create_view(&wgpu::TextureViewDescriptor {
+                mip_level_count: Some(1),
+                ..Default::default()
+            }),
+            Some(t) => t.view.clone(),
+            None => default.view.clone(),
         };
         let views = [
             view(&material.base_color, &self.white_srgb),
@@ -290,6 +291,7 @@ impl MaterialBinder {
             view(&material.occlusion, &self.white_linear),
             view(&material.emissive, &self.white_srgb),
         ];
+        let sampler = self.samplers.get(&ctx.device, &material.sampler);
         let bind_group = ctx.scoped(
             || "binding a material".to_owned(),
             || {
@@ -307,7 +309,7 @@ impl MaterialBinder {
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
-                        resource: wgpu::BindingResource::Sampler(&self.sampler),
+                        resource: wgpu::BindingResource::Sampler(&sampler),
                     },
                 ];
                 for (i, view) in views.iter().enumerate() {

@@ -106,22 +106,6 @@ impl Texture2d {
     }
 }
 
-/// The sampler materials use: trilinear, repeat (glTF's default wrap), `anisotropy`× anisotropic
-/// filtering (1 = off; [`crate::context::GpuContext::material_anisotropy`] picks it per adapter).
-pub fn material_sampler(device: &wgpu::Device, anisotropy: u16) -> wgpu::Sampler {
-    device.create_sampler(&wgpu::SamplerDescriptor {
-        label: Some("material"),
-        address_mode_u: wgpu::AddressMode::Repeat,
-        address_mode_v: wgpu::AddressMode::Repeat,
-        address_mode_w: wgpu::AddressMode::Repeat,
-        mag_filter: wgpu::FilterMode::Linear,
-        min_filter: wgpu::FilterMode::Linear,
-        mipmap_filter: wgpu::MipmapFilterMode::Linear,
-        anisotropy_clamp: anisotropy.clamp(1, 16),
-        ..Default::default()
-    })
-}
-
 /// Mip levels `(width, height, rgba8)` from level 0 down to 1×1, each texel the average of its
 /// (up to) 2×2 parents; sRGB colour channels are averaged as linear values, alpha always linear.
 pub fn mip_chain(

@@ -11,11 +11,15 @@
 //!
 //! [`child`] runs a program (the `sierra` binary fed hostile input) under a memory limit and a
 //! timeout, so that a regression fails a test instead of exhausting the machine.
+//!
+//! [`glb::glb`] writes glTF files built in tests as GLB; [`node_tools`] runs the pinned Node tools of `tools/js` (three.js, gltfpack).
 
 pub mod albedo;
 pub mod alloc;
 pub mod child;
+pub mod glb;
 pub mod image_diff;
+pub mod node_tools;
 
 use std::path::PathBuf;
 

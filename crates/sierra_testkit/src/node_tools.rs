@@ -1,0 +1,66 @@
+//! The Node tools of `tools/js` (three.js's `GLTFLoader`, `gltfpack`), pinned in
+//! `tools/js/package-lock.json` and installed by `npm ci` there (`.ci/run`, `make setup`).
+//!
+//! Without `tools/js/node_modules` a test is skipped with a message, except under CI (`CI`
+//! set), where it fails: CI never passes by skipping.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `<workspace>/tools/js`.
+pub fn tools_js() -> PathBuf {
+    crate::workspace_root().join("tools").join("js")
+}
+
+/// Whether `tools/js/node_modules/PACKAGE` is installed; `false` (after printing why) when it
+/// is not and `CI` is unset.
+///
+/// # Panics
+/// When it is missing and `CI` is set.
+pub fn installed(package: &str) -> bool {
+    let dir = tools_js().join("node_modules").join(package);
+    if dir.join("package.json").exists() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI: {} is missing; .ci/run must run `npm ci` in tools/js",
+        dir.display()
+    );
+    eprintln!("skipped: no {} (run `npm ci` in tools/js)", dir.display());
+    false
+}
+
+/// Runs `node tools/js/SCRIPT ARGS…` and returns its stdout.
+///
+/// # Panics
+/// When node cannot start or the script fails (its stderr in the message).
+pub fn node(script: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
+    let out = Command::new("node")
+        .arg(tools_js().join(script))
+        .args(args)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "node {script} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// `gltfpack FLAGS… -i INPUT -o OUTPUT` (the pinned npm build, run by node).
+///
+/// # Panics
+/// When gltfpack fails or writes nothing.
+pub fn gltfpack(flags: &[&str], input: &Path, output: &Path) {
+    let mut args: Vec<&std::ffi::OsStr> = flags.iter().map(|f| f.as_ref()).collect();
+    args.extend([
+        "-i".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        output.as_os_str(),
+    ]);
+    node("node_modules/gltfpack/cli.js", &args);
+    assert!(output.exists(), "gltfpack wrote no {}", output.display());
+}
