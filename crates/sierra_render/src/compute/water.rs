@@ -227,7 +227,7 @@ pub struct WaterCompute {
     steps: u64,
 }
 
-fn invalid(e: impl std::fmt::Display) -> RenderError {
+pub(crate) fn invalid(e: impl std::fmt::Display) -> RenderError {
     RenderError::InvalidInput(format!("water: {e}"))
 }
 
@@ -586,7 +586,7 @@ impl WaterCompute {
 }
 
 /// Sizes and values of an uploaded state (the GPU kernels assume them).
-fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32]) -> Result<()> {
+pub(crate) fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32]) -> Result<()> {
     params.validate()?;
     let n = params.cell_count();
     if terrain.len() != n || depth.len() != n {
@@ -613,7 +613,7 @@ fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32]) -> Resul
     Ok(())
 }
 
-fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
+pub(crate) fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
     let bytes = readback::read_buffer(ctx, buffer)?;
     Ok(bytes
         .chunks_exact(4)
