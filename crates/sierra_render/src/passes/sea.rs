@@ -3,7 +3,9 @@
 //! The vertex shader reads the water simulation's own GPU buffers
 //! ([`WaterCompute::terrain_buffer`], the current depth buffer and the velocity buffer), so the
 //! surface moves with no CPU round trip. No vertex or index buffer: vertex `i` of the draw is
-//! corner `i % 6` of grid quad `i / 6`. Normals come from height differences, colour from depth
+//! corner `i % 6` of grid quad `i / 6`; with [`SeaSettings::lod`] the grid is drawn as tiles
+//! whose stride grows with their distance from the camera, one draw per tile
+//! ([`crate::passes::sea_lod`]). Normals come from height differences, colour from depth
 //! (shallow → deep), a Schlick-Fresnel sky reflection, a Blinn-Phong sun highlight, and foam
 //! where the water is thin or fast. Alpha-blended over what the forward pass drew (depth test
 //! on, depth write off), so the beach shows through shallow water.
@@ -25,6 +27,7 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
+use crate::passes::sea_lod::{self, SeaLod, SeaTile};
 use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
 use crate::pipeline_cache::{
     scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
@@ -65,6 +68,9 @@ pub struct SeaSettings {
     /// centre (flat, deep, still water shaded like the grid, so the grid's edge does not
     /// show); 0 draws none.
     pub horizon: f32,
+    /// Level of detail away from the camera ([`crate::passes::sea_lod`]): tiles of the grid
+    /// drawn at coarser strides with distance; `None` draws every `stride`-th cell everywhere.
+    pub lod: Option<SeaLod>,
 }
 
 impl Default for SeaSettings {
@@ -83,6 +89,7 @@ impl Default for SeaSettings {
             stride: 1,
             rest_level: 0.0,
             horizon: 0.0,
+            lod: None,
         }
     }
 }
@@ -149,6 +156,10 @@ pub struct SeaPass {
     uniforms: wgpu::Buffer,
     /// One bind group per water depth buffer, and the grid size.
     water: Option<([wgpu::BindGroup; 2], u32, u32, f32)>,
+    /// The LOD tiles of the last [`Pass::prepare`] (empty without `settings.lod`), and the
+    /// storage buffer `sea.wgsl` reads them from (sized at [`Self::bind_water`]).
+    tiles: Vec<SeaTile>,
+    tiles_buffer: Option<wgpu::Buffer>,
     /// The ground under the water at the terrain mesh's resolution (`sea.wgsl`'s `shore`):
     /// `[origin x, origin z, spacing, resolution, heights…]`; resolution 0 = none.
     shore: wgpu::Buffer,
@@ -264,6 +275,7 @@ impl SeaPass {
                             visibility: wgpu::ShaderStages::FRAGMENT,
                             ..storage(4)
                         },
+                        storage(5),
                     ],
                 });
                 let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
@@ -290,6 +302,8 @@ impl SeaPass {
             layout,
             uniforms,
             water: None,
+            tiles: Vec::new(),
+            tiles_buffer: None,
             shore,
             current: 0,
             pipeline_layout,
@@ -341,6 +355,14 @@ impl SeaPass {
                 p.cols, p.rows
             )));
         }
+        let tile_count = (p.cols - 1).div_ceil(sea_lod::TILE_QUADS) as u64
+            * (p.rows - 1).div_ceil(sea_lod::TILE_QUADS) as u64;
+        let tiles_buffer = ctx.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("sea lod tiles"),
+            size: tile_count * std::mem::size_of::<SeaTile>() as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })?;
         let group = |i: usize| {
             ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("sea water"),
@@ -366,6 +388,10 @@ impl SeaPass {
                         binding: 4,
                         resource: self.shore.as_entire_binding(),
                     },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: tiles_buffer.as_entire_binding(),
+                    },
                 ],
             })
         };
@@ -374,6 +400,8 @@ impl SeaPass {
             || [group(0), group(1)],
         )?;
         self.water = Some((groups, p.cols, p.rows, p.cell_size));
+        self.tiles_buffer = Some(tiles_buffer);
+        self.tiles.clear();
         self.current = water.current_index();
         Ok(())
     }
@@ -389,9 +417,38 @@ impl SeaPass {
         Some(((cols - 1) / s, (rows - 1) / s))
     }
 
-    /// Vertices the draw issues (6 per quad); 0 before [`Self::bind_water`].
+    /// Vertices the uniform-stride draw issues (6 per quad); 0 before [`Self::bind_water`].
     pub fn vertex_count(&self) -> u32 {
         self.quad_counts().map_or(0, |(x, z)| x * z * 6)
+    }
+
+    /// Triangles of the simulated grid the next [`Pass::record`] draws (the open sea's 8 not
+    /// counted): the LOD tiles' of the last [`Pass::prepare`] with `settings.lod`, else the
+    /// uniform-stride grid's.
+    pub fn triangle_count(&self) -> u32 {
+        if self.tiles.is_empty() {
+            self.vertex_count() / 3
+        } else {
+            sea_lod::triangle_count(&self.tiles)
+        }
+    }
+
+    /// The LOD tiles of the last [`Pass::prepare`] (empty without `settings.lod`).
+    pub fn lod_tiles(&self) -> &[SeaTile] {
+        &self.tiles
+    }
+
+    /// Plans the LOD tiles for a camera at `camera` (world) and uploads them.
+    fn plan_tiles(&mut self, ctx: &GpuContext, camera: Vec3) {
+        self.tiles.clear();
+        let (Some(lod), Some((_, cols, rows, cell)), Some(buffer)) =
+            (self.settings.lod, &self.water, &self.tiles_buffer)
+        else {
+            return;
+        };
+        self.tiles = sea_lod::plan(*cols, *rows, *cell, self.settings.origin, camera, &lod);
+        ctx.queue
+            .write_buffer(buffer, 0, bytemuck::cast_slice(&self.tiles));
     }
 
     /// The uniforms for a camera, sun and ambient light.
@@ -448,6 +505,7 @@ impl Pass for SeaPass {
         let u = self.uniforms(camera.view_proj(), camera.position, &inputs.frame.sun);
         ctx.queue
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
+        self.plan_tiles(ctx, camera.position);
         Ok(())
     }
 
@@ -485,6 +543,11 @@ impl Pass for SeaPass {
         if self.settings.horizon > 0.0 {
             pass.draw(0..OPEN_SEA_VERTICES, 1..2);
         }
-        pass.draw(0..self.vertex_count(), 0..1);
+        if self.tiles.is_empty() {
+            pass.draw(0..self.vertex_count(), 0..1);
+        }
+        for (t, tile) in (2u32..).zip(&self.tiles) {
+            pass.draw(0..tile.quads() * 6, t..t + 1);
+        }
     }
 }
