@@ -162,6 +162,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         .collect();
     let frame_row = summary(&mut frame_ms.clone());
     let adapter = runner.ctx.adapter_summary();
+    let planet = super::planet::measure(&runner.ctx)?;
     if args.json {
         let row = |(mean, p95, max): (f64, f64, f64)| serde_json::json!({"mean_ms": mean, "p95_ms": p95, "max_ms": max});
         let out = serde_json::json!({
@@ -178,6 +179,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
             "cpu_stages": stage_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
             "gpu_passes": pass_rows.iter().map(|(n, r)| (n.to_string(), row(*r))).collect::<serde_json::Map<_, _>>(),
             "plot": plot_path.display().to_string(),
+            "planet_thesis_density": planet,
         });
         outln!("{}", serde_json::to_string_pretty(&out)?)?;
         return Ok(());
@@ -199,6 +201,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
     outln!(
         "terrain/water path: GPU compute (CPU path: not run, no backend switch on the loaded game)"
     )?;
+    outln!("{planet}")?;
     outln!(
         "{:<22} {:>10} {:>10} {:>10}",
         "",
