@@ -464,13 +464,14 @@ fn open_sea_continues_the_grid_without_an_edge() {
 }
 
 /// Renders the sea of `water` alone (no terrain) from a low camera at one edge of the grid,
-/// with `lod` (or every cell), after clearing to the sky colour; returns the image and the
-/// grid triangles drawn.
+/// with `lod` (or every cell), in wireframe when asked, after clearing to the sky colour;
+/// returns the image and the grid triangles drawn.
 fn sea_alone(
     ctx: &GpuContext,
     water: &sierra_render::compute::water::WaterCompute,
     origin: Vec3,
     lod: Option<SeaLod>,
+    wireframe: bool,
 ) -> (Vec<[f32; 3]>, u32) {
     let targets = targets(ctx);
     let materials = MaterialStore::new(ctx).unwrap();
@@ -502,7 +503,10 @@ fn sea_alone(
         skinned: Default::default(),
         crowds: Default::default(),
         sea: Default::default(),
-        post: Default::default(),
+        post: PostSettings {
+            wireframe,
+            ..Default::default()
+        },
     };
     let meshes = MeshStore::new();
     let inputs = PassInputs {
@@ -560,8 +564,8 @@ fn sea_lod_draws_fewer_triangles_without_cracks_and_leaves_the_simulation_alone(
         distance: 60.0,
         max_stride: 8,
     };
-    let (full, full_tris) = sea_alone(&ctx, &water, origin, None);
-    let (coarse, lod_tris) = sea_alone(&ctx, &water, origin, Some(lod));
+    let (full, full_tris) = sea_alone(&ctx, &water, origin, None, false);
+    let (coarse, lod_tris) = sea_alone(&ctx, &water, origin, Some(lod), false);
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     save(&dir.join("sea_lod_full.png"), &full);
     save(&dir.join("sea_lod_lod.png"), &coarse);
@@ -597,11 +601,27 @@ fn sea_lod_draws_fewer_triangles_without_cracks_and_leaves_the_simulation_alone(
     let dt = 0.9 * water.max_stable_dt();
     for _ in 0..20 {
         water.step(&ctx, dt, 100).unwrap();
-        sea_alone(&ctx, &water, origin, Some(lod));
+        sea_alone(&ctx, &water, origin, Some(lod), false);
     }
     let rel = (volume(&water.read_depth(&ctx).unwrap()) - v_drop).abs() / v_drop;
     assert!(
         rel < 1e-6,
         "relative volume change {rel:e} over 2,000 steps"
     );
+
+    // Wireframe (where the device draws lines): the LOD tiles' lines, the sky between them.
+    if ctx
+        .device
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE)
+    {
+        let (lines, _) = sea_alone(&ctx, &water, origin, Some(lod), true);
+        save(&dir.join("sea_lod_wireframe.png"), &lines);
+        let through = lines.iter().filter(|c| sky(c)).count();
+        let filled_sky = coarse.iter().filter(|c| sky(c)).count();
+        assert!(
+            through > filled_sky + water_px / 10,
+            "the wireframe sea shows the sky between its lines: {through} vs {filled_sky}"
+        );
+    }
 }

@@ -220,6 +220,25 @@ fn key(sample_count: u32) -> PipelineKey {
     }
 }
 
+/// The sea's keys at `sample_count`: filled, and lines where the device draws them
+/// (`Features::POLYGON_MODE_LINE`, requested only where offered; without it wireframe frames
+/// draw the sea filled, as the forward pass does).
+fn keys(ctx: &GpuContext, sample_count: u32) -> Vec<PipelineKey> {
+    let lines = ctx
+        .device
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE);
+    let filled = key(sample_count);
+    let mut keys = vec![filled];
+    if lines {
+        keys.push(PipelineKey {
+            wireframe: true,
+            ..filled
+        });
+    }
+    keys
+}
+
 /// The sea pipeline of `key`.
 fn sea_pipeline(
     ctx: &GpuContext,
@@ -296,9 +315,13 @@ impl SeaPass {
             mapped_at_creation: false,
         })?;
         let shore = shore_buffer(ctx, &ShoreHeights::NONE)?;
+        let mut pipelines = PipelineCache::with(key(1), pipeline);
+        pipelines.warm(ctx, "sea", keys(ctx, 1), |k| {
+            sea_pipeline(ctx, &pipeline_layout, &module, k)
+        })?;
         Ok(Self {
             settings: SeaSettings::default(),
-            pipelines: PipelineCache::with(key(1), pipeline),
+            pipelines,
             layout,
             uniforms,
             water: None,
@@ -493,7 +516,7 @@ impl Pass for SeaPass {
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
         let (layout, module) = (&self.pipeline_layout, &self.module);
         self.pipelines
-            .warm(ctx, "sea", [key(targets.sample_count)], |k| {
+            .warm(ctx, "sea", keys(ctx, targets.sample_count), |k| {
                 sea_pipeline(ctx, layout, module, k)
             })?;
         self.sample_count = targets.sample_count;
@@ -534,8 +557,17 @@ impl Pass for SeaPass {
             wgpu::LoadOp::Load,
             timestamps,
         );
-        let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
-            return;
+        let filled = key(self.sample_count);
+        let lines = PipelineKey {
+            wireframe: true,
+            ..filled
+        };
+        let pipeline = match self.pipelines.get(&lines) {
+            Some(p) if inputs.frame.post.wireframe => p,
+            _ => match self.pipelines.get(&filled) {
+                Some(p) => p,
+                None => return,
+            },
         };
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &groups[self.current], &[]);
