@@ -45,7 +45,7 @@ fn gpu_matches_cpu_after_100_steps() {
     let ctx = context();
     let (p, terrain, depth) = scene();
     assert!(
-        depth.iter().any(|&d| d == 0.0),
+        depth.contains(&0.0),
         "dry islands exercise the limiter"
     );
     let mut cpu = Columns8Sim::new(p, terrain.clone(), depth.clone()).unwrap();

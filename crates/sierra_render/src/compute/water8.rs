@@ -12,10 +12,11 @@
 //! the two models share their physical constants.
 
 use crate::compute::water::{
-    check_state, invalid, read_f32, WaterBoundary, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE,
+    check_state, invalid, read_f32, state_buffers, wait_idle, WaterBoundary, WaterGpuParams,
+    WaterUniforms, WORKGROUP_SIDE,
 };
 use crate::context::GpuContext;
-use crate::error::{RenderError, Result};
+use crate::error::Result;
 use crate::gpu_util::{
     bind_group, bind_group_layout, compute_pipeline, pipeline_layout, storage_entry, uniform_entry,
     wgsl_module,
@@ -56,9 +57,9 @@ impl Water8Compute {
     /// Uploads a state: `terrain` and `depth` in metres, `[rows * cols]` row-major; zero flow.
     ///
     /// # Errors
-    /// [`RenderError::InvalidInput`] for what [`WaterGpuParams::validate`] refuses, open edges,
+    /// [`crate::RenderError::InvalidInput`] for what [`WaterGpuParams::validate`] refuses, open edges,
     /// arrays that are not `[rows * cols]` long, non-finite heights or negative depths;
-    /// [`RenderError::LimitExceeded`] above the device's storage limits; [`RenderError::Gpu`].
+    /// [`crate::RenderError::LimitExceeded`] above the device's storage limits; [`crate::RenderError::Gpu`].
     pub fn new(
         ctx: &GpuContext,
         params: WaterGpuParams,
@@ -73,12 +74,7 @@ impl Water8Compute {
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
-        let terrain_buf =
-            ctx.create_buffer_init("water8 terrain", bytemuck::cast_slice(terrain), storage)?;
-        let depth_bufs = [
-            ctx.create_buffer_init("water8 depth 0", bytemuck::cast_slice(depth), storage)?,
-            ctx.create_buffer_init("water8 depth 1", bytemuck::cast_slice(depth), storage)?,
-        ];
+        let (terrain_buf, depth_bufs) = state_buffers(ctx, "water8", terrain, depth)?;
         let zeroed = |label: &str, bytes: u64| {
             ctx.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -148,7 +144,7 @@ impl Water8Compute {
     /// Uniform rain, m/s (>= 0).
     ///
     /// # Errors
-    /// [`RenderError::InvalidInput`] for a negative or non-finite rate.
+    /// [`crate::RenderError::InvalidInput`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
         if !(rate >= 0.0 && rate.is_finite()) {
             return Err(invalid(format!("rain {rate} m/s must be finite and >= 0")));
@@ -167,7 +163,7 @@ impl Water8Compute {
     /// uniforms through `queue` first.
     ///
     /// # Errors
-    /// [`RenderError::InvalidInput`] for a step that is not positive or above
+    /// [`crate::RenderError::InvalidInput`] for a step that is not positive or above
     /// [`Self::max_stable_dt`].
     pub fn record_steps(
         &mut self,
@@ -212,7 +208,7 @@ impl Water8Compute {
     /// Runs `steps` steps of `dt` seconds in one submission.
     ///
     /// # Errors
-    /// As [`Self::record_steps`], and [`RenderError::Gpu`].
+    /// As [`Self::record_steps`], and [`crate::RenderError::Gpu`].
     pub fn step(&mut self, ctx: &GpuContext, dt: f32, steps: u32) -> Result<()> {
         let mut encoder = ctx
             .device
@@ -227,15 +223,9 @@ impl Water8Compute {
     /// Blocks until the GPU has finished every submitted step (for timing).
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] when the device is lost.
+    /// [`crate::RenderError::Gpu`] when the device is lost.
     pub fn wait(&self, ctx: &GpuContext) -> Result<()> {
-        ctx.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| RenderError::Gpu {
-                context: "waiting for the water8 steps".to_owned(),
-                message: e.to_string(),
-            })?;
-        Ok(())
+        wait_idle(ctx, "waiting for the water8 steps")
     }
 
     /// The current depth buffer (`[rows * cols]` f32 metres); changes after every step.

@@ -34,7 +34,7 @@
 use rayon::prelude::*;
 
 use super::error::{Result, WaterError};
-use super::grid::check_field;
+use super::grid::{check_rain, check_state, check_step};
 use super::params::{Boundary, WaterParams};
 
 /// The four stored pipes of a column, `(d_col, d_row)` to the neighbour: E, SE, S, SW.
@@ -105,16 +105,7 @@ impl Columns8Sim {
                 reason: "the 8-connection columns have closed edges only",
             });
         }
-        check_field(&params, "terrain", &terrain)?;
-        check_field(&params, "depth", &depth)?;
-        if let Some(i) = depth.iter().position(|&d| d < 0.0) {
-            return Err(WaterError::NegativeDepth {
-                index: i,
-                col: i % params.cols,
-                row: i / params.cols,
-                value: depth[i],
-            });
-        }
+        check_state(&params, &terrain, &depth)?;
         let n = params.cell_count();
         Ok(Self {
             max_depth: depth.iter().copied().fold(0.0, f32::max),
@@ -178,14 +169,7 @@ impl Columns8Sim {
     /// # Errors
     /// [`WaterError::Parameter`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
-        if !(rate >= 0.0 && rate.is_finite()) {
-            return Err(WaterError::Parameter {
-                name: "rain",
-                value: rate,
-                reason: "must be finite and >= 0 (m/s)",
-            });
-        }
-        self.rain_rate = rate;
+        self.rain_rate = check_rain(rate)?;
         Ok(())
     }
 
@@ -208,13 +192,7 @@ impl Columns8Sim {
     /// [`WaterError::TimeStep`] for a non-positive or NaN step,
     /// [`WaterError::TimeStepTooLarge`] above [`Self::max_stable_dt`] (nothing changes then).
     pub fn step(&mut self, dt: f32) -> Result<()> {
-        if !(dt > 0.0 && dt.is_finite()) {
-            return Err(WaterError::TimeStep(dt));
-        }
-        let max_dt = self.max_stable_dt();
-        if dt > max_dt {
-            return Err(WaterError::TimeStepTooLarge { dt, max_dt });
-        }
+        check_step(dt, self.max_stable_dt())?;
         self.step_unchecked(dt);
         Ok(())
     }
@@ -293,12 +271,12 @@ fn limit_pass(c: &Consts, depth: &[f32], raw: &[[f32; 4]], limit: &mut [f32]) {
             for (x, k_out) in row.iter_mut().enumerate() {
                 let i = y * c.cols + x;
                 let own = raw[i];
-                let mut out = ((pos(own[0]) + pos(own[1])) + pos(own[2])) + pos(own[3]);
-                for k in 0..4 {
-                    if let Some(j) = incoming(c, x, y, k) {
-                        out += pos(-raw[j][k]);
-                    }
-                }
+                let own_out = ((pos(own[0]) + pos(own[1])) + pos(own[2])) + pos(own[3]);
+                // Then the incoming pipes in order (the GPU adds them in the same order).
+                let out = (0..4).fold(own_out, |acc, k| match incoming(c, x, y, k) {
+                    Some(j) => acc + pos(-raw[j][k]),
+                    None => acc,
+                });
                 let out_volume = out * c.dt;
                 let held = depth[i] * c.cell_area;
                 *k_out = if out_volume > held {
