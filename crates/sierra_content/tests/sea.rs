@@ -463,22 +463,32 @@ fn open_sea_continues_the_grid_without_an_edge() {
     );
 }
 
+/// How `sea_alone` draws: filled, wireframe in line mode, wireframe from barycentric edges.
+#[derive(Clone, Copy, PartialEq)]
+enum Wire {
+    Off,
+    Lines,
+    Barycentric,
+}
+
 /// Renders the sea of `water` alone (no terrain) from a low camera at one edge of the grid,
-/// with `lod` (or every cell), in wireframe when asked, after clearing to the sky colour;
+/// with `lod` (or every cell), in wireframe as `wire` says, after clearing to the sky colour;
 /// returns the image and the grid triangles drawn.
 fn sea_alone(
     ctx: &GpuContext,
     water: &sierra_render::compute::water::WaterCompute,
     origin: Vec3,
     lod: Option<SeaLod>,
-    wireframe: bool,
+    wire: Wire,
 ) -> (Vec<[f32; 3]>, u32) {
+    let wireframe = wire != Wire::Off;
     let targets = targets(ctx);
     let materials = MaterialStore::new(ctx).unwrap();
     let mut forward = ForwardPass::new(ctx, &materials).unwrap();
     let mut sea = SeaPass::new(ctx).unwrap();
     sea.settings.origin = origin;
     sea.settings.lod = lod;
+    sea.barycentric_wireframe = wire == Wire::Barycentric;
     sea.bind_water(ctx, water).unwrap();
     sea.set_current(water.current_index());
     let frame = FrameData {
@@ -564,8 +574,8 @@ fn sea_lod_draws_fewer_triangles_without_cracks_and_leaves_the_simulation_alone(
         distance: 60.0,
         max_stride: 8,
     };
-    let (full, full_tris) = sea_alone(&ctx, &water, origin, None, false);
-    let (coarse, lod_tris) = sea_alone(&ctx, &water, origin, Some(lod), false);
+    let (full, full_tris) = sea_alone(&ctx, &water, origin, None, Wire::Off);
+    let (coarse, lod_tris) = sea_alone(&ctx, &water, origin, Some(lod), Wire::Off);
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     save(&dir.join("sea_lod_full.png"), &full);
     save(&dir.join("sea_lod_lod.png"), &coarse);
@@ -601,7 +611,7 @@ fn sea_lod_draws_fewer_triangles_without_cracks_and_leaves_the_simulation_alone(
     let dt = 0.9 * water.max_stable_dt();
     for _ in 0..20 {
         water.step(&ctx, dt, 100).unwrap();
-        sea_alone(&ctx, &water, origin, Some(lod), false);
+        sea_alone(&ctx, &water, origin, Some(lod), Wire::Off);
     }
     let rel = (volume(&water.read_depth(&ctx).unwrap()) - v_drop).abs() / v_drop;
     assert!(
@@ -615,7 +625,7 @@ fn sea_lod_draws_fewer_triangles_without_cracks_and_leaves_the_simulation_alone(
         .features()
         .contains(wgpu::Features::POLYGON_MODE_LINE)
     {
-        let (lines, _) = sea_alone(&ctx, &water, origin, Some(lod), true);
+        let (lines, _) = sea_alone(&ctx, &water, origin, Some(lod), Wire::Lines);
         save(&dir.join("sea_lod_wireframe.png"), &lines);
         let through = lines.iter().filter(|c| sky(c)).count();
         let filled_sky = coarse.iter().filter(|c| sky(c)).count();
@@ -624,4 +634,19 @@ fn sea_lod_draws_fewer_triangles_without_cracks_and_leaves_the_simulation_alone(
             "the wireframe sea shows the sky between its lines: {through} vs {filled_sky}"
         );
     }
+    // The fallback without line mode: triangle edges from barycentric coordinates, the sky
+    // between them too.
+    let (edges, _) = sea_alone(&ctx, &water, origin, Some(lod), Wire::Barycentric);
+    save(&dir.join("sea_lod_wireframe_barycentric.png"), &edges);
+    let through = edges.iter().filter(|c| sky(c)).count();
+    let filled_sky = coarse.iter().filter(|c| sky(c)).count();
+    assert!(
+        through > filled_sky + water_px / 10,
+        "the barycentric wireframe shows the sky between its edges: {through} vs {filled_sky}"
+    );
+    let sea_left = edges.iter().filter(|c| !sky(c)).count();
+    assert!(
+        sea_left > water_px / 20,
+        "and still draws the edges: {sea_left}"
+    );
 }

@@ -134,7 +134,7 @@ pub struct SeaUniforms {
     pub foam: [f32; 4],
     /// Grid corner, cell size.
     pub origin: [f32; 4],
-    /// cols, rows, stride, 0.
+    /// cols, rows, stride, 1 for the barycentric wireframe (else 0).
     pub grid: [u32; 4],
     /// Open sea: rest level, half-side (0 = none), depth its colour is taken at, 0.
     pub far: [f32; 4],
@@ -168,6 +168,10 @@ pub struct SeaPass {
     module: wgpu::ShaderModule,
     /// Samples per pixel `pipeline` was built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
+    /// Draw wireframe frames with barycentric edges in the fragment shader (filled pipeline,
+    /// fragments away from the triangle's edges discarded) even where the device has line
+    /// mode. Without `POLYGON_MODE_LINE` the pass does so always.
+    pub barycentric_wireframe: bool,
 }
 
 /// The ground's heights on a square grid, world space: sample `(i, j)` lies at
@@ -222,7 +226,7 @@ fn key(sample_count: u32) -> PipelineKey {
 
 /// The sea's keys at `sample_count`: filled, and lines where the device draws them
 /// (`Features::POLYGON_MODE_LINE`, requested only where offered; without it wireframe frames
-/// draw the sea filled, as the forward pass does).
+/// draw the sea's triangle edges from barycentric coordinates in `sea.wgsl`).
 fn keys(ctx: &GpuContext, sample_count: u32) -> Vec<PipelineKey> {
     let lines = ctx
         .device
@@ -332,6 +336,7 @@ impl SeaPass {
             pipeline_layout,
             module,
             sample_count: 1,
+            barycentric_wireframe: false,
         })
     }
 
@@ -456,6 +461,16 @@ impl SeaPass {
         }
     }
 
+    /// Whether wireframe frames use the line-mode pipeline (warmed where the device has
+    /// `POLYGON_MODE_LINE`, and not [`Self::barycentric_wireframe`]).
+    fn lines_available(&self) -> bool {
+        let lines = PipelineKey {
+            wireframe: true,
+            ..key(self.sample_count)
+        };
+        !self.barycentric_wireframe && self.pipelines.get(&lines).is_some()
+    }
+
     /// The LOD tiles of the last [`Pass::prepare`] (empty without `settings.lod`).
     pub fn lod_tiles(&self) -> &[SeaTile] {
         &self.tiles
@@ -525,7 +540,8 @@ impl Pass for SeaPass {
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         let camera = &inputs.frame.camera;
-        let u = self.uniforms(camera.view_proj(), camera.position, &inputs.frame.sun);
+        let mut u = self.uniforms(camera.view_proj(), camera.position, &inputs.frame.sun);
+        u.grid[3] = u32::from(inputs.frame.post.wireframe && !self.lines_available());
         ctx.queue
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         self.plan_tiles(ctx, camera.position);
@@ -563,7 +579,7 @@ impl Pass for SeaPass {
             ..filled
         };
         let pipeline = match self.pipelines.get(&lines) {
-            Some(p) if inputs.frame.post.wireframe => p,
+            Some(p) if inputs.frame.post.wireframe && !self.barycentric_wireframe => p,
             _ => match self.pipelines.get(&filled) {
                 Some(p) => p,
                 None => return,

@@ -21,7 +21,8 @@ struct SeaUniforms {
     foam: vec4<f32>,
     // xyz: world position of the grid's corner (cell (0,0) starts here), w: cell size (m).
     origin: vec4<f32>,
-    // x cols, y rows, z vertex stride (cells), w unused.
+    // x cols, y rows, z vertex stride (cells), w 1: wireframe drawn with barycentric edges
+    // (devices without line mode), else 0.
     grid: vec4<u32>,
     // The open sea around the grid: x rest level (world y, m), y half-side of the square it
     // fills (m, from the grid's centre; 0 = none), z depth its colour is taken at (m).
@@ -55,6 +56,8 @@ struct VsOut {
     @location(3) speed: f32,
     // 1 on the open-sea ring around the grid, 0 on the simulated grid.
     @location(4) far: f32,
+    // Barycentric coordinates in the vertex's triangle (the barycentric wireframe).
+    @location(5) bary: vec3<f32>,
 };
 
 fn surface(x: u32, y: u32) -> f32 {
@@ -179,21 +182,27 @@ fn tile_vertex(vi: u32, tile: SeaTile) -> VsOut {
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    var out: VsOut;
     if instance == 1u {
-        return open_sea_vertex(vi);
+        out = open_sea_vertex(vi);
+    } else if instance >= 2u {
+        out = tile_vertex(vi, tiles[instance - 2u]);
+    } else {
+        let cols = u.grid.x;
+        let rows = u.grid.y;
+        let s = u.grid.z;
+        let quads_x = (cols - 1u) / s;
+        let quad = vi / 6u;
+        let c = (vec2<u32>(quad % quads_x, quad / quads_x) + quad_corner(vi % 6u)) * s;
+        let x = min(c.x, cols - 1u);
+        let y = min(c.y, rows - 1u);
+        out = grid_vertex(x, y, s, shown_height(x, y));
     }
-    if instance >= 2u {
-        return tile_vertex(vi, tiles[instance - 2u]);
-    }
-    let cols = u.grid.x;
-    let rows = u.grid.y;
-    let s = u.grid.z;
-    let quads_x = (cols - 1u) / s;
-    let quad = vi / 6u;
-    let c = (vec2<u32>(quad % quads_x, quad / quads_x) + quad_corner(vi % 6u)) * s;
-    let x = min(c.x, cols - 1u);
-    let y = min(c.y, rows - 1u);
-    return grid_vertex(x, y, s, shown_height(x, y));
+    // Corner k of each triangle (vertices 0-2 and 3-5 of a quad) gets the k-th unit vector.
+    var bary = vec3<f32>(0.0);
+    bary[(vi % 6u) % 3u] = 1.0;
+    out.bary = bary;
+    return out;
 }
 
 // Value noise in [0, 1] on a 1 m lattice (hash of the lattice corners, smooth interpolation).
@@ -248,6 +257,12 @@ fn shore_height(xz: vec2<f32>) -> vec2<f32> {
 @fragment
 fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     var in = in_vertex;
+    // Distance to the triangle's nearest edge in pixels (derivatives before any discard).
+    let bary_px = in.bary / max(fwidth(in.bary), vec3<f32>(1e-6));
+    let edge_px = min(min(bary_px.x, bary_px.y), bary_px.z);
+    if u.grid.w == 1u && edge_px > 1.0 {
+        discard;
+    }
     // The water's depth over the ground as drawn: the simulation's cells are coarser than the
     // terrain mesh, so a cell's water can float over sand the mesh puts above the cell's
     // average ground (flat slabs of water on the beach). Where the finer heights are known the
