@@ -44,10 +44,7 @@ fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
 fn gpu_matches_cpu_after_100_steps() {
     let ctx = context();
     let (p, terrain, depth) = scene();
-    assert!(
-        depth.contains(&0.0),
-        "dry islands exercise the limiter"
-    );
+    assert!(depth.contains(&0.0), "dry islands exercise the limiter");
     let mut cpu = Columns8Sim::new(p, terrain.clone(), depth.clone()).unwrap();
     let mut gpu = water8_compute(&ctx, p, &terrain, &depth).unwrap();
     cpu.set_rain(0.01).unwrap();
