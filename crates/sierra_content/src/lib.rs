@@ -15,6 +15,7 @@
 //!   [`poser::node_morph_weights`], the one morph-weight sampler.
 //! - [`crowd`]: a glTF crowd model baked (`sierra_anim::bake_skinning_matrices`) into the crowd
 //!   pass's [`sierra_render::crowd::BakedPalettes`].
+//! - [`planet`]: the planet and its clouds with their fBm computed on the GPU.
 //! - [`terrain`] and [`water`]: terrain meshes as [`sierra_render::MeshData`], fBm grids and water
 //!   state as the compute passes' `#[repr(C)]` parameters.
 //!
@@ -26,6 +27,7 @@
 pub mod crowd;
 pub mod gltf_material;
 pub mod gltf_model;
+pub mod planet;
 pub mod poser;
 pub mod skinned_mesh;
 pub mod skinned_model;

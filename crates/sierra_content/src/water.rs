@@ -2,8 +2,9 @@
 //! [`WaterGpuParams`], validated by the CPU simulation's own constructor first.
 
 use sierra_render::compute::water::{WaterBoundary, WaterCompute, WaterGpuParams};
+use sierra_render::compute::water8::Water8Compute;
 use sierra_render::{GpuContext, RenderError, Result};
-use sierra_terrain::water::{Boundary, WaterParams, WaterSim};
+use sierra_terrain::water::{Boundary, Columns8Sim, WaterParams, WaterSim};
 
 fn invalid(e: impl std::fmt::Display) -> RenderError {
     RenderError::InvalidInput(format!("water: {e}"))
@@ -55,6 +56,22 @@ pub fn water_compute(
 /// As [`water_compute`].
 pub fn water_compute_from_sim(ctx: &GpuContext, sim: &WaterSim) -> Result<WaterCompute> {
     water_compute(ctx, *sim.params(), sim.terrain(), sim.depth())
+}
+
+/// Uploads a state to the GPU's 8-connection columns (the thesis's model): `terrain` and
+/// `depth` in metres, `[rows * cols]` row-major; zero flow.
+///
+/// # Errors
+/// [`RenderError::InvalidInput`] for what [`Columns8Sim::new`] refuses (its message: sizes,
+/// NaN, negative depth, open edges), and the errors of [`Water8Compute::new`].
+pub fn water8_compute(
+    ctx: &GpuContext,
+    params: WaterParams,
+    terrain: &[f32],
+    depth: &[f32],
+) -> Result<Water8Compute> {
+    Columns8Sim::new(params, terrain.to_vec(), depth.to_vec()).map_err(invalid)?;
+    Water8Compute::new(ctx, water_gpu_params(&params)?, terrain, depth)
 }
 
 #[cfg(test)]

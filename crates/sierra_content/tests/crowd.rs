@@ -380,3 +380,62 @@ fn crowd_member_shadows_the_ground_away_from_the_sun() {
         shadow_side.len()
     );
 }
+
+/// A crowd in wireframe (`post.wireframe`, the crowd pass's line-mode pipeline): the members'
+/// triangles as lines, so the background shows through where the filled crowd covers it.
+/// Images: `sierra_crowd_wireframe_{filled,lines}.png`.
+#[test]
+fn a_crowd_draws_in_wireframe() {
+    let ctx = context();
+    if !ctx
+        .device
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE)
+    {
+        eprintln!("no POLYGON_MODE_LINE on this adapter: wireframe frames are drawn filled");
+        return;
+    }
+    let asset = mannequin::load().unwrap();
+    let mesh = mesh(&asset);
+    let baked = bake(&asset, &["walk"]);
+    let mut headless = HeadlessRenderer::new(&ctx, 256, 256).unwrap();
+    let instances: Vec<CrowdInstance> = (0..3)
+        .map(|i| {
+            let model = Mat4::from_translation(Vec3::new(i as f32 - 1.0, 0.0, 0.0));
+            CrowdInstance::new(model, 0, i as f32 * 0.3, 1.0)
+        })
+        .collect();
+    headless
+        .renderer
+        .crowd
+        .add_crowd(
+            &ctx,
+            &mesh,
+            &baked,
+            &Material::default(),
+            &SurfaceMaterial::default(),
+            &instances,
+        )
+        .unwrap();
+    let mut view = frame(Vec3::new(0.0, 1.0, 3.2), Vec3::new(0.0, 0.9, 0.0), 50.0);
+    let filled = headless.render(&ctx, &view).unwrap().0;
+    view.post.wireframe = true;
+    let lines = headless.render(&ctx, &view).unwrap().0;
+    let save_big = |image: &image::RgbaImage, name: &str| {
+        let _ = image.save(std::env::temp_dir().join(format!("sierra_crowd_wireframe_{name}.png")));
+    };
+    save_big(&filled, "filled");
+    save_big(&lines, "lines");
+    let background = *filled.get_pixel(0, 0);
+    let covered = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p.0.iter().zip(background.0).any(|(a, b)| a.abs_diff(b) > 8))
+            .count()
+    };
+    let (solid, wire) = (covered(&filled), covered(&lines));
+    assert!(solid > 3000, "the crowd fills {solid} pixels");
+    assert!(
+        wire > solid / 10 && wire < solid * 9 / 10,
+        "lines cover {wire} of the {solid} pixels the filled crowd covers"
+    );
+}

@@ -7,6 +7,7 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 use sierra_content::water::water_compute;
 use sierra_render::passes::forward::ForwardPass;
 use sierra_render::passes::sea::{SeaPass, SeaUniforms};
+use sierra_render::passes::sea_lod::SeaLod;
 use sierra_render::passes::{Pass, PassInputs};
 use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT, LDR_FORMAT};
 use sierra_render::{
@@ -459,5 +460,193 @@ fn open_sea_continues_the_grid_without_an_edge() {
     assert!(
         (0..3).all(|c| (a[c] - b[c]).abs() < 0.03),
         "deep water inside {a:?} and the open sea outside {b:?} look alike"
+    );
+}
+
+/// How `sea_alone` draws: filled, wireframe in line mode, wireframe from barycentric edges.
+#[derive(Clone, Copy, PartialEq)]
+enum Wire {
+    Off,
+    Lines,
+    Barycentric,
+}
+
+/// Renders the sea of `water` alone (no terrain) from a low camera at one edge of the grid,
+/// with `lod` (or every cell), in wireframe as `wire` says, after clearing to the sky colour;
+/// returns the image and the grid triangles drawn.
+fn sea_alone(
+    ctx: &GpuContext,
+    water: &sierra_render::compute::water::WaterCompute,
+    origin: Vec3,
+    lod: Option<SeaLod>,
+    wire: Wire,
+) -> (Vec<[f32; 3]>, u32) {
+    let wireframe = wire != Wire::Off;
+    let targets = targets(ctx);
+    let materials = MaterialStore::new(ctx).unwrap();
+    let mut forward = ForwardPass::new(ctx, &materials).unwrap();
+    let mut sea = SeaPass::new(ctx).unwrap();
+    sea.settings.origin = origin;
+    sea.settings.lod = lod;
+    sea.barycentric_wireframe = wire == Wire::Barycentric;
+    sea.bind_water(ctx, water).unwrap();
+    sea.set_current(water.current_index());
+    let frame = FrameData {
+        camera: Camera::look_at(
+            origin + Vec3::new(256.0, 60.0, -40.0),
+            origin + Vec3::new(256.0, 0.0, 200.0),
+            Vec3::Y,
+            1.0,
+            W as f32 / H as f32,
+            1.0,
+            3000.0,
+        ),
+        sun: Sun {
+            direction: Vec3::new(0.25, -0.45, 1.0),
+            color: Vec3::ONE,
+            intensity: 2.0,
+            ambient: Vec3::splat(0.15),
+        },
+        point_lights: vec![],
+        draws: vec![],
+        clear_color: Vec4::new(1.0, 0.0, 1.0, 1.0),
+        skinned: Default::default(),
+        crowds: Default::default(),
+        sea: Default::default(),
+        post: PostSettings {
+            wireframe,
+            ..Default::default()
+        },
+    };
+    let meshes = MeshStore::new();
+    let inputs = PassInputs {
+        frame: &frame,
+        draws: &frame.draws,
+        meshes: &meshes,
+        materials: &materials,
+        targets: &targets,
+        output: &targets.hdr_view.clone(),
+    };
+    forward.prepare(ctx, &inputs).unwrap();
+    sea.prepare(ctx, &inputs).unwrap();
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    forward.record(&mut encoder, &inputs, sierra_render::passes::PassQueries::none());
+    sea.record(&mut encoder, &inputs, sierra_render::passes::PassQueries::none());
+    ctx.queue.submit([encoder.finish()]);
+    ctx.take_uncaptured_errors("sea lod frame").unwrap();
+    let rgb = to_rgb8(&readback::read_texture(ctx, &targets.hdr).unwrap());
+    (rgb, sea.triangle_count())
+}
+
+/// The sea's level of detail: far tiles coarser (fewer triangles than the full grid), no
+/// cracks where tiles of different strides meet (no sky pixel shows through where the full
+/// grid covers), and the simulation under it untouched: 2,000 steps drawn with the LOD between
+/// them keep the volume to 1e-6. Writes `$CARGO_TARGET_TMPDIR/sea_lod_{full,lod}.png`.
+#[test]
+fn sea_lod_draws_fewer_triangles_without_cracks_and_leaves_the_simulation_alone() {
+    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
+    let (n, cell) = (128usize, 4.0);
+    let origin = Vec3::new(-256.0, 0.0, -256.0);
+    let mut p = WaterParams::new(n, n, cell);
+    p.damping = 0.05;
+    // A floor sloping from 12 m deep to 2 m deep under a choppy surface (waves 2-3 cells long,
+    // which coarse strides cannot follow: where tiles of two strides meet, unmatched edges
+    // would open cracks), and a drop near the camera's far side.
+    let terrain: Vec<f32> = (0..n * n)
+        .map(|i| -12.0 + 10.0 * (i / n) as f32 / n as f32)
+        .collect();
+    let depth: Vec<f32> = (0..n * n)
+        .map(|i| {
+            let (x, z) = ((i % n) as f32, (i / n) as f32);
+            1.5 * (x * 2.1).sin() * (z * 2.7).cos() - terrain[i]
+        })
+        .collect();
+    let volume = |d: &[f32]| d.iter().map(|&x| f64::from(x)).sum::<f64>() * f64::from(cell * cell);
+    let v0 = volume(&depth);
+    let mut water = water_compute(&ctx, p, &terrain, &depth).unwrap();
+    water
+        .add_drop(&ctx, Vec2::new(300.0, 330.0), 40.0, 2.0)
+        .unwrap();
+    let v_drop = volume(&water.read_depth(&ctx).unwrap());
+    assert!(v_drop > v0);
+
+    let lod = SeaLod {
+        distance: 60.0,
+        max_stride: 8,
+    };
+    let (full, full_tris) = sea_alone(&ctx, &water, origin, None, Wire::Off);
+    let (coarse, lod_tris) = sea_alone(&ctx, &water, origin, Some(lod), Wire::Off);
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    save(&dir.join("sea_lod_full.png"), &full);
+    save(&dir.join("sea_lod_lod.png"), &coarse);
+    assert_eq!(full_tris, 2 * 127 * 127);
+    assert!(
+        lod_tris * 3 < full_tris,
+        "{lod_tris} LOD triangles of {full_tris}"
+    );
+    // The clear colour is magenta: a crack would show it where the full grid covers.
+    let sky = |c: &[f32; 3]| c[0] > 0.6 && c[1] < 0.1 && c[2] > 0.6;
+    let water_px = full.iter().filter(|c| !sky(c)).count();
+    let cracks = full
+        .iter()
+        .zip(&coarse)
+        .filter(|(f, c)| !sky(f) && sky(c))
+        .count();
+    assert!(
+        water_px > (W * H) as usize / 3,
+        "the sea fills the view: {water_px}"
+    );
+    // Without the edge snapping in sea.wgsl this view shows 60.
+    assert!(cracks <= 10, "{cracks} sky pixels through the LOD sea");
+    // And the picture is the same sea: mean colour difference small.
+    let mean_diff = full
+        .iter()
+        .zip(&coarse)
+        .map(|(a, b)| (0..3).map(|k| (a[k] - b[k]).abs()).sum::<f32>())
+        .sum::<f32>()
+        / (3 * W * H) as f32;
+    assert!(mean_diff < 0.02, "mean difference {mean_diff}");
+
+    // 2,000 steps, drawn with the LOD every 100: the volume in the simulated region stays.
+    let dt = 0.9 * water.max_stable_dt();
+    for _ in 0..20 {
+        water.step(&ctx, dt, 100).unwrap();
+        sea_alone(&ctx, &water, origin, Some(lod), Wire::Off);
+    }
+    let rel = (volume(&water.read_depth(&ctx).unwrap()) - v_drop).abs() / v_drop;
+    assert!(
+        rel < 1e-6,
+        "relative volume change {rel:e} over 2,000 steps"
+    );
+
+    // Wireframe (where the device draws lines): the LOD tiles' lines, the sky between them.
+    if ctx
+        .device
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE)
+    {
+        let (lines, _) = sea_alone(&ctx, &water, origin, Some(lod), Wire::Lines);
+        save(&dir.join("sea_lod_wireframe.png"), &lines);
+        let through = lines.iter().filter(|c| sky(c)).count();
+        let filled_sky = coarse.iter().filter(|c| sky(c)).count();
+        assert!(
+            through > filled_sky + water_px / 10,
+            "the wireframe sea shows the sky between its lines: {through} vs {filled_sky}"
+        );
+    }
+    // The fallback without line mode: triangle edges from barycentric coordinates, the sky
+    // between them too.
+    let (edges, _) = sea_alone(&ctx, &water, origin, Some(lod), Wire::Barycentric);
+    save(&dir.join("sea_lod_wireframe_barycentric.png"), &edges);
+    let through = edges.iter().filter(|c| sky(c)).count();
+    let filled_sky = coarse.iter().filter(|c| sky(c)).count();
+    assert!(
+        through > filled_sky + water_px / 10,
+        "the barycentric wireframe shows the sky between its edges: {through} vs {filled_sky}"
+    );
+    let sea_left = edges.iter().filter(|c| !sky(c)).count();
+    assert!(
+        sea_left > water_px / 20,
+        "and still draws the edges: {sea_left}"
     );
 }

@@ -219,16 +219,29 @@ fn vertex_buffers() -> [Option<wgpu::VertexBufferLayout<'static>>; 3] {
     ]
 }
 
-/// The lit crowd pipelines' keys at `sample_count` samples per pixel (the forward pass's count).
-fn lit_keys(sample_count: u32) -> [PipelineKey; 2] {
+/// The lit crowd pipelines' keys at `sample_count` samples per pixel (the forward pass's
+/// count): one-sided, double-sided, and the wireframe key where the device draws lines
+/// (`lines`: `Features::POLYGON_MODE_LINE`).
+fn lit_keys(sample_count: u32, lines: bool) -> Vec<PipelineKey> {
     let key = PipelineKey::new(sample_count, VertexLayout::MeshInstanced);
-    [
-        key,
-        PipelineKey {
-            double_sided: true,
-            ..key
-        },
-    ]
+    let double = PipelineKey {
+        double_sided: true,
+        ..key
+    };
+    let mut keys = vec![key, double];
+    if lines {
+        keys.push(wireframe_key(sample_count));
+    }
+    keys
+}
+
+/// The crowd's wireframe key (lines, both sides: as the forward pass draws wireframe).
+fn wireframe_key(sample_count: u32) -> PipelineKey {
+    PipelineKey {
+        double_sided: true,
+        wireframe: true,
+        ..PipelineKey::new(sample_count, VertexLayout::MeshInstanced)
+    }
 }
 
 /// The lit crowd pipeline of `key`.
@@ -244,6 +257,14 @@ fn lit_pipeline(
         &SceneShader::new("crowd", layout, module, ("vs_crowd", "fs_main")).buffers(&buffers),
         key,
     )
+}
+
+/// Whether the device draws lines (`Features::POLYGON_MODE_LINE`, requested only where the
+/// adapter offers it: [`crate::context::OPTIONAL_FEATURES`]).
+fn lines(ctx: &GpuContext) -> bool {
+    ctx.device
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE)
 }
 
 fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
@@ -419,7 +440,7 @@ impl CrowdPass {
                         ],
                     );
                     let mut pipelines = PipelineCache::new();
-                    for key in lit_keys(1) {
+                    for key in lit_keys(1, lines(ctx)) {
                         pipelines.insert(key, lit_pipeline(ctx, &layout, &module, key));
                     }
                     let shadow_pipeline = shadow_caster_pipeline(ctx, shadow, &crowd_layout);
@@ -698,10 +719,12 @@ impl Pass for CrowdPass {
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
         let (layout, module) = (&self.lit_layout, &self.lit_module);
-        self.pipelines
-            .warm(ctx, "crowd", lit_keys(targets.sample_count), |k| {
-                lit_pipeline(ctx, layout, module, k)
-            })?;
+        self.pipelines.warm(
+            ctx,
+            "crowd",
+            lit_keys(targets.sample_count, lines(ctx)),
+            |k| lit_pipeline(ctx, layout, module, k),
+        )?;
         self.sample_count = targets.sample_count;
         Ok(())
     }
@@ -757,12 +780,21 @@ impl Pass for CrowdPass {
         );
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
+        let base = PipelineKey::new(self.sample_count, VertexLayout::MeshInstanced);
+        // Warmed only where the device draws lines; elsewhere the lookup falls back to filled.
+        let wireframe = inputs.frame.post.wireframe
+            && self
+                .pipelines
+                .get(&wireframe_key(self.sample_count))
+                .is_some();
         for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
-            let [single, double] = lit_keys(self.sample_count);
-            let key = if c.material.variant.double_sided {
-                double
+            let key = if wireframe {
+                wireframe_key(self.sample_count)
             } else {
-                single
+                PipelineKey {
+                    double_sided: c.material.variant.double_sided,
+                    ..base
+                }
             };
             let Some(pipeline) = self.pipelines.get(&key) else {
                 continue;

@@ -24,3 +24,19 @@ fn uniform_struct_matches_the_shader_layout() {
         std::mem::size_of::<sierra_render::compute::water::DropUniforms>()
     );
 }
+
+#[test]
+fn the_8_connection_shader_shares_the_uniform_layout() {
+    let module = naga::front::wgsl::parse_str(include_str!("../src/compute/water8.wgsl")).unwrap();
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).unwrap();
+    let (handle, _) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("WaterUniforms"))
+        .unwrap();
+    assert_eq!(
+        layouter[handle].size as usize,
+        std::mem::size_of::<WaterUniforms>()
+    );
+}

@@ -2,6 +2,12 @@
 //! cloud layer): a sphere whose radius is displaced by 3D fBm of the unit direction, oceans
 //! where the fBm falls below zero, and a slightly larger translucent cloud shell whose alpha is
 //! another fBm.
+//!
+//! Each mesh is a UV sphere whose vertices sample one 3D fBm at `direction * frequency`; the
+//! samples come from [`PlanetNoise::evaluate_cpu`] (the reference) or from the GPU's noise
+//! compute shader (`sierra_content::planet`), and [`planet_mesh_from_noise`] /
+//! [`cloud_mesh_from_noise`] build the same mesh from either. [`THESIS_RINGS`] gives the
+//! thesis's density (Table 1: 318,400 triangles for the planet and its clouds).
 
 use glam::{Quat, Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
@@ -41,6 +47,72 @@ pub struct PlanetParams {
     pub cloud_speed: f32,
     /// Planet rotation speed, radians per second.
     pub spin_speed: f32,
+}
+
+/// Latitude rings of the planet and of its clouds at the thesis's density (seed 002, Table 1:
+/// "Planeta", 318,400 triangles, 955,200 indices): a UV sphere of `R` rings has `4R² − 4R`
+/// triangles, so two spheres of 200 rings have 2 × 159,200 = 318,400, on 2 × 80,601 =
+/// 161,202 vertices (the seam column and the pole rows are duplicated for texture coordinates;
+/// the thesis lists 152,202).
+pub const THESIS_RINGS: i64 = 200;
+
+/// The fBm a planet or cloud mesh samples at every vertex: `fbm3(perm, d * frequency)` for the
+/// vertex's unit direction `d`.
+#[derive(Clone, Debug)]
+pub struct PlanetNoise {
+    /// The permutation.
+    pub perm: Permutation,
+    /// The fBm.
+    pub fbm: Fbm,
+    /// Noise units per unit direction.
+    pub frequency: f32,
+}
+
+impl PlanetNoise {
+    /// The surface's fBm of `params`.
+    ///
+    /// # Errors
+    /// As [`PlanetParams::validate`].
+    pub fn surface(params: &PlanetParams) -> Result<Self, Error> {
+        params.validate()?;
+        Ok(Self {
+            perm: Permutation::from_optional_seed(params.seed),
+            fbm: Fbm::new(params.surface)?,
+            frequency: params.surface_frequency,
+        })
+    }
+
+    /// The clouds' fBm of `params`.
+    ///
+    /// # Errors
+    /// As [`PlanetParams::validate`].
+    pub fn clouds(params: &PlanetParams) -> Result<Self, Error> {
+        params.validate()?;
+        Ok(Self {
+            perm: Permutation::from_seed(params.seed.unwrap_or(0).wrapping_add(0xC10D)),
+            fbm: Fbm::new(params.clouds)?,
+            frequency: params.cloud_frequency,
+        })
+    }
+
+    /// The points the fBm is sampled at, noise units: `d * frequency` for every vertex
+    /// direction `d` of a `rings`-ring sphere, in vertex order.
+    pub fn points(&self, rings: usize) -> Vec<[f32; 3]> {
+        let f = self.frequency;
+        unit_sphere(rings, "points")
+            .positions
+            .iter()
+            .map(|d| [d.x * f, d.y * f, d.z * f])
+            .collect()
+    }
+
+    /// The fBm at `points`, on the CPU in f32 (the reference the GPU is held to).
+    pub fn evaluate_cpu(&self, points: &[[f32; 3]]) -> Vec<f32> {
+        points
+            .iter()
+            .map(|p| self.fbm.fbm3(&self.perm, p[0], p[1], p[2]))
+            .collect()
+    }
 }
 
 impl Default for PlanetParams {
@@ -162,23 +234,47 @@ fn unit_sphere(rings: usize, name: &str) -> Mesh {
 }
 
 /// The planet surface in its local frame (centre at the origin): displaced sphere coloured
-/// ocean / sand / forest / rock / snow by altitude.
+/// ocean / sand / forest / rock / snow by altitude, its fBm evaluated on the CPU.
 ///
 /// # Errors
 /// As [`PlanetParams::validate`].
 pub fn planet_mesh(params: &PlanetParams) -> Result<Mesh, Error> {
+    let noise = PlanetNoise::surface(params)?;
+    let values = noise.evaluate_cpu(&noise.points(params.rings as usize));
+    planet_mesh_from_noise(params, &values)
+}
+
+/// Checks that `values` has one sample per vertex of `params`' sphere.
+fn check_samples(params: &PlanetParams, values: &[f32]) -> Result<(), Error> {
     params.validate()?;
-    let perm = Permutation::from_optional_seed(params.seed);
-    let fbm = Fbm::new(params.surface)?;
-    let bound = fbm.amplitude_bound() as f32;
+    let rings = params.rings as usize;
+    let expected = (rings + 1) * (2 * rings + 1);
+    if values.len() != expected || values.iter().any(|v| !v.is_finite()) {
+        return Err(Error::OutOfRange {
+            name: "planet noise samples".into(),
+            value: values.len() as f64,
+            expected: format!("{expected} finite values (one per vertex)"),
+        });
+    }
+    Ok(())
+}
+
+/// [`planet_mesh`] from the surface fBm's values at [`PlanetNoise::points`] (CPU or GPU).
+///
+/// # Errors
+/// As [`PlanetParams::validate`]; [`Error::OutOfRange`] when `values` is not one finite value
+/// per vertex.
+pub fn planet_mesh_from_noise(params: &PlanetParams, values: &[f32]) -> Result<Mesh, Error> {
+    check_samples(params, values)?;
+    let bound = Fbm::new(params.surface)?.amplitude_bound() as f32;
     let mut m = unit_sphere(params.rings as usize, "planet");
-    let f = params.surface_frequency;
     let colors = m
         .positions
         .iter_mut()
-        .map(|p| {
+        .zip(values)
+        .map(|(p, &v)| {
             let dir = *p;
-            let n = fbm.fbm3(&perm, dir.x * f, dir.y * f, dir.z * f) / bound;
+            let n = v / bound;
             // Oceans are flat at the undisplaced radius.
             let h = n.max(0.0);
             *p = dir * params.radius * (1.0 + params.relief * h * 2.0);
@@ -212,25 +308,32 @@ fn planet_color(n: f32, latitude: f32) -> Vec4 {
 
 /// The cloud shell in the planet's local frame: white vertices whose alpha is
 /// `smoothstep(coverage, coverage + 0.35, fbm3(dir))` (draw with alpha blending, after the
-/// planet, rotated by [`PlanetParams::cloud_rotation`]).
+/// planet, rotated by [`PlanetParams::cloud_rotation`]), its fBm evaluated on the CPU.
 ///
 /// # Errors
 /// As [`PlanetParams::validate`].
 pub fn cloud_mesh(params: &PlanetParams) -> Result<Mesh, Error> {
-    params.validate()?;
-    let perm = Permutation::from_seed(params.seed.unwrap_or(0).wrapping_add(0xC10D));
-    let fbm = Fbm::new(params.clouds)?;
-    let bound = fbm.amplitude_bound() as f32;
+    let noise = PlanetNoise::clouds(params)?;
+    let values = noise.evaluate_cpu(&noise.points(params.rings as usize));
+    cloud_mesh_from_noise(params, &values)
+}
+
+/// [`cloud_mesh`] from the cloud fBm's values at [`PlanetNoise::points`] (CPU or GPU).
+///
+/// # Errors
+/// As [`planet_mesh_from_noise`].
+pub fn cloud_mesh_from_noise(params: &PlanetParams, values: &[f32]) -> Result<Mesh, Error> {
+    check_samples(params, values)?;
+    let bound = Fbm::new(params.clouds)?.amplitude_bound() as f32;
     let mut m = unit_sphere(params.rings as usize, "clouds");
-    let f = params.cloud_frequency;
     let r = params.radius * params.cloud_height;
     m.colors = m
         .positions
         .iter_mut()
-        .map(|p| {
-            let dir = *p;
-            let n = fbm.fbm3(&perm, dir.x * f, dir.y * f, dir.z * f) / bound;
-            *p = dir * r;
+        .zip(values)
+        .map(|(p, &v)| {
+            let n = v / bound;
+            *p *= r;
             let t = ((n - params.cloud_coverage) / 0.35).clamp(0.0, 1.0);
             Vec4::new(1.0, 1.0, 1.0, t * t * (3.0 - 2.0 * t) * 0.9)
         })
@@ -272,6 +375,21 @@ mod tests {
         for (pos, n) in planet.positions.iter().zip(&planet.normals) {
             assert!(pos.normalize().dot(*n) > 0.3);
         }
+    }
+
+    /// Two spheres of [`THESIS_RINGS`] rings: the thesis's 318,400 triangles.
+    #[test]
+    fn the_thesis_density_has_the_thesis_triangle_count() {
+        let m = unit_sphere(THESIS_RINGS as usize, "t");
+        assert_eq!(2 * m.indices.len() / 3, 318_400);
+        assert_eq!(2 * m.positions.len(), 161_202);
+        let p = PlanetParams {
+            rings: 8,
+            ..PlanetParams::default()
+        };
+        assert!(planet_mesh_from_noise(&p, &[0.0; 3]).is_err());
+        assert!(cloud_mesh_from_noise(&p, &vec![f32::NAN; 9 * 17]).is_err());
+        assert!(cloud_mesh_from_noise(&p, &vec![0.0; 9 * 17]).is_ok());
     }
 
     #[test]

@@ -81,6 +81,10 @@ pub struct DemoArgs {
     /// No sound (no sound device is opened).
     #[arg(long)]
     pub mute: bool,
+    /// Headless: draw every scene pass as lines where the adapter can (in the window, `F`
+    /// toggles wireframe).
+    #[arg(long)]
+    pub wireframe: bool,
     /// Scripted key track for the window (see `sierra::key_track`): key events by game tick,
     /// one tick per frame; the window closes after the track's last event unless `--frames`
     /// says how long to run.
@@ -208,6 +212,7 @@ pub fn script_headless_demo(game: &mut Game, ticks: u64) -> Result<()> {
 fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
     let frames = args.frames.unwrap_or(DEFAULT_HEADLESS_FRAMES);
     let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
+    game.wireframe = args.wireframe;
     start_audio(&mut game, args.mute);
     let ticks = u64::from(frames) * u64::from(HEADLESS_TICKS_PER_FRAME);
     let seconds = ticks as f32 / DEFAULT_TICK_HZ as f32;

@@ -3,7 +3,9 @@
 //!
 //! Objects: `island` (the `Terrain` mesh), `planet`, `clouds`, `palm` (one tree), `palms` (all
 //! palms of the island), `birds` (the flock at time 0). Parameters are the defaults of the
-//! `Terrain`/`Planet`/`PalmTrees`/`Birds` components; `--resolution` overrides the island's.
+//! `Terrain`/`Planet`/`PalmTrees`/`Birds` components; `--resolution` overrides the island's,
+//! `--rings` the planet's (200: the thesis's density), `--gpu` computes the planet's fBm with the
+//! noise compute shader.
 
 use std::path::PathBuf;
 
@@ -46,6 +48,44 @@ pub struct ExportObjArgs {
     /// Most vertices of the generated mesh (default 4194304 = 2048²): `--resolution R` makes R².
     #[arg(long, value_name = "N")]
     pub max_vertices: Option<u64>,
+    /// Latitude rings of `planet` and `clouds` (default: the Planet component's 96; the thesis's
+    /// density is 200: 159,200 triangles each).
+    #[arg(long, allow_negative_numbers = true)]
+    pub rings: Option<i64>,
+    /// Compute the fBm of `planet` and `clouds` on the GPU (the noise compute shader) instead
+    /// of the CPU.
+    #[arg(long)]
+    pub gpu: bool,
+}
+
+/// How the generated objects are built: island resolution, planet rings, GPU noise.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildOptions {
+    /// Island height samples per side (`None`: the component default).
+    pub resolution: Option<i64>,
+    /// Planet and cloud rings (`None`: the component default).
+    pub rings: Option<i64>,
+    /// Planet and cloud fBm on the GPU.
+    pub gpu: bool,
+}
+
+/// The planet or its clouds at `rings`, the fBm on the GPU when asked.
+fn planet_object(clouds: bool, opts: BuildOptions) -> anyhow::Result<Mesh> {
+    let mut p = PlanetParams::default();
+    if let Some(r) = opts.rings {
+        p.rings = r;
+    }
+    if opts.gpu {
+        let ctx = sierra_render::GpuContext::headless()?;
+        let noise = sierra_render::compute::noise::NoiseCompute::new(&ctx)?;
+        let (planet, cloud) = sierra_content::planet::planet_meshes_gpu(&ctx, &noise, &p)?;
+        return Ok(if clouds { cloud } else { planet });
+    }
+    Ok(if clouds {
+        cloud_mesh(&p)?
+    } else {
+        planet_mesh(&p)?
+    })
 }
 
 /// Parses `100,50,25,10`.
@@ -76,18 +116,18 @@ pub fn parse_lods(text: &str) -> anyhow::Result<Vec<u32>> {
 ///
 /// # Errors
 /// An unknown name (listing the valid ones) or invalid parameters.
-pub fn build_object(name: &str, resolution: Option<i64>) -> anyhow::Result<Mesh> {
+pub fn build_object(name: &str, opts: BuildOptions) -> anyhow::Result<Mesh> {
     let island = || -> anyhow::Result<Island> {
         let mut p = TerrainParams::default();
-        if let Some(r) = resolution {
+        if let Some(r) = opts.resolution {
             p.resolution = r;
         }
         Ok(Island::generate_cpu(&p, Threads::All)?)
     };
     Ok(match name {
         "island" => island()?.mesh(),
-        "planet" => planet_mesh(&PlanetParams::default())?,
-        "clouds" => cloud_mesh(&PlanetParams::default())?,
+        "planet" => planet_object(false, opts)?,
+        "clouds" => planet_object(true, opts)?,
         "palm" => palm_mesh(&PalmParams::default(), 0)?,
         "palms" => palms_mesh(&island()?, &PalmParams::default())?,
         "birds" => Flock::new(&BirdsParams::default())?.mesh(),
@@ -124,8 +164,13 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
             );
         }
     }
+    let opts = BuildOptions {
+        resolution: args.resolution,
+        rings: args.rings,
+        gpu: args.gpu,
+    };
     if !OBJECTS.contains(&args.object.as_str()) {
-        build_object(&args.object, args.resolution)?; // the error listing the valid names
+        build_object(&args.object, opts)?; // the error listing the valid names
     }
     let stems: Vec<String> = lods
         .iter()
@@ -138,7 +183,7 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
     let out = OutputDir::replace(&args.out, &names, args.force)?;
     // Building the mesh, then simplifying and writing each LOD.
     let mut progress = crate::progress::Progress::new("export-obj step", 1 + lods.len() as u64);
-    let mesh = build_object(&args.object, args.resolution)?;
+    let mesh = build_object(&args.object, opts)?;
     progress.inc();
     for (percent, stem) in lods.into_iter().zip(&stems) {
         let lod = simplify_to_percent(&mesh, percent)?;
@@ -165,10 +210,24 @@ mod tests {
         assert!(parse_lods("0").is_err());
         assert!(parse_lods("101").is_err());
         assert!(parse_lods("50,x").is_err());
-        assert!(build_object("volcano", None)
+        assert!(build_object("volcano", BuildOptions::default())
             .unwrap_err()
             .to_string()
             .contains("island"));
-        assert!(build_object("island", Some(-4)).is_err());
+        let bad = BuildOptions {
+            resolution: Some(-4),
+            ..BuildOptions::default()
+        };
+        assert!(build_object("island", bad).is_err());
+        let rings = |r| BuildOptions {
+            rings: Some(r),
+            ..BuildOptions::default()
+        };
+        assert!(build_object("planet", rings(2)).is_err());
+        let m = build_object("clouds", rings(10)).unwrap();
+        assert_eq!(
+            (m.vertex_count(), m.triangle_count()),
+            (11 * 21, 4 * 100 - 4 * 10)
+        );
     }
 }

@@ -16,6 +16,7 @@ pub mod pose;
 pub mod render;
 pub mod view;
 pub mod water;
+pub mod water_wire;
 
 use std::str::FromStr;
 

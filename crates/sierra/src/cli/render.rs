@@ -39,6 +39,10 @@ pub struct RenderArgs {
     /// offline mix, `audio.wav`, is written either way).
     #[arg(long)]
     pub play_audio: bool,
+    /// Draw every scene pass (terrain and meshes, skinned meshes, crowds, sea) as lines where
+    /// the adapter can (`POLYGON_MODE_LINE`; filled elsewhere).
+    #[arg(long)]
+    pub wireframe: bool,
     /// Asset root and budgets.
     #[command(flatten)]
     pub assets: super::AssetArgs,
@@ -50,6 +54,7 @@ pub struct RenderArgs {
 /// Level errors (file, line:column, JSON path), an unwritable `--out`, GPU errors.
 pub fn run(args: RenderArgs) -> Result<()> {
     let mut game = Game::load_with(&args.level, &args.assets.load_options(), DEFAULT_TICK_HZ)?;
+    game.wireframe = args.wireframe;
     if let Some(track) = &args.input {
         game.gameplay.track = Some(crate::gameplay::input::InputTrack::load(track)?);
     }

@@ -11,6 +11,7 @@
 use anyhow::{Context, Result};
 use glam::{Vec2, Vec3};
 use sierra_render::passes::sea::{SeaSettings, ShoreHeights};
+use sierra_render::passes::sea_lod::SeaLod;
 use sierra_render::{GpuContext, Renderer, SeaOp, SeaState};
 use sierra_terrain::island::Backend;
 use sierra_terrain::water::{WaterComponent, WaterParams, WaterSim};
@@ -64,12 +65,14 @@ impl Sea {
         self.origin.y + self.component.initial_level
     }
 
-    /// How the sea pass draws this sea (grid placement, open sea to [`HORIZON`], default look).
+    /// How the sea pass draws this sea (grid placement, open sea to [`HORIZON`], default look,
+    /// coarser tiles away from the camera: [`SeaLod::default`]).
     pub fn settings(&self) -> SeaSettings {
         SeaSettings {
             origin: self.origin,
             rest_level: self.rest_level(),
             horizon: HORIZON,
+            lod: Some(SeaLod::default()),
             ..SeaSettings::default()
         }
     }

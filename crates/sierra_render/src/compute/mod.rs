@@ -1,5 +1,6 @@
 //! Compute passes: GPU work whose results stay on the GPU or are read back
-//! (improved Perlin noise and fBm; water columns).
+//! (improved Perlin noise and fBm; water columns: Mei's 4 pipes and the thesis's 8 connections).
 
 pub mod noise;
 pub mod water;
+pub mod water8;

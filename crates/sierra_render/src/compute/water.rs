@@ -227,7 +227,7 @@ pub struct WaterCompute {
     steps: u64,
 }
 
-fn invalid(e: impl std::fmt::Display) -> RenderError {
+pub(crate) fn invalid(e: impl std::fmt::Display) -> RenderError {
     RenderError::InvalidInput(format!("water: {e}"))
 }
 
@@ -250,12 +250,7 @@ impl WaterCompute {
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
-        let terrain_buf =
-            ctx.create_buffer_init("water terrain", bytemuck::cast_slice(terrain), storage)?;
-        let depth_bufs = [
-            ctx.create_buffer_init("water depth 0", bytemuck::cast_slice(depth), storage)?,
-            ctx.create_buffer_init("water depth 1", bytemuck::cast_slice(depth), storage)?,
-        ];
+        let (terrain_buf, depth_bufs) = state_buffers(ctx, "water", terrain, depth)?;
         let zeroed = |label: &str, bytes: u64| {
             ctx.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -449,13 +444,7 @@ impl WaterCompute {
     /// # Errors
     /// [`RenderError::Gpu`] when the device is lost.
     pub fn wait(&self, ctx: &GpuContext) -> Result<()> {
-        ctx.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| RenderError::Gpu {
-                context: "waiting for the water steps".to_owned(),
-                message: e.to_string(),
-            })?;
-        Ok(())
+        wait_idle(ctx, "waiting for the water steps")
     }
 
     /// Adds a raised-cosine drop (as `sierra_terrain::water::WaterSim::add_drop`) to the current depth.
@@ -613,8 +602,41 @@ impl WaterCompute {
     }
 }
 
+/// Blocks until the GPU has finished everything submitted; `context` names the wait in errors.
+pub(crate) fn wait_idle(ctx: &GpuContext, context: &str) -> Result<()> {
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| RenderError::Gpu {
+            context: context.to_owned(),
+            message: e.to_string(),
+        })?;
+    Ok(())
+}
+
+/// The terrain buffer and the two ping-pong depth buffers of a state (storage, copy in and
+/// out), labelled `{what} terrain`, `{what} depth 0` and `{what} depth 1`.
+pub(crate) fn state_buffers(
+    ctx: &GpuContext,
+    what: &str,
+    terrain: &[f32],
+    depth: &[f32],
+) -> Result<(wgpu::Buffer, [wgpu::Buffer; 2])> {
+    let storage =
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+    let buffer = |label: String, values: &[f32]| {
+        ctx.create_buffer_init(&label, bytemuck::cast_slice(values), storage)
+    };
+    Ok((
+        buffer(format!("{what} terrain"), terrain)?,
+        [
+            buffer(format!("{what} depth 0"), depth)?,
+            buffer(format!("{what} depth 1"), depth)?,
+        ],
+    ))
+}
+
 /// Sizes and values of an uploaded state (the GPU kernels assume them).
-fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32]) -> Result<()> {
+pub(crate) fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32]) -> Result<()> {
     params.validate()?;
     let n = params.cell_count();
     if terrain.len() != n || depth.len() != n {
@@ -641,7 +663,7 @@ fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32]) -> Resul
     Ok(())
 }
 
-fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
+pub(crate) fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
     let bytes = readback::read_buffer(ctx, buffer)?;
     Ok(bytes
         .chunks_exact(4)

@@ -12,6 +12,7 @@ pub mod fullscreen;
 pub mod fxaa;
 pub mod resolve;
 pub mod sea;
+pub mod sea_lod;
 pub mod shadow;
 pub mod sky;
 pub mod tonemap;

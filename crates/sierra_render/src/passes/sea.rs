@@ -3,7 +3,9 @@
 //! The vertex shader reads the water simulation's own GPU buffers
 //! ([`WaterCompute::terrain_buffer`], the current depth buffer and the velocity buffer), so the
 //! surface moves with no CPU round trip. No vertex or index buffer: vertex `i` of the draw is
-//! corner `i % 6` of grid quad `i / 6`. Normals come from height differences, colour from depth
+//! corner `i % 6` of grid quad `i / 6`; with [`SeaSettings::lod`] the grid is drawn as tiles
+//! whose stride grows with their distance from the camera, one draw per tile
+//! ([`crate::passes::sea_lod`]). Normals come from height differences, colour from depth
 //! (shallow → deep), a Schlick-Fresnel sky reflection, a Blinn-Phong sun highlight, and foam
 //! where the water is thin or fast. Alpha-blended over what the forward pass drew (depth test
 //! on, depth write off), so the beach shows through shallow water.
@@ -25,6 +27,7 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
+use crate::passes::sea_lod::{self, SeaLod, SeaTile};
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
 use crate::pipeline_cache::{
     scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
@@ -65,6 +68,9 @@ pub struct SeaSettings {
     /// centre (flat, deep, still water shaded like the grid, so the grid's edge does not
     /// show); 0 draws none.
     pub horizon: f32,
+    /// Level of detail away from the camera ([`crate::passes::sea_lod`]): tiles of the grid
+    /// drawn at coarser strides with distance; `None` draws every `stride`-th cell everywhere.
+    pub lod: Option<SeaLod>,
 }
 
 impl Default for SeaSettings {
@@ -83,6 +89,7 @@ impl Default for SeaSettings {
             stride: 1,
             rest_level: 0.0,
             horizon: 0.0,
+            lod: None,
         }
     }
 }
@@ -127,7 +134,7 @@ pub struct SeaUniforms {
     pub foam: [f32; 4],
     /// Grid corner, cell size.
     pub origin: [f32; 4],
-    /// cols, rows, stride, 0.
+    /// cols, rows, stride, 1 for the barycentric wireframe (else 0).
     pub grid: [u32; 4],
     /// Open sea: rest level, half-side (0 = none), depth its colour is taken at, 0.
     pub far: [f32; 4],
@@ -149,6 +156,10 @@ pub struct SeaPass {
     uniforms: wgpu::Buffer,
     /// One bind group per water depth buffer, and the grid size.
     water: Option<([wgpu::BindGroup; 2], u32, u32, f32)>,
+    /// The LOD tiles of the last [`Pass::prepare`] (empty without `settings.lod`), and the
+    /// storage buffer `sea.wgsl` reads them from (sized at [`Self::bind_water`]).
+    tiles: Vec<SeaTile>,
+    tiles_buffer: Option<wgpu::Buffer>,
     /// The ground under the water at the terrain mesh's resolution (`sea.wgsl`'s `shore`):
     /// `[origin x, origin z, spacing, resolution, heights…]`; resolution 0 = none.
     shore: wgpu::Buffer,
@@ -157,6 +168,10 @@ pub struct SeaPass {
     module: wgpu::ShaderModule,
     /// Samples per pixel `pipeline` was built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
+    /// Draw wireframe frames with barycentric edges in the fragment shader (filled pipeline,
+    /// fragments away from the triangle's edges discarded) even where the device has line
+    /// mode. Without `POLYGON_MODE_LINE` the pass does so always.
+    pub barycentric_wireframe: bool,
 }
 
 /// The ground's heights on a square grid, world space: sample `(i, j)` lies at
@@ -207,6 +222,25 @@ fn key(sample_count: u32) -> PipelineKey {
         blend: true,
         ..PipelineKey::new(sample_count, VertexLayout::None)
     }
+}
+
+/// The sea's keys at `sample_count`: filled, and lines where the device draws them
+/// (`Features::POLYGON_MODE_LINE`, requested only where offered; without it wireframe frames
+/// draw the sea's triangle edges from barycentric coordinates in `sea.wgsl`).
+fn keys(ctx: &GpuContext, sample_count: u32) -> Vec<PipelineKey> {
+    let lines = ctx
+        .device
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE);
+    let filled = key(sample_count);
+    let mut keys = vec![filled];
+    if lines {
+        keys.push(PipelineKey {
+            wireframe: true,
+            ..filled
+        });
+    }
+    keys
 }
 
 /// The sea pipeline of `key`.
@@ -264,6 +298,7 @@ impl SeaPass {
                             visibility: wgpu::ShaderStages::FRAGMENT,
                             ..storage(4)
                         },
+                        storage(5),
                     ],
                 });
                 let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
@@ -284,17 +319,24 @@ impl SeaPass {
             mapped_at_creation: false,
         })?;
         let shore = shore_buffer(ctx, &ShoreHeights::NONE)?;
+        let mut pipelines = PipelineCache::with(key(1), pipeline);
+        pipelines.warm(ctx, "sea", keys(ctx, 1), |k| {
+            sea_pipeline(ctx, &pipeline_layout, &module, k)
+        })?;
         Ok(Self {
             settings: SeaSettings::default(),
-            pipelines: PipelineCache::with(key(1), pipeline),
+            pipelines,
             layout,
             uniforms,
             water: None,
+            tiles: Vec::new(),
+            tiles_buffer: None,
             shore,
             current: 0,
             pipeline_layout,
             module,
             sample_count: 1,
+            barycentric_wireframe: false,
         })
     }
 
@@ -341,6 +383,14 @@ impl SeaPass {
                 p.cols, p.rows
             )));
         }
+        let tile_count = (p.cols - 1).div_ceil(sea_lod::TILE_QUADS) as u64
+            * (p.rows - 1).div_ceil(sea_lod::TILE_QUADS) as u64;
+        let tiles_buffer = ctx.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("sea lod tiles"),
+            size: tile_count * std::mem::size_of::<SeaTile>() as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })?;
         let group = |i: usize| {
             ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("sea water"),
@@ -366,6 +416,10 @@ impl SeaPass {
                         binding: 4,
                         resource: self.shore.as_entire_binding(),
                     },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: tiles_buffer.as_entire_binding(),
+                    },
                 ],
             })
         };
@@ -374,6 +428,8 @@ impl SeaPass {
             || [group(0), group(1)],
         )?;
         self.water = Some((groups, p.cols, p.rows, p.cell_size));
+        self.tiles_buffer = Some(tiles_buffer);
+        self.tiles.clear();
         self.current = water.current_index();
         Ok(())
     }
@@ -389,9 +445,48 @@ impl SeaPass {
         Some(((cols - 1) / s, (rows - 1) / s))
     }
 
-    /// Vertices the draw issues (6 per quad); 0 before [`Self::bind_water`].
+    /// Vertices the uniform-stride draw issues (6 per quad); 0 before [`Self::bind_water`].
     pub fn vertex_count(&self) -> u32 {
         self.quad_counts().map_or(0, |(x, z)| x * z * 6)
+    }
+
+    /// Triangles of the simulated grid the next [`Pass::record`] draws (the open sea's 8 not
+    /// counted): the LOD tiles' of the last [`Pass::prepare`] with `settings.lod`, else the
+    /// uniform-stride grid's.
+    pub fn triangle_count(&self) -> u32 {
+        if self.tiles.is_empty() {
+            self.vertex_count() / 3
+        } else {
+            sea_lod::triangle_count(&self.tiles)
+        }
+    }
+
+    /// Whether wireframe frames use the line-mode pipeline (warmed where the device has
+    /// `POLYGON_MODE_LINE`, and not [`Self::barycentric_wireframe`]).
+    fn lines_available(&self) -> bool {
+        let lines = PipelineKey {
+            wireframe: true,
+            ..key(self.sample_count)
+        };
+        !self.barycentric_wireframe && self.pipelines.get(&lines).is_some()
+    }
+
+    /// The LOD tiles of the last [`Pass::prepare`] (empty without `settings.lod`).
+    pub fn lod_tiles(&self) -> &[SeaTile] {
+        &self.tiles
+    }
+
+    /// Plans the LOD tiles for a camera at `camera` (world) and uploads them.
+    fn plan_tiles(&mut self, ctx: &GpuContext, camera: Vec3) {
+        self.tiles.clear();
+        let (Some(lod), Some((_, cols, rows, cell)), Some(buffer)) =
+            (self.settings.lod, &self.water, &self.tiles_buffer)
+        else {
+            return;
+        };
+        self.tiles = sea_lod::plan(*cols, *rows, *cell, self.settings.origin, camera, &lod);
+        ctx.queue
+            .write_buffer(buffer, 0, bytemuck::cast_slice(&self.tiles));
     }
 
     /// The uniforms for a camera, sun and ambient light.
@@ -436,7 +531,7 @@ impl Pass for SeaPass {
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
         let (layout, module) = (&self.pipeline_layout, &self.module);
         self.pipelines
-            .warm(ctx, "sea", [key(targets.sample_count)], |k| {
+            .warm(ctx, "sea", keys(ctx, targets.sample_count), |k| {
                 sea_pipeline(ctx, layout, module, k)
             })?;
         self.sample_count = targets.sample_count;
@@ -445,9 +540,11 @@ impl Pass for SeaPass {
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         let camera = &inputs.frame.camera;
-        let u = self.uniforms(camera.view_proj(), camera.position, &inputs.frame.sun);
+        let mut u = self.uniforms(camera.view_proj(), camera.position, &inputs.frame.sun);
+        u.grid[3] = u32::from(inputs.frame.post.wireframe && !self.lines_available());
         ctx.queue
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
+        self.plan_tiles(ctx, camera.position);
         Ok(())
     }
 
@@ -478,8 +575,17 @@ impl Pass for SeaPass {
             wgpu::LoadOp::Load,
             queries,
         );
-        let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
-            return;
+        let filled = key(self.sample_count);
+        let lines = PipelineKey {
+            wireframe: true,
+            ..filled
+        };
+        let pipeline = match self.pipelines.get(&lines) {
+            Some(p) if inputs.frame.post.wireframe && !self.barycentric_wireframe => p,
+            _ => match self.pipelines.get(&filled) {
+                Some(p) => p,
+                None => return,
+            },
         };
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &groups[self.current], &[]);
@@ -487,6 +593,11 @@ impl Pass for SeaPass {
         if self.settings.horizon > 0.0 {
             pass.draw(0..OPEN_SEA_VERTICES, 1..2);
         }
-        pass.draw(0..self.vertex_count(), 0..1);
+        if self.tiles.is_empty() {
+            pass.draw(0..self.vertex_count(), 0..1);
+        }
+        for (t, tile) in (2u32..).zip(&self.tiles) {
+            pass.draw(0..tile.quads() * 6, t..t + 1);
+        }
     }
 }

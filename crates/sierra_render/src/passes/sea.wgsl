@@ -21,7 +21,8 @@ struct SeaUniforms {
     foam: vec4<f32>,
     // xyz: world position of the grid's corner (cell (0,0) starts here), w: cell size (m).
     origin: vec4<f32>,
-    // x cols, y rows, z vertex stride (cells), w unused.
+    // x cols, y rows, z vertex stride (cells), w 1: wireframe drawn with barycentric edges
+    // (devices without line mode), else 0.
     grid: vec4<u32>,
     // The open sea around the grid: x rest level (world y, m), y half-side of the square it
     // fills (m, from the grid's centre; 0 = none), z depth its colour is taken at (m).
@@ -36,6 +37,17 @@ struct SeaUniforms {
 // (row-major)...]; resolution 0 = none (SeaPass::set_shore).
 @group(0) @binding(4) var<storage, read> shore: array<f32>;
 
+// One level-of-detail tile (passes/sea_lod.rs): cell = (first col, first row, stride, quads
+// along X), span = (quads along Z, last col, last row, 0), neighbours = strides of the left,
+// right, top and bottom tiles (0: none).
+struct SeaTile {
+    cell: vec4<u32>,
+    span: vec4<u32>,
+    neighbours: vec4<u32>,
+};
+// Drawn as instance 2 + t (instance 0: the whole grid at one stride, 1: the open sea).
+@group(0) @binding(5) var<storage, read> tiles: array<SeaTile>;
+
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) world: vec3<f32>,
@@ -44,6 +56,8 @@ struct VsOut {
     @location(3) speed: f32,
     // 1 on the open-sea ring around the grid, 0 on the simulated grid.
     @location(4) far: f32,
+    // Barycentric coordinates in the vertex's triangle (the barycentric wireframe).
+    @location(5) bary: vec3<f32>,
 };
 
 fn surface(x: u32, y: u32) -> f32 {
@@ -86,48 +100,108 @@ fn open_sea_vertex(vi: u32) -> VsOut {
     return out;
 }
 
-@vertex
-fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    if instance == 1u {
-        return open_sea_vertex(vi);
+// Height drawn at vertex (x, y): the water surface, or just under the ground where dry (the
+// terrain hides it; the fragment discards too).
+fn shown_height(x: u32, y: u32) -> f32 {
+    let i = y * u.grid.x + x;
+    let d = water_depth[i];
+    if d < u.foam.w {
+        return terrain[i] - 0.05;
     }
-    let cols = u.grid.x;
-    let rows = u.grid.y;
-    let s = u.grid.z;
-    let quads_x = (cols - 1u) / s;
-    let quad = vi / 6u;
-    // Two counter-clockwise triangles per quad seen from +Y.
+    return terrain[i] + d;
+}
+
+// Corner `k` of the two counter-clockwise triangles (seen from +Y) of a quad.
+fn quad_corner(k: u32) -> vec2<u32> {
     var corners = array<vec2<u32>, 6>(
         vec2<u32>(0u, 0u), vec2<u32>(0u, 1u), vec2<u32>(1u, 0u),
         vec2<u32>(1u, 0u), vec2<u32>(0u, 1u), vec2<u32>(1u, 1u),
     );
-    let c = (vec2<u32>(quad % quads_x, quad / quads_x) + corners[vi % 6u]) * s;
-    let x = min(c.x, cols - 1u);
-    let y = min(c.y, rows - 1u);
-    let i = y * cols + x;
-    let d = water_depth[i];
-    let cell = u.origin.w;
+    return corners[k];
+}
 
+// The grid vertex at cell (x, y) drawn at height `h`, normals from differences `s` cells apart.
+fn grid_vertex(x: u32, y: u32, s: u32, h: f32) -> VsOut {
+    let cols = u.grid.x;
+    let rows = u.grid.y;
+    let i = y * cols + x;
+    let cell = u.origin.w;
     let xl = select(0u, x - s, x >= s);
     let xr = min(x + s, cols - 1u);
     let yt = select(0u, y - s, y >= s);
     let yb = min(y + s, rows - 1u);
     let dhdx = (surface(xr, y) - surface(xl, y)) / (max(f32(xr - xl), 1.0) * cell);
     let dhdz = (surface(x, yb) - surface(x, yt)) / (max(f32(yb - yt), 1.0) * cell);
-
-    var h = terrain[i] + d;
-    if d < u.foam.w {
-        // Dry: sink below the ground so the terrain hides it; the fragment discards too.
-        h = terrain[i] - 0.05;
-    }
     let world = u.origin.xyz + vec3<f32>((f32(x) + 0.5) * cell, h, (f32(y) + 0.5) * cell);
     var out: VsOut;
     out.clip = u.view_proj * vec4<f32>(world, 1.0);
     out.world = world;
     out.normal = vec3<f32>(-dhdx, 1.0, -dhdz);
-    out.depth = d;
+    out.depth = water_depth[i];
     out.speed = length(velocity[i]);
     out.far = 0.0;
+    return out;
+}
+
+// Height of `t` cells along an edge between vertices `a` and `b` (`n` cells apart), on the
+// straight line a coarser neighbour draws there.
+fn on_edge(a: f32, b: f32, t: u32, n: u32) -> f32 {
+    return mix(a, b, f32(t) / f32(max(n, 1u)));
+}
+
+// Vertex `vi` of LOD tile `tile`: its quads at the tile's stride; edge vertices a coarser
+// neighbour lacks are moved onto the neighbour's edge, so the tiles meet without cracks.
+fn tile_vertex(vi: u32, tile: SeaTile) -> VsOut {
+    let s = tile.cell.z;
+    let quad = vi / 6u;
+    let q = vec2<u32>(quad % tile.cell.w, quad / tile.cell.w);
+    let c = tile.cell.xy + (q + quad_corner(vi % 6u)) * s;
+    let x = min(c.x, tile.span.y);
+    let y = min(c.y, tile.span.z);
+    var h = shown_height(x, y);
+    let n = tile.neighbours;
+    // Left/right edges run along Z: snap rows; top/bottom edges run along X: snap columns.
+    var coarse = 0u;
+    if x == tile.cell.x && n.x > s { coarse = n.x; }
+    if x == tile.span.y && n.y > s { coarse = n.y; }
+    if coarse > 0u && y % coarse != 0u {
+        let y0 = y - y % coarse;
+        let y1 = min(y0 + coarse, u.grid.y - 1u);
+        h = on_edge(shown_height(x, y0), shown_height(x, y1), y - y0, y1 - y0);
+    }
+    coarse = 0u;
+    if y == tile.cell.y && n.z > s { coarse = n.z; }
+    if y == tile.span.z && n.w > s { coarse = n.w; }
+    if coarse > 0u && x % coarse != 0u {
+        let x0 = x - x % coarse;
+        let x1 = min(x0 + coarse, u.grid.x - 1u);
+        h = on_edge(shown_height(x0, y), shown_height(x1, y), x - x0, x1 - x0);
+    }
+    return grid_vertex(x, y, s, h);
+}
+
+@vertex
+fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    var out: VsOut;
+    if instance == 1u {
+        out = open_sea_vertex(vi);
+    } else if instance >= 2u {
+        out = tile_vertex(vi, tiles[instance - 2u]);
+    } else {
+        let cols = u.grid.x;
+        let rows = u.grid.y;
+        let s = u.grid.z;
+        let quads_x = (cols - 1u) / s;
+        let quad = vi / 6u;
+        let c = (vec2<u32>(quad % quads_x, quad / quads_x) + quad_corner(vi % 6u)) * s;
+        let x = min(c.x, cols - 1u);
+        let y = min(c.y, rows - 1u);
+        out = grid_vertex(x, y, s, shown_height(x, y));
+    }
+    // Corner k of each triangle (vertices 0-2 and 3-5 of a quad) gets the k-th unit vector.
+    var bary = vec3<f32>(0.0);
+    bary[(vi % 6u) % 3u] = 1.0;
+    out.bary = bary;
     return out;
 }
 
@@ -183,6 +257,12 @@ fn shore_height(xz: vec2<f32>) -> vec2<f32> {
 @fragment
 fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     var in = in_vertex;
+    // Distance to the triangle's nearest edge in pixels (derivatives before any discard).
+    let bary_px = in.bary / max(fwidth(in.bary), vec3<f32>(1e-6));
+    let edge_px = min(min(bary_px.x, bary_px.y), bary_px.z);
+    if u.grid.w == 1u && edge_px > 1.0 {
+        discard;
+    }
     // The water's depth over the ground as drawn: the simulation's cells are coarser than the
     // terrain mesh, so a cell's water can float over sand the mesh puts above the cell's
     // average ground (flat slabs of water on the beach). Where the finer heights are known the

@@ -80,17 +80,7 @@ impl WaterSim {
     /// Invalid parameters ([`WaterParams::validate`]), arrays of the wrong length, NaN or
     /// infinite heights, negative depths.
     pub fn new(params: WaterParams, terrain: Vec<f32>, depth: Vec<f32>) -> Result<Self> {
-        params.validate()?;
-        check_field(&params, "terrain", &terrain)?;
-        check_field(&params, "depth", &depth)?;
-        if let Some(i) = depth.iter().position(|&d| d < 0.0) {
-            return Err(WaterError::NegativeDepth {
-                index: i,
-                col: i % params.cols,
-                row: i / params.cols,
-                value: depth[i],
-            });
-        }
+        check_state(&params, &terrain, &depth)?;
         let n = params.cell_count();
         let max_depth = depth.iter().copied().fold(0.0, f32::max);
         Ok(Self {
@@ -199,14 +189,7 @@ impl WaterSim {
     /// # Errors
     /// [`WaterError::Parameter`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
-        if !(rate >= 0.0 && rate.is_finite()) {
-            return Err(WaterError::Parameter {
-                name: "rain",
-                value: rate,
-                reason: "must be finite and >= 0 (m/s)",
-            });
-        }
-        self.rain_rate = rate;
+        self.rain_rate = check_rain(rate)?;
         Ok(())
     }
 
@@ -216,13 +199,7 @@ impl WaterSim {
     /// [`WaterError::TimeStep`] for a non-positive or NaN step, [`WaterError::TimeStepTooLarge`]
     /// above [`Self::max_stable_dt`] (nothing is changed then).
     pub fn step(&mut self, dt: f32) -> Result<()> {
-        if !(dt > 0.0 && dt.is_finite()) {
-            return Err(WaterError::TimeStep(dt));
-        }
-        let max_dt = self.max_stable_dt();
-        if dt > max_dt {
-            return Err(WaterError::TimeStepTooLarge { dt, max_dt });
-        }
+        check_step(dt, self.max_stable_dt())?;
         self.step_unchecked(dt);
         Ok(())
     }
@@ -372,6 +349,45 @@ fn pair<T>(buffers: &mut [T; 2], current: usize) -> (&T, &mut T) {
     } else {
         (b, a)
     }
+}
+
+/// Parameters, field lengths and values, and non-negative depths of an initial state.
+pub(super) fn check_state(params: &WaterParams, terrain: &[f32], depth: &[f32]) -> Result<()> {
+    params.validate()?;
+    check_field(params, "terrain", terrain)?;
+    check_field(params, "depth", depth)?;
+    if let Some(i) = depth.iter().position(|&d| d < 0.0) {
+        return Err(WaterError::NegativeDepth {
+            index: i,
+            col: i % params.cols,
+            row: i / params.cols,
+            value: depth[i],
+        });
+    }
+    Ok(())
+}
+
+/// A rain rate, m/s, if finite and >= 0.
+pub(super) fn check_rain(rate: f32) -> Result<f32> {
+    if !(rate >= 0.0 && rate.is_finite()) {
+        return Err(WaterError::Parameter {
+            name: "rain",
+            value: rate,
+            reason: "must be finite and >= 0 (m/s)",
+        });
+    }
+    Ok(rate)
+}
+
+/// A time step `dt`, seconds, if positive, finite and at most `max_dt`.
+pub(super) fn check_step(dt: f32, max_dt: f32) -> Result<()> {
+    if !(dt > 0.0 && dt.is_finite()) {
+        return Err(WaterError::TimeStep(dt));
+    }
+    if dt > max_dt {
+        return Err(WaterError::TimeStepTooLarge { dt, max_dt });
+    }
+    Ok(())
 }
 
 pub(super) fn check_field(p: &WaterParams, what: &'static str, values: &[f32]) -> Result<()> {

@@ -43,6 +43,19 @@ pub enum InitialState {
 }
 
 impl InitialState {
+    /// The thesis's `InitSim` (seed 002, Annex E.3): surface `level + 40 sin(0.1 r) / (0.1 r)`,
+    /// `r` in cells from column 32, row 96 (its grid is 256x256 columns). The thesis's heights
+    /// have no floor and dip to `-8.7` m; over a floor at 0 `level` must be above 8.7 m for
+    /// the pool to stay wet everywhere.
+    pub fn thesis(level: f32) -> Self {
+        Self::Bump {
+            level,
+            center: Vec2::new(32.0, 96.0),
+            amplitude: 40.0,
+            frequency: 0.1,
+        }
+    }
+
     /// The depth field, metres, `[rows * cols]` row-major, over `terrain` (same layout).
     ///
     /// # Errors

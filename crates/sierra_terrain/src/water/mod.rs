@@ -8,9 +8,13 @@
 //! Pacific Graphics 2007, §3; virtual pipes from O'Brien & Hodgins 1995; the water-columns
 //! design of seed 002, Annex E: two state buffers swapped each step).
 //!
-//! Model choice: **Mei's 4-pipe flux**, not the thesis's 8-pipe columns, on both the CPU
-//! (this module, the reference) and the GPU (`sierra_render::compute::water`, same formulas,
-//! 16x16 workgroups staging 18x18 tiles).
+//! Two models, each on the CPU (here, the reference) and the GPU:
+//! - **Mei's 4-pipe outflow flux** ([`WaterSim`]; GPU `sierra_render::compute::water`, same
+//!   formulas, 16x16 workgroups staging 18x18 tiles) — the default, with open edges, sources
+//!   and velocities;
+//! - **the thesis's 8-connection columns** ([`Columns8Sim`], [`columns8`]; GPU
+//!   `sierra_render::compute::water8`): 8 pipes per column, 4 shared flows stored per column
+//!   (seed 002, Annex E.2.1), closed edges.
 //!
 //! Stability: a step must satisfy `dt <= min(sqrt(l * cell² / (2 A g)), cell / sqrt(g * d_max))`
 //! ([`WaterParams::max_stable_dt`]); [`WaterSim::step`] refuses larger steps,
@@ -26,6 +30,7 @@
 //! assert!((sim.total_volume() - 1024.0).abs() < 1e-3);
 //! ```
 
+pub mod columns8;
 mod component;
 mod error;
 mod grid;
@@ -35,6 +40,7 @@ pub(crate) mod pipes;
 mod probe;
 mod sources;
 
+pub use columns8::Columns8Sim;
 pub use component::{BumpSpec, DropSchedule, WaterComponent};
 pub use error::{Result, WaterError};
 pub use grid::{Flux, WaterSim};

@@ -5,6 +5,7 @@ pub mod anim;
 pub mod compression;
 pub mod crowd;
 pub mod noise;
+pub mod planet;
 pub mod scene;
 pub mod scene_plot;
 pub mod soak;

@@ -419,6 +419,8 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         [a, b] => ImageDifference::of(&a.last_frame, &b.last_frame),
         _ => None,
     };
+    // The thesis's Table 1 density, built both ways (independent of the level's backend).
+    let planet = super::planet::measure(&GpuContext::headless()?)?;
     let report = serde_json::json!({
         "level": level.display().to_string(),
         "adapter": runs.first().map(|r| r.adapter.clone()),
@@ -432,6 +434,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         "report": path(REPORT_FILE).display().to_string(),
         "plot": path(PLOT_FILE).display().to_string(),
         "comparison_plot": path(COMPARE_FILE).display().to_string(),
+        "planet_thesis_density": planet,
     });
     let text = serde_json::to_string_pretty(&report)?;
     std::fs::write(path(REPORT_FILE), &text)
@@ -441,6 +444,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         return Ok(());
     }
     print_table(level, args.size, frames, &runs, difference)?;
+    outln!("{planet}")?;
     outln!("report: {}", path(REPORT_FILE).display())?;
     outln!(
         "plots: {} (CPU ms per frame), {} (backends side by side)",

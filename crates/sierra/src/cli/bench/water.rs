@@ -1,5 +1,6 @@
 //! `sierra bench water`: the virtual-pipes water step in ns per cell per step, CPU on one and
-//! two threads and GPU, grids 256² to 2048² (table, or one JSON object with `--json`).
+//! two threads and GPU, grids 256² to 2048² (table, or one JSON object with `--json`), and
+//! beside it the thesis's 8-connection columns (`columns8`) on two CPU threads and the GPU.
 //!
 //! Beside each CPU figure, measured in the same invocation, best step against best step:
 //! `../shared/bench/pipes.c` (built with gcc now) on one and two threads and the ratio of the
@@ -13,7 +14,7 @@ use anyhow::Result;
 use clap::Args;
 use sierra_render::compute::water::WaterKernels;
 use sierra_render::GpuContext;
-use sierra_terrain::water::{CopyProbe, WaterSim};
+use sierra_terrain::water::{Columns8Sim, CopyProbe, WaterSim};
 use sierra_testkit::c_bench;
 
 use crate::cli::water::{initial_state, pool, Init};
@@ -58,6 +59,19 @@ pub struct WaterBenchRow {
     pub gpu_staged_ns_per_cell_step: Option<f64>,
     /// GPU with direct neighbour loads (no workgroup memory).
     pub gpu_direct_ns_per_cell_step: Option<f64>,
+    /// The thesis's 8-connection columns on the CPU, two threads.
+    pub columns8_cpu_2_threads_ns_per_cell_step: f64,
+    /// The 8-connection columns on the GPU (three dispatches per step).
+    pub columns8_gpu_ns_per_cell_step: Option<f64>,
+}
+
+/// ns per cell per step of `steps` GPU steps after a one-step warm-up (shader compilation),
+/// submission to completion.
+fn gpu_ns_per_cell(cells: f64, steps: u32, mut run: impl FnMut(u32) -> Result<()>) -> Result<f64> {
+    run(1)?;
+    let t = Instant::now();
+    run(steps)?;
+    Ok(t.elapsed().as_secs_f64() * 1e9 / (cells * f64::from(steps)))
 }
 
 /// Best of `reps` timings of `f` after one warm-up call, ns per cell.
@@ -98,9 +112,10 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
     };
     let adapter = ctx.as_ref().map(GpuContext::adapter_summary);
     let mut rows = Vec::new();
-    // Six measurements per size: CPU 1 and 2 threads, copy, pipes.c, GPU staged and direct.
+    // Eight measurements per size: CPU 1 and 2 threads, copy, pipes.c, GPU staged and direct,
+    // 8-connection columns on 2 CPU threads and on the GPU.
     let mut progress =
-        crate::progress::Progress::new("bench water measurement", 6 * sizes.len() as u64);
+        crate::progress::Progress::new("bench water measurement", 8 * sizes.len() as u64);
     for &size in sizes {
         let (params, terrain, depth) = initial_state(size, Init::Bump, false)?;
         let cells = params.cell_count() as f64;
@@ -131,18 +146,33 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
             let mut sim = sierra_content::water::water_compute(ctx, params, &terrain, &depth)?;
             sim.set_kernels(kernels);
             let dt = 0.9 * sim.max_stable_dt();
-            sim.step(ctx, dt, 1)?; // warm-up: shader compilation
-            sim.wait(ctx)?;
-            let t = Instant::now();
-            sim.step(ctx, dt, steps)?;
-            sim.wait(ctx)?;
-            Ok(Some(
-                t.elapsed().as_secs_f64() * 1e9 / (cells * f64::from(steps)),
-            ))
+            let ns = gpu_ns_per_cell(cells, steps, |n| {
+                sim.step(ctx, dt, n)?;
+                Ok(sim.wait(ctx)?)
+            })?;
+            Ok(Some(ns))
         };
         let staged = gpu(WaterKernels::Staged)?;
         progress.inc();
         let direct = gpu(WaterKernels::Direct)?;
+        progress.inc();
+        let columns8_cpu = pool(Some(2))?.install(|| -> Result<f64> {
+            let mut sim = Columns8Sim::new(params, terrain.clone(), depth.clone())?;
+            let dt = 0.9 * sim.max_stable_dt();
+            best_ns_per_cell(cells, steps, || Ok(sim.step(dt)?))
+        })?;
+        progress.inc();
+        let columns8_gpu = match &ctx {
+            None => None,
+            Some(ctx) => {
+                let mut sim = sierra_content::water::water8_compute(ctx, params, &terrain, &depth)?;
+                let dt = 0.9 * sim.max_stable_dt();
+                Some(gpu_ns_per_cell(cells, steps, |n| {
+                    sim.step(ctx, dt, n)?;
+                    Ok(sim.wait(ctx)?)
+                })?)
+            }
+        };
         progress.inc();
         rows.push(WaterBenchRow {
             size,
@@ -156,6 +186,8 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
             speed_up_ratio_to_pipes_c: c.map(|(c1, c2)| (one / two) / (c1 / c2)),
             gpu_staged_ns_per_cell_step: staged,
             gpu_direct_ns_per_cell_step: direct,
+            columns8_cpu_2_threads_ns_per_cell_step: columns8_cpu,
+            columns8_gpu_ns_per_cell_step: columns8_gpu,
         });
     }
     progress.finish();
@@ -181,7 +213,7 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
          of the step's bytes measured in this run"
     )?;
     outln!(
-        "{:>6} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>11} {:>11}",
+        "{:>6} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>11} {:>11} {:>9} {:>9}",
         "size",
         "steps",
         "cpu 1t",
@@ -192,12 +224,14 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
         "C 2t",
         "su/C su",
         "gpu staged",
-        "gpu direct"
+        "gpu direct",
+        "8c cpu 2t",
+        "8c gpu"
     )?;
     let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
     for r in &rows {
         outln!(
-            "{:>6} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>6.0}% {:>8} {:>8} {:>9} {:>11} {:>11}",
+            "{:>6} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>6.0}% {:>8} {:>8} {:>9} {:>11} {:>11} {:>9.2} {:>9}",
             format!("{}²", r.size),
             r.steps,
             r.cpu_1_thread_ns_per_cell_step,
@@ -209,9 +243,12 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
             cell(r.speed_up_ratio_to_pipes_c),
             cell(r.gpu_staged_ns_per_cell_step),
             cell(r.gpu_direct_ns_per_cell_step),
+            r.columns8_cpu_2_threads_ns_per_cell_step,
+            cell(r.columns8_gpu_ns_per_cell_step),
         )?;
     }
     outln!("su/C su: Sierra's 2-thread speed-up over pipes.c's; % copy: achieved bandwidth of the 2-thread step")?;
+    outln!("8c: the thesis's 8-connection columns (Annex E.2.1), same grid and initial state")?;
     if let Some(a) = adapter {
         outln!("gpu: {a}")?;
     }

@@ -1,0 +1,282 @@
+//! The thesis's 8-connection water columns on the GPU (`water8.wgsl`): the model of
+//! `sierra_terrain::water::columns8` (its CPU reference, same passes, same summation order;
+//! held to 1e-4 after 100 steps by `sierra_content`'s test `tests/water8_gpu.rs`).
+//!
+//! Three dispatches per step, 16x16 workgroups reading neighbours straight from storage:
+//! unlimited flows, each column's limiter, then limited flows and new depths. Buffers (all
+//! `[rows * cols]` row-major): terrain `f32` metres, depth `f32` metres (2, ping-pong), flow
+//! `vec4<f32>` m³/s (E, SE, S, SW; positive away from the column), the unlimited flows and the
+//! limiters as scratch. Closed edges only; uniform rain.
+//!
+//! The parameters and uniforms are Mei's kernel's ([`WaterGpuParams`], [`WaterUniforms`]):
+//! the two models share their physical constants.
+
+use crate::compute::water::{
+    check_state, invalid, read_f32, state_buffers, wait_idle, WaterBoundary, WaterGpuParams,
+    WaterUniforms, WORKGROUP_SIDE,
+};
+use crate::context::GpuContext;
+use crate::error::Result;
+use crate::gpu_util::{
+    bind_group, bind_group_layout, compute_pipeline, pipeline_layout, storage_entry, uniform_entry,
+    wgsl_module,
+};
+
+/// Largest step the 8-pipe flow update allows, seconds: `sqrt(l · cell² / (3 A g))`
+/// (derived in `sierra_terrain::water::columns8`), and the CFL bound
+/// `cell / sqrt(g · max_depth)`, whichever is smaller.
+pub fn max_stable_dt8(p: &WaterGpuParams, max_depth: f32) -> f32 {
+    let pipe = (p.pipe_length * p.cell_size * p.cell_size / (3.0 * p.pipe_area * p.gravity)).sqrt();
+    let cfl = if max_depth > 0.0 {
+        p.cell_size / (p.gravity * max_depth).sqrt()
+    } else {
+        f32::INFINITY
+    };
+    pipe.min(cfl)
+}
+
+/// The GPU 8-connection water columns: buffers, pipelines and the ping-pong state.
+pub struct Water8Compute {
+    params: WaterGpuParams,
+    terrain: wgpu::Buffer,
+    depth: [wgpu::Buffer; 2],
+    flow: wgpu::Buffer,
+    uniforms: wgpu::Buffer,
+    /// `bind_groups[i]` reads depth `i` and writes depth `1 - i`.
+    bind_groups: [wgpu::BindGroup; 2],
+    /// flow8_main, limit8_main, depth8_main.
+    pipelines: [wgpu::ComputePipeline; 3],
+    current: usize,
+    uploaded: Option<WaterUniforms>,
+    rain: f32,
+    depth_bound: f32,
+    steps: u64,
+}
+
+impl Water8Compute {
+    /// Uploads a state: `terrain` and `depth` in metres, `[rows * cols]` row-major; zero flow.
+    ///
+    /// # Errors
+    /// [`crate::RenderError::InvalidInput`] for what [`WaterGpuParams::validate`] refuses, open edges,
+    /// arrays that are not `[rows * cols]` long, non-finite heights or negative depths;
+    /// [`crate::RenderError::LimitExceeded`] above the device's storage limits; [`crate::RenderError::Gpu`].
+    pub fn new(
+        ctx: &GpuContext,
+        params: WaterGpuParams,
+        terrain: &[f32],
+        depth: &[f32],
+    ) -> Result<Self> {
+        check_state(&params, terrain, depth)?;
+        if params.boundary != WaterBoundary::Closed {
+            return Err(invalid("the 8-connection columns have closed edges only"));
+        }
+        let n = params.cell_count() as u64;
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST;
+        let (terrain_buf, depth_bufs) = state_buffers(ctx, "water8", terrain, depth)?;
+        let zeroed = |label: &str, bytes: u64| {
+            ctx.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes,
+                usage: storage,
+                mapped_at_creation: false,
+            })
+        };
+        let flow = zeroed("water8 flow", n * 16)?;
+        let raw = zeroed("water8 unlimited flow", n * 16)?;
+        let limit = zeroed("water8 limiter", n * 4)?;
+        let uniforms = ctx.create_buffer_init(
+            "water8 uniforms",
+            bytemuck::bytes_of(&WaterUniforms::new(&params, 0.0, 0.0)),
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        )?;
+        let (layout, pipelines) = ctx.scoped(
+            || "creating the water8 compute pipelines".to_owned(),
+            || create_pipelines(ctx),
+        )?;
+        let group = |i: usize| {
+            bind_group(
+                &ctx.device,
+                "water8 step",
+                &layout,
+                &[
+                    uniforms.as_entire_binding(),
+                    terrain_buf.as_entire_binding(),
+                    depth_bufs[i].as_entire_binding(),
+                    depth_bufs[1 - i].as_entire_binding(),
+                    flow.as_entire_binding(),
+                    raw.as_entire_binding(),
+                    limit.as_entire_binding(),
+                ],
+            )
+        };
+        let bind_groups = ctx.scoped(
+            || "creating the water8 bind groups".to_owned(),
+            || [group(0), group(1)],
+        )?;
+        Ok(Self {
+            params,
+            terrain: terrain_buf,
+            depth: depth_bufs,
+            flow,
+            uniforms,
+            bind_groups,
+            pipelines,
+            current: 0,
+            uploaded: None,
+            rain: 0.0,
+            depth_bound: depth.iter().copied().fold(0.0, f32::max),
+            steps: 0,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &WaterGpuParams {
+        &self.params
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Uniform rain, m/s (>= 0).
+    ///
+    /// # Errors
+    /// [`crate::RenderError::InvalidInput`] for a negative or non-finite rate.
+    pub fn set_rain(&mut self, rate: f32) -> Result<()> {
+        if !(rate >= 0.0 && rate.is_finite()) {
+            return Err(invalid(format!("rain {rate} m/s must be finite and >= 0")));
+        }
+        self.rain = rate;
+        Ok(())
+    }
+
+    /// Largest accepted step, seconds: [`max_stable_dt8`] at an upper estimate of the max depth
+    /// (the initial max plus the rain so far).
+    pub fn max_stable_dt(&self) -> f32 {
+        max_stable_dt8(&self.params, self.depth_bound)
+    }
+
+    /// Records `steps` steps of `dt` seconds into `encoder` (three dispatches each), writing the
+    /// uniforms through `queue` first.
+    ///
+    /// # Errors
+    /// [`crate::RenderError::InvalidInput`] for a step that is not positive or above
+    /// [`Self::max_stable_dt`].
+    pub fn record_steps(
+        &mut self,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        dt: f32,
+        steps: u32,
+    ) -> Result<()> {
+        let max = self.max_stable_dt();
+        if !(dt > 0.0 && dt <= max) {
+            return Err(invalid(format!(
+                "time step {dt} s must be > 0 and at most the stability limit {max} s"
+            )));
+        }
+        let u = WaterUniforms::new(&self.params, dt, self.rain);
+        if self.uploaded != Some(u) {
+            queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
+            self.uploaded = Some(u);
+        }
+        let groups = (
+            self.params.cols.div_ceil(WORKGROUP_SIDE),
+            self.params.rows.div_ceil(WORKGROUP_SIDE),
+        );
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("water8 steps"),
+            timestamp_writes: None,
+        });
+        for _ in 0..steps {
+            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
+            for pipeline in &self.pipelines {
+                pass.set_pipeline(pipeline);
+                pass.dispatch_workgroups(groups.0, groups.1, 1);
+            }
+            self.current = 1 - self.current;
+        }
+        drop(pass);
+        self.steps += u64::from(steps);
+        self.depth_bound += self.rain * dt * steps as f32;
+        Ok(())
+    }
+
+    /// Runs `steps` steps of `dt` seconds in one submission.
+    ///
+    /// # Errors
+    /// As [`Self::record_steps`], and [`crate::RenderError::Gpu`].
+    pub fn step(&mut self, ctx: &GpuContext, dt: f32, steps: u32) -> Result<()> {
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water8"),
+            });
+        self.record_steps(&ctx.queue, &mut encoder, dt, steps)?;
+        ctx.queue.submit([encoder.finish()]);
+        ctx.take_uncaptured_errors("stepping the 8-connection water columns")
+    }
+
+    /// Blocks until the GPU has finished every submitted step (for timing).
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`] when the device is lost.
+    pub fn wait(&self, ctx: &GpuContext) -> Result<()> {
+        wait_idle(ctx, "waiting for the water8 steps")
+    }
+
+    /// The current depth buffer (`[rows * cols]` f32 metres); changes after every step.
+    pub fn depth_buffer(&self) -> &wgpu::Buffer {
+        &self.depth[self.current]
+    }
+
+    /// Terrain heights (`[rows * cols]` f32 metres).
+    pub fn terrain_buffer(&self) -> &wgpu::Buffer {
+        &self.terrain
+    }
+
+    /// Reads the current depth back, metres.
+    ///
+    /// # Errors
+    /// As [`crate::readback::read_buffer`].
+    pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
+        read_f32(ctx, self.depth_buffer())
+    }
+
+    /// Reads the last step's limited flows back: `[rows * cols]` of (E, SE, S, SW), m³/s.
+    ///
+    /// # Errors
+    /// As [`crate::readback::read_buffer`].
+    pub fn read_flow(&self, ctx: &GpuContext) -> Result<Vec<[f32; 4]>> {
+        let v = read_f32(ctx, &self.flow)?;
+        Ok(v.chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect())
+    }
+}
+
+fn create_pipelines(ctx: &GpuContext) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3]) {
+    let device = &ctx.device;
+    let shader = wgsl_module(ctx, "water8.wgsl", include_str!("water8.wgsl"));
+    let compute = wgpu::ShaderStages::COMPUTE;
+    let layout = bind_group_layout(
+        device,
+        "water8",
+        &[
+            uniform_entry(0, compute),
+            storage_entry(1, compute, true),
+            storage_entry(2, compute, true),
+            storage_entry(3, compute, false),
+            storage_entry(4, compute, false),
+            storage_entry(5, compute, false),
+            storage_entry(6, compute, false),
+        ],
+    );
+    let pipeline_layout = pipeline_layout(device, "water8", &[&layout]);
+    let pipelines = ["flow8_main", "limit8_main", "depth8_main"]
+        .map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
+    (layout, pipelines)
+}

@@ -1,0 +1,149 @@
+//! Behaviour of the thesis's 8-connection water columns (`water::columns8`): conservation,
+//! a lake at rest, positivity on dry slopes, the thesis's initial condition, symmetry.
+
+use glam::Vec2;
+use sierra_terrain::water::{Columns8Sim, InitialState, WaterParams};
+
+/// Rolling ground with islands above 0.6 m: exercises wet and dry columns.
+fn bumpy_terrain(p: &WaterParams) -> Vec<f32> {
+    (0..p.cell_count())
+        .map(|i| {
+            let (x, y) = ((i % p.cols) as f32, (i / p.cols) as f32);
+            0.5 + 0.4 * (x * 0.37).sin() * (y * 0.23).cos()
+        })
+        .collect()
+}
+
+fn min_depth(sim: &Columns8Sim) -> f32 {
+    sim.depth().iter().copied().fold(f32::INFINITY, f32::min)
+}
+
+#[test]
+fn volume_is_conserved_over_10000_steps() {
+    let p = WaterParams::new(48, 40, 0.5);
+    let terrain = bumpy_terrain(&p);
+    let init = InitialState::Dam {
+        low: 0.7,
+        high: 1.6,
+        center: Vec2::new(8.0, 10.0),
+        radius: 4.0,
+    };
+    let depth = init.depth(&p, &terrain).unwrap();
+    let mut sim = Columns8Sim::new(p, terrain, depth).unwrap();
+    let v0 = sim.total_volume();
+    let dt = 0.9 * Columns8Sim::pipe_dt_limit(&p).min(p.cfl_dt_limit(1.6));
+    let mut lowest = f32::INFINITY;
+    for _ in 0..10_000 {
+        sim.step(dt).unwrap();
+        lowest = lowest.min(min_depth(&sim));
+    }
+    let rel = (sim.total_volume() - v0).abs() / v0;
+    assert!(rel < 1e-5, "relative volume change {rel:e}");
+    assert!(lowest >= 0.0, "negative depth {lowest}");
+    assert!(sim.max_depth() < 1.5, "the dam spread: {}", sim.max_depth());
+}
+
+#[test]
+fn lake_at_rest_stays_at_rest() {
+    let p = WaterParams::new(40, 40, 1.0);
+    let terrain = bumpy_terrain(&p);
+    let depth = InitialState::Still { level: 0.6 }
+        .depth(&p, &terrain)
+        .unwrap();
+    assert!(depth.contains(&0.0) && depth.iter().any(|&d| d > 0.1));
+    let start = depth.clone();
+    let mut sim = Columns8Sim::new(p, terrain.clone(), depth).unwrap();
+    for _ in 0..2_000 {
+        sim.step(0.9 * sim.max_stable_dt()).unwrap();
+    }
+    let moved = sim
+        .depth()
+        .iter()
+        .zip(&start)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(moved < 1e-5, "a lake at rest moved by {moved} m");
+    let flow = sim
+        .flow()
+        .iter()
+        .flatten()
+        .map(|q| q.abs())
+        .fold(0.0, f32::max);
+    assert!(flow < 1e-5, "flow {flow} m³/s in a lake at rest");
+    // Negative control: the same lake tilted by a small step does move.
+    let tilted: Vec<f32> = start
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| if d > 0.0 && i % 40 < 20 { d + 0.05 } else { d })
+        .collect();
+    let mut sim = Columns8Sim::new(p, terrain, tilted.clone()).unwrap();
+    sim.step(0.9 * sim.max_stable_dt()).unwrap();
+    let moved = sim
+        .depth()
+        .iter()
+        .zip(&tilted)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(moved > 1e-3, "a tilted lake must move: {moved}");
+}
+
+#[test]
+fn the_thesis_bump_falls_and_never_goes_negative() {
+    // The thesis's InitSim (Annex E.3) on its 256x256 grid: 40 sin(0.1 r) / (0.1 r) at
+    // (32, 96) over a 10 m pool (the thesis's heights dip to -8.7 m; depth must stay >= 0).
+    let p = WaterParams::new(256, 256, 1.0);
+    let terrain = vec![0.0; p.cell_count()];
+    let depth = InitialState::thesis(10.0).depth(&p, &terrain).unwrap();
+    assert_eq!(
+        depth[96 * 256 + 32],
+        50.0,
+        "the peak is 40 m above the 10 m rest level"
+    );
+    let mut sim = Columns8Sim::new(p, terrain, depth).unwrap();
+    let v0 = sim.total_volume();
+    for _ in 0..200 {
+        sim.step(0.9 * sim.max_stable_dt()).unwrap();
+    }
+    assert!((sim.total_volume() - v0).abs() / v0 < 1e-5);
+    assert!(min_depth(&sim) >= 0.0);
+    assert!(sim.max_depth() < 45.0, "the bump fell: {}", sim.max_depth());
+}
+
+/// A centred bump keeps the square's symmetries: both mirrors and the diagonal (the diagonal
+/// pipes carry as much as the axial ones, so the wave front is not a square).
+#[test]
+fn a_centred_bump_keeps_the_square_symmetries() {
+    let n = 65;
+    let p = WaterParams::new(n, n, 1.0);
+    let terrain = vec![0.0; p.cell_count()];
+    let depth = InitialState::Bump {
+        level: 10.0,
+        center: Vec2::splat(32.0),
+        amplitude: 40.0,
+        frequency: 0.1,
+    }
+    .depth(&p, &terrain)
+    .unwrap();
+    let start = depth.clone();
+    let mut sim = Columns8Sim::new(p, terrain, depth).unwrap();
+    for _ in 0..200 {
+        sim.step(0.9 * sim.max_stable_dt()).unwrap();
+    }
+    let d = sim.depth();
+    let mut worst = 0.0f32;
+    for y in 0..n {
+        for x in 0..n {
+            let v = d[y * n + x];
+            for w in [d[(n - 1 - y) * n + x], d[y * n + n - 1 - x], d[x * n + y]] {
+                worst = worst.max((v - w).abs());
+            }
+        }
+    }
+    assert!(worst < 1e-3, "asymmetry {worst} m");
+    let moved = d
+        .iter()
+        .zip(&start)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(moved > 1.0, "the water moved: {moved}");
+}
