@@ -23,12 +23,15 @@ use glam::{Mat4, Vec4};
 
 use crate::context::GpuContext;
 pub use crate::crowd_instance::{CrowdHandle, CrowdInstance};
+use crate::environment::{EnvironmentMaps, EnvironmentSizes, EnvironmentUniform};
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
 use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
-use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
+use crate::passes::forward::{
+    frame_group, frame_layout_entries, CameraUniform, LightsUniform, ObjectUniform,
+};
 use crate::passes::shadow::{shadow_depth_state, ShadowPass};
 use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
 use crate::pipeline_cache::{
@@ -192,6 +195,11 @@ pub struct CrowdPass {
     materials: MaterialBinder,
     camera_buffer: wgpu::Buffer,
     lights_buffer: wgpu::Buffer,
+    /// The [`EnvironmentUniform`] (as the forward pass's).
+    environment_buffer: wgpu::Buffer,
+    /// Sizes of the environment maps group 0 binds.
+    environment_sizes: EnvironmentSizes,
+    frame_layout: wgpu::BindGroupLayout,
     frame_bind_group: wgpu::BindGroup,
     shadow_group: wgpu::BindGroup,
     crowds: Vec<Crowd>,
@@ -336,14 +344,7 @@ fn crowd_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
     let vertex = wgpu::ShaderStages::VERTEX;
     let unfiltered = wgpu::TextureSampleType::Float { filterable: false };
     [
-        gpu_util::bind_group_layout(
-            device,
-            "crowd frame",
-            &[
-                uniform_entry(0),
-                gpu_util::storage_entry(1, wgpu::ShaderStages::VERTEX_FRAGMENT, true),
-            ],
-        ),
+        gpu_util::bind_group_layout(device, "crowd frame", &frame_layout_entries()),
         gpu_util::bind_group_layout(
             device,
             "crowd",
@@ -394,11 +395,38 @@ fn shadow_caster_pipeline(
 }
 
 impl CrowdPass {
-    /// Creates the pass, lit through `shadow`'s shadow map.
+    /// Samples `environment`'s maps from now on (as [`crate::passes::forward::ForwardPass::bind_environment`]).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn bind_environment(
+        &mut self,
+        ctx: &GpuContext,
+        environment: &EnvironmentMaps,
+    ) -> Result<()> {
+        self.frame_bind_group = frame_group(
+            ctx,
+            &self.frame_layout,
+            [
+                &self.camera_buffer,
+                &self.lights_buffer,
+                &self.environment_buffer,
+            ],
+            environment,
+        )?;
+        self.environment_sizes = environment.sizes;
+        Ok(())
+    }
+
+    /// Creates the pass, lit through `shadow`'s shadow map and by `environment`.
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader, pipeline or buffer creation fails.
-    pub fn new(ctx: &GpuContext, shadow: &ShadowPass) -> Result<Self> {
+    pub fn new(
+        ctx: &GpuContext,
+        shadow: &ShadowPass,
+        environment: &EnvironmentMaps,
+    ) -> Result<Self> {
         let device = &ctx.device;
         let materials = MaterialBinder::new(ctx)?;
         let (frame_layout, crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx
@@ -441,19 +469,16 @@ impl CrowdPass {
             &[0; size_of::<LightsUniform>()],
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         )?;
-        let frame_bind_group = ctx.scoped(
-            || "creating the crowd frame bind group".to_owned(),
-            || {
-                gpu_util::bind_group(
-                    device,
-                    "crowd frame",
-                    &frame_layout,
-                    &[
-                        camera_buffer.as_entire_binding(),
-                        lights_buffer.as_entire_binding(),
-                    ],
-                )
-            },
+        let environment_buffer = ctx.create_buffer_init(
+            "crowd environment",
+            &[0; size_of::<EnvironmentUniform>()],
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        )?;
+        let frame_bind_group = frame_group(
+            ctx,
+            &frame_layout,
+            [&camera_buffer, &lights_buffer, &environment_buffer],
+            environment,
         )?;
         Ok(Self {
             pipelines,
@@ -462,6 +487,9 @@ impl CrowdPass {
             materials,
             camera_buffer,
             lights_buffer,
+            environment_buffer,
+            environment_sizes: environment.sizes,
+            frame_layout,
             frame_bind_group,
             shadow_group: shadow.shadow_bind_group().clone(),
             crowds: Vec::new(),
@@ -737,6 +765,12 @@ impl Pass for CrowdPass {
             &self.lights_buffer,
             0,
             bytemuck::bytes_of(&LightsUniform::new(frame)),
+        );
+        let environment = EnvironmentUniform::new(&frame.post.environment, &self.environment_sizes);
+        ctx.queue.write_buffer(
+            &self.environment_buffer,
+            0,
+            bytemuck::bytes_of(&environment),
         );
         for c in &mut self.crowds {
             // Only the time changes per frame: 4 bytes per crowd, whatever the instance count.

@@ -20,6 +20,7 @@ use super::frustum::{transform_aabb, Frustum};
 use super::shadow::ShadowPass;
 use super::{Encoder, Pass, PassInputs, Timestamps};
 use crate::context::GpuContext;
+use crate::environment::{EnvironmentMaps, EnvironmentSizes, EnvironmentUniform};
 use crate::error::{RenderError, Result};
 use crate::frame::{FrameData, MAX_POINT_LIGHTS};
 use crate::gpu_util;
@@ -174,6 +175,11 @@ pub struct ForwardPass {
     draw_order: Vec<(f32, u32)>,
     camera_buffer: wgpu::Buffer,
     lights_buffer: wgpu::Buffer,
+    /// Group 0's [`EnvironmentUniform`] (image-based lighting, `crate::environment`).
+    environment_buffer: wgpu::Buffer,
+    /// Sizes of the environment maps group 0 binds.
+    environment_sizes: EnvironmentSizes,
+    frame_layout: wgpu::BindGroupLayout,
     frame_bind_group: wgpu::BindGroup,
     object_layout: wgpu::BindGroupLayout,
     object_buffer: wgpu::Buffer,
@@ -193,18 +199,20 @@ pub struct ForwardPass {
 }
 
 impl ForwardPass {
-    /// Creates the pass without shadows (the sun reaches every surface facing it).
+    /// Creates the pass without shadows (the sun reaches every surface facing it) and with a
+    /// black environment (metallic-roughness materials get no ambient light).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext, materials: &MaterialStore) -> Result<Self> {
         // A 1×1 map whose uniform says "disabled": the same shader runs without shadows.
         let no_shadows = ShadowPass::new(ctx, 1)?;
-        Self::with_shadows(ctx, &no_shadows, materials)
+        let black = EnvironmentMaps::new(ctx, EnvironmentSizes::smallest())?;
+        Self::with_shadows(ctx, &no_shadows, materials, &black)
     }
 
-    /// Creates the pass lit by the sun through `shadow`'s shadow map, drawing with the bind
-    /// groups of `materials` (group 3).
+    /// Creates the pass lit by the sun through `shadow`'s shadow map and by the environment
+    /// `environment` (group 0), drawing with the bind groups of `materials` (group 3).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when pipeline or buffer creation fails.
@@ -212,6 +220,7 @@ impl ForwardPass {
         ctx: &GpuContext,
         shadow: &ShadowPass,
         materials: &MaterialStore,
+        environment: &EnvironmentMaps,
     ) -> Result<Self> {
         let device = &ctx.device;
         let (frame_layout, object_layout, layout, module) = ctx.scoped(
@@ -250,19 +259,16 @@ impl ForwardPass {
             size_of::<LightsUniform>() as u64,
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         ))?;
-        let frame_bind_group = ctx.scoped(
-            || "creating the forward frame bind group".to_owned(),
-            || {
-                gpu_util::bind_group(
-                    device,
-                    "forward frame",
-                    &frame_layout,
-                    &[
-                        camera_buffer.as_entire_binding(),
-                        lights_buffer.as_entire_binding(),
-                    ],
-                )
-            },
+        let environment_buffer = ctx.create_buffer(&buffer_desc(
+            "forward environment",
+            size_of::<EnvironmentUniform>() as u64,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        ))?;
+        let frame_bind_group = frame_group(
+            ctx,
+            &frame_layout,
+            [&camera_buffer, &lights_buffer, &environment_buffer],
+            environment,
         )?;
         let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
         let object_stride = (size_of::<ObjectUniform>() as u64).div_ceil(align) * align;
@@ -277,6 +283,9 @@ impl ForwardPass {
             draw_order: Vec::new(),
             camera_buffer,
             lights_buffer,
+            environment_buffer,
+            environment_sizes: environment.sizes,
+            frame_layout,
             frame_bind_group,
             object_layout,
             object_buffer,
@@ -297,6 +306,60 @@ impl ForwardPass {
     pub fn wireframe_supported(&self) -> bool {
         self.lines
     }
+
+    /// Samples `environment`'s maps from now on (after [`crate::Renderer::set_environment_sizes`]).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn bind_environment(
+        &mut self,
+        ctx: &GpuContext,
+        environment: &EnvironmentMaps,
+    ) -> Result<()> {
+        self.frame_bind_group = frame_group(
+            ctx,
+            &self.frame_layout,
+            [
+                &self.camera_buffer,
+                &self.lights_buffer,
+                &self.environment_buffer,
+            ],
+            environment,
+        )?;
+        self.environment_sizes = environment.sizes;
+        Ok(())
+    }
+}
+
+/// Group 0 of the scene passes (forward and crowd): camera, lights and environment uniform
+/// `buffers`, then `environment`'s maps.
+pub fn frame_group(
+    ctx: &GpuContext,
+    layout: &wgpu::BindGroupLayout,
+    buffers: [&wgpu::Buffer; 3],
+    environment: &EnvironmentMaps,
+) -> Result<wgpu::BindGroup> {
+    ctx.scoped(
+        || "creating a scene pass's frame bind group".to_owned(),
+        || {
+            let mut resources: Vec<wgpu::BindingResource<'_>> =
+                buffers.iter().map(|b| b.as_entire_binding()).collect();
+            resources.extend(environment.bindings());
+            gpu_util::bind_group(&ctx.device, "scene frame", layout, &resources)
+        },
+    )
+}
+
+/// The scene passes' group-0 layout entries: camera (uniform), lights (read-only storage, see
+/// the module docs), then the environment's ([`crate::environment::layout_entries`]).
+pub fn frame_layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
+    let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
+    let mut entries = vec![
+        gpu_util::uniform_entry(0, stages),
+        gpu_util::storage_entry(1, stages, true),
+    ];
+    entries.extend(crate::environment::layout_entries(2));
+    entries
 }
 
 /// The forward pass's group 0 (camera uniform; lights as storage, see the module docs) and
@@ -304,14 +367,7 @@ impl ForwardPass {
 fn forward_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
     let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
     [
-        gpu_util::bind_group_layout(
-            device,
-            "forward frame",
-            &[
-                gpu_util::uniform_entry(0, stages),
-                gpu_util::storage_entry(1, stages, true),
-            ],
-        ),
+        gpu_util::bind_group_layout(device, "forward frame", &frame_layout_entries()),
         gpu_util::bind_group_layout(
             device,
             "forward object",
@@ -505,6 +561,12 @@ impl Pass for ForwardPass {
             &self.lights_buffer,
             0,
             bytemuck::bytes_of(&LightsUniform::new(frame)),
+        );
+        let environment = EnvironmentUniform::new(&frame.post.environment, &self.environment_sizes);
+        ctx.queue.write_buffer(
+            &self.environment_buffer,
+            0,
+            bytemuck::bytes_of(&environment),
         );
         self.staging.clear();
         self.staging
