@@ -185,6 +185,42 @@ pub struct Post {
     /// Post-process anti-aliasing of the final image: `none` (the default) or `fxaa` (FXAA 3.11
     /// after tonemapping; works with or without `msaa`).
     pub aa: AntiAliasing,
+    /// Image-based lighting. Absent: metallic-roughness (glTF) materials are lit by the sky when
+    /// one is drawn, else by a uniform environment of the sun's `ambient`, and Phong materials by
+    /// the flat ambient term. Present: both kinds are lit by this environment.
+    pub environment: Option<Environment>,
+}
+
+/// The environment of [`Post::environment`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Environment {
+    /// Multiplies the environment's light (1: the sky's radiance as drawn; below 0 acts as 0).
+    #[schemars(range(min = 0.0))]
+    pub intensity: f32,
+    /// Where its light comes from.
+    pub source: EnvironmentSource,
+}
+
+impl Default for Environment {
+    fn default() -> Self {
+        Self {
+            intensity: 1.0,
+            source: EnvironmentSource::Sky,
+        }
+    }
+}
+
+/// Source of [`Environment::source`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EnvironmentSource {
+    /// The procedural sky under the level's sun (its disc left out: the sun is a light of its
+    /// own), whether or not the sky is drawn.
+    #[default]
+    Sky,
+    /// A uniform environment of the sun's `ambient` colour.
+    Ambient,
 }
 
 /// Post-process anti-aliasing of [`Post::aa`].
@@ -236,6 +272,7 @@ impl Default for Post {
             sky: false,
             msaa: 1,
             aa: AntiAliasing::None,
+            environment: None,
         }
     }
 }
