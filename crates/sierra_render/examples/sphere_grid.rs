@@ -45,9 +45,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..PostSettings::default()
     };
     frame.post.environment.source = sierra_render::EnvironmentSource::Sky;
-    for (row, (metallic, albedo)) in [(1.0, Vec3::new(0.95, 0.93, 0.88)), (0.0, Vec3::new(0.7, 0.08, 0.06))]
-        .into_iter()
-        .enumerate()
+    for (row, (metallic, albedo)) in [
+        (1.0, Vec3::new(0.95, 0.93, 0.88)),
+        (0.0, Vec3::new(0.7, 0.08, 0.06)),
+    ]
+    .into_iter()
+    .enumerate()
     {
         for column in 0..5 {
             let roughness = column as f32 / 4.0;

@@ -234,3 +234,98 @@ fn brdf_table_has_the_split_sum_limits() {
         );
     }
 }
+
+/// The HDR target after rendering `frame`, and the frame's number.
+fn render_hdr(
+    scene: &mut Scene,
+    frame: &FrameData,
+) -> (Vec<Vec3>, Vec<sierra_render::GpuFrameTimings>) {
+    let (_, stats) = scene
+        .headless
+        .render(&scene.ctx, frame)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let hdr = support::read_rgb(&scene.ctx, &scene.headless.renderer.targets().hdr);
+    (hdr, stats.gpu)
+}
+
+fn max_difference(a: &[Vec3], b: &[Vec3]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (*x - *y).abs().max_element())
+        .fold(0.0, f32::max)
+}
+
+/// A mirror sphere under the sky of a sun travelling along `to_scene` at `time_s`.
+fn sky_frame(scene: &mut Scene, to_scene: Vec3, time_s: f64) -> FrameData {
+    let mut frame = sphere_frame(scene, 1.0, 0.0, 0.9);
+    frame.sun.direction = to_scene;
+    frame.sun.intensity = 1.0;
+    frame.post.environment.source = EnvironmentSource::Sky;
+    frame.post.environment.time_s = time_s;
+    frame
+}
+
+#[test]
+fn a_moved_sun_rebakes_one_step_per_frame_at_most_every_half_second_and_matches_a_fresh_bake() {
+    let (sun_a, sun_b) = (Vec3::new(-0.4, -0.6, -0.5), Vec3::new(0.7, -0.35, 0.3));
+    let mut scene = scene();
+    let mut timings = Vec::new();
+    let first = sky_frame(&mut scene, sun_a, 0.0);
+    timings.extend(render_hdr(&mut scene, &first).1);
+    // The sun moved 0.2 s after the last bake: the old environment stays.
+    let moved = sky_frame(&mut scene, sun_b, 0.2);
+    let (stale, gpu) = render_hdr(&mut scene, &moved);
+    timings.extend(gpu);
+    let steps = sierra_render::environment::schedule::bake_steps(sizes().prefiltered_mips);
+    let mut last = Vec::new();
+    for k in 0..steps.len() {
+        let frame = sky_frame(&mut scene, sun_b, 0.5 + k as f64 / 60.0);
+        let (hdr, gpu) = render_hdr(&mut scene, &frame);
+        timings.extend(gpu);
+        if k + 1 < steps.len() {
+            // Nothing is published before the last step: no half-baked environment shows.
+            assert_eq!(
+                max_difference(&hdr, &stale),
+                0.0,
+                "step {k} ({:?}) changed the image",
+                steps[k]
+            );
+        } else {
+            assert!(
+                max_difference(&hdr, &stale) > 0.01,
+                "the published bake changed nothing"
+            );
+        }
+        last = hdr;
+    }
+    let mut fresh = self::scene();
+    let frame = sky_frame(&mut fresh, sun_b, 0.0);
+    let (baked_at_once, _) = render_hdr(&mut fresh, &frame);
+    let difference = max_difference(&last, &baked_at_once);
+    assert!(
+        difference < 1e-3,
+        "incremental vs at-once bake differ by {difference}"
+    );
+
+    timings.extend(
+        scene
+            .headless
+            .renderer
+            .flush_gpu_timings(&scene.ctx)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
+    if timings.is_empty() {
+        eprintln!("no timestamp queries: the environment's GPU time is not measured here");
+        return;
+    }
+    let baking: Vec<u64> = timings
+        .iter()
+        .filter(|t| t.scopes.iter().any(|s| s.label == "environment"))
+        .map(|t| t.frame)
+        .collect();
+    // The first frame bakes everything; then one step in each of the rebake's frames.
+    let expected: Vec<u64> = std::iter::once(0)
+        .chain(2..2 + steps.len() as u64)
+        .collect();
+    assert_eq!(baking, expected, "frames with an environment GPU scope");
+}

@@ -40,7 +40,11 @@ pub struct SourceUniform {
     /// 0 sky, 1 uniform colour, 2 equirectangular image.
     pub mode: u32,
     /// Padding.
-    pub _pad: [u32; 3],
+    pub _pad0: u32,
+    /// Padding.
+    pub _pad1: u32,
+    /// Padding.
+    pub _pad2: u32,
     /// rgb: the uniform colour, or the image's factor.
     pub color: Vec4,
 }
@@ -391,14 +395,18 @@ impl EnvironmentBaker {
     }
 }
 
-/// The bake's compute pipelines (layouts derived from each entry point's bindings).
-fn kernels(ctx: &GpuContext) -> Kernels {
-    let source = format!(
+/// WGSL of the bake: `passes/sky.wgsl` (the sky's radiance) followed by `bake.wgsl`.
+pub fn shader_source() -> String {
+    format!(
         "{}\n{}",
         include_str!("../passes/sky.wgsl"),
         include_str!("bake.wgsl")
-    );
-    let module = ctx.create_shader_module("sky.wgsl + bake.wgsl", source);
+    )
+}
+
+/// The bake's compute pipelines (layouts derived from each entry point's bindings).
+fn kernels(ctx: &GpuContext) -> Kernels {
+    let module = ctx.create_shader_module("sky.wgsl + bake.wgsl", shader_source());
     let kernel = |entry: &str| {
         ctx.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(entry),
