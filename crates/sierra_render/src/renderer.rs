@@ -539,6 +539,7 @@ impl Renderer {
     ) -> Result<FrameStats> {
         let mut stats = FrameStats::default();
         self.run_frame_inputs(ctx, frame)?;
+        self.environment.prepare(ctx, &frame.sun, &frame.post);
         let result = self.encode_and_submit(ctx, frame, output);
         for i in self.forward.drawn() {
             stats.draw_calls += 1;
@@ -581,8 +582,6 @@ impl Renderer {
             environment,
             ..
         } = self;
-        environment.prepare(ctx, &frame.sun, &frame.post);
-        let environment: &Environment = environment;
         let inputs = PassInputs {
             frame,
             draws,
