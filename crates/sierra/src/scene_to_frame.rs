@@ -353,12 +353,48 @@ pub fn environment_settings(
         source: match level.source {
             Source::Sky => EnvironmentSource::Sky,
             Source::Ambient => EnvironmentSource::Ambient,
+            Source::Image(_) => EnvironmentSource::Image(Vec3::ONE),
         },
         intensity: level.intensity.max(0.0),
         phong: true,
         time_s,
         ..EnvironmentSettings::default()
     }
+}
+
+/// Reads the level's equirectangular environment image `path` (sRGB `.png`/`.jpg`) through
+/// `assets` and hands it to the renderer as linear radiance.
+///
+/// # Errors
+/// Unreadable, refused or undecodable files (naming the file); GPU errors.
+fn load_environment_image(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    assets: &sierra_assets::Resolver,
+    path: &std::path::Path,
+) -> Result<()> {
+    let image = sierra_gltf::load_image_file(assets, path).with_context(|| {
+        format!(
+            "reading the environment image {}",
+            assets.display(path).display()
+        )
+    })?;
+    let linear: Vec<f32> = image
+        .rgba8
+        .chunks_exact(4)
+        .flat_map(|p| {
+            let c = |i: usize| sierra_render::texture::srgb_to_linear(f32::from(p[i]) / 255.0);
+            [c(0), c(1), c(2), 1.0]
+        })
+        .collect();
+    renderer
+        .set_environment_image(ctx, image.width, image.height, &linear)
+        .with_context(|| {
+            format!(
+                "uploading the environment image {}",
+                assets.display(path).display()
+            )
+        })
 }
 
 /// The level's sun as the renderer takes it.
@@ -385,6 +421,13 @@ pub fn bake_level_environment(
     let sun = level_sun(scene);
     let mut post = post_settings(&scene.post, false, 0.0);
     game.world.apply_sky(&sun, &mut post.sky);
+    if let Some(sierra_scene::level::Environment {
+        source: sierra_scene::level::EnvironmentSource::Image(path),
+        ..
+    }) = &scene.post.environment
+    {
+        load_environment_image(ctx, renderer, &scene.assets, path)?;
+    }
     post.environment = environment_settings(
         scene.post.environment.as_ref(),
         post.sky.enabled,

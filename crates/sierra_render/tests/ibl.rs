@@ -329,3 +329,50 @@ fn a_moved_sun_rebakes_one_step_per_frame_at_most_every_half_second_and_matches_
         .collect();
     assert_eq!(baking, expected, "frames with an environment GPU scope");
 }
+
+#[test]
+fn an_equirectangular_image_lights_the_upper_half_from_its_top_rows() {
+    // 16 × 8 texels: red radiance in the upper half (the top rows are +Y), blue in the lower.
+    let (w, h) = (16u32, 8u32);
+    let texels: Vec<f32> = (0..h)
+        .flat_map(|y| (0..w).map(move |_| y))
+        .flat_map(|y| {
+            if y < h / 2 {
+                [0.8, 0.0, 0.0, 1.0]
+            } else {
+                [0.0, 0.0, 0.8, 1.0]
+            }
+        })
+        .collect();
+    let mut scene = scene();
+    scene
+        .headless
+        .renderer
+        .set_environment_image(&scene.ctx, w, h, &texels)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut frame = sphere_frame(&mut scene, 1.0, 0.6, 1.0);
+    frame.post.environment.source = EnvironmentSource::Image(Vec3::ONE);
+    scene
+        .headless
+        .render(&scene.ctx, &frame)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let hdr = support::read_rgb(&scene.ctx, &scene.headless.renderer.targets().hdr);
+    let centre = SIZE / 2;
+    let (top, bottom) = (
+        hdr[((centre - 10) * SIZE + centre) as usize],
+        hdr[((centre + 10) * SIZE + centre) as usize],
+    );
+    assert!(
+        top.x > 2.0 * top.z && top.x > 0.2,
+        "upper sphere reflects red: {top}"
+    );
+    assert!(
+        bottom.z > 2.0 * bottom.x && bottom.z > 0.2,
+        "lower sphere reflects blue: {bottom}"
+    );
+    let refused = scene
+        .headless
+        .renderer
+        .set_environment_image(&scene.ctx, w, h, &texels[4..]);
+    assert!(refused.is_err(), "a short image is refused");
+}

@@ -211,16 +211,74 @@ impl Default for Environment {
     }
 }
 
-/// Source of [`Environment::source`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
+/// Source of [`Environment::source`]: `"sky"`, `"ambient"` or an image path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum EnvironmentSource {
-    /// The procedural sky under the level's sun (its disc left out: the sun is a light of its
-    /// own), whether or not the sky is drawn.
+    /// `"sky"`: the procedural sky under the level's sun (its disc left out: the sun is a light
+    /// of its own), whether or not the sky is drawn.
     #[default]
     Sky,
-    /// A uniform environment of the sun's `ambient` colour.
+    /// `"ambient"`: a uniform environment of the sun's `ambient` colour.
     Ambient,
+    /// An equirectangular `.png`/`.jpg` image (sRGB; longitude from −Z through +X across its
+    /// width, +Y at its top row), relative to the level's folder (or `shared:PATH`), read
+    /// through the level's asset root and budgets like a normal map.
+    Image(PathBuf),
+}
+
+impl EnvironmentSource {
+    /// Parses a level `environment.source` string.
+    ///
+    /// # Errors
+    /// A message naming the accepted values when `text` is neither `sky`, `ambient` nor a path
+    /// ending in `.png`/`.jpg`/`.jpeg`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text {
+            "sky" => return Ok(Self::Sky),
+            "ambient" => return Ok(Self::Ambient),
+            _ => {}
+        }
+        let lower = text.to_ascii_lowercase();
+        if [".png", ".jpg", ".jpeg"].iter().any(|e| lower.ends_with(e)) {
+            return Ok(Self::Image(PathBuf::from(text)));
+        }
+        Err(format!(
+            "unknown environment source `{text}`: expected `sky`, `ambient` or a path to an equirectangular .png/.jpg image"
+        ))
+    }
+}
+
+impl<'de> Deserialize<'de> for EnvironmentSource {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        EnvironmentSource::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Serialize for EnvironmentSource {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Sky => s.serialize_str("sky"),
+            Self::Ambient => s.serialize_str("ambient"),
+            Self::Image(path) => s.serialize_str(&path.to_string_lossy()),
+        }
+    }
+}
+
+impl JsonSchema for EnvironmentSource {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EnvironmentSource".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Where the environment's light comes from: `sky` (the procedural sky under the level's sun, without its disc), `ambient` (a uniform environment of the sun's ambient colour) or an equirectangular .png/.jpg image path relative to the level file's folder (sRGB; longitude from -Z through +X across its width, +Y at its top row).",
+            "type": "string",
+            "anyOf": [
+                { "enum": ["sky", "ambient"] },
+                { "pattern": "(?i)\\.(png|jpe?g)$" }
+            ]
+        })
+    }
 }
 
 /// Post-process anti-aliasing of [`Post::aa`].
