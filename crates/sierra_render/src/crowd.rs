@@ -23,15 +23,13 @@ use glam::{Mat4, Vec4};
 
 use crate::context::GpuContext;
 pub use crate::crowd_instance::{CrowdHandle, CrowdInstance};
-use crate::environment::{EnvironmentMaps, EnvironmentSizes, EnvironmentUniform};
+use crate::environment::EnvironmentMaps;
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
 use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
-use crate::passes::forward::{
-    frame_group, frame_layout_entries, CameraUniform, LightsUniform, ObjectUniform,
-};
+use crate::passes::forward::{FrameBindings, ObjectUniform};
 use crate::passes::shadow::{shadow_depth_state, ShadowPass};
 use crate::passes::{Encoder, Pass, PassInputs, Timestamps};
 use crate::pipeline_cache::{
@@ -193,14 +191,8 @@ pub struct CrowdPass {
     shadow_pipeline: wgpu::RenderPipeline,
     crowd_layout: wgpu::BindGroupLayout,
     materials: MaterialBinder,
-    camera_buffer: wgpu::Buffer,
-    lights_buffer: wgpu::Buffer,
-    /// The [`EnvironmentUniform`] (as the forward pass's).
-    environment_buffer: wgpu::Buffer,
-    /// Sizes of the environment maps group 0 binds.
-    environment_sizes: EnvironmentSizes,
-    frame_layout: wgpu::BindGroupLayout,
-    frame_bind_group: wgpu::BindGroup,
+    /// Group 0: camera, lights, environment (as the forward pass's).
+    frame: FrameBindings,
     shadow_group: wgpu::BindGroup,
     crowds: Vec<Crowd>,
     time: f32,
@@ -338,23 +330,20 @@ impl CrowdUniform {
     }
 }
 
-/// The crowd pass's frame layout (camera uniform, lights as storage, as in the forward pass:
-/// see `forward.wgsl`) and its per-crowd layout (uniform, baked texture, clip uniform).
-fn crowd_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
+/// The crowd pass's per-crowd layout (uniform, baked texture, clip uniform); its frame layout
+/// is the forward pass's ([`FrameBindings`]).
+fn crowd_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let vertex = wgpu::ShaderStages::VERTEX;
     let unfiltered = wgpu::TextureSampleType::Float { filterable: false };
-    [
-        gpu_util::bind_group_layout(device, "crowd frame", &frame_layout_entries()),
-        gpu_util::bind_group_layout(
-            device,
-            "crowd",
-            &[
-                uniform_entry(0),
-                gpu_util::texture_entry(1, vertex, unfiltered),
-                uniform_entry(2),
-            ],
-        ),
-    ]
+    gpu_util::bind_group_layout(
+        device,
+        "crowd",
+        &[
+            uniform_entry(0),
+            gpu_util::texture_entry(1, vertex, unfiltered),
+            uniform_entry(2),
+        ],
+    )
 }
 
 /// The depth-only pipeline drawing crowds into `shadow`'s map, as the shadow pass's own caster
@@ -404,18 +393,7 @@ impl CrowdPass {
         ctx: &GpuContext,
         environment: &EnvironmentMaps,
     ) -> Result<()> {
-        self.frame_bind_group = frame_group(
-            ctx,
-            &self.frame_layout,
-            [
-                &self.camera_buffer,
-                &self.lights_buffer,
-                &self.environment_buffer,
-            ],
-            environment,
-        )?;
-        self.environment_sizes = environment.sizes;
-        Ok(())
+        self.frame.bind_environment(ctx, environment)
     }
 
     /// Creates the pass, lit through `shadow`'s shadow map and by `environment`.
@@ -429,68 +407,36 @@ impl CrowdPass {
     ) -> Result<Self> {
         let device = &ctx.device;
         let materials = MaterialBinder::new(ctx)?;
-        let (frame_layout, crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx
-            .scoped(
-                || "creating the crowd pipeline".to_owned(),
-                || {
-                    let [frame_layout, crowd_layout] = crowd_layouts(device);
-                    let module =
-                        ctx.create_shader_module("forward.wgsl + crowd.wgsl", shader_source());
-                    let layout = gpu_util::pipeline_layout(
-                        device,
-                        "crowd",
-                        &[
-                            &frame_layout,
-                            &crowd_layout,
-                            shadow.shadow_layout(),
-                            materials.layout(),
-                        ],
-                    );
-                    let mut pipelines = PipelineCache::new();
-                    for key in lit_keys(1) {
-                        pipelines.insert(key, lit_pipeline(ctx, &layout, &module, key));
-                    }
-                    let shadow_pipeline = shadow_caster_pipeline(ctx, shadow, &crowd_layout);
-                    (
-                        frame_layout,
-                        crowd_layout,
-                        pipelines,
-                        shadow_pipeline,
-                        layout,
-                        module,
-                    )
-                },
-            )?;
-        let usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let camera_buffer =
-            ctx.create_buffer_init("crowd camera", &[0; size_of::<CameraUniform>()], usage)?;
-        let lights_buffer = ctx.create_buffer_init(
-            "crowd lights",
-            &[0; size_of::<LightsUniform>()],
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        )?;
-        let environment_buffer = ctx.create_buffer_init(
-            "crowd environment",
-            &[0; size_of::<EnvironmentUniform>()],
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        )?;
-        let frame_bind_group = frame_group(
-            ctx,
-            &frame_layout,
-            [&camera_buffer, &lights_buffer, &environment_buffer],
-            environment,
+        let frame = FrameBindings::new(ctx, "crowd frame", environment)?;
+        let (crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx.scoped(
+            || "creating the crowd pipeline".to_owned(),
+            || {
+                let crowd_layout = crowd_layout(device);
+                let module = ctx.create_shader_module("forward.wgsl + crowd.wgsl", shader_source());
+                let layout = gpu_util::pipeline_layout(
+                    device,
+                    "crowd",
+                    &[
+                        frame.layout(),
+                        &crowd_layout,
+                        shadow.shadow_layout(),
+                        materials.layout(),
+                    ],
+                );
+                let mut pipelines = PipelineCache::new();
+                for key in lit_keys(1) {
+                    pipelines.insert(key, lit_pipeline(ctx, &layout, &module, key));
+                }
+                let shadow_pipeline = shadow_caster_pipeline(ctx, shadow, &crowd_layout);
+                (crowd_layout, pipelines, shadow_pipeline, layout, module)
+            },
         )?;
         Ok(Self {
             pipelines,
             shadow_pipeline,
             crowd_layout,
             materials,
-            camera_buffer,
-            lights_buffer,
-            environment_buffer,
-            environment_sizes: environment.sizes,
-            frame_layout,
-            frame_bind_group,
+            frame,
             shadow_group: shadow.shadow_bind_group().clone(),
             crowds: Vec::new(),
             time: 0.0,
@@ -756,22 +702,7 @@ impl Pass for CrowdPass {
             self.update_instances(ctx, u.crowd, u.first as usize, states)?;
         }
         self.time = frame.crowds.time;
-        ctx.queue.write_buffer(
-            &self.camera_buffer,
-            0,
-            bytemuck::bytes_of(&CameraUniform::new(frame)),
-        );
-        ctx.queue.write_buffer(
-            &self.lights_buffer,
-            0,
-            bytemuck::bytes_of(&LightsUniform::new(frame)),
-        );
-        let environment = EnvironmentUniform::new(&frame.post.environment, &self.environment_sizes);
-        ctx.queue.write_buffer(
-            &self.environment_buffer,
-            0,
-            bytemuck::bytes_of(&environment),
-        );
+        self.frame.write(ctx, frame);
         for c in &mut self.crowds {
             // Only the time changes per frame: 4 bytes per crowd, whatever the instance count.
             c.uniform.time = self.time;
@@ -789,7 +720,7 @@ impl Pass for CrowdPass {
             wgpu::LoadOp::Load,
             timestamps,
         );
-        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        pass.set_bind_group(0, self.frame.group(), &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
         for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
             let [single, double] = lit_keys(self.sample_count);

@@ -170,20 +170,13 @@ impl EnvironmentMaps {
             sizes.prefiltered_mips,
             sampled,
         )?;
-        let lut = ctx.create_texture(&wgpu::TextureDescriptor {
-            label: Some("BRDF table"),
-            size: wgpu::Extent3d {
-                width: sizes.brdf_lut,
-                height: sizes.brdf_lut,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: ENVIRONMENT_FORMAT,
-            usage: sampled | wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        })?;
+        let lut = ctx.create_texture(&crate::targets::texture_desc(
+            "BRDF table",
+            sizes.brdf_lut,
+            sizes.brdf_lut,
+            ENVIRONMENT_FORMAT,
+            sampled | wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC,
+        ))?;
         Ok(Self {
             sizes,
             irradiance_view: cube_view(&irradiance),

@@ -224,20 +224,13 @@ fn image_texture(ctx: &GpuContext, width: u32, height: u32, rgba: &[f32]) -> Res
         )));
     }
     ctx.check_texture_size("the environment image", width, height)?;
-    let texture = ctx.create_texture(&wgpu::TextureDescriptor {
-        label: Some("environment image"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: ENVIRONMENT_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    })?;
+    let texture = ctx.create_texture(&crate::targets::texture_desc(
+        "environment image",
+        width,
+        height,
+        ENVIRONMENT_FORMAT,
+        wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+    ))?;
     let halves: Vec<u16> = rgba.iter().map(|&v| f32_to_f16(v)).collect();
     ctx.queue.write_texture(
         texture.as_image_copy(),
