@@ -376,3 +376,31 @@ fn an_equirectangular_image_lights_the_upper_half_from_its_top_rows() {
         .set_environment_image(&scene.ctx, w, h, &texels[4..]);
     assert!(refused.is_err(), "a short image is refused");
 }
+
+#[test]
+fn phong_materials_use_the_environment_only_when_asked() {
+    let mut scene = scene();
+    let radiance = 0.5;
+    let albedo = 0.6;
+    let phong = |scene: &mut Scene, lit: bool| {
+        let mut frame = sphere_frame(scene, 0.0, 1.0, albedo);
+        // The Phong default surface: no `surface`, black specular colour.
+        frame.draws[0].surface = None;
+        frame.draws[0].material.specular_color = Vec3::ZERO;
+        frame.sun.ambient = Vec3::splat(0.1);
+        frame.post.environment.source = EnvironmentSource::Uniform(Vec3::splat(radiance));
+        frame.post.environment.phong = lit;
+        sphere_luminances(scene, &frame, 0.9)
+    };
+    // Off: the flat ambient term, ambient × albedo, as before image-based lighting.
+    for l in phong(&mut scene, false) {
+        assert!((l - 0.1 * albedo).abs() < 0.01, "flat ambient: {l}");
+    }
+    // On: the irradiance of a uniform environment is its radiance.
+    for l in phong(&mut scene, true) {
+        assert!(
+            (l - radiance * albedo).abs() < 0.02,
+            "environment-lit Phong: {l}"
+        );
+    }
+}
