@@ -362,8 +362,9 @@ pub fn environment_settings(
     }
 }
 
-/// Reads the level's equirectangular environment image `path` (sRGB `.png`/`.jpg`) through
-/// `assets` and hands it to the renderer as linear radiance.
+/// Reads the level's equirectangular environment image `path` (a Radiance `.hdr`, or an sRGB
+/// `.png`/`.jpg`) through `assets` and its budgets, and hands it to the renderer as linear
+/// radiance.
 ///
 /// # Errors
 /// Unreadable, refused or undecodable files (naming the file); GPU errors.
@@ -373,28 +374,38 @@ fn load_environment_image(
     assets: &sierra_assets::Resolver,
     path: &std::path::Path,
 ) -> Result<()> {
-    let image = sierra_gltf::load_image_file(assets, path).with_context(|| {
-        format!(
-            "reading the environment image {}",
-            assets.display(path).display()
+    let shown = assets.display(path).display().to_string();
+    let is_hdr = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("hdr"));
+    let (width, height, linear) = if is_hdr {
+        let bytes = assets
+            .read(path)
+            .with_context(|| format!("reading the environment image {shown}"))?;
+        let budgets = assets.budgets();
+        let image = sierra_content::radiance::decode_radiance(
+            &bytes,
+            budgets.image_size,
+            budgets.gltf_decoded_bytes,
         )
-    })?;
-    let linear: Vec<f32> = image
-        .rgba8
-        .chunks_exact(4)
-        .flat_map(|p| {
-            let c = |i: usize| sierra_render::texture::srgb_to_linear(f32::from(p[i]) / 255.0);
-            [c(0), c(1), c(2), 1.0]
-        })
-        .collect();
+        .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        (image.width, image.height, image.rgba)
+    } else {
+        let image = sierra_gltf::load_image_file(assets, path)
+            .with_context(|| format!("reading the environment image {shown}"))?;
+        let linear = image
+            .rgba8
+            .chunks_exact(4)
+            .flat_map(|p| {
+                let c = |i: usize| sierra_render::texture::srgb_to_linear(f32::from(p[i]) / 255.0);
+                [c(0), c(1), c(2), 1.0]
+            })
+            .collect();
+        (image.width, image.height, linear)
+    };
     renderer
-        .set_environment_image(ctx, image.width, image.height, &linear)
-        .with_context(|| {
-            format!(
-                "uploading the environment image {}",
-                assets.display(path).display()
-            )
-        })
+        .set_environment_image(ctx, width, height, &linear)
+        .with_context(|| format!("uploading the environment image {shown}"))
 }
 
 /// The level's sun as the renderer takes it.

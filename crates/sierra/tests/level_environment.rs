@@ -1,6 +1,6 @@
 //! A level's `post.environment` reaches the renderer: a Phong plane facing up under no sun and
 //! no ambient is black without it and lit by the environment with it — by the sky, or by an
-//! equirectangular image read through the level's asset root; a missing image is an error that
+//! equirectangular image (.png or Radiance .hdr) read through the level's asset root; a missing image is an error that
 //! names it, and the load reports the `environment` start-up stage.
 
 use std::path::Path;
@@ -88,6 +88,30 @@ fn a_level_environment_lights_phong_materials_from_the_sky_or_an_image() {
     assert!(
         green[1] > 150 && green[0] < 30 && green[2] < 30,
         "a green environment: {green:?}"
+    );
+
+    // A Radiance .hdr: green of radiance 4.016 ((128 + 0.5) · 2^(131 - 136)) above the horizon.
+    let mut hdr = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 8\n".to_vec();
+    for y in 0..4 {
+        for _ in 0..8 {
+            hdr.extend(if y < 2 {
+                [0, 128, 0, 131]
+            } else {
+                [0, 0, 0, 0]
+            });
+        }
+    }
+    std::fs::write(dir.path().join("green_sky.hdr"), hdr).unwrap();
+    let bright = centre_pixel(
+        dir.path(),
+        &level(Some(r#"{ "source": "green_sky.hdr", "intensity": 0.1 }"#)),
+    )
+    .unwrap_or_else(|e| panic!("{e:#}"));
+    // The floor faces up into the green hemisphere: 0.1 × 4.016 ≈ 0.40 (sRGB ≈ 170), more than
+    // an 8-bit image at intensity 0.1 could give (at most 0.1, sRGB 89).
+    assert!(
+        bright[1] > 120 && bright[0] < 30,
+        "a bright HDR environment: {bright:?}"
     );
 
     let missing = centre_pixel(dir.path(), &level(Some(r#"{ "source": "missing.png" }"#)))

@@ -27,6 +27,7 @@ pub mod crowd;
 pub mod gltf_material;
 pub mod gltf_model;
 pub mod poser;
+pub mod radiance;
 pub mod skinned_mesh;
 pub mod skinned_model;
 pub mod terrain;

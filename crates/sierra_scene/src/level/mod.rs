@@ -220,9 +220,10 @@ pub enum EnvironmentSource {
     Sky,
     /// `"ambient"`: a uniform environment of the sun's `ambient` colour.
     Ambient,
-    /// An equirectangular `.png`/`.jpg` image (sRGB; longitude from −Z through +X across its
-    /// width, +Y at its top row), relative to the level's folder (or `shared:PATH`), read
-    /// through the level's asset root and budgets like a normal map.
+    /// An equirectangular image — a Radiance `.hdr` (linear radiance) or an sRGB `.png`/`.jpg`;
+    /// longitude from −Z through +X across its width, +Y at its top row — relative to the
+    /// level's folder (or `shared:PATH`), read through the level's asset root and budgets like a
+    /// normal map.
     Image(PathBuf),
 }
 
@@ -231,7 +232,7 @@ impl EnvironmentSource {
     ///
     /// # Errors
     /// A message naming the accepted values when `text` is neither `sky`, `ambient` nor a path
-    /// ending in `.png`/`.jpg`/`.jpeg`.
+    /// ending in `.hdr`/`.png`/`.jpg`/`.jpeg`.
     pub fn parse(text: &str) -> Result<Self, String> {
         match text {
             "sky" => return Ok(Self::Sky),
@@ -239,11 +240,14 @@ impl EnvironmentSource {
             _ => {}
         }
         let lower = text.to_ascii_lowercase();
-        if [".png", ".jpg", ".jpeg"].iter().any(|e| lower.ends_with(e)) {
+        if [".hdr", ".png", ".jpg", ".jpeg"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
             return Ok(Self::Image(PathBuf::from(text)));
         }
         Err(format!(
-            "unknown environment source `{text}`: expected `sky`, `ambient` or a path to an equirectangular .png/.jpg image"
+            "unknown environment source `{text}`: expected `sky`, `ambient` or a path to an equirectangular .hdr/.png/.jpg image"
         ))
     }
 }
@@ -271,11 +275,11 @@ impl JsonSchema for EnvironmentSource {
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "Where the environment's light comes from: `sky` (the procedural sky under the level's sun, without its disc), `ambient` (a uniform environment of the sun's ambient colour) or an equirectangular .png/.jpg image path relative to the level file's folder (sRGB; longitude from -Z through +X across its width, +Y at its top row).",
+            "description": "Where the environment's light comes from: `sky` (the procedural sky under the level's sun, without its disc), `ambient` (a uniform environment of the sun's ambient colour) or an equirectangular image path relative to the level file's folder: Radiance .hdr (linear) or sRGB .png/.jpg; longitude from -Z through +X across its width, +Y at its top row.",
             "type": "string",
             "anyOf": [
                 { "enum": ["sky", "ambient"] },
-                { "pattern": "(?i)\\.(png|jpe?g)$" }
+                { "pattern": "(?i)\\.(hdr|png|jpe?g)$" }
             ]
         })
     }
