@@ -214,8 +214,8 @@ pub struct RunStats {
     pub tick_hz: f64,
     /// Start-up wall-clock milliseconds by stage (`level`, `gameplay`, `terrain_cpu`,
     /// `crowd_bakes`, `gpu_init`, `pipelines`, `mesh_upload`, `terrain_upload` (GPU generation
-    /// and chunks), `water_upload`, `sky_upload`, `crowd_upload`; a level without some part
-    /// skips its stage) and their `total`.
+    /// and chunks), `water_upload`, `sky_upload`, `crowd_upload`, `environment` (the image-based
+    /// lighting bake, waited for); a level without some part skips its stage) and their `total`.
     pub startup_ms: BTreeMap<String, f64>,
     /// Render and compute pipelines created by the start of the first frame (the whole load,
     /// the GPU context's count; every pass's cache warmed for each key the level can use).

@@ -18,9 +18,9 @@ use std::collections::HashMap;
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec3};
 use sierra_render::{
-    primitives, BloomSettings, Camera, DebugView, DrawItem, FrameData, GpuContext, Material,
-    MeshData, MeshHandle, PointLight, PostSettings, Renderer, SkySettings, Sun, TonemapSettings,
-    Tonemapper, MAX_POINT_LIGHTS,
+    primitives, BloomSettings, Camera, DebugView, DrawItem, EnvironmentSettings, EnvironmentSource,
+    FrameData, GpuContext, Material, MeshData, MeshHandle, PointLight, PostSettings, Renderer,
+    SkySettings, Sun, TonemapSettings, Tonemapper, MAX_POINT_LIGHTS,
 };
 use sierra_scene::scene::NodeMesh;
 use sierra_scene::{Component, Primitive};
@@ -266,7 +266,129 @@ pub fn post_settings(
             sierra_scene::level::AntiAliasing::None => sierra_render::AntiAliasing::None,
             sierra_scene::level::AntiAliasing::Fxaa => sierra_render::AntiAliasing::Fxaa,
         },
+        environment: environment_settings(post.environment.as_ref(), post.sky, 0.0),
     }
+}
+
+/// The image-based lighting of a frame at `time_s` whose sky is drawn when `sky_drawn`: the
+/// level's `post.environment` (lighting Phong materials too), else the sky when drawn or the
+/// sun's ambient colour for metallic-roughness materials only.
+pub fn environment_settings(
+    level: Option<&sierra_scene::level::Environment>,
+    sky_drawn: bool,
+    time_s: f64,
+) -> EnvironmentSettings {
+    use sierra_scene::level::EnvironmentSource as Source;
+    let fallback = if sky_drawn {
+        EnvironmentSource::Sky
+    } else {
+        EnvironmentSource::Ambient
+    };
+    let Some(level) = level else {
+        return EnvironmentSettings {
+            source: fallback,
+            time_s,
+            ..EnvironmentSettings::default()
+        };
+    };
+    EnvironmentSettings {
+        source: match level.source {
+            Source::Sky => EnvironmentSource::Sky,
+            Source::Ambient => EnvironmentSource::Ambient,
+            Source::Image(_) => EnvironmentSource::Image(Vec3::ONE),
+        },
+        intensity: level.intensity.max(0.0),
+        phong: true,
+        time_s,
+        ..EnvironmentSettings::default()
+    }
+}
+
+/// Reads the level's equirectangular environment image `path` (a Radiance `.hdr`, or an sRGB
+/// `.png`/`.jpg`) through `assets` and its budgets, and hands it to the renderer as linear
+/// radiance.
+///
+/// # Errors
+/// Unreadable, refused or undecodable files (naming the file); GPU errors.
+fn load_environment_image(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    assets: &sierra_assets::Resolver,
+    path: &std::path::Path,
+) -> Result<()> {
+    let shown = assets.display(path).display().to_string();
+    let is_hdr = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("hdr"));
+    let (width, height, linear) = if is_hdr {
+        let bytes = assets
+            .read(path)
+            .with_context(|| format!("reading the environment image {shown}"))?;
+        let budgets = assets.budgets();
+        let image = sierra_content::radiance::decode_radiance(
+            &bytes,
+            budgets.image_size,
+            budgets.gltf_decoded_bytes,
+        )
+        .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        (image.width, image.height, image.rgba)
+    } else {
+        let image = sierra_gltf::load_image_file(assets, path)
+            .with_context(|| format!("reading the environment image {shown}"))?;
+        let linear = image
+            .rgba8
+            .chunks_exact(4)
+            .flat_map(|p| {
+                let c = |i: usize| sierra_render::texture::srgb_to_linear(f32::from(p[i]) / 255.0);
+                [c(0), c(1), c(2), 1.0]
+            })
+            .collect();
+        (image.width, image.height, linear)
+    };
+    renderer
+        .set_environment_image(ctx, width, height, &linear)
+        .with_context(|| format!("uploading the environment image {shown}"))
+}
+
+/// The level's sun as the renderer takes it.
+fn level_sun(scene: &sierra_scene::scene::Scene) -> Sun {
+    Sun {
+        direction: scene.sun.direction,
+        color: scene.sun.color,
+        intensity: scene.sun.intensity,
+        ambient: scene.sun.ambient,
+    }
+}
+
+/// Bakes the environment the level's first frame will have (the level's sun and `post`, the
+/// world's sky) and waits for it: the `environment` start-up stage.
+///
+/// # Errors
+/// GPU errors.
+pub fn bake_level_environment(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    game: &Game,
+) -> Result<()> {
+    let scene = &game.scene;
+    let sun = level_sun(scene);
+    let mut post = post_settings(&scene.post, false, 0.0);
+    game.world.apply_sky(&sun, &mut post.sky);
+    if let Some(sierra_scene::level::Environment {
+        source: sierra_scene::level::EnvironmentSource::Image(path),
+        ..
+    }) = &scene.post.environment
+    {
+        load_environment_image(ctx, renderer, &scene.assets, path)?;
+    }
+    post.environment = environment_settings(
+        scene.post.environment.as_ref(),
+        post.sky.enabled,
+        game.world.time,
+    );
+    renderer
+        .bake_environment(ctx, &sun, &post)
+        .context("baking the environment")
 }
 
 /// The GPU-side content of a level that frames name: primitive meshes and the characters'
@@ -299,9 +421,16 @@ impl SceneContent {
                 .context("uploading the landscape"),
             Err(_) => Ok(()),
         };
+        let environment = match (&uploaded, &world) {
+            (Ok(_), Ok(())) => startup.time("environment", || {
+                bake_level_environment(ctx, renderer, game)
+            }),
+            _ => Ok(()),
+        };
         game.startup = startup;
         let (meshes, characters) = uploaded?;
         world?;
+        environment?;
         Ok(Self { meshes, characters })
     }
 }
@@ -345,6 +474,11 @@ pub fn extract(
     };
     let eye = frame.camera.position;
     game.world.extract(eye, time, frame);
+    frame.post.environment = environment_settings(
+        game.scene.post.environment.as_ref(),
+        frame.post.sky.enabled,
+        time,
+    );
     Ok(())
 }
 
@@ -384,12 +518,7 @@ fn extract_scene(
         c.near,
         c.far,
     );
-    frame.sun = Sun {
-        direction: scene.sun.direction,
-        color: scene.sun.color,
-        intensity: scene.sun.intensity,
-        ambient: scene.sun.ambient,
-    };
+    frame.sun = level_sun(scene);
     frame.clear_color = scene.clear_color.extend(1.0);
     frame.draws.clear();
     frame.point_lights.clear();

@@ -96,7 +96,7 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
         if labels.contains(&"frame") {
             for s in &scopes {
                 let inside = PASSES.contains(&s.label.as_str())
-                    || ["skinning", "crowd shadows"].contains(&s.label.as_str());
+                    || ["skinning", "crowd shadows", "environment"].contains(&s.label.as_str());
                 assert_eq!(s.depth, u64::from(inside), "{}", s.label);
             }
         }

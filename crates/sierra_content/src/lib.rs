@@ -29,6 +29,7 @@ pub mod gltf_material;
 pub mod gltf_model;
 pub mod planet;
 pub mod poser;
+pub mod radiance;
 pub mod skinned_mesh;
 pub mod skinned_model;
 pub mod terrain;

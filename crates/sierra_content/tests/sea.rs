@@ -201,8 +201,16 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
         forward.prepare(&ctx, &inputs).unwrap();
         sea.prepare(&ctx, &inputs).unwrap();
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        forward.record(&mut encoder, &inputs, sierra_render::passes::PassQueries::none());
-        sea.record(&mut encoder, &inputs, sierra_render::passes::PassQueries::none());
+        forward.record(
+            &mut encoder,
+            &inputs,
+            sierra_render::passes::PassQueries::none(),
+        );
+        sea.record(
+            &mut encoder,
+            &inputs,
+            sierra_render::passes::PassQueries::none(),
+        );
         ctx.queue.submit([encoder.finish()]);
         ctx.take_uncaptured_errors("sea test frame").unwrap();
         let rgb = to_rgb8(&readback::read_texture(&ctx, &targets.hdr).unwrap());
@@ -435,8 +443,16 @@ fn open_sea_continues_the_grid_without_an_edge() {
         forward.prepare(&ctx, &inputs).unwrap();
         sea.prepare(&ctx, &inputs).unwrap();
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        forward.record(&mut encoder, &inputs, sierra_render::passes::PassQueries::none());
-        sea.record(&mut encoder, &inputs, sierra_render::passes::PassQueries::none());
+        forward.record(
+            &mut encoder,
+            &inputs,
+            sierra_render::passes::PassQueries::none(),
+        );
+        sea.record(
+            &mut encoder,
+            &inputs,
+            sierra_render::passes::PassQueries::none(),
+        );
         ctx.queue.submit([encoder.finish()]);
         to_rgb8(&readback::read_texture(&ctx, &targets.hdr).unwrap())
     };
@@ -530,8 +546,16 @@ fn sea_alone(
     forward.prepare(ctx, &inputs).unwrap();
     sea.prepare(ctx, &inputs).unwrap();
     let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    forward.record(&mut encoder, &inputs, sierra_render::passes::PassQueries::none());
-    sea.record(&mut encoder, &inputs, sierra_render::passes::PassQueries::none());
+    forward.record(
+        &mut encoder,
+        &inputs,
+        sierra_render::passes::PassQueries::none(),
+    );
+    sea.record(
+        &mut encoder,
+        &inputs,
+        sierra_render::passes::PassQueries::none(),
+    );
     ctx.queue.submit([encoder.finish()]);
     ctx.take_uncaptured_errors("sea lod frame").unwrap();
     let rgb = to_rgb8(&readback::read_texture(ctx, &targets.hdr).unwrap());

@@ -23,12 +23,13 @@ use glam::{Mat4, Vec4};
 
 use crate::context::GpuContext;
 pub use crate::crowd_instance::{CrowdHandle, CrowdInstance};
+use crate::environment::EnvironmentMaps;
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
 use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
-use crate::passes::forward::{CameraUniform, LightsUniform, ObjectUniform};
+use crate::passes::forward::{FrameBindings, ObjectUniform};
 use crate::passes::shadow::{shadow_depth_state, ShadowPass};
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
 use crate::pipeline_cache::{
@@ -190,9 +191,8 @@ pub struct CrowdPass {
     shadow_pipeline: wgpu::RenderPipeline,
     crowd_layout: wgpu::BindGroupLayout,
     materials: MaterialBinder,
-    camera_buffer: wgpu::Buffer,
-    lights_buffer: wgpu::Buffer,
-    frame_bind_group: wgpu::BindGroup,
+    /// Group 0: camera, lights, environment (as the forward pass's).
+    frame: FrameBindings,
     shadow_group: wgpu::BindGroup,
     crowds: Vec<Crowd>,
     time: f32,
@@ -351,30 +351,20 @@ impl CrowdUniform {
     }
 }
 
-/// The crowd pass's frame layout (camera uniform, lights as storage, as in the forward pass:
-/// see `forward.wgsl`) and its per-crowd layout (uniform, baked texture, clip uniform).
-fn crowd_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
+/// The crowd pass's per-crowd layout (uniform, baked texture, clip uniform); its frame layout
+/// is the forward pass's ([`FrameBindings`]).
+fn crowd_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let vertex = wgpu::ShaderStages::VERTEX;
     let unfiltered = wgpu::TextureSampleType::Float { filterable: false };
-    [
-        gpu_util::bind_group_layout(
-            device,
-            "crowd frame",
-            &[
-                uniform_entry(0),
-                gpu_util::storage_entry(1, wgpu::ShaderStages::VERTEX_FRAGMENT, true),
-            ],
-        ),
-        gpu_util::bind_group_layout(
-            device,
-            "crowd",
-            &[
-                uniform_entry(0),
-                gpu_util::texture_entry(1, vertex, unfiltered),
-                uniform_entry(2),
-            ],
-        ),
-    ]
+    gpu_util::bind_group_layout(
+        device,
+        "crowd",
+        &[
+            uniform_entry(0),
+            gpu_util::texture_entry(1, vertex, unfiltered),
+            uniform_entry(2),
+        ],
+    )
 }
 
 /// The depth-only pipeline drawing crowds into `shadow`'s map, as the shadow pass's own caster
@@ -415,65 +405,51 @@ fn shadow_caster_pipeline(
 }
 
 impl CrowdPass {
-    /// Creates the pass, lit through `shadow`'s shadow map.
+    /// Samples `environment`'s maps from now on (as [`crate::passes::forward::ForwardPass::bind_environment`]).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn bind_environment(
+        &mut self,
+        ctx: &GpuContext,
+        environment: &EnvironmentMaps,
+    ) -> Result<()> {
+        self.frame.bind_environment(ctx, environment)
+    }
+
+    /// Creates the pass, lit through `shadow`'s shadow map and by `environment`.
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader, pipeline or buffer creation fails.
-    pub fn new(ctx: &GpuContext, shadow: &ShadowPass) -> Result<Self> {
+    pub fn new(
+        ctx: &GpuContext,
+        shadow: &ShadowPass,
+        environment: &EnvironmentMaps,
+    ) -> Result<Self> {
         let device = &ctx.device;
         let materials = MaterialBinder::new(ctx)?;
-        let (frame_layout, crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx
-            .scoped(
-                || "creating the crowd pipeline".to_owned(),
-                || {
-                    let [frame_layout, crowd_layout] = crowd_layouts(device);
-                    let module =
-                        ctx.create_shader_module("forward.wgsl + crowd.wgsl", shader_source());
-                    let layout = gpu_util::pipeline_layout(
-                        device,
-                        "crowd",
-                        &[
-                            &frame_layout,
-                            &crowd_layout,
-                            shadow.shadow_layout(),
-                            materials.layout(),
-                        ],
-                    );
-                    let mut pipelines = PipelineCache::new();
-                    for key in lit_keys(1, lines(ctx)) {
-                        pipelines.insert(key, lit_pipeline(ctx, &layout, &module, key));
-                    }
-                    let shadow_pipeline = shadow_caster_pipeline(ctx, shadow, &crowd_layout);
-                    (
-                        frame_layout,
-                        crowd_layout,
-                        pipelines,
-                        shadow_pipeline,
-                        layout,
-                        module,
-                    )
-                },
-            )?;
-        let usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let camera_buffer =
-            ctx.create_buffer_init("crowd camera", &[0; size_of::<CameraUniform>()], usage)?;
-        let lights_buffer = ctx.create_buffer_init(
-            "crowd lights",
-            &[0; size_of::<LightsUniform>()],
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        )?;
-        let frame_bind_group = ctx.scoped(
-            || "creating the crowd frame bind group".to_owned(),
+        let frame = FrameBindings::new(ctx, "crowd frame", environment)?;
+        let (crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx.scoped(
+            || "creating the crowd pipeline".to_owned(),
             || {
-                gpu_util::bind_group(
+                let crowd_layout = crowd_layout(device);
+                let module = ctx.create_shader_module("forward.wgsl + crowd.wgsl", shader_source());
+                let layout = gpu_util::pipeline_layout(
                     device,
-                    "crowd frame",
-                    &frame_layout,
+                    "crowd",
                     &[
-                        camera_buffer.as_entire_binding(),
-                        lights_buffer.as_entire_binding(),
+                        frame.layout(),
+                        &crowd_layout,
+                        shadow.shadow_layout(),
+                        materials.layout(),
                     ],
-                )
+                );
+                let mut pipelines = PipelineCache::new();
+                for key in lit_keys(1, lines(ctx)) {
+                    pipelines.insert(key, lit_pipeline(ctx, &layout, &module, key));
+                }
+                let shadow_pipeline = shadow_caster_pipeline(ctx, shadow, &crowd_layout);
+                (crowd_layout, pipelines, shadow_pipeline, layout, module)
             },
         )?;
         Ok(Self {
@@ -481,9 +457,7 @@ impl CrowdPass {
             shadow_pipeline,
             crowd_layout,
             materials,
-            camera_buffer,
-            lights_buffer,
-            frame_bind_group,
+            frame,
             shadow_group: shadow.shadow_bind_group().clone(),
             crowds: Vec::new(),
             time: 0.0,
@@ -751,16 +725,7 @@ impl Pass for CrowdPass {
             self.update_instances(ctx, u.crowd, u.first as usize, states)?;
         }
         self.time = frame.crowds.time;
-        ctx.queue.write_buffer(
-            &self.camera_buffer,
-            0,
-            bytemuck::bytes_of(&CameraUniform::new(frame)),
-        );
-        ctx.queue.write_buffer(
-            &self.lights_buffer,
-            0,
-            bytemuck::bytes_of(&LightsUniform::new(frame)),
-        );
+        self.frame.write(ctx, frame);
         for c in &mut self.crowds {
             // Only the time changes per frame: 4 bytes per crowd, whatever the instance count.
             c.uniform.time = self.time;
@@ -778,7 +743,7 @@ impl Pass for CrowdPass {
             wgpu::LoadOp::Load,
             queries,
         );
-        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        pass.set_bind_group(0, self.frame.group(), &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
         let base = PipelineKey::new(self.sample_count, VertexLayout::MeshInstanced);
         // Warmed only where the device draws lines; elsewhere the lookup falls back to filled.

@@ -34,6 +34,7 @@ pub mod compute;
 pub mod context;
 pub mod crowd;
 pub mod crowd_instance;
+pub mod environment;
 pub mod error;
 pub mod frame;
 pub mod gpu_profiler;
@@ -75,7 +76,8 @@ pub use memory::{GpuMemory, MemoryClass};
 pub use mesh::{GpuMesh, MeshData, Vertex};
 pub use mesh_store::MeshStore;
 pub use post::{
-    AntiAliasing, BloomSettings, DebugView, PostSettings, SkySettings, TonemapSettings, Tonemapper,
+    AntiAliasing, BloomSettings, DebugView, EnvironmentSettings, EnvironmentSource, PostSettings,
+    SkySettings, TonemapSettings, Tonemapper,
 };
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

@@ -130,6 +130,57 @@ impl Default for SkySettings {
     }
 }
 
+/// Where image-based lighting's radiance comes from ([`EnvironmentSettings::source`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum EnvironmentSource {
+    /// A uniform environment of the frame's ambient colour ([`crate::Sun::ambient`]): metallic-
+    /// roughness materials keep the brightness the flat ambient term gave them.
+    #[default]
+    Ambient,
+    /// The procedural sky of [`PostSettings::sky`] under the frame's sun, without the sun's disc
+    /// (the sun lights the scene as a light of its own), whether or not the sky is drawn.
+    Sky,
+    /// A uniform environment of this linear RGB radiance (the white-furnace test's).
+    Uniform(Vec3),
+    /// The equirectangular image given to [`crate::Renderer::set_environment_image`], times
+    /// this linear RGB factor.
+    Image(Vec3),
+}
+
+/// Image-based lighting (`crate::environment`): the environment's diffuse irradiance and
+/// prefiltered specular radiance light metallic-roughness materials (split-sum with multiple-
+/// scattering energy compensation) instead of the flat ambient term, and Phong materials too
+/// when [`EnvironmentSettings::phong`] is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EnvironmentSettings {
+    /// Where the radiance comes from.
+    pub source: EnvironmentSource,
+    /// Multiplies the environment's light (unitless; 1: as baked).
+    pub intensity: f32,
+    /// Whether Phong materials are lit by the environment too (their diffuse term by the
+    /// irradiance, their specular colour by the radiance prefiltered at the roughness of their
+    /// specular power) instead of the flat ambient term.
+    pub phong: bool,
+    /// Multiple-scattering energy compensation (Fdez-Agüera 2019); off only to show what it
+    /// corrects (rough metals lose up to ~40 % of the light without it).
+    pub energy_compensation: bool,
+    /// The frame's time in seconds (simulation time): a changed sky or sun is baked again at
+    /// most every [`crate::environment::REBAKE_INTERVAL_S`] of it.
+    pub time_s: f64,
+}
+
+impl Default for EnvironmentSettings {
+    fn default() -> Self {
+        Self {
+            source: EnvironmentSource::Ambient,
+            intensity: 1.0,
+            phong: false,
+            energy_compensation: true,
+            time_s: 0.0,
+        }
+    }
+}
+
 /// What the scene passes (forward and crowd) write for each surface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DebugView {
@@ -160,6 +211,8 @@ pub struct PostSettings {
     pub debug_view: DebugView,
     /// Post-process anti-aliasing ([`AntiAliasing`]; MSAA is the renderer's sample count).
     pub aa: AntiAliasing,
+    /// Image-based lighting ([`EnvironmentSettings`]).
+    pub environment: EnvironmentSettings,
 }
 
 impl Default for PostSettings {
@@ -177,6 +230,7 @@ impl Default for PostSettings {
             wireframe: false,
             debug_view: DebugView::Lit,
             aa: AntiAliasing::None,
+            environment: EnvironmentSettings::default(),
         }
     }
 }

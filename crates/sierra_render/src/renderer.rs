@@ -17,6 +17,7 @@
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::crowd::CrowdPass;
+use crate::environment::{Environment, EnvironmentMaps, EnvironmentSizes};
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, SeaOp, SkinnedMeshHandle};
 use crate::frame::{FrameData, MaterialHandle, MeshHandle};
@@ -98,6 +99,8 @@ pub struct Renderer {
     skinning: Option<Skinning>,
     /// The sea's water simulation ([`Renderer::set_water`]), stepped by each frame's sea ops.
     water: Option<WaterCompute>,
+    /// Image-based lighting: the maps the forward and crowd passes sample, baked before them.
+    environment: Environment,
     /// `[frame draws + skinned draws]` the scene passes draw this frame (reused).
     draws: Vec<DrawItem>,
     /// GPU scopes around every pass and dispatch, read a few frames later.
@@ -121,13 +124,15 @@ impl Renderer {
         let targets = RenderTargets::new(ctx, width, height)?;
         let shadow = ShadowPass::new(ctx, SHADOW_MAP_RESOLUTION)?;
         let materials = MaterialStore::new(ctx)?;
+        let environment = Environment::new(ctx, EnvironmentSizes::default())?;
         let mut renderer = Self {
             targets_memory: targets.memory_releases(ctx),
             targets,
             meshes: MeshStore::new(),
-            forward: ForwardPass::with_shadows(ctx, &shadow, &materials)?,
+            forward: ForwardPass::with_shadows(ctx, &shadow, &materials, &environment.maps)?,
             materials,
-            crowd: CrowdPass::new(ctx, &shadow)?,
+            crowd: CrowdPass::new(ctx, &shadow, &environment.maps)?,
+            environment,
             shadow,
             sky: SkyPass::new(ctx)?,
             sea: SeaPass::new(ctx)?,
@@ -142,6 +147,56 @@ impl Renderer {
         };
         renderer.resize_passes(ctx)?;
         Ok(renderer)
+    }
+
+    /// Remakes the environment maps at `sizes` (tests on the software driver use small ones);
+    /// the next frame bakes them.
+    ///
+    /// # Errors
+    /// As [`EnvironmentSizes::validate`]; GPU errors.
+    pub fn set_environment_sizes(
+        &mut self,
+        ctx: &GpuContext,
+        sizes: EnvironmentSizes,
+    ) -> Result<()> {
+        self.environment = Environment::new(ctx, sizes)?;
+        self.forward.bind_environment(ctx, &self.environment.maps)?;
+        self.crowd.bind_environment(ctx, &self.environment.maps)
+    }
+
+    /// Bakes the environment of `sun` and `post` (a frame's [`FrameData::sun`] and
+    /// [`FrameData::post`]) completely now and waits for it: at load, so the first frame does
+    /// not bake and the time shows in the start-up stages.
+    ///
+    /// # Errors
+    /// GPU errors.
+    pub fn bake_environment(
+        &mut self,
+        ctx: &GpuContext,
+        sun: &crate::Sun,
+        post: &crate::PostSettings,
+    ) -> Result<()> {
+        self.environment.bake_now(ctx, sun, post)
+    }
+
+    /// Sets the equirectangular image an [`crate::EnvironmentSource::Image`] environment reads
+    /// (see [`Environment::set_image`]).
+    ///
+    /// # Errors
+    /// As [`Environment::set_image`].
+    pub fn set_environment_image(
+        &mut self,
+        ctx: &GpuContext,
+        width: u32,
+        height: u32,
+        rgba: &[f32],
+    ) -> Result<()> {
+        self.environment.set_image(ctx, width, height, rgba)
+    }
+
+    /// The environment maps the scene passes sample.
+    pub fn environment_maps(&self) -> &EnvironmentMaps {
+        &self.environment.maps
     }
 
     /// Current size in pixels.
@@ -490,6 +545,7 @@ impl Renderer {
     ) -> Result<FrameStats> {
         let mut stats = FrameStats::default();
         self.run_frame_inputs(ctx, frame)?;
+        self.environment.prepare(ctx, &frame.sun, &frame.post);
         let result = self.encode_and_submit(ctx, frame, output);
         for i in self.forward.drawn() {
             stats.draw_calls += 1;
@@ -529,6 +585,7 @@ impl Renderer {
             tonemap,
             fxaa,
             scopes,
+            environment,
             ..
         } = self;
         let inputs = PassInputs {
@@ -562,6 +619,12 @@ impl Renderer {
                 // The passes nest in a `frame` scope where the device can time the encoder.
                 let frame_scope = scopes.begin_encoder_scope("frame", &mut encoder);
                 let parent = frame_scope.as_ref();
+                // The environment's bake steps first: the scene passes sample what they publish.
+                if environment.active() {
+                    scopes.compute_pass("environment", &mut encoder, parent, |e, t| {
+                        environment.record(e, t);
+                    });
+                }
                 // Skinned vertices (and morphs) first: the shadow and forward passes draw them.
                 let skinned = &frame.skinned.draws;
                 if let Some(skinning) = skinning.as_ref().filter(|_| !skinned.is_empty()) {

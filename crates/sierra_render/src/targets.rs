@@ -78,12 +78,13 @@ impl RenderTargets {
             )));
         }
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        // Copied from too: tests measure the HDR image before bloom and tonemapping.
         let hdr = ctx.create_texture(&texture_desc(
             "hdr target",
             width,
             height,
             HDR_FORMAT,
-            usage,
+            usage | wgpu::TextureUsages::COPY_SRC,
         ))?;
         // Multisampled attachments are only drawn into and resolved, never sampled.
         let (depth_usage, msaa_hdr_view) = if sample_count > 1 {

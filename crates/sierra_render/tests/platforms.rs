@@ -146,6 +146,7 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
             wireframe: false,
             debug_view: Default::default(),
             aa: Default::default(),
+            environment: Default::default(),
         },
     };
     let (image, _) = headless

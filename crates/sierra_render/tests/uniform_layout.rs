@@ -86,6 +86,46 @@ fn forward_uniforms_match_wgsl() {
 }
 
 #[test]
+fn environment_uniforms_match_wgsl() {
+    use sierra_render::environment::{bake, EnvironmentUniform};
+    check(
+        forward::SHADER,
+        "EnvironmentUniform",
+        members!(EnvironmentUniform {
+            intensity,
+            flags,
+            max_lod,
+            _pad
+        }),
+    );
+    let bake_source = bake::shader_source();
+    check(
+        &bake_source,
+        "BakeStep",
+        members!(bake::StepUniform {
+            face,
+            size,
+            samples,
+            roughness,
+            source_size,
+            source_mips,
+            _pad
+        }),
+    );
+    check(
+        &bake_source,
+        "BakeSource",
+        members!(bake::SourceUniform {
+            mode,
+            _pad0,
+            _pad1,
+            _pad2,
+            color
+        }),
+    );
+}
+
+#[test]
 fn tonemap_params_match_wgsl() {
     use sierra_render::passes::{fullscreen::FULLSCREEN_WGSL, tonemap::TonemapParams};
     // The pass prepends the shared full-screen triangle, as `TonemapPass::new` does.

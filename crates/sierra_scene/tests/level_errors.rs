@@ -321,3 +321,30 @@ fn msaa_must_be_1_or_4() {
     let level = load_level(&path).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(level.post.msaa, 4);
 }
+
+#[test]
+fn environment_source_is_sky_ambient_or_an_image_path() {
+    use sierra_scene::level::EnvironmentSource;
+    for (json, expected) in [
+        (r#"{"source": "sky"}"#, EnvironmentSource::Sky),
+        (
+            r#"{"source": "ambient", "intensity": 0.5}"#,
+            EnvironmentSource::Ambient,
+        ),
+        (
+            r#"{"source": "env/Studio.PNG"}"#,
+            EnvironmentSource::Image("env/Studio.PNG".into()),
+        ),
+        (r#"{}"#, EnvironmentSource::Sky),
+    ] {
+        let (dir, path) = write_level(&format!(r#"{{"post": {{"environment": {json}}}}}"#));
+        let level = load_level(&path).unwrap_or_else(|e| panic!("{json}: {e}"));
+        let environment = level.post.environment.expect("environment");
+        assert_eq!(environment.source, expected, "{json}");
+        drop(dir);
+    }
+    let (err, text, _) = load_err(r#"{"post": {"environment": {"source": "studio.exr"}}}"#);
+    let (path, _, _, message) = json_fields(&err);
+    assert_eq!(path, "post.environment.source");
+    assert!(message.contains("`sky`, `ambient`"), "{text}");
+}

@@ -305,6 +305,8 @@ impl FrameSource for ModelFrames {
             ..Sun::default()
         };
         frame.clear_color = Vec4::new(0.32, 0.42, 0.55, 1.0);
+        // Metals and glossy surfaces reflect the procedural sky (not drawn: the backdrop stays).
+        frame.post.environment.source = sierra_render::EnvironmentSource::Sky;
         frame.post.debug_view = self.debug_view;
         frame.post.wireframe = self.wireframe;
         frame.draws.clear();

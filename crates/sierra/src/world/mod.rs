@@ -236,6 +236,19 @@ impl World {
         }
     }
 
+    /// The world's changes to the level's sky under `sun`: drawn for an outdoor level (one with
+    /// a terrain), with the sea's colour below the horizon where there is a sea.
+    pub fn apply_sky(&self, sun: &sierra_render::Sun, sky: &mut sierra_render::SkySettings) {
+        if self.landscape.is_some() {
+            // An outdoor level: gradient sky with the sun disc instead of the flat clear colour.
+            sky.enabled = true;
+        }
+        if let Some(sea) = &self.sea {
+            // Below the horizon, beyond the open sea's far edge, the sky shows more sea.
+            sky.ground = sea.settings().horizon_color(sun);
+        }
+    }
+
     /// The world's part of the render frame: terrain chunks at the level of detail their
     /// distance from `eye` asks for, palms, birds, planet and clouds (turned by the world clock
     /// at `time` seconds, [`World::time`] or between ticks when interpolating) appended to
@@ -250,14 +263,7 @@ impl World {
             sea.take_state(&mut self.sea_ops);
         }
         std::mem::swap(&mut frame.sea.ops, &mut self.sea_ops);
-        if self.landscape.is_some() {
-            // An outdoor level: gradient sky with the sun disc instead of the flat clear colour.
-            frame.post.sky.enabled = true;
-        }
-        if let Some(sea) = &self.sea {
-            // Below the horizon, beyond the open sea's far edge, the sky shows more sea.
-            frame.post.sky.ground = sea.settings().horizon_color(&frame.sun);
-        }
+        self.apply_sky(&frame.sun, &mut frame.post.sky);
         let Some(gpu) = &self.gpu else {
             return;
         };

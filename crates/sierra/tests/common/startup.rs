@@ -1,7 +1,7 @@
 //! The start-up stages every level run reports in `startup_ms` (stats.json, `bench scene --json`).
 
 /// The stages, in the order a headless run goes through them.
-pub const STAGES: [&str; 11] = [
+pub const STAGES: [&str; 12] = [
     "level",
     "gameplay",
     "terrain_cpu",
@@ -13,6 +13,7 @@ pub const STAGES: [&str; 11] = [
     "water_upload",
     "sky_upload",
     "crowd_upload",
+    "environment",
 ];
 
 /// Asserts that `startup` has every stage (≥ 0 ms) and that `total` is their sum.

@@ -20,6 +20,7 @@ use super::frustum::{transform_aabb, Frustum};
 use super::shadow::ShadowPass;
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
+use crate::environment::{layout_entries, EnvironmentMaps, EnvironmentSizes, EnvironmentUniform};
 use crate::error::{RenderError, Result};
 use crate::frame::{FrameData, MAX_POINT_LIGHTS};
 use crate::gpu_util;
@@ -160,6 +161,118 @@ impl ObjectUniform {
     }
 }
 
+/// Group 0 of the scene passes (forward and crowd, which share this shader's lighting): the
+/// frame's camera (uniform), lights and environment parameters (read-only storage: the shader
+/// branches on them) and the environment's maps.
+pub struct FrameBindings {
+    layout: wgpu::BindGroupLayout,
+    camera: wgpu::Buffer,
+    lights: wgpu::Buffer,
+    environment: wgpu::Buffer,
+    /// Sizes of the bound environment maps (the shader's last prefiltered mip).
+    environment_sizes: EnvironmentSizes,
+    group: wgpu::BindGroup,
+}
+
+impl FrameBindings {
+    /// Creates the layout and buffers of the pass `label` and binds them with `environment`.
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`] when creation fails.
+    pub fn new(ctx: &GpuContext, label: &str, environment: &EnvironmentMaps) -> Result<Self> {
+        let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
+        let mut entries = vec![
+            gpu_util::uniform_entry(0, stages),
+            gpu_util::storage_entry(1, stages, true),
+        ];
+        entries.extend(layout_entries(2));
+        let layout = ctx.scoped(
+            || format!("creating the {label} frame layout"),
+            || gpu_util::bind_group_layout(&ctx.device, label, &entries),
+        )?;
+        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+        let camera = ctx.create_buffer_init(label, &[0; size_of::<CameraUniform>()], uniform)?;
+        let lights = ctx.create_buffer_init(label, &[0; size_of::<LightsUniform>()], storage)?;
+        let environment_buffer =
+            ctx.create_buffer_init(label, &[0; size_of::<EnvironmentUniform>()], storage)?;
+        let group = bind(
+            ctx,
+            &layout,
+            [&camera, &lights, &environment_buffer],
+            environment,
+        )?;
+        Ok(Self {
+            layout,
+            camera,
+            lights,
+            environment: environment_buffer,
+            environment_sizes: environment.sizes,
+            group,
+        })
+    }
+
+    /// The group-0 layout.
+    pub fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    /// The bind group.
+    pub fn group(&self) -> &wgpu::BindGroup {
+        &self.group
+    }
+
+    /// Binds `environment`'s maps from now on.
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`] when binding fails.
+    pub fn bind_environment(
+        &mut self,
+        ctx: &GpuContext,
+        environment: &EnvironmentMaps,
+    ) -> Result<()> {
+        let buffers = [&self.camera, &self.lights, &self.environment];
+        self.group = bind(ctx, &self.layout, buffers, environment)?;
+        self.environment_sizes = environment.sizes;
+        Ok(())
+    }
+
+    /// Writes `frame`'s camera, lights and environment parameters.
+    pub fn write(&self, ctx: &GpuContext, frame: &FrameData) {
+        let queue = &ctx.queue;
+        queue.write_buffer(
+            &self.camera,
+            0,
+            bytemuck::bytes_of(&CameraUniform::new(frame)),
+        );
+        queue.write_buffer(
+            &self.lights,
+            0,
+            bytemuck::bytes_of(&LightsUniform::new(frame)),
+        );
+        let environment = EnvironmentUniform::new(&frame.post.environment, &self.environment_sizes);
+        queue.write_buffer(&self.environment, 0, bytemuck::bytes_of(&environment));
+    }
+}
+
+/// The bind group of `buffers` (camera, lights, environment) and `environment`'s maps.
+fn bind(
+    ctx: &GpuContext,
+    layout: &wgpu::BindGroupLayout,
+    buffers: [&wgpu::Buffer; 3],
+    environment: &EnvironmentMaps,
+) -> Result<wgpu::BindGroup> {
+    ctx.scoped(
+        || "creating a scene pass's frame bind group".to_owned(),
+        || {
+            let mut resources: Vec<wgpu::BindingResource<'_>> =
+                buffers.iter().map(|b| b.as_entire_binding()).collect();
+            resources.extend(environment.bindings());
+            gpu_util::bind_group(&ctx.device, "scene frame", layout, &resources)
+        },
+    )
+}
+
 /// The forward pass (see the module docs).
 pub struct ForwardPass {
     /// The pipelines by key, warmed for every key of each sample count the targets had.
@@ -172,9 +285,8 @@ pub struct ForwardPass {
     culled: u32,
     /// This frame's draw indices: opaque ones in order, then blended ones back to front.
     draw_order: Vec<(f32, u32)>,
-    camera_buffer: wgpu::Buffer,
-    lights_buffer: wgpu::Buffer,
-    frame_bind_group: wgpu::BindGroup,
+    /// Group 0: camera, lights, environment ([`FrameBindings`]).
+    frame: FrameBindings,
     object_layout: wgpu::BindGroupLayout,
     object_buffer: wgpu::Buffer,
     object_bind_group: wgpu::BindGroup,
@@ -193,18 +305,20 @@ pub struct ForwardPass {
 }
 
 impl ForwardPass {
-    /// Creates the pass without shadows (the sun reaches every surface facing it).
+    /// Creates the pass without shadows (the sun reaches every surface facing it) and with a
+    /// black environment (metallic-roughness materials get no ambient light).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext, materials: &MaterialStore) -> Result<Self> {
         // A 1×1 map whose uniform says "disabled": the same shader runs without shadows.
         let no_shadows = ShadowPass::new(ctx, 1)?;
-        Self::with_shadows(ctx, &no_shadows, materials)
+        let black = EnvironmentMaps::new(ctx, EnvironmentSizes::smallest())?;
+        Self::with_shadows(ctx, &no_shadows, materials, &black)
     }
 
-    /// Creates the pass lit by the sun through `shadow`'s shadow map, drawing with the bind
-    /// groups of `materials` (group 3).
+    /// Creates the pass lit by the sun through `shadow`'s shadow map and by the environment
+    /// `environment` (group 0), drawing with the bind groups of `materials` (group 3).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when pipeline or buffer creation fails.
@@ -212,24 +326,26 @@ impl ForwardPass {
         ctx: &GpuContext,
         shadow: &ShadowPass,
         materials: &MaterialStore,
+        environment: &EnvironmentMaps,
     ) -> Result<Self> {
         let device = &ctx.device;
-        let (frame_layout, object_layout, layout, module) = ctx.scoped(
+        let frame = FrameBindings::new(ctx, "forward frame", environment)?;
+        let (object_layout, layout, module) = ctx.scoped(
             || "creating the forward pipeline layout".to_owned(),
             || {
-                let [frame_layout, object_layout] = forward_layouts(device);
+                let object_layout = object_layout(device);
                 let module = ctx.create_shader_module("forward.wgsl", SHADER);
                 let layout = gpu_util::pipeline_layout(
                     device,
                     "forward",
                     &[
-                        &frame_layout,
+                        frame.layout(),
                         &object_layout,
                         shadow.shadow_layout(),
                         materials.layout(),
                     ],
                 );
-                (frame_layout, object_layout, layout, module)
+                (object_layout, layout, module)
             },
         )?;
         let lines = device
@@ -239,31 +355,6 @@ impl ForwardPass {
         pipelines.warm(ctx, "forward", forward_keys(1, lines), |key| {
             forward_pipeline(ctx, &layout, &module, key)
         })?;
-        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let camera_buffer = ctx.create_buffer(&buffer_desc(
-            "forward camera",
-            size_of::<CameraUniform>() as u64,
-            uniform,
-        ))?;
-        let lights_buffer = ctx.create_buffer(&buffer_desc(
-            "forward lights",
-            size_of::<LightsUniform>() as u64,
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        ))?;
-        let frame_bind_group = ctx.scoped(
-            || "creating the forward frame bind group".to_owned(),
-            || {
-                gpu_util::bind_group(
-                    device,
-                    "forward frame",
-                    &frame_layout,
-                    &[
-                        camera_buffer.as_entire_binding(),
-                        lights_buffer.as_entire_binding(),
-                    ],
-                )
-            },
-        )?;
         let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
         let object_stride = (size_of::<ObjectUniform>() as u64).div_ceil(align) * align;
         let object_capacity = 64;
@@ -275,9 +366,7 @@ impl ForwardPass {
             culling: true,
             culled: 0,
             draw_order: Vec::new(),
-            camera_buffer,
-            lights_buffer,
-            frame_bind_group,
+            frame,
             object_layout,
             object_buffer,
             object_bind_group,
@@ -297,31 +386,33 @@ impl ForwardPass {
     pub fn wireframe_supported(&self) -> bool {
         self.lines
     }
+
+    /// Samples `environment`'s maps from now on (after [`crate::Renderer::set_environment_sizes`]).
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when binding fails.
+    pub fn bind_environment(
+        &mut self,
+        ctx: &GpuContext,
+        environment: &EnvironmentMaps,
+    ) -> Result<()> {
+        self.frame.bind_environment(ctx, environment)
+    }
 }
 
-/// The forward pass's group 0 (camera uniform; lights as storage, see the module docs) and
-/// group 1 (the objects' uniforms at dynamic offsets) layouts.
-fn forward_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
+/// The forward pass's group 1 layout (the objects' uniforms at dynamic offsets); group 0 is
+/// [`FrameBindings`].
+fn object_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
-    [
-        gpu_util::bind_group_layout(
-            device,
-            "forward frame",
-            &[
-                gpu_util::uniform_entry(0, stages),
-                gpu_util::storage_entry(1, stages, true),
-            ],
-        ),
-        gpu_util::bind_group_layout(
-            device,
-            "forward object",
-            &[gpu_util::dynamic_uniform_entry(
-                0,
-                stages,
-                size_of::<ObjectUniform>() as u64,
-            )],
-        ),
-    ]
+    gpu_util::bind_group_layout(
+        device,
+        "forward object",
+        &[gpu_util::dynamic_uniform_entry(
+            0,
+            stages,
+            size_of::<ObjectUniform>() as u64,
+        )],
+    )
 }
 
 /// Every key the forward pass can draw with at `sample_count` samples: each
@@ -496,16 +587,7 @@ impl Pass for ForwardPass {
             self.object_bind_group = bind_group;
             self.object_capacity = capacity;
         }
-        ctx.queue.write_buffer(
-            &self.camera_buffer,
-            0,
-            bytemuck::bytes_of(&CameraUniform::new(frame)),
-        );
-        ctx.queue.write_buffer(
-            &self.lights_buffer,
-            0,
-            bytemuck::bytes_of(&LightsUniform::new(frame)),
-        );
+        self.frame.write(ctx, frame);
         self.staging.clear();
         self.staging
             .resize((self.object_stride * draw_count) as usize, 0);
@@ -567,7 +649,7 @@ impl Pass for ForwardPass {
             wgpu::LoadOp::Clear(1.0),
             queries,
         );
-        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        pass.set_bind_group(0, self.frame.group(), &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
         for &(_, i) in &self.draw_order {
             let i = i as usize;

@@ -10,6 +10,8 @@
 // H = normalize(L + V). The sun has attenuation 1; a point light has
 // 1 - smoothstep(inner_radius, outer_radius, distance) (document 000). The
 // specular term is gated by N.L > 0 so surfaces facing away from a light get no highlight.
+// Metallic-roughness materials take their ambient term from the environment (`environment_pbr`:
+// image-based lighting), Phong ones too when its flag says so (`environment_phong`).
 // Uniform structs mirror `passes/forward.rs` (checked by a naga reflection test).
 
 const MAX_POINT_LIGHTS: u32 = 8u;
@@ -55,6 +57,24 @@ struct ObjectUniform {
 
 @group(0) @binding(0) var<uniform> camera: CameraUniform;
 @group(0) @binding(1) var<storage, read> lights: LightsUniform;
+
+// Image-based lighting (`environment/mod.rs`). Flags: 1 Phong materials use it, 2 multiple-
+// scattering energy compensation.
+struct EnvironmentUniform {
+    intensity: f32,
+    flags: u32,
+    // The prefiltered cube's last mip (roughness 1).
+    max_lod: f32,
+    _pad: f32,
+}
+@group(0) @binding(2) var<storage, read> environment: EnvironmentUniform;
+// Cosine-weighted mean radiance (irradiance / pi) around a normal.
+@group(0) @binding(3) var irradiance_map: texture_cube<f32>;
+// Radiance prefiltered by the GGX lobe; mip = roughness * max_lod.
+@group(0) @binding(4) var prefiltered_map: texture_cube<f32>;
+// Split-sum table: (A, B) at (N.V, roughness), E(F0) = F0 * A + B.
+@group(0) @binding(5) var brdf_lut: texture_2d<f32>;
+@group(0) @binding(6) var environment_sampler: sampler;
 @group(1) @binding(0) var<uniform> object: ObjectUniform;
 
 // Sun shadow map (`passes/shadow.rs`): depth from the sun, compared with LessEqual.
@@ -243,6 +263,46 @@ fn cook_torrance(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, light: vec3<f32>, alb
     return (diffuse + specular) * PI * light * n_dot_l;
 }
 
+// Environment light on a metallic-roughness surface: split-sum specular (Karis 2013) with the
+// roughness-dependent Fresnel and multiple-scattering energy compensation of Fdez-Agüera 2019
+// (JCGT 8(1), listing 3): the specular lobe's missing energy Ems = 1 - Ess comes back as
+// Fms * Ems of the irradiance, and dielectrics' diffuse keeps what neither lobe reflects. In a
+// uniform environment of radiance L a white surface returns exactly L at any roughness.
+fn environment_pbr(n: vec3<f32>, v: vec3<f32>, albedo: vec3<f32>, metallic: f32, roughness: f32) -> vec3<f32> {
+    let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);
+    let r = reflect(-v, n);
+    let f0 = mix(vec3<f32>(0.04), albedo, metallic);
+    let dfg = textureSampleLevel(brdf_lut, environment_sampler, vec2<f32>(n_dot_v, roughness), 0.0).rg;
+    let fr = max(vec3<f32>(1.0 - roughness), f0) - f0;
+    let k_s = f0 + fr * pow(1.0 - n_dot_v, 5.0);
+    let fss_ess = k_s * dfg.x + dfg.y;
+    let radiance = textureSampleLevel(prefiltered_map, environment_sampler, r, roughness * environment.max_lod).rgb;
+    let irradiance = textureSampleLevel(irradiance_map, environment_sampler, n, 0.0).rgb;
+    let diffuse_color = albedo * (1.0 - metallic);
+    var specular = fss_ess * radiance;
+    var diffuse = diffuse_color * (1.0 - fss_ess) * irradiance;
+    if (environment.flags & 2u) != 0u {
+        let ess = dfg.x + dfg.y;
+        let ems = 1.0 - ess;
+        let f_avg = f0 + (1.0 - f0) / 21.0;
+        let fms_ems = ems * fss_ess * f_avg / (1.0 - ems * f_avg);
+        specular += fms_ems * irradiance;
+        diffuse = diffuse_color * (1.0 - fss_ess - fms_ems) * irradiance;
+    }
+    return (specular + diffuse) * environment.intensity;
+}
+
+// Environment light on a Phong surface (when the level asks for it): the albedo under the
+// irradiance, the specular colour times the radiance prefiltered at the roughness whose GGX lobe
+// matches the Blinn-Phong power (alpha^2 = 2 / (power + 2), Walter et al. 2007).
+fn environment_phong(n: vec3<f32>, v: vec3<f32>, albedo: vec3<f32>) -> vec3<f32> {
+    let roughness = sqrt(sqrt(2.0 / (object.specular.a + 2.0)));
+    let r = reflect(-v, n);
+    let radiance = textureSampleLevel(prefiltered_map, environment_sampler, r, roughness * environment.max_lod).rgb;
+    let irradiance = textureSampleLevel(irradiance_map, environment_sampler, n, 0.0).rgb;
+    return (albedo * irradiance + object.specular.rgb * radiance) * environment.intensity;
+}
+
 // Light from one source with the material's model.
 fn shade(pbr: bool, n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, light: vec3<f32>, albedo: vec3<f32>,
          metallic: f32, roughness: f32) -> vec3<f32> {
@@ -298,7 +358,9 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
 
     var ambient = lights.ambient * albedo;
     if pbr {
-        ambient = lights.ambient * mix(albedo * (1.0 - metallic), albedo, metallic);
+        ambient = environment_pbr(n, v, albedo, metallic, roughness);
+    } else if (environment.flags & 1u) != 0u {
+        ambient = environment_phong(n, v, albedo);
     }
     var color = ambient * occlusion;
     let sun = shade(pbr, n, v, lights.to_sun, lights.sun_color, albedo, metallic, roughness);

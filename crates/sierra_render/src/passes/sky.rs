@@ -11,7 +11,7 @@ use wgpu::util::DeviceExt;
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::frame::FrameData;
+use crate::frame::{FrameData, Sun};
 use crate::pipeline_cache::{
     scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
 };
@@ -41,18 +41,27 @@ pub struct SkyUniform {
 impl SkyUniform {
     /// The uniform for `frame` with `settings`.
     pub fn new(frame: &FrameData, settings: &SkySettings) -> Self {
-        let to_sun = (-frame.sun.direction).normalize_or(Vec3::Y);
         Self {
             inv_view_proj: frame.camera.view_proj().inverse(),
             camera_position: frame.camera.position.extend(1.0),
+            ..Self::for_sun(&frame.sun, settings)
+        }
+    }
+
+    /// The sky of `settings` under `sun`, seen from no camera (zero matrix and position): what
+    /// the environment bake reads ([`crate::environment`]).
+    pub fn for_sun(sun: &Sun, settings: &SkySettings) -> Self {
+        let to_sun = (-sun.direction).normalize_or(Vec3::Y);
+        Self {
+            inv_view_proj: Mat4::ZERO,
+            camera_position: Vec4::ZERO,
             to_sun: to_sun.extend(settings.sun_angular_radius.cos()),
             zenith: settings.zenith.extend(0.0),
             horizon: settings
                 .horizon
                 .extend(settings.gradient_exponent.max(1e-3)),
             ground: settings.ground.extend(0.0),
-            sun: (frame.sun.color * frame.sun.intensity * settings.sun_disc_scale)
-                .extend(settings.sun_glow),
+            sun: (sun.color * sun.intensity * settings.sun_disc_scale).extend(settings.sun_glow),
         }
     }
 }

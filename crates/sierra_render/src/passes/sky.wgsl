@@ -40,6 +40,12 @@ fn vs_sky(@builtin(vertex_index) index: u32) -> SkyOut {
 
 // Sky radiance seen along the unit world direction `dir`.
 fn sky_color(dir: vec3<f32>) -> vec3<f32> {
+    return sky_radiance(dir, 1.0);
+}
+
+// Sky radiance along `dir` with the sun's disc weighted by `disc_weight`: 1 as drawn, 0 for the
+// environment bake (`environment/bake.wgsl`), whose light the sun adds as a light of its own.
+fn sky_radiance(dir: vec3<f32>, disc_weight: f32) -> vec3<f32> {
     let elevation = dir.y;
     var color: vec3<f32>;
     if elevation >= 0.0 {
@@ -56,7 +62,7 @@ fn sky_color(dir: vec3<f32>) -> vec3<f32> {
     let disc = smoothstep(cos_radius - rim, cos_radius + rim * 0.1, cos_angle);
     // Glow: forward-scattering halo around the disc.
     let glow = sky.sun.w * pow(max(cos_angle, 0.0), 64.0);
-    return color + sky.sun.rgb * disc + sky.sun.rgb * glow * 0.02;
+    return color + sky.sun.rgb * (disc * disc_weight) + sky.sun.rgb * glow * 0.02;
 }
 
 @fragment

@@ -185,6 +185,104 @@ pub struct Post {
     /// Post-process anti-aliasing of the final image: `none` (the default) or `fxaa` (FXAA 3.11
     /// after tonemapping; works with or without `msaa`).
     pub aa: AntiAliasing,
+    /// Image-based lighting. Absent: metallic-roughness (glTF) materials are lit by the sky when
+    /// one is drawn, else by a uniform environment of the sun's `ambient`, and Phong materials by
+    /// the flat ambient term. Present: both kinds are lit by this environment.
+    pub environment: Option<Environment>,
+}
+
+/// The environment of [`Post::environment`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Environment {
+    /// Multiplies the environment's light (1: the sky's radiance as drawn; below 0 acts as 0).
+    #[schemars(range(min = 0.0))]
+    pub intensity: f32,
+    /// Where its light comes from.
+    pub source: EnvironmentSource,
+}
+
+impl Default for Environment {
+    fn default() -> Self {
+        Self {
+            intensity: 1.0,
+            source: EnvironmentSource::Sky,
+        }
+    }
+}
+
+/// Source of [`Environment::source`]: `"sky"`, `"ambient"` or an image path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum EnvironmentSource {
+    /// `"sky"`: the procedural sky under the level's sun (its disc left out: the sun is a light
+    /// of its own), whether or not the sky is drawn.
+    #[default]
+    Sky,
+    /// `"ambient"`: a uniform environment of the sun's `ambient` colour.
+    Ambient,
+    /// An equirectangular image — a Radiance `.hdr` (linear radiance) or an sRGB `.png`/`.jpg`;
+    /// longitude from −Z through +X across its width, +Y at its top row — relative to the
+    /// level's folder (or `shared:PATH`), read through the level's asset root and budgets like a
+    /// normal map.
+    Image(PathBuf),
+}
+
+impl EnvironmentSource {
+    /// Parses a level `environment.source` string.
+    ///
+    /// # Errors
+    /// A message naming the accepted values when `text` is neither `sky`, `ambient` nor a path
+    /// ending in `.hdr`/`.png`/`.jpg`/`.jpeg`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text {
+            "sky" => return Ok(Self::Sky),
+            "ambient" => return Ok(Self::Ambient),
+            _ => {}
+        }
+        let lower = text.to_ascii_lowercase();
+        if [".hdr", ".png", ".jpg", ".jpeg"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
+            return Ok(Self::Image(PathBuf::from(text)));
+        }
+        Err(format!(
+            "unknown environment source `{text}`: expected `sky`, `ambient` or a path to an equirectangular .hdr/.png/.jpg image"
+        ))
+    }
+}
+
+impl<'de> Deserialize<'de> for EnvironmentSource {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        EnvironmentSource::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Serialize for EnvironmentSource {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Sky => s.serialize_str("sky"),
+            Self::Ambient => s.serialize_str("ambient"),
+            Self::Image(path) => s.serialize_str(&path.to_string_lossy()),
+        }
+    }
+}
+
+impl JsonSchema for EnvironmentSource {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EnvironmentSource".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Where the environment's light comes from: `sky` (the procedural sky under the level's sun, without its disc), `ambient` (a uniform environment of the sun's ambient colour) or an equirectangular image path relative to the level file's folder: Radiance .hdr (linear) or sRGB .png/.jpg; longitude from -Z through +X across its width, +Y at its top row.",
+            "type": "string",
+            "anyOf": [
+                { "enum": ["sky", "ambient"] },
+                { "pattern": "(?i)\\.(hdr|png|jpe?g)$" }
+            ]
+        })
+    }
 }
 
 /// Post-process anti-aliasing of [`Post::aa`].
@@ -236,6 +334,7 @@ impl Default for Post {
             sky: false,
             msaa: 1,
             aa: AntiAliasing::None,
+            environment: None,
         }
     }
 }
