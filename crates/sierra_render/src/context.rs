@@ -429,6 +429,13 @@ impl GpuContext {
         MemoryRelease::for_texture(Arc::clone(&self.memory), texture)
     }
 
+    /// A guard that takes `buffer`'s bytes out of [`GpuContext::gpu_memory`] when dropped: for
+    /// buffers that live for one operation (a compute dispatch and its read-back).
+    pub fn release_buffer_on_drop(&self, buffer: &wgpu::Buffer) -> Option<MemoryRelease> {
+        let class = MemoryClass::of_buffer(buffer.usage())?;
+        Some(self.release_bytes_on_drop(class, buffer.size()))
+    }
+
     /// A guard that takes `bytes` of `class` out of [`GpuContext::gpu_memory`] when dropped.
     pub fn release_bytes_on_drop(&self, class: MemoryClass, bytes: u64) -> MemoryRelease {
         MemoryRelease::new(Arc::clone(&self.memory), class, bytes)

@@ -9,6 +9,12 @@ use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{HeadlessRenderer, MemoryClass};
 use support::context;
 
+/// Sierra's own accounting, without wgpu's allocator report (which pools and keeps blocks).
+fn ours(mut m: sierra_render::GpuMemory) -> sierra_render::GpuMemory {
+    m.wgpu_allocated = None;
+    m
+}
+
 /// Bytes of one interleaved vertex (position, normal, uv, tangent, colour: 16 f32).
 const VERTEX_BYTES: u64 = 16 * 4;
 
@@ -82,5 +88,24 @@ fn render_targets_are_released_when_a_resize_replaces_them_and_read_backs_add_no
         ctx.gpu_memory(),
         once,
         "frames or read-backs grew the accounted memory"
+    );
+}
+
+#[test]
+fn a_compute_dispatch_leaves_no_accounted_memory_behind() {
+    use sierra_render::compute::noise::{NoiseCompute, NoiseFunction, PermutationTable};
+    let ctx = context();
+    let noise = NoiseCompute::new(&ctx).unwrap();
+    let before = ctx.gpu_memory();
+    let perm: PermutationTable = std::array::from_fn(|i| (i % 256) as u32);
+    let points: Vec<[f32; 3]> = (0..4096).map(|i| [i as f32 * 0.37, 1.5, -2.25]).collect();
+    let values = noise
+        .evaluate_points(&ctx, &perm, NoiseFunction::Perlin3, None, &points)
+        .unwrap();
+    assert_eq!(values.len(), points.len());
+    assert_eq!(
+        ours(ctx.gpu_memory()),
+        ours(before),
+        "the dispatch's buffers stayed in the accounting"
     );
 }

@@ -279,6 +279,9 @@ impl NoiseCompute {
             usage: storage | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         })?;
+        // One dispatch's buffers: out of the memory accounting again when they drop here.
+        let _transient =
+            [&perm_buf, &params_buf, &points_buf, &out].map(|b| ctx.release_buffer_on_drop(b));
         ctx.scoped(
             || "dispatching the noise compute pass".to_owned(),
             || {
