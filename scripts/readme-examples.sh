@@ -32,6 +32,7 @@ declare -A OVERRIDES=(
   ["sierra demo --headless --camera-path walk --frames 120"]="sierra demo --headless --camera-path walk --frames 8"
   ["sierra demo --input assets/input/window_tour.json"]="sierra demo --input assets/input/window_tour.json --frames 4 --size 160x90"
   ["sierra bench scene --frames 120 --json"]="sierra bench scene --frames 10 --json"
+  ["sierra bench scene --backend both --frames 60"]="sierra bench scene --backend both --frames 4 --size 160x90"
   ["sierra bench soak"]="sierra bench soak --frames 210"
   ["sierra bench crowd --instances 100,1000 --frames 10"]="sierra bench crowd --instances 100,1000 --frames 3 --size 160x90"
   ["sierra bench water --json"]="sierra bench water --json --sizes 256"
