@@ -207,6 +207,11 @@ pub fn run_headless_into(
 
 /// `stats.json`'s `startup_ms`: every stage and their `total`.
 pub fn startup_ms(startup: &StartupTimes) -> BTreeMap<String, f64> {
+    startup_stages(startup).into_iter().collect()
+}
+
+/// Start-up stages in the order they ran, then `total`, milliseconds.
+pub fn startup_stages(startup: &StartupTimes) -> Vec<(String, f64)> {
     startup
         .stages()
         .iter()

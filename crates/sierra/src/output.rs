@@ -237,40 +237,29 @@ pub struct RunStats {
 }
 
 /// GPU memory by resource class, bytes: Sierra's own accounting of the buffers and textures it
-/// created and still holds (`sierra_render::memory`), with wgpu's allocator report where the
-/// backend gives one (`null` otherwise).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GpuMemoryRecord {
-    /// Vertex and index buffers.
-    pub meshes: u64,
-    /// Sampled textures that are not render targets (material maps, baked animation).
-    pub textures: u64,
-    /// Render targets (scene colour and depth, shadow map, bloom, output image).
-    pub render_targets: u64,
-    /// Storage buffers (water, skinning, crowds).
-    pub storage: u64,
-    /// Uniform buffers.
-    pub uniforms: u64,
-    /// Other buffers.
-    pub other: u64,
-    /// Sum of the classes.
-    pub total: u64,
-    /// wgpu's allocator report (bytes allocated), `null` where the backend has none.
-    pub wgpu_allocated: Option<u64>,
-}
+/// created and still holds (`sierra_render::memory`), written as `{"meshes": …, "textures": …,
+/// "render_targets": …, "storage": …, "uniforms": …, "other": …, "total": …, "wgpu_allocated": …}`
+/// (the last `null` where the backend has no allocator report).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuMemoryRecord(pub sierra_render::GpuMemory);
 
 impl From<&sierra_render::GpuMemory> for GpuMemoryRecord {
     fn from(m: &sierra_render::GpuMemory) -> Self {
-        Self {
-            meshes: m.meshes,
-            textures: m.textures,
-            render_targets: m.render_targets,
-            storage: m.storage,
-            uniforms: m.uniforms,
-            other: m.other,
-            total: m.total,
-            wgpu_allocated: m.wgpu_allocated,
+        Self(m.clone())
+    }
+}
+
+impl Serialize for GpuMemoryRecord {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        use sierra_render::MemoryClass;
+        let mut map = serializer.serialize_map(Some(MemoryClass::ALL.len() + 2))?;
+        for class in MemoryClass::ALL {
+            map.serialize_entry(class.name(), &self.0.class(class))?;
         }
+        map.serialize_entry("total", &self.0.total)?;
+        map.serialize_entry("wgpu_allocated", &self.0.wgpu_allocated)?;
+        map.end()
     }
 }
 

@@ -116,6 +116,14 @@ fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
     assert!(out_dir.join("bench_scene.json").is_file());
 }
 
+/// The largest `|a[i] - b[i]|`.
+fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
 /// Runs the demo at a small size for `frames` frames with its terrain and sea on `backend`.
 fn run(backend: Backend, frames: usize) -> (SceneRunner, image::RgbaImage) {
     let mut runner = SceneRunner::on(&demo(), 96, 54, Some(backend)).unwrap();
@@ -159,17 +167,8 @@ fn the_cpu_sea_is_what_the_sea_pass_draws_and_it_follows_the_gpu_simulation() {
     let stepped = World::sea_depth(&gpu.ctx, &gpu.headless.renderer)
         .unwrap()
         .unwrap();
-    let worst = drawn
-        .iter()
-        .zip(&stepped)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0f32, f32::max);
-    let moved = sim
-        .depth()
-        .iter()
-        .zip(sim.previous_depth())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0f32, f32::max);
+    let worst = max_abs_diff(&drawn, &stepped);
+    let moved = max_abs_diff(sim.depth(), sim.previous_depth());
     eprintln!("CPU vs GPU sea after {frames} frames: max |depth diff| {worst:e} m; last step moved {moved:e} m");
     assert!(
         moved > 1e-4,

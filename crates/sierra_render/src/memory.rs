@@ -64,6 +64,19 @@ impl MemoryClass {
         }
     }
 
+    /// The class's name in reports (`stats.json`): `meshes`, `textures`, `render_targets`,
+    /// `storage`, `uniforms`, `other`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Meshes => "meshes",
+            Self::Textures => "textures",
+            Self::RenderTargets => "render_targets",
+            Self::Storage => "storage",
+            Self::Uniforms => "uniforms",
+            Self::Other => "other",
+        }
+    }
+
     fn index(self) -> usize {
         self as usize
     }

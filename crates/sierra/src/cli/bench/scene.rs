@@ -323,7 +323,7 @@ pub fn measure(level: &Path, size: Size, frames: usize, backend: Backend) -> Res
         gpu.extend(runner.headless.renderer.flush_gpu_timings(&runner.ctx)?);
         Ok(BackendRun {
             backend,
-            startup_ms: startup_in_order(&runner.runner.game().startup),
+            startup_ms: crate::headless::startup_stages(&runner.runner.game().startup),
             frame_ms,
             stages: STAGES
                 .iter()
@@ -337,16 +337,6 @@ pub fn measure(level: &Path, size: Size, frames: usize, backend: Backend) -> Res
             last_frame,
         })
     })
-}
-
-/// Start-up stages in the order they ran, then `total`, ms.
-fn startup_in_order(startup: &sierra_profile::StartupTimes) -> Vec<(String, f64)> {
-    startup
-        .stages()
-        .iter()
-        .map(|&(stage, ms)| (stage.to_owned(), ms))
-        .chain([("total".to_owned(), startup.total_ms())])
-        .collect()
 }
 
 /// How much two images of the same size differ: the mean absolute difference over the RGB
@@ -560,14 +550,12 @@ fn print_table(
     }
     row("skinned meshes per frame", &|r| Some(r.skinned_draws))?;
     let mib = |bytes: u64| Some(bytes as f64 / (1024.0 * 1024.0));
-    row("gpu memory total MiB", &|r| mib(r.gpu_memory.total))?;
-    row("  meshes MiB", &|r| mib(r.gpu_memory.meshes))?;
-    row("  textures MiB", &|r| mib(r.gpu_memory.textures))?;
-    row("  render targets MiB", &|r| {
-        mib(r.gpu_memory.render_targets)
-    })?;
-    row("  storage MiB", &|r| mib(r.gpu_memory.storage))?;
-    row("  uniforms MiB", &|r| mib(r.gpu_memory.uniforms))?;
+    row("gpu memory total MiB", &|r| mib(r.gpu_memory.0.total))?;
+    for class in sierra_render::MemoryClass::ALL {
+        row(&format!("  {} MiB", class.name()), &|r| {
+            mib(r.gpu_memory.0.class(class))
+        })?;
+    }
     if let Some(d) = difference {
         outln!(
             "last frames differ by {:.3}/255 on average; {:.3} % of pixels by more than 8/255",
