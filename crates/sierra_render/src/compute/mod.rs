@@ -4,3 +4,4 @@
 pub mod noise;
 pub mod water;
 pub mod water8;
+mod water_gpu;

@@ -28,13 +28,21 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
+use crate::compute::water_gpu::{
+    check_rain, record_ping_pong, step_bind_groups, step_pipelines, workgroups, write_uniforms,
+    zeroed_storage,
+};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, dispatch_timed, pipeline_layout,
-    storage_entry, uniform_entry, wgsl_module,
-};
+use crate::gpu_util::{dispatch_timed, storage_entry, uniform_entry};
 use crate::readback;
+
+/// WGSL of the 4-pipe kernels: `water_common.wgsl` (uniforms, terrain binding, grid index)
+/// followed by `water.wgsl`.
+pub const SHADER: &str = concat!(
+    include_str!("water_common.wgsl"),
+    include_str!("water.wgsl")
+);
 
 /// Which pair of kernels a step runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -247,20 +255,9 @@ impl WaterCompute {
     ) -> Result<Self> {
         check_state(&params, terrain, depth)?;
         let n = params.cell_count() as u64;
-        let storage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST;
         let (terrain_buf, depth_bufs) = state_buffers(ctx, "water", terrain, depth)?;
-        let zeroed = |label: &str, bytes: u64| {
-            ctx.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: bytes,
-                usage: storage,
-                mapped_at_creation: false,
-            })
-        };
-        let flux = zeroed("water flux", n * 16)?;
-        let velocity = zeroed("water velocity", n * 8)?;
+        let flux = zeroed_storage(ctx, "water flux", n * 16)?;
+        let velocity = zeroed_storage(ctx, "water velocity", n * 8)?;
         let uniform_usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
         let uniforms = ctx.create_buffer_init(
             "water uniforms",
@@ -273,29 +270,13 @@ impl WaterCompute {
             uniform_usage,
         )?;
 
-        let (layout, pipelines) = ctx.scoped(
-            || "creating the water compute pipelines".to_owned(),
-            || create_pipelines(ctx),
-        )?;
-        let step_group = |i: usize| {
-            bind_group(
-                &ctx.device,
-                "water step",
-                &layout,
-                &[
-                    uniforms.as_entire_binding(),
-                    terrain_buf.as_entire_binding(),
-                    depth_bufs[i].as_entire_binding(),
-                    depth_bufs[1 - i].as_entire_binding(),
-                    flux.as_entire_binding(),
-                    velocity.as_entire_binding(),
-                    drop_uniforms.as_entire_binding(),
-                ],
-            )
-        };
-        let bind_groups = ctx.scoped(
-            || "creating the water bind groups".to_owned(),
-            || [step_group(0), step_group(1)],
+        let (layout, pipelines) = create_pipelines(ctx)?;
+        let bind_groups = step_bind_groups(
+            ctx,
+            "water",
+            &layout,
+            (&uniforms, &terrain_buf, &depth_bufs),
+            &[&flux, &velocity, &drop_uniforms],
         )?;
         Ok(Self {
             params,
@@ -341,9 +322,7 @@ impl WaterCompute {
     /// # Errors
     /// [`RenderError::InvalidInput`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
-        if !(rate >= 0.0 && rate.is_finite()) {
-            return Err(invalid(format!("rain {rate} m/s must be finite and >= 0")));
-        }
+        check_rain(rate)?;
         self.rain = rate;
         Ok(())
     }
@@ -396,28 +375,19 @@ impl WaterCompute {
     ) -> Result<()> {
         self.check_dt(dt)?;
         let u = WaterUniforms::new(&self.params, dt, self.rain);
-        if self.uploaded != Some(u) {
-            queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
-            self.uploaded = Some(u);
-        }
-        let groups = self.groups();
+        write_uniforms(queue, &self.uniforms, &mut self.uploaded, u);
         let (flux_pipeline, depth_pipeline) = match self.kernels {
             WaterKernels::Staged => (&self.pipelines[0], &self.pipelines[1]),
             WaterKernels::Direct => (&self.pipelines[3], &self.pipelines[4]),
         };
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("water steps"),
-            timestamp_writes: timestamps,
-        });
-        for _ in 0..steps {
-            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-            pass.set_pipeline(flux_pipeline);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-            pass.set_pipeline(depth_pipeline);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-            self.current = 1 - self.current;
-        }
-        drop(pass);
+        record_ping_pong(
+            encoder,
+            ("water steps", timestamps),
+            (&self.bind_groups, &mut self.current),
+            &[flux_pipeline, depth_pipeline],
+            workgroups(&self.params),
+            steps,
+        );
         self.steps += u64::from(steps);
         let rain = self.rain * dt * steps as f32;
         self.depth_bound += rain;
@@ -498,7 +468,7 @@ impl WaterCompute {
             amplitude,
         };
         queue.write_buffer(&self.drop_uniforms, 0, bytemuck::bytes_of(&d));
-        let groups = self.groups();
+        let groups = workgroups(&self.params);
         dispatch_timed(
             encoder,
             "water drop",
@@ -509,13 +479,6 @@ impl WaterCompute {
         );
         self.depth_bound += amplitude;
         Ok(())
-    }
-
-    fn groups(&self) -> (u32, u32) {
-        (
-            self.params.cols.div_ceil(WORKGROUP_SIDE),
-            self.params.rows.div_ceil(WORKGROUP_SIDE),
-        )
     }
 
     /// The current depth buffer (`[rows * cols]` f32 metres). It changes after every step:
@@ -671,13 +634,15 @@ pub(crate) fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f3
         .collect())
 }
 
-fn create_pipelines(ctx: &GpuContext) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5]) {
-    let device = &ctx.device;
-    let shader = wgsl_module(ctx, "water.wgsl", include_str!("water.wgsl"));
+/// The step layout and pipelines: flux_main, depth_main, drop_main, flux_direct, depth_direct.
+fn create_pipelines(
+    ctx: &GpuContext,
+) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5])> {
     let compute = wgpu::ShaderStages::COMPUTE;
-    let layout = bind_group_layout(
-        device,
+    step_pipelines(
+        ctx,
         "water",
+        ("water.wgsl", SHADER),
         &[
             uniform_entry(0, compute),
             storage_entry(1, compute, true),
@@ -687,17 +652,14 @@ fn create_pipelines(ctx: &GpuContext) -> (wgpu::BindGroupLayout, [wgpu::ComputeP
             storage_entry(5, compute, false),
             uniform_entry(6, compute),
         ],
-    );
-    let pipeline_layout = pipeline_layout(device, "water", &[&layout]);
-    let pipelines = [
-        "flux_main",
-        "depth_main",
-        "drop_main",
-        "flux_direct",
-        "depth_direct",
-    ]
-    .map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
-    (layout, pipelines)
+        [
+            "flux_main",
+            "depth_main",
+            "drop_main",
+            "flux_direct",
+            "depth_direct",
+        ],
+    )
 }
 
 #[cfg(test)]

@@ -7,26 +7,6 @@
 // Grid: row-major index = row * cols + col; flux = (left, right, top, bottom) =
 // towards (col - 1, col + 1, row - 1, row + 1). Sums are done in the CPU reference's order.
 
-struct WaterUniforms {
-    cols: u32,
-    rows: u32,
-    // 0 closed (reflective), 1 open (outflow).
-    boundary: u32,
-    _pad0: u32,
-    // dt * A * g / l
-    gravity_coef: f32,
-    // max(0, 1 - damping * dt)
-    damp: f32,
-    dt: f32,
-    // cell_size^2, m^2
-    cell_area: f32,
-    dt_over_area: f32,
-    // rain * dt, metres
-    rain_dt: f32,
-    cell_size: f32,
-    _pad1: f32,
-};
-
 struct DropUniforms {
     // grid metres (x along +X, y along +Z)
     center: vec2<f32>,
@@ -34,8 +14,7 @@ struct DropUniforms {
     amplitude: f32,
 };
 
-@group(0) @binding(0) var<uniform> u: WaterUniforms;
-@group(0) @binding(1) var<storage, read> terrain: array<f32>;
+// Bindings 0 (u) and 1 (terrain), inside and index_of: water_common.wgsl.
 // The current depth (read by both passes) and the next one (written by depth_main).
 @group(0) @binding(2) var<storage, read_write> depth_in: array<f32>;
 @group(0) @binding(3) var<storage, read_write> depth_out: array<f32>;
@@ -54,14 +33,6 @@ var<workgroup> tile_f: array<vec4<f32>, TILE_CELLS>;
 // Global cell of tile entry `t` of the group whose first cell is `origin` (may be outside).
 fn tile_cell(origin: vec2<u32>, t: u32) -> vec2<i32> {
     return vec2<i32>(origin) + vec2<i32>(i32(t % TILE), i32(t / TILE)) - vec2<i32>(1, 1);
-}
-
-fn inside(c: vec2<i32>) -> bool {
-    return c.x >= 0 && c.y >= 0 && u32(c.x) < u.cols && u32(c.y) < u.rows;
-}
-
-fn index_of(c: vec2<i32>) -> u32 {
-    return u32(c.y) * u.cols + u32(c.x);
 }
 
 @compute @workgroup_size(16, 16, 1)

@@ -13,14 +13,22 @@
 
 use crate::compute::water::{
     check_state, invalid, read_f32, state_buffers, wait_idle, WaterBoundary, WaterGpuParams,
-    WaterUniforms, WORKGROUP_SIDE,
+    WaterUniforms,
+};
+use crate::compute::water_gpu::{
+    check_rain, record_ping_pong, step_bind_groups, step_pipelines, workgroups, write_uniforms,
+    zeroed_storage,
 };
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, pipeline_layout, storage_entry, uniform_entry,
-    wgsl_module,
-};
+use crate::gpu_util::{storage_entry, uniform_entry};
+
+/// WGSL of the 8-connection kernels: `water_common.wgsl` (the uniforms, terrain binding and
+/// grid index of Mei's kernel) followed by `water8.wgsl`.
+pub const SHADER: &str = concat!(
+    include_str!("water_common.wgsl"),
+    include_str!("water8.wgsl")
+);
 
 /// Largest step the 8-pipe flow update allows, seconds: `sqrt(l · cell² / (3 A g))`
 /// (derived in `sierra_terrain::water::columns8`), and the CFL bound
@@ -71,49 +79,22 @@ impl Water8Compute {
             return Err(invalid("the 8-connection columns have closed edges only"));
         }
         let n = params.cell_count() as u64;
-        let storage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST;
         let (terrain_buf, depth_bufs) = state_buffers(ctx, "water8", terrain, depth)?;
-        let zeroed = |label: &str, bytes: u64| {
-            ctx.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: bytes,
-                usage: storage,
-                mapped_at_creation: false,
-            })
-        };
-        let flow = zeroed("water8 flow", n * 16)?;
-        let raw = zeroed("water8 unlimited flow", n * 16)?;
-        let limit = zeroed("water8 limiter", n * 4)?;
+        let flow = zeroed_storage(ctx, "water8 flow", n * 16)?;
+        let raw = zeroed_storage(ctx, "water8 unlimited flow", n * 16)?;
+        let limit = zeroed_storage(ctx, "water8 limiter", n * 4)?;
         let uniforms = ctx.create_buffer_init(
             "water8 uniforms",
             bytemuck::bytes_of(&WaterUniforms::new(&params, 0.0, 0.0)),
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
-        let (layout, pipelines) = ctx.scoped(
-            || "creating the water8 compute pipelines".to_owned(),
-            || create_pipelines(ctx),
-        )?;
-        let group = |i: usize| {
-            bind_group(
-                &ctx.device,
-                "water8 step",
-                &layout,
-                &[
-                    uniforms.as_entire_binding(),
-                    terrain_buf.as_entire_binding(),
-                    depth_bufs[i].as_entire_binding(),
-                    depth_bufs[1 - i].as_entire_binding(),
-                    flow.as_entire_binding(),
-                    raw.as_entire_binding(),
-                    limit.as_entire_binding(),
-                ],
-            )
-        };
-        let bind_groups = ctx.scoped(
-            || "creating the water8 bind groups".to_owned(),
-            || [group(0), group(1)],
+        let (layout, pipelines) = create_pipelines(ctx)?;
+        let bind_groups = step_bind_groups(
+            ctx,
+            "water8",
+            &layout,
+            (&uniforms, &terrain_buf, &depth_bufs),
+            &[&flow, &raw, &limit],
         )?;
         Ok(Self {
             params,
@@ -146,9 +127,7 @@ impl Water8Compute {
     /// # Errors
     /// [`crate::RenderError::InvalidInput`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
-        if !(rate >= 0.0 && rate.is_finite()) {
-            return Err(invalid(format!("rain {rate} m/s must be finite and >= 0")));
-        }
+        check_rain(rate)?;
         self.rain = rate;
         Ok(())
     }
@@ -179,27 +158,16 @@ impl Water8Compute {
             )));
         }
         let u = WaterUniforms::new(&self.params, dt, self.rain);
-        if self.uploaded != Some(u) {
-            queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
-            self.uploaded = Some(u);
-        }
-        let groups = (
-            self.params.cols.div_ceil(WORKGROUP_SIDE),
-            self.params.rows.div_ceil(WORKGROUP_SIDE),
+        write_uniforms(queue, &self.uniforms, &mut self.uploaded, u);
+        let [flow, limit, depth] = &self.pipelines;
+        record_ping_pong(
+            encoder,
+            ("water8 steps", None),
+            (&self.bind_groups, &mut self.current),
+            &[flow, limit, depth],
+            workgroups(&self.params),
+            steps,
         );
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("water8 steps"),
-            timestamp_writes: None,
-        });
-        for _ in 0..steps {
-            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-            for pipeline in &self.pipelines {
-                pass.set_pipeline(pipeline);
-                pass.dispatch_workgroups(groups.0, groups.1, 1);
-            }
-            self.current = 1 - self.current;
-        }
-        drop(pass);
         self.steps += u64::from(steps);
         self.depth_bound += self.rain * dt * steps as f32;
         Ok(())
@@ -258,13 +226,15 @@ impl Water8Compute {
     }
 }
 
-fn create_pipelines(ctx: &GpuContext) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3]) {
-    let device = &ctx.device;
-    let shader = wgsl_module(ctx, "water8.wgsl", include_str!("water8.wgsl"));
+/// The step layout and pipelines: flow8_main, limit8_main, depth8_main.
+fn create_pipelines(
+    ctx: &GpuContext,
+) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3])> {
     let compute = wgpu::ShaderStages::COMPUTE;
-    let layout = bind_group_layout(
-        device,
+    step_pipelines(
+        ctx,
         "water8",
+        ("water8.wgsl", SHADER),
         &[
             uniform_entry(0, compute),
             storage_entry(1, compute, true),
@@ -274,9 +244,6 @@ fn create_pipelines(ctx: &GpuContext) -> (wgpu::BindGroupLayout, [wgpu::ComputeP
             storage_entry(5, compute, false),
             storage_entry(6, compute, false),
         ],
-    );
-    let pipeline_layout = pipeline_layout(device, "water8", &[&layout]);
-    let pipelines = ["flow8_main", "limit8_main", "depth8_main"]
-        .map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
-    (layout, pipelines)
+        ["flow8_main", "limit8_main", "depth8_main"],
+    )
 }
