@@ -28,10 +28,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
-use crate::compute::water_gpu::{
-    check_rain, record_ping_pong, step_bind_groups, step_pipelines, workgroups, write_uniforms,
-    zeroed_storage,
-};
+use crate::compute::water_gpu::{step_pipelines, submit, zeroed_storage, WaterGrid};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util::{dispatch_timed, storage_entry, uniform_entry};
@@ -215,24 +212,14 @@ impl WaterUniforms {
 
 /// The GPU water simulation: buffers, pipelines and the ping-pong state.
 pub struct WaterCompute {
-    params: WaterGpuParams,
-    terrain: wgpu::Buffer,
-    depth: [wgpu::Buffer; 2],
+    /// Parameters, terrain, depths, uniforms, step bind groups and their bookkeeping.
+    grid: WaterGrid,
     flux: wgpu::Buffer,
     velocity: wgpu::Buffer,
-    uniforms: wgpu::Buffer,
     drop_uniforms: wgpu::Buffer,
-    /// `bind_groups[i]` reads depth `i` and writes depth `1 - i`.
-    bind_groups: [wgpu::BindGroup; 2],
     /// flux_main, depth_main, drop_main, flux_direct, depth_direct.
     pipelines: [wgpu::ComputePipeline; 5],
     kernels: WaterKernels,
-    current: usize,
-    uploaded: Option<WaterUniforms>,
-    rain: f32,
-    /// Upper estimate of the max depth for the CFL check (initial max plus drops and rain).
-    depth_bound: f32,
-    steps: u64,
 }
 
 pub(crate) fn invalid(e: impl std::fmt::Display) -> RenderError {
@@ -255,51 +242,34 @@ impl WaterCompute {
     ) -> Result<Self> {
         check_state(&params, terrain, depth)?;
         let n = params.cell_count() as u64;
-        let (terrain_buf, depth_bufs) = state_buffers(ctx, "water", terrain, depth)?;
         let flux = zeroed_storage(ctx, "water flux", n * 16)?;
         let velocity = zeroed_storage(ctx, "water velocity", n * 8)?;
-        let uniform_usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let uniforms = ctx.create_buffer_init(
-            "water uniforms",
-            bytemuck::bytes_of(&WaterUniforms::new(&params, 0.0, 0.0)),
-            uniform_usage,
-        )?;
         let drop_uniforms = ctx.create_buffer_init(
             "water drop uniforms",
             bytemuck::bytes_of(&DropUniforms::default()),
-            uniform_usage,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
-
         let (layout, pipelines) = create_pipelines(ctx)?;
-        let bind_groups = step_bind_groups(
+        let grid = WaterGrid::new(
             ctx,
             "water",
-            &layout,
-            (&uniforms, &terrain_buf, &depth_bufs),
-            &[&flux, &velocity, &drop_uniforms],
+            params,
+            (terrain, depth),
+            (&layout, &[&flux, &velocity, &drop_uniforms]),
         )?;
         Ok(Self {
-            params,
-            terrain: terrain_buf,
-            depth: depth_bufs,
+            grid,
             flux,
             velocity,
-            uniforms,
             drop_uniforms,
-            bind_groups,
             pipelines,
             kernels: WaterKernels::Staged,
-            current: 0,
-            uploaded: None,
-            rain: 0.0,
-            depth_bound: depth.iter().copied().fold(0.0, f32::max),
-            steps: 0,
         })
     }
 
     /// The parameters.
     pub fn params(&self) -> &WaterGpuParams {
-        &self.params
+        &self.grid.params
     }
 
     /// Chooses the kernels of the next steps (default [`WaterKernels::Staged`]).
@@ -314,7 +284,7 @@ impl WaterCompute {
 
     /// Steps taken.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.grid.steps
     }
 
     /// Uniform rain, m/s (>= 0).
@@ -322,15 +292,13 @@ impl WaterCompute {
     /// # Errors
     /// [`RenderError::InvalidInput`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
-        check_rain(rate)?;
-        self.rain = rate;
-        Ok(())
+        self.grid.set_rain(rate)
     }
 
     /// Largest accepted step, seconds: [`WaterGpuParams::max_stable_dt`] at an upper estimate of
     /// the max depth (the GPU does no reduction: the initial max plus every drop and the rain).
     pub fn max_stable_dt(&self) -> f32 {
-        self.params.max_stable_dt(self.depth_bound)
+        self.grid.params.max_stable_dt(self.grid.depth_bound)
     }
 
     fn check_dt(&self, dt: f32) -> Result<()> {
@@ -374,23 +342,16 @@ impl WaterCompute {
         timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) -> Result<()> {
         self.check_dt(dt)?;
-        let u = WaterUniforms::new(&self.params, dt, self.rain);
-        write_uniforms(queue, &self.uniforms, &mut self.uploaded, u);
         let (flux_pipeline, depth_pipeline) = match self.kernels {
             WaterKernels::Staged => (&self.pipelines[0], &self.pipelines[1]),
             WaterKernels::Direct => (&self.pipelines[3], &self.pipelines[4]),
         };
-        record_ping_pong(
-            encoder,
+        self.grid.record(
+            (queue, encoder),
+            (dt, steps),
             ("water steps", timestamps),
-            (&self.bind_groups, &mut self.current),
             &[flux_pipeline, depth_pipeline],
-            workgroups(&self.params),
-            steps,
         );
-        self.steps += u64::from(steps);
-        let rain = self.rain * dt * steps as f32;
-        self.depth_bound += rain;
         Ok(())
     }
 
@@ -399,14 +360,9 @@ impl WaterCompute {
     /// # Errors
     /// As [`Self::record_steps`], and [`RenderError::Gpu`].
     pub fn step(&mut self, ctx: &GpuContext, dt: f32, steps: u32) -> Result<()> {
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water"),
-            });
-        self.record_steps(&ctx.queue, &mut encoder, dt, steps)?;
-        ctx.queue.submit([encoder.finish()]);
-        ctx.take_uncaptured_errors("stepping the water simulation")
+        submit(ctx, ("water", "stepping the water simulation"), |encoder| {
+            self.record_steps(&ctx.queue, encoder, dt, steps)
+        })
     }
 
     /// Blocks until the GPU has finished every submitted step (for timing).
@@ -429,14 +385,9 @@ impl WaterCompute {
         radius: f32,
         amplitude: f32,
     ) -> Result<()> {
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water drop"),
-            });
-        self.record_drop(&ctx.queue, &mut encoder, (center, radius, amplitude), None)?;
-        ctx.queue.submit([encoder.finish()]);
-        ctx.take_uncaptured_errors("adding a water drop")
+        submit(ctx, ("water drop", "adding a water drop"), |encoder| {
+            self.record_drop(&ctx.queue, encoder, (center, radius, amplitude), None)
+        })
     }
 
     /// Records the drop `(centre, radius, amplitude)` of [`Self::add_drop`] into `encoder`,
@@ -468,39 +419,39 @@ impl WaterCompute {
             amplitude,
         };
         queue.write_buffer(&self.drop_uniforms, 0, bytemuck::bytes_of(&d));
-        let groups = workgroups(&self.params);
+        let groups = self.grid.workgroups();
         dispatch_timed(
             encoder,
             "water drop",
             &self.pipelines[2],
-            &self.bind_groups[self.current],
+            self.grid.current_bind_group(),
             [groups.0, groups.1, 1],
             timestamps,
         );
-        self.depth_bound += amplitude;
+        self.grid.depth_bound += amplitude;
         Ok(())
     }
 
     /// The current depth buffer (`[rows * cols]` f32 metres). It changes after every step:
     /// fetch it (or [`Self::current_index`]) each frame.
     pub fn depth_buffer(&self) -> &wgpu::Buffer {
-        &self.depth[self.current]
+        self.grid.depth_buffer()
     }
 
     /// Both depth buffers; the current one is `depth_buffers()[current_index()]`
     /// (for passes that build one bind group per buffer once).
     pub fn depth_buffers(&self) -> &[wgpu::Buffer; 2] {
-        &self.depth
+        &self.grid.depth
     }
 
     /// Which depth buffer is current (0 or 1).
     pub fn current_index(&self) -> usize {
-        self.current
+        self.grid.current
     }
 
     /// Terrain heights (`[rows * cols]` f32 metres).
     pub fn terrain_buffer(&self) -> &wgpu::Buffer {
-        &self.terrain
+        &self.grid.terrain
     }
 
     /// Velocity of the last step (`[rows * cols]` `vec2<f32>` m/s, X and Z).
@@ -519,20 +470,20 @@ impl WaterCompute {
         queue: &wgpu::Queue,
         state: &crate::frame::SeaState,
     ) -> Result<()> {
-        let n = self.params.cell_count();
+        let n = self.grid.params.cell_count();
         if state.depth.len() != n || state.velocity.len() != n {
             return Err(invalid(format!(
                 "a CPU state of {} depths and {} velocities for a {}x{} grid ({n} cells)",
                 state.depth.len(),
                 state.velocity.len(),
-                self.params.cols,
-                self.params.rows
+                self.grid.params.cols,
+                self.grid.params.rows
             )));
         }
         queue.write_buffer(self.depth_buffer(), 0, bytemuck::cast_slice(&state.depth));
         queue.write_buffer(&self.velocity, 0, bytemuck::cast_slice(&state.velocity));
         let max = state.depth.iter().copied().fold(0.0, f32::max);
-        self.depth_bound = self.depth_bound.max(max);
+        self.grid.depth_bound = self.grid.depth_bound.max(max);
         Ok(())
     }
 
@@ -541,7 +492,7 @@ impl WaterCompute {
     /// # Errors
     /// As [`readback::read_buffer`].
     pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
-        read_f32(ctx, self.depth_buffer())
+        self.grid.read_depth(ctx)
     }
 
     /// Reads the outflow flux back: `[rows * cols]` of (left, right, top, bottom), m³/s.

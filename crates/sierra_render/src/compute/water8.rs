@@ -12,13 +12,9 @@
 //! the two models share their physical constants.
 
 use crate::compute::water::{
-    check_state, invalid, read_f32, state_buffers, wait_idle, WaterBoundary, WaterGpuParams,
-    WaterUniforms,
+    check_state, invalid, read_f32, wait_idle, WaterBoundary, WaterGpuParams,
 };
-use crate::compute::water_gpu::{
-    check_rain, record_ping_pong, step_bind_groups, step_pipelines, workgroups, write_uniforms,
-    zeroed_storage,
-};
+use crate::compute::water_gpu::{step_pipelines, submit, zeroed_storage, WaterGrid};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{storage_entry, uniform_entry};
@@ -45,20 +41,11 @@ pub fn max_stable_dt8(p: &WaterGpuParams, max_depth: f32) -> f32 {
 
 /// The GPU 8-connection water columns: buffers, pipelines and the ping-pong state.
 pub struct Water8Compute {
-    params: WaterGpuParams,
-    terrain: wgpu::Buffer,
-    depth: [wgpu::Buffer; 2],
+    /// Parameters, terrain, depths, uniforms, step bind groups and their bookkeeping.
+    grid: WaterGrid,
     flow: wgpu::Buffer,
-    uniforms: wgpu::Buffer,
-    /// `bind_groups[i]` reads depth `i` and writes depth `1 - i`.
-    bind_groups: [wgpu::BindGroup; 2],
     /// flow8_main, limit8_main, depth8_main.
     pipelines: [wgpu::ComputePipeline; 3],
-    current: usize,
-    uploaded: Option<WaterUniforms>,
-    rain: f32,
-    depth_bound: f32,
-    steps: u64,
 }
 
 impl Water8Compute {
@@ -79,47 +66,32 @@ impl Water8Compute {
             return Err(invalid("the 8-connection columns have closed edges only"));
         }
         let n = params.cell_count() as u64;
-        let (terrain_buf, depth_bufs) = state_buffers(ctx, "water8", terrain, depth)?;
         let flow = zeroed_storage(ctx, "water8 flow", n * 16)?;
         let raw = zeroed_storage(ctx, "water8 unlimited flow", n * 16)?;
         let limit = zeroed_storage(ctx, "water8 limiter", n * 4)?;
-        let uniforms = ctx.create_buffer_init(
-            "water8 uniforms",
-            bytemuck::bytes_of(&WaterUniforms::new(&params, 0.0, 0.0)),
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        )?;
         let (layout, pipelines) = create_pipelines(ctx)?;
-        let bind_groups = step_bind_groups(
+        let grid = WaterGrid::new(
             ctx,
             "water8",
-            &layout,
-            (&uniforms, &terrain_buf, &depth_bufs),
-            &[&flow, &raw, &limit],
+            params,
+            (terrain, depth),
+            (&layout, &[&flow, &raw, &limit]),
         )?;
         Ok(Self {
-            params,
-            terrain: terrain_buf,
-            depth: depth_bufs,
+            grid,
             flow,
-            uniforms,
-            bind_groups,
             pipelines,
-            current: 0,
-            uploaded: None,
-            rain: 0.0,
-            depth_bound: depth.iter().copied().fold(0.0, f32::max),
-            steps: 0,
         })
     }
 
     /// The parameters.
     pub fn params(&self) -> &WaterGpuParams {
-        &self.params
+        &self.grid.params
     }
 
     /// Steps taken.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.grid.steps
     }
 
     /// Uniform rain, m/s (>= 0).
@@ -127,15 +99,13 @@ impl Water8Compute {
     /// # Errors
     /// [`crate::RenderError::InvalidInput`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
-        check_rain(rate)?;
-        self.rain = rate;
-        Ok(())
+        self.grid.set_rain(rate)
     }
 
     /// Largest accepted step, seconds: [`max_stable_dt8`] at an upper estimate of the max depth
     /// (the initial max plus the rain so far).
     pub fn max_stable_dt(&self) -> f32 {
-        max_stable_dt8(&self.params, self.depth_bound)
+        max_stable_dt8(&self.grid.params, self.grid.depth_bound)
     }
 
     /// Records `steps` steps of `dt` seconds into `encoder` (three dispatches each), writing the
@@ -157,19 +127,13 @@ impl Water8Compute {
                 "time step {dt} s must be > 0 and at most the stability limit {max} s"
             )));
         }
-        let u = WaterUniforms::new(&self.params, dt, self.rain);
-        write_uniforms(queue, &self.uniforms, &mut self.uploaded, u);
         let [flow, limit, depth] = &self.pipelines;
-        record_ping_pong(
-            encoder,
+        self.grid.record(
+            (queue, encoder),
+            (dt, steps),
             ("water8 steps", None),
-            (&self.bind_groups, &mut self.current),
             &[flow, limit, depth],
-            workgroups(&self.params),
-            steps,
         );
-        self.steps += u64::from(steps);
-        self.depth_bound += self.rain * dt * steps as f32;
         Ok(())
     }
 
@@ -178,14 +142,11 @@ impl Water8Compute {
     /// # Errors
     /// As [`Self::record_steps`], and [`crate::RenderError::Gpu`].
     pub fn step(&mut self, ctx: &GpuContext, dt: f32, steps: u32) -> Result<()> {
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water8"),
-            });
-        self.record_steps(&ctx.queue, &mut encoder, dt, steps)?;
-        ctx.queue.submit([encoder.finish()]);
-        ctx.take_uncaptured_errors("stepping the 8-connection water columns")
+        submit(
+            ctx,
+            ("water8", "stepping the 8-connection water columns"),
+            |encoder| self.record_steps(&ctx.queue, encoder, dt, steps),
+        )
     }
 
     /// Blocks until the GPU has finished every submitted step (for timing).
@@ -198,12 +159,12 @@ impl Water8Compute {
 
     /// The current depth buffer (`[rows * cols]` f32 metres); changes after every step.
     pub fn depth_buffer(&self) -> &wgpu::Buffer {
-        &self.depth[self.current]
+        self.grid.depth_buffer()
     }
 
     /// Terrain heights (`[rows * cols]` f32 metres).
     pub fn terrain_buffer(&self) -> &wgpu::Buffer {
-        &self.terrain
+        &self.grid.terrain
     }
 
     /// Reads the current depth back, metres.
@@ -211,7 +172,7 @@ impl Water8Compute {
     /// # Errors
     /// As [`crate::readback::read_buffer`].
     pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
-        read_f32(ctx, self.depth_buffer())
+        self.grid.read_depth(ctx)
     }
 
     /// Reads the last step's limited flows back: `[rows * cols]` of (E, SE, S, SW), m³/s.

@@ -1,11 +1,14 @@
 //! GPU plumbing both water kernels share ([`super::water::WaterCompute`], Mei's 4 pipes, and
 //! [`super::water8::Water8Compute`], the thesis's 8 connections): scratch buffers, the two
-//! ping-pong bind groups, the pipelines of one shader, the uniform upload and the step loop.
+//! ping-pong bind groups, the pipelines of one shader, and [`WaterGrid`], the state both step
+//! (uniform upload, step loop, CFL bookkeeping).
 //!
 //! Both kernels bind, at group 0, the uniforms (0), the terrain (1), the depth read (2) and the
 //! depth written (3), then buffers of their own (4 …); `water_common.wgsl` declares 0 and 1.
 
-use crate::compute::water::{invalid, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE};
+use crate::compute::water::{
+    invalid, read_f32, state_buffers, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE,
+};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
@@ -47,19 +50,6 @@ pub(crate) fn workgroups(params: &WaterGpuParams) -> (u32, u32) {
     )
 }
 
-/// Writes `u` to `buffer` through `queue` unless it is what `uploaded` says was written last.
-pub(crate) fn write_uniforms(
-    queue: &wgpu::Queue,
-    buffer: &wgpu::Buffer,
-    uploaded: &mut Option<WaterUniforms>,
-    u: WaterUniforms,
-) {
-    if *uploaded != Some(u) {
-        queue.write_buffer(buffer, 0, bytemuck::bytes_of(&u));
-        *uploaded = Some(u);
-    }
-}
-
 /// The layout of `entries` and one compute pipeline per entry point of `source` (labelled
 /// `file`), created in an error scope; `what` names them in labels and errors.
 ///
@@ -90,7 +80,7 @@ pub(crate) fn step_pipelines<const N: usize>(
 ///
 /// # Errors
 /// [`crate::RenderError::Gpu`] when the device refuses them.
-pub(crate) fn step_bind_groups(
+fn step_bind_groups(
     ctx: &GpuContext,
     what: &str,
     layout: &wgpu::BindGroupLayout,
@@ -116,7 +106,7 @@ pub(crate) fn step_bind_groups(
 /// Records `steps` steps in one compute pass labelled `label` (timed by `timestamps` when
 /// given): each binds `bind_groups[*current]`, dispatches `pipelines` in order over `groups`,
 /// then swaps `*current` (0 <-> 1).
-pub(crate) fn record_ping_pong(
+fn record_ping_pong(
     encoder: &mut wgpu::CommandEncoder,
     (label, timestamps): (&str, Option<wgpu::ComputePassTimestampWrites<'_>>),
     (bind_groups, current): (&[wgpu::BindGroup; 2], &mut usize),
@@ -135,5 +125,145 @@ pub(crate) fn record_ping_pong(
             pass.dispatch_workgroups(groups.0, groups.1, 1);
         }
         *current = 1 - *current;
+    }
+}
+
+/// Records into a fresh command encoder labelled `label` with `record`, submits it and reports
+/// the device's uncaptured errors as `context`.
+///
+/// # Errors
+/// What `record` returns, and [`crate::RenderError::Gpu`].
+pub(crate) fn submit(
+    ctx: &GpuContext,
+    (label, context): (&str, &str),
+    record: impl FnOnce(&mut wgpu::CommandEncoder) -> Result<()>,
+) -> Result<()> {
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+    record(&mut encoder)?;
+    ctx.queue.submit([encoder.finish()]);
+    ctx.take_uncaptured_errors(context)
+}
+
+/// What both water kernels step: the parameters, the terrain, the two ping-pong depth buffers,
+/// the uniforms, the two step bind groups, the rain, the step count and an upper bound of the
+/// max depth (for the stability limit; the GPU does no reduction).
+pub(crate) struct WaterGrid {
+    pub(crate) params: WaterGpuParams,
+    pub(crate) terrain: wgpu::Buffer,
+    pub(crate) depth: [wgpu::Buffer; 2],
+    uniforms: wgpu::Buffer,
+    /// `bind_groups[i]` reads depth `i` and writes depth `1 - i`.
+    bind_groups: [wgpu::BindGroup; 2],
+    /// Which depth buffer is current (0 or 1).
+    pub(crate) current: usize,
+    uploaded: Option<WaterUniforms>,
+    /// Uniform rain, m/s.
+    pub(crate) rain: f32,
+    /// Upper estimate of the max depth, metres (initial max plus drops and rain).
+    pub(crate) depth_bound: f32,
+    pub(crate) steps: u64,
+}
+
+impl WaterGrid {
+    /// Uploads `terrain` and `depth` (metres, `[rows * cols]`, checked by the caller) and the
+    /// uniforms, and binds them with `rest` (bindings 4 …) to `layout`; `what` labels them.
+    ///
+    /// # Errors
+    /// [`crate::RenderError::LimitExceeded`] above the device's limits, [`crate::RenderError::Gpu`].
+    pub(crate) fn new(
+        ctx: &GpuContext,
+        what: &str,
+        params: WaterGpuParams,
+        (terrain, depth): (&[f32], &[f32]),
+        (layout, rest): (&wgpu::BindGroupLayout, &[&wgpu::Buffer]),
+    ) -> Result<Self> {
+        let (terrain_buf, depth_bufs) = state_buffers(ctx, what, terrain, depth)?;
+        let uniforms = ctx.create_buffer_init(
+            &format!("{what} uniforms"),
+            bytemuck::bytes_of(&WaterUniforms::new(&params, 0.0, 0.0)),
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        )?;
+        let bind_groups = step_bind_groups(
+            ctx,
+            what,
+            layout,
+            (&uniforms, &terrain_buf, &depth_bufs),
+            rest,
+        )?;
+        Ok(Self {
+            params,
+            terrain: terrain_buf,
+            depth: depth_bufs,
+            uniforms,
+            bind_groups,
+            current: 0,
+            uploaded: None,
+            rain: 0.0,
+            depth_bound: depth.iter().copied().fold(0.0, f32::max),
+            steps: 0,
+        })
+    }
+
+    /// Sets the uniform rain, m/s.
+    ///
+    /// # Errors
+    /// As [`check_rain`].
+    pub(crate) fn set_rain(&mut self, rate: f32) -> Result<()> {
+        check_rain(rate)?;
+        self.rain = rate;
+        Ok(())
+    }
+
+    /// Workgroups (x, y) covering the grid.
+    pub(crate) fn workgroups(&self) -> (u32, u32) {
+        workgroups(&self.params)
+    }
+
+    /// The bind group that reads the current depth.
+    pub(crate) fn current_bind_group(&self) -> &wgpu::BindGroup {
+        &self.bind_groups[self.current]
+    }
+
+    /// Records `steps` steps of `dt` seconds (already checked) in one compute pass labelled
+    /// `label`, timed by `timestamps` when given: the uniforms are written through `queue`
+    /// when they changed, then each step dispatches `pipelines` in order and swaps the depths.
+    pub(crate) fn record(
+        &mut self,
+        (queue, encoder): (&wgpu::Queue, &mut wgpu::CommandEncoder),
+        (dt, steps): (f32, u32),
+        (label, timestamps): (&str, Option<wgpu::ComputePassTimestampWrites<'_>>),
+        pipelines: &[&wgpu::ComputePipeline],
+    ) {
+        let u = WaterUniforms::new(&self.params, dt, self.rain);
+        if self.uploaded != Some(u) {
+            queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
+            self.uploaded = Some(u);
+        }
+        let groups = self.workgroups();
+        record_ping_pong(
+            encoder,
+            (label, timestamps),
+            (&self.bind_groups, &mut self.current),
+            pipelines,
+            groups,
+            steps,
+        );
+        self.steps += u64::from(steps);
+        self.depth_bound += self.rain * dt * steps as f32;
+    }
+
+    /// The current depth buffer (`[rows * cols]` f32 metres).
+    pub(crate) fn depth_buffer(&self) -> &wgpu::Buffer {
+        &self.depth[self.current]
+    }
+
+    /// Reads the current depth back, metres.
+    ///
+    /// # Errors
+    /// As [`crate::readback::read_buffer`].
+    pub(crate) fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
+        read_f32(ctx, self.depth_buffer())
     }
 }
