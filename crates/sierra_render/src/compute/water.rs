@@ -28,7 +28,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
-use crate::compute::water_gpu::{step_pipelines, submit, zeroed_storage, WaterGrid};
+use crate::compute::water_gpu::{read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util::{dispatch_timed, storage_entry, uniform_entry};
@@ -500,10 +500,7 @@ impl WaterCompute {
     /// # Errors
     /// As [`readback::read_buffer`].
     pub fn read_flux(&self, ctx: &GpuContext) -> Result<Vec<[f32; 4]>> {
-        let v = read_f32(ctx, &self.flux)?;
-        Ok(v.chunks_exact(4)
-            .map(|c| [c[0], c[1], c[2], c[3]])
-            .collect())
+        read_vec4(ctx, &self.flux)
     }
 
     /// Reads the velocity field back, m/s.
@@ -594,15 +591,14 @@ fn create_pipelines(
         ctx,
         "water",
         ("water.wgsl", SHADER),
-        &[
-            uniform_entry(0, compute),
-            storage_entry(1, compute, true),
-            storage_entry(2, compute, false),
-            storage_entry(3, compute, false),
-            storage_entry(4, compute, false),
-            storage_entry(5, compute, false),
-            uniform_entry(6, compute),
-        ],
+        (
+            false,
+            &[
+                storage_entry(4, compute, false),
+                storage_entry(5, compute, false),
+                uniform_entry(6, compute),
+            ],
+        ),
         [
             "flux_main",
             "depth_main",

@@ -11,13 +11,11 @@
 //! The parameters and uniforms are Mei's kernel's ([`WaterGpuParams`], [`WaterUniforms`]):
 //! the two models share their physical constants.
 
-use crate::compute::water::{
-    check_state, invalid, read_f32, wait_idle, WaterBoundary, WaterGpuParams,
-};
-use crate::compute::water_gpu::{step_pipelines, submit, zeroed_storage, WaterGrid};
+use crate::compute::water::{check_state, invalid, wait_idle, WaterBoundary, WaterGpuParams};
+use crate::compute::water_gpu::{read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::{storage_entry, uniform_entry};
+use crate::gpu_util::storage_entry;
 
 /// WGSL of the 8-connection kernels: `water_common.wgsl` (the uniforms, terrain binding and
 /// grid index of Mei's kernel) followed by `water8.wgsl`.
@@ -180,10 +178,7 @@ impl Water8Compute {
     /// # Errors
     /// As [`crate::readback::read_buffer`].
     pub fn read_flow(&self, ctx: &GpuContext) -> Result<Vec<[f32; 4]>> {
-        let v = read_f32(ctx, &self.flow)?;
-        Ok(v.chunks_exact(4)
-            .map(|c| [c[0], c[1], c[2], c[3]])
-            .collect())
+        read_vec4(ctx, &self.flow)
     }
 }
 
@@ -196,15 +191,14 @@ fn create_pipelines(
         ctx,
         "water8",
         ("water8.wgsl", SHADER),
-        &[
-            uniform_entry(0, compute),
-            storage_entry(1, compute, true),
-            storage_entry(2, compute, true),
-            storage_entry(3, compute, false),
-            storage_entry(4, compute, false),
-            storage_entry(5, compute, false),
-            storage_entry(6, compute, false),
-        ],
+        (
+            true,
+            &[
+                storage_entry(4, compute, false),
+                storage_entry(5, compute, false),
+                storage_entry(6, compute, false),
+            ],
+        ),
         ["flow8_main", "limit8_main", "depth8_main"],
     )
 }

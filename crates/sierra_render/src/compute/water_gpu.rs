@@ -12,7 +12,8 @@ use crate::compute::water::{
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, pipeline_layout, wgsl_module,
+    bind_group, bind_group_layout, compute_pipeline, pipeline_layout, storage_entry, uniform_entry,
+    wgsl_module,
 };
 
 /// A zero-filled storage buffer of `bytes` bytes (copy in and out), checked against the
@@ -29,6 +30,17 @@ pub(crate) fn zeroed_storage(ctx: &GpuContext, label: &str, bytes: u64) -> Resul
             | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
+}
+
+/// Reads `buffer` back as `vec4<f32>`s.
+///
+/// # Errors
+/// As [`crate::readback::read_buffer`].
+pub(crate) fn read_vec4(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<[f32; 4]>> {
+    let v = read_f32(ctx, buffer)?;
+    Ok(v.chunks_exact(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect())
 }
 
 /// Checks a uniform rain rate, m/s: finite and >= 0.
@@ -50,8 +62,10 @@ pub(crate) fn workgroups(params: &WaterGpuParams) -> (u32, u32) {
     )
 }
 
-/// The layout of `entries` and one compute pipeline per entry point of `source` (labelled
-/// `file`), created in an error scope; `what` names them in labels and errors.
+/// The step layout (compute stage: uniforms 0, terrain 1 read-only, depth read 2, read-only
+/// when `depth_in_read_only`, depth written 3, then `rest` from binding 4) and one compute
+/// pipeline per entry point of `source` (labelled `file`), created in an error scope; `what`
+/// names them in labels and errors.
 ///
 /// # Errors
 /// [`crate::RenderError::Gpu`] when the device refuses the shader or a pipeline.
@@ -59,14 +73,22 @@ pub(crate) fn step_pipelines<const N: usize>(
     ctx: &GpuContext,
     what: &str,
     (file, source): (&str, &'static str),
-    entries: &[wgpu::BindGroupLayoutEntry],
+    (depth_in_read_only, rest): (bool, &[wgpu::BindGroupLayoutEntry]),
     entry_points: [&str; N],
 ) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; N])> {
+    let compute = wgpu::ShaderStages::COMPUTE;
+    let mut entries = vec![
+        uniform_entry(0, compute),
+        storage_entry(1, compute, true),
+        storage_entry(2, compute, depth_in_read_only),
+        storage_entry(3, compute, false),
+    ];
+    entries.extend_from_slice(rest);
     ctx.scoped(
         || format!("creating the {what} compute pipelines"),
         || {
             let shader = wgsl_module(ctx, file, source);
-            let layout = bind_group_layout(&ctx.device, what, entries);
+            let layout = bind_group_layout(&ctx.device, what, &entries);
             let pipeline_layout = pipeline_layout(&ctx.device, what, &[&layout]);
             let pipelines =
                 entry_points.map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
