@@ -21,10 +21,11 @@ pub fn wgsl_module(
     ctx.create_shader_module(label, source)
 }
 
+/// A buffer binding of `ty`, with a dynamic offset when `has_dynamic_offset`.
 fn buffer_entry(
     binding: u32,
     visibility: wgpu::ShaderStages,
-    ty: wgpu::BufferBindingType,
+    (ty, has_dynamic_offset): (wgpu::BufferBindingType, bool),
     min_binding_size: Option<wgpu::BufferSize>,
 ) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
@@ -32,7 +33,7 @@ fn buffer_entry(
         visibility,
         ty: wgpu::BindingType::Buffer {
             ty,
-            has_dynamic_offset: false,
+            has_dynamic_offset,
             min_binding_size,
         },
         count: None,
@@ -46,21 +47,18 @@ pub fn dynamic_uniform_entry(
     visibility: wgpu::ShaderStages,
     min_size: u64,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: true,
-            min_binding_size: wgpu::BufferSize::new(min_size),
-        },
-        count: None,
-    }
+    let ty = (wgpu::BufferBindingType::Uniform, true);
+    buffer_entry(binding, visibility, ty, wgpu::BufferSize::new(min_size))
 }
 
 /// A uniform buffer binding (no dynamic offset, size checked by the shader only).
 pub fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    buffer_entry(binding, visibility, wgpu::BufferBindingType::Uniform, None)
+    buffer_entry(
+        binding,
+        visibility,
+        (wgpu::BufferBindingType::Uniform, false),
+        None,
+    )
 }
 
 /// A uniform buffer binding holding one `T`: `min_binding_size = size_of::<T>()`, so a Rust
@@ -70,7 +68,12 @@ pub fn uniform_entry_for<T>(
     visibility: wgpu::ShaderStages,
 ) -> wgpu::BindGroupLayoutEntry {
     let size = wgpu::BufferSize::new(std::mem::size_of::<T>() as u64);
-    buffer_entry(binding, visibility, wgpu::BufferBindingType::Uniform, size)
+    buffer_entry(
+        binding,
+        visibility,
+        (wgpu::BufferBindingType::Uniform, false),
+        size,
+    )
 }
 
 /// A storage buffer binding (read-only when `read_only`), any size.
@@ -80,7 +83,7 @@ pub fn storage_entry(
     read_only: bool,
 ) -> wgpu::BindGroupLayoutEntry {
     let ty = wgpu::BufferBindingType::Storage { read_only };
-    buffer_entry(binding, visibility, ty, None)
+    buffer_entry(binding, visibility, (ty, false), None)
 }
 
 /// A single-sampled 2D texture binding of `sample_type`
@@ -278,6 +281,21 @@ pub fn colour_pass<'e>(
     )
 }
 
+/// A depth attachment of `view`, loaded with `load` and stored, without stencil.
+pub fn depth_attachment(
+    view: &wgpu::TextureView,
+    load: wgpu::LoadOp<f32>,
+) -> wgpu::RenderPassDepthStencilAttachment<'_> {
+    wgpu::RenderPassDepthStencilAttachment {
+        view,
+        depth_ops: Some(wgpu::Operations {
+            load,
+            store: wgpu::StoreOp::Store,
+        }),
+        stencil_ops: None,
+    }
+}
+
 /// Begins a depth-only render pass labelled `label` into `depth` (loaded with `load`, stored),
 /// timed and counted by `queries` (shadow maps).
 pub fn depth_pass<'e>(
@@ -292,14 +310,7 @@ pub fn depth_pass<'e>(
         wgpu::RenderPassDescriptor {
             label: Some(label),
             color_attachments: &[],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: depth,
-                depth_ops: Some(wgpu::Operations {
-                    load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
+            depth_stencil_attachment: Some(depth_attachment(depth, load)),
             timestamp_writes: None,
             occlusion_query_set: None,
             multiview_mask: None,

@@ -160,14 +160,10 @@ impl RenderTargets {
             wgpu::RenderPassDescriptor {
                 label: Some(label),
                 color_attachments: &[Some(self.scene_color_attachment(colour))],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.depth_view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: depth,
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
+                depth_stencil_attachment: Some(crate::gpu_util::depth_attachment(
+                    &self.depth_view,
+                    depth,
+                )),
                 timestamp_writes: None,
                 occlusion_query_set: None,
                 multiview_mask: None,
