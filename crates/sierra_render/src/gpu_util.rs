@@ -168,6 +168,29 @@ pub fn bind_group(
     })
 }
 
+/// A bind group of `layout` binding the first `binding_size` bytes of `buffer` at binding 0,
+/// for a [`dynamic_uniform_entry`]: each draw picks its slot with a dynamic offset.
+pub fn dynamic_uniform_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    buffer: &wgpu::Buffer,
+    binding_size: u64,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer,
+                offset: 0,
+                size: wgpu::BufferSize::new(binding_size),
+            }),
+        }],
+    })
+}
+
 /// A uniform buffer initialised with `value` (`UNIFORM | COPY_DST`, so later frames update it
 /// with `queue.write_buffer`). For buffers whose size comes from user data, use
 /// [`crate::GpuContext::create_buffer_init`], which checks the device limits first.
