@@ -274,6 +274,34 @@ pub fn dispatch_timed(
     pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
 }
 
+/// Begins a render pass labelled `label` into `colour` (when given) and `depth` (when given),
+/// timed and counted by `queries`: the one render pass descriptor of the colour, depth-only
+/// and scene passes.
+pub fn render_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    colour: Option<wgpu::RenderPassColorAttachment<'_>>,
+    depth: Option<wgpu::RenderPassDepthStencilAttachment<'_>>,
+    queries: PassQueries<'_>,
+) -> QueriedRenderPass<'e> {
+    // No colour: no attachment slot at all (a depth-only pass), not an empty one.
+    let colour_attachments: &[Option<wgpu::RenderPassColorAttachment<'_>>] = match colour {
+        Some(_) => std::slice::from_ref(&colour),
+        None => &[],
+    };
+    queries.begin_render_pass(
+        encoder,
+        wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: colour_attachments,
+            depth_stencil_attachment: depth,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        },
+    )
+}
+
 /// Begins a render pass writing one colour attachment (`target`, loaded with `load`, stored),
 /// without depth.
 pub fn colour_pass<'e>(
@@ -283,25 +311,16 @@ pub fn colour_pass<'e>(
     load: wgpu::LoadOp<wgpu::Color>,
     queries: PassQueries<'_>,
 ) -> QueriedRenderPass<'e> {
-    queries.begin_render_pass(
-        encoder,
-        wgpu::RenderPassDescriptor {
-            label: Some(label),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
+    let attachment = wgpu::RenderPassColorAttachment {
+        view: target,
+        depth_slice: None,
+        resolve_target: None,
+        ops: wgpu::Operations {
+            load,
+            store: wgpu::StoreOp::Store,
         },
-    )
+    };
+    render_pass(encoder, label, Some(attachment), None, queries)
 }
 
 /// A depth attachment of `view`, loaded with `load` and stored, without stencil.
@@ -328,16 +347,12 @@ pub fn depth_pass<'e>(
     load: wgpu::LoadOp<f32>,
     queries: PassQueries<'_>,
 ) -> QueriedRenderPass<'e> {
-    queries.begin_render_pass(
+    render_pass(
         encoder,
-        wgpu::RenderPassDescriptor {
-            label: Some(label),
-            color_attachments: &[],
-            depth_stencil_attachment: Some(depth_attachment(depth, load)),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        },
+        label,
+        None,
+        Some(depth_attachment(depth, load)),
+        queries,
     )
 }
 
