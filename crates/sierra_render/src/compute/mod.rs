@@ -5,3 +5,4 @@ pub mod noise;
 pub mod water;
 pub mod water8;
 mod water_gpu;
+mod water_params;

@@ -28,11 +28,16 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
-use crate::compute::water_gpu::{read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid};
+use crate::compute::water_gpu::{
+    read_f32, read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid,
+};
+pub(crate) use crate::compute::water_params::invalid;
+pub use crate::compute::water_params::{
+    WaterBoundary, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE,
+};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util::{dispatch_timed, storage_entry, uniform_entry};
-use crate::readback;
 
 /// WGSL of the 4-pipe kernels: `water_common.wgsl` (uniforms, terrain binding, grid index)
 /// followed by `water.wgsl`.
@@ -54,126 +59,6 @@ pub enum WaterKernels {
     Direct,
 }
 
-/// Workgroup side: 16x16 invocations, 18x18 staged tile.
-pub const WORKGROUP_SIDE: u32 = 16;
-
-/// What happens at the grid's edge.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum WaterBoundary {
-    /// Reflective wall: no flux crosses the edge.
-    #[default]
-    Closed,
-    /// Free outflow: water leaves the grid.
-    Open,
-}
-
-/// Grid and physical parameters of the virtual-pipes model (Mei, Decaudin & Hu 2007, §3), the
-/// GPU's copy of `sierra_terrain::water::WaterParams` (same meaning, same units).
-///
-/// Grid: `cols` cells along +X, `rows` along +Z, row-major `index = row * cols + col`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WaterGpuParams {
-    /// Cells along +X, >= 1.
-    pub cols: u32,
-    /// Cells along +Z, >= 1.
-    pub rows: u32,
-    /// Side of a square cell, metres, > 0.
-    pub cell_size: f32,
-    /// Gravity, m/s², > 0.
-    pub gravity: f32,
-    /// Pipe cross-section, m², > 0.
-    pub pipe_area: f32,
-    /// Pipe length, metres, > 0.
-    pub pipe_length: f32,
-    /// Flux damping rate, 1/s, >= 0.
-    pub damping: f32,
-    /// Edge behaviour.
-    pub boundary: WaterBoundary,
-}
-
-impl WaterGpuParams {
-    /// Number of cells, `cols * rows`.
-    pub fn cell_count(&self) -> usize {
-        self.cols as usize * self.rows as usize
-    }
-
-    /// Checks the grid is not empty and every quantity is finite and in range.
-    ///
-    /// # Errors
-    /// [`RenderError::InvalidInput`] naming the first bad field.
-    pub fn validate(&self) -> Result<()> {
-        if self.cols == 0 || self.rows == 0 {
-            return Err(invalid(format!(
-                "grid {}x{} has no cells",
-                self.cols, self.rows
-            )));
-        }
-        for (name, value) in [
-            ("cell_size", self.cell_size),
-            ("gravity", self.gravity),
-            ("pipe_area", self.pipe_area),
-            ("pipe_length", self.pipe_length),
-        ] {
-            if !(value > 0.0 && value.is_finite()) {
-                return Err(invalid(format!("{name} {value} must be finite and > 0")));
-            }
-        }
-        if !(self.damping >= 0.0 && self.damping.is_finite()) {
-            return Err(invalid(format!(
-                "damping {} must be finite and >= 0",
-                self.damping
-            )));
-        }
-        Ok(())
-    }
-
-    /// Largest stable step in water up to `max_depth` metres deep, seconds: the pipe-model bound
-    /// `sqrt(l · cell² / (4 A g))` and the CFL bound `cell / sqrt(g · max_depth)`, whichever is
-    /// smaller (derived in `sierra_terrain::water::WaterParams::pipe_dt_limit`; the content
-    /// crate's test `gpu_water_params_have_the_cpu_stability_limit` holds the two equal).
-    pub fn max_stable_dt(&self, max_depth: f32) -> f32 {
-        let pipe = (self.pipe_length * self.cell_size * self.cell_size
-            / (4.0 * self.pipe_area * self.gravity))
-            .sqrt();
-        let cfl = if max_depth > 0.0 {
-            self.cell_size / (self.gravity * max_depth).sqrt()
-        } else {
-            f32::INFINITY
-        };
-        pipe.min(cfl)
-    }
-}
-
-/// Mirror of `WaterUniforms` in `water.wgsl` (48 bytes).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct WaterUniforms {
-    /// Cells along +X.
-    pub cols: u32,
-    /// Cells along +Z.
-    pub rows: u32,
-    /// 0 closed, 1 open.
-    pub boundary: u32,
-    /// Padding.
-    pub _pad0: u32,
-    /// `dt * A * g / l`.
-    pub gravity_coef: f32,
-    /// `max(0, 1 - damping * dt)`.
-    pub damp: f32,
-    /// Step, seconds.
-    pub dt: f32,
-    /// `cell_size²`, m².
-    pub cell_area: f32,
-    /// `dt / cell_size²`.
-    pub dt_over_area: f32,
-    /// `rain * dt`, metres.
-    pub rain_dt: f32,
-    /// Cell side, metres.
-    pub cell_size: f32,
-    /// Padding.
-    pub _pad1: f32,
-}
-
 /// Mirror of `DropUniforms` in `water.wgsl` (16 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
@@ -186,30 +71,6 @@ pub struct DropUniforms {
     pub amplitude: f32,
 }
 
-impl WaterUniforms {
-    /// The uniforms of one step of `dt` seconds with `rain` m/s.
-    pub fn new(p: &WaterGpuParams, dt: f32, rain: f32) -> Self {
-        let area = p.cell_size * p.cell_size;
-        Self {
-            cols: p.cols,
-            rows: p.rows,
-            boundary: match p.boundary {
-                WaterBoundary::Closed => 0,
-                WaterBoundary::Open => 1,
-            },
-            _pad0: 0,
-            gravity_coef: dt * p.pipe_area * p.gravity / p.pipe_length,
-            damp: (1.0 - p.damping * dt).max(0.0),
-            dt,
-            cell_area: area,
-            dt_over_area: dt / area,
-            rain_dt: rain * dt,
-            cell_size: p.cell_size,
-            _pad1: 0.0,
-        }
-    }
-}
-
 /// The GPU water simulation: buffers, pipelines and the ping-pong state.
 pub struct WaterCompute {
     /// Parameters, terrain, depths, uniforms, step bind groups and their bookkeeping.
@@ -220,10 +81,6 @@ pub struct WaterCompute {
     /// flux_main, depth_main, drop_main, flux_direct, depth_direct.
     pipelines: [wgpu::ComputePipeline; 5],
     kernels: WaterKernels,
-}
-
-pub(crate) fn invalid(e: impl std::fmt::Display) -> RenderError {
-    RenderError::InvalidInput(format!("water: {e}"))
 }
 
 impl WaterCompute {
@@ -490,7 +347,7 @@ impl WaterCompute {
     /// Reads the current depth back, metres.
     ///
     /// # Errors
-    /// As [`readback::read_buffer`].
+    /// As [`crate::readback::read_buffer`].
     pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
         self.grid.read_depth(ctx)
     }
@@ -498,7 +355,7 @@ impl WaterCompute {
     /// Reads the outflow flux back: `[rows * cols]` of (left, right, top, bottom), m³/s.
     ///
     /// # Errors
-    /// As [`readback::read_buffer`].
+    /// As [`crate::readback::read_buffer`].
     pub fn read_flux(&self, ctx: &GpuContext) -> Result<Vec<[f32; 4]>> {
         read_vec4(ctx, &self.flux)
     }
@@ -506,7 +363,7 @@ impl WaterCompute {
     /// Reads the velocity field back, m/s.
     ///
     /// # Errors
-    /// As [`readback::read_buffer`].
+    /// As [`crate::readback::read_buffer`].
     pub fn read_velocity(&self, ctx: &GpuContext) -> Result<Vec<Vec2>> {
         let v = read_f32(ctx, &self.velocity)?;
         Ok(v.chunks_exact(2).map(|c| Vec2::new(c[0], c[1])).collect())
@@ -522,28 +379,6 @@ pub(crate) fn wait_idle(ctx: &GpuContext, context: &str) -> Result<()> {
             message: e.to_string(),
         })?;
     Ok(())
-}
-
-/// The terrain buffer and the two ping-pong depth buffers of a state (storage, copy in and
-/// out), labelled `{what} terrain`, `{what} depth 0` and `{what} depth 1`.
-pub(crate) fn state_buffers(
-    ctx: &GpuContext,
-    what: &str,
-    terrain: &[f32],
-    depth: &[f32],
-) -> Result<(wgpu::Buffer, [wgpu::Buffer; 2])> {
-    let storage =
-        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
-    let buffer = |label: String, values: &[f32]| {
-        ctx.create_buffer_init(&label, bytemuck::cast_slice(values), storage)
-    };
-    Ok((
-        buffer(format!("{what} terrain"), terrain)?,
-        [
-            buffer(format!("{what} depth 0"), depth)?,
-            buffer(format!("{what} depth 1"), depth)?,
-        ],
-    ))
 }
 
 /// Sizes and values of an uploaded state (the GPU kernels assume them).
@@ -572,14 +407,6 @@ pub(crate) fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32
         )));
     }
     Ok(())
-}
-
-pub(crate) fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
-    let bytes = readback::read_buffer(ctx, buffer)?;
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect())
 }
 
 /// The step layout and pipelines: flux_main, depth_main, drop_main, flux_direct, depth_direct.

@@ -11,8 +11,9 @@
 //! The parameters and uniforms are Mei's kernel's ([`WaterGpuParams`], [`WaterUniforms`]):
 //! the two models share their physical constants.
 
-use crate::compute::water::{check_state, invalid, wait_idle, WaterBoundary, WaterGpuParams};
+use crate::compute::water::{check_state, wait_idle};
 use crate::compute::water_gpu::{read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid};
+use crate::compute::water_params::{invalid, WaterBoundary, WaterGpuParams};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::storage_entry;

@@ -6,15 +6,14 @@
 //! Both kernels bind, at group 0, the uniforms (0), the terrain (1), the depth read (2) and the
 //! depth written (3), then buffers of their own (4 …); `water_common.wgsl` declares 0 and 1.
 
-use crate::compute::water::{
-    invalid, read_f32, state_buffers, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE,
-};
+use crate::compute::water_params::{invalid, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util::{
     bind_group, bind_group_layout, compute_pipeline, pipeline_layout, storage_entry, uniform_entry,
     wgsl_module,
 };
+use crate::readback;
 
 /// A zero-filled storage buffer of `bytes` bytes (copy in and out), checked against the
 /// device's limits.
@@ -288,4 +287,38 @@ impl WaterGrid {
     pub(crate) fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
         read_f32(ctx, self.depth_buffer())
     }
+}
+
+/// The terrain buffer and the two ping-pong depth buffers of a state (storage, copy in and
+/// out), labelled `{what} terrain`, `{what} depth 0` and `{what} depth 1`.
+pub(crate) fn state_buffers(
+    ctx: &GpuContext,
+    what: &str,
+    terrain: &[f32],
+    depth: &[f32],
+) -> Result<(wgpu::Buffer, [wgpu::Buffer; 2])> {
+    let storage =
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+    let buffer = |label: String, values: &[f32]| {
+        ctx.create_buffer_init(&label, bytemuck::cast_slice(values), storage)
+    };
+    Ok((
+        buffer(format!("{what} terrain"), terrain)?,
+        [
+            buffer(format!("{what} depth 0"), depth)?,
+            buffer(format!("{what} depth 1"), depth)?,
+        ],
+    ))
+}
+
+/// Reads `buffer` back as `f32`s (little-endian).
+///
+/// # Errors
+/// As [`crate::readback::read_buffer`].
+pub(crate) fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
+    let bytes = readback::read_buffer(ctx, buffer)?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
 }
