@@ -267,19 +267,6 @@ fn lines(ctx: &GpuContext) -> bool {
         .contains(wgpu::Features::POLYGON_MODE_LINE)
 }
 
-fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 const INFLUENCE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
     wgpu::vertex_attr_array![5 => Uint32x4, 6 => Float32x4];
 const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
@@ -360,9 +347,9 @@ fn crowd_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         device,
         "crowd",
         &[
-            uniform_entry(0),
+            gpu_util::uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT),
             gpu_util::texture_entry(1, vertex, unfiltered),
-            uniform_entry(2),
+            gpu_util::uniform_entry(2, wgpu::ShaderStages::VERTEX_FRAGMENT),
         ],
     )
 }

@@ -21,10 +21,11 @@ pub fn wgsl_module(
     ctx.create_shader_module(label, source)
 }
 
+/// A buffer binding of `ty`, with a dynamic offset when `has_dynamic_offset`.
 fn buffer_entry(
     binding: u32,
     visibility: wgpu::ShaderStages,
-    ty: wgpu::BufferBindingType,
+    (ty, has_dynamic_offset): (wgpu::BufferBindingType, bool),
     min_binding_size: Option<wgpu::BufferSize>,
 ) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
@@ -32,7 +33,7 @@ fn buffer_entry(
         visibility,
         ty: wgpu::BindingType::Buffer {
             ty,
-            has_dynamic_offset: false,
+            has_dynamic_offset,
             min_binding_size,
         },
         count: None,
@@ -46,21 +47,18 @@ pub fn dynamic_uniform_entry(
     visibility: wgpu::ShaderStages,
     min_size: u64,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: true,
-            min_binding_size: wgpu::BufferSize::new(min_size),
-        },
-        count: None,
-    }
+    let ty = (wgpu::BufferBindingType::Uniform, true);
+    buffer_entry(binding, visibility, ty, wgpu::BufferSize::new(min_size))
 }
 
 /// A uniform buffer binding (no dynamic offset, size checked by the shader only).
 pub fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    buffer_entry(binding, visibility, wgpu::BufferBindingType::Uniform, None)
+    buffer_entry(
+        binding,
+        visibility,
+        (wgpu::BufferBindingType::Uniform, false),
+        None,
+    )
 }
 
 /// A uniform buffer binding holding one `T`: `min_binding_size = size_of::<T>()`, so a Rust
@@ -70,7 +68,12 @@ pub fn uniform_entry_for<T>(
     visibility: wgpu::ShaderStages,
 ) -> wgpu::BindGroupLayoutEntry {
     let size = wgpu::BufferSize::new(std::mem::size_of::<T>() as u64);
-    buffer_entry(binding, visibility, wgpu::BufferBindingType::Uniform, size)
+    buffer_entry(
+        binding,
+        visibility,
+        (wgpu::BufferBindingType::Uniform, false),
+        size,
+    )
 }
 
 /// A storage buffer binding (read-only when `read_only`), any size.
@@ -80,7 +83,7 @@ pub fn storage_entry(
     read_only: bool,
 ) -> wgpu::BindGroupLayoutEntry {
     let ty = wgpu::BufferBindingType::Storage { read_only };
-    buffer_entry(binding, visibility, ty, None)
+    buffer_entry(binding, visibility, (ty, false), None)
 }
 
 /// A single-sampled 2D texture binding of `sample_type`
@@ -162,6 +165,29 @@ pub fn bind_group(
         label: Some(label),
         layout,
         entries: &entries,
+    })
+}
+
+/// A bind group of `layout` binding the first `binding_size` bytes of `buffer` at binding 0,
+/// for a [`dynamic_uniform_entry`]: each draw picks its slot with a dynamic offset.
+pub fn dynamic_uniform_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    buffer: &wgpu::Buffer,
+    binding_size: u64,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer,
+                offset: 0,
+                size: wgpu::BufferSize::new(binding_size),
+            }),
+        }],
     })
 }
 
@@ -248,6 +274,34 @@ pub fn dispatch_timed(
     pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
 }
 
+/// Begins a render pass labelled `label` into `colour` (when given) and `depth` (when given),
+/// timed and counted by `queries`: the one render pass descriptor of the colour, depth-only
+/// and scene passes.
+pub fn render_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    colour: Option<wgpu::RenderPassColorAttachment<'_>>,
+    depth: Option<wgpu::RenderPassDepthStencilAttachment<'_>>,
+    queries: PassQueries<'_>,
+) -> QueriedRenderPass<'e> {
+    // No colour: no attachment slot at all (a depth-only pass), not an empty one.
+    let colour_attachments: &[Option<wgpu::RenderPassColorAttachment<'_>>] = match colour {
+        Some(_) => std::slice::from_ref(&colour),
+        None => &[],
+    };
+    queries.begin_render_pass(
+        encoder,
+        wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: colour_attachments,
+            depth_stencil_attachment: depth,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        },
+    )
+}
+
 /// Begins a render pass writing one colour attachment (`target`, loaded with `load`, stored),
 /// without depth.
 pub fn colour_pass<'e>(
@@ -257,25 +311,31 @@ pub fn colour_pass<'e>(
     load: wgpu::LoadOp<wgpu::Color>,
     queries: PassQueries<'_>,
 ) -> QueriedRenderPass<'e> {
-    queries.begin_render_pass(
-        encoder,
-        wgpu::RenderPassDescriptor {
-            label: Some(label),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
+    let attachment = wgpu::RenderPassColorAttachment {
+        view: target,
+        depth_slice: None,
+        resolve_target: None,
+        ops: wgpu::Operations {
+            load,
+            store: wgpu::StoreOp::Store,
         },
-    )
+    };
+    render_pass(encoder, label, Some(attachment), None, queries)
+}
+
+/// A depth attachment of `view`, loaded with `load` and stored, without stencil.
+pub fn depth_attachment(
+    view: &wgpu::TextureView,
+    load: wgpu::LoadOp<f32>,
+) -> wgpu::RenderPassDepthStencilAttachment<'_> {
+    wgpu::RenderPassDepthStencilAttachment {
+        view,
+        depth_ops: Some(wgpu::Operations {
+            load,
+            store: wgpu::StoreOp::Store,
+        }),
+        stencil_ops: None,
+    }
 }
 
 /// Begins a depth-only render pass labelled `label` into `depth` (loaded with `load`, stored),
@@ -287,23 +347,12 @@ pub fn depth_pass<'e>(
     load: wgpu::LoadOp<f32>,
     queries: PassQueries<'_>,
 ) -> QueriedRenderPass<'e> {
-    queries.begin_render_pass(
+    render_pass(
         encoder,
-        wgpu::RenderPassDescriptor {
-            label: Some(label),
-            color_attachments: &[],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: depth,
-                depth_ops: Some(wgpu::Operations {
-                    load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        },
+        label,
+        None,
+        Some(depth_attachment(depth, load)),
+        queries,
     )
 }
 

@@ -371,31 +371,20 @@ impl Renderer {
 
     /// Lets every pass rebuild what depends on the targets (sizes, sample count).
     fn resize_passes(&mut self, ctx: &GpuContext) -> Result<()> {
-        let Self {
-            targets,
-            shadow,
-            forward,
-            crowd,
-            sky,
-            sea,
-            resolve,
-            bloom,
-            tonemap,
-            fxaa,
-            ..
-        } = self;
-        for pass in [
-            shadow as &mut dyn Pass,
-            forward,
-            crowd,
-            sky,
-            sea,
-            resolve,
-            bloom,
-            tonemap,
-            fxaa,
-        ] {
-            pass.resize(ctx, targets)?;
+        // Field by field: the passes are borrowed mutably, the targets shared.
+        let passes: [&mut dyn Pass; 9] = [
+            &mut self.shadow,
+            &mut self.forward,
+            &mut self.crowd,
+            &mut self.sky,
+            &mut self.sea,
+            &mut self.resolve,
+            &mut self.bloom,
+            &mut self.tonemap,
+            &mut self.fxaa,
+        ];
+        for pass in passes {
+            pass.resize(ctx, &self.targets)?;
         }
         Ok(())
     }

@@ -181,16 +181,16 @@ impl Skinning {
         let vertices = mesh.mesh.vertices();
         let vertex_count = vertices.len() as u32;
         let bytes: &[u8] = bytemuck::cast_slice(&vertices);
-        let bind = ctx.create_buffer_init(
-            &format!("{label} bind pose"),
-            bytes,
-            wgpu::BufferUsages::STORAGE,
-        )?;
-        let influences = ctx.create_buffer_init(
-            &format!("{label} influences"),
-            bytemuck::cast_slice(&packed_influences(mesh)),
-            wgpu::BufferUsages::STORAGE,
-        )?;
+        // The read-only inputs of the skinning shader, labelled after the mesh.
+        let input = |what: &str, contents: &[u8]| {
+            ctx.create_buffer_init(
+                &format!("{label} {what}"),
+                contents,
+                wgpu::BufferUsages::STORAGE,
+            )
+        };
+        let bind = input("bind pose", bytes)?;
+        let influences = input("influences", bytemuck::cast_slice(&packed_influences(mesh)))?;
         // COPY_SRC: tests read the skinned vertices back.
         let output = ctx.create_buffer_init(
             &format!("{label} skinned vertices"),
@@ -198,10 +198,9 @@ impl Skinning {
             wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         )?;
         let morph_count = mesh.morph_targets.len() as u32;
-        let morph_deltas = ctx.create_buffer_init(
-            &format!("{label} morph deltas"),
+        let morph_deltas = input(
+            "morph deltas",
             bytemuck::cast_slice(&packed_morph_deltas(mesh)),
-            wgpu::BufferUsages::STORAGE,
         )?;
         let morph_weights = ctx.create_buffer_init(
             &format!("{label} morph weights"),

@@ -155,23 +155,12 @@ impl RenderTargets {
         depth: wgpu::LoadOp<f32>,
         queries: PassQueries<'_>,
     ) -> QueriedRenderPass<'e> {
-        queries.begin_render_pass(
+        crate::gpu_util::render_pass(
             encoder,
-            wgpu::RenderPassDescriptor {
-                label: Some(label),
-                color_attachments: &[Some(self.scene_color_attachment(colour))],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.depth_view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: depth,
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            },
+            label,
+            Some(self.scene_color_attachment(colour)),
+            Some(crate::gpu_util::depth_attachment(&self.depth_view, depth)),
+            queries,
         )
     }
 

@@ -1,10 +1,11 @@
-//! The water compute pass's uniform structs against `water.wgsl`'s layout (naga's reflection).
+//! The water compute passes' uniform structs against the layout of their assembled WGSL
+//! (`water_common.wgsl` + `water.wgsl` or `water8.wgsl`; naga's reflection).
 
 use sierra_render::compute::water::WaterUniforms;
 
 #[test]
 fn uniform_struct_matches_the_shader_layout() {
-    let module = naga::front::wgsl::parse_str(include_str!("../src/compute/water.wgsl")).unwrap();
+    let module = naga::front::wgsl::parse_str(sierra_render::compute::water::SHADER).unwrap();
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).unwrap();
     let size_of = |name: &str| {
@@ -27,7 +28,7 @@ fn uniform_struct_matches_the_shader_layout() {
 
 #[test]
 fn the_8_connection_shader_shares_the_uniform_layout() {
-    let module = naga::front::wgsl::parse_str(include_str!("../src/compute/water8.wgsl")).unwrap();
+    let module = naga::front::wgsl::parse_str(sierra_render::compute::water8::SHADER).unwrap();
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).unwrap();
     let (handle, _) = module

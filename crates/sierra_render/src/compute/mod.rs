@@ -4,3 +4,5 @@
 pub mod noise;
 pub mod water;
 pub mod water8;
+mod water_gpu;
+mod water_params;

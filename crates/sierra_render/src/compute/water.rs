@@ -28,13 +28,23 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
+use crate::compute::water_gpu::{
+    read_f32, read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid,
+};
+pub(crate) use crate::compute::water_params::invalid;
+pub use crate::compute::water_params::{
+    WaterBoundary, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE,
+};
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, dispatch_timed, pipeline_layout,
-    storage_entry, uniform_entry, wgsl_module,
-};
-use crate::readback;
+use crate::gpu_util::{dispatch_timed, storage_entry, uniform_entry};
+
+/// WGSL of the 4-pipe kernels: `water_common.wgsl` (uniforms, terrain binding, grid index)
+/// followed by `water.wgsl`.
+pub const SHADER: &str = concat!(
+    include_str!("water_common.wgsl"),
+    include_str!("water.wgsl")
+);
 
 /// Which pair of kernels a step runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,126 +59,6 @@ pub enum WaterKernels {
     Direct,
 }
 
-/// Workgroup side: 16x16 invocations, 18x18 staged tile.
-pub const WORKGROUP_SIDE: u32 = 16;
-
-/// What happens at the grid's edge.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum WaterBoundary {
-    /// Reflective wall: no flux crosses the edge.
-    #[default]
-    Closed,
-    /// Free outflow: water leaves the grid.
-    Open,
-}
-
-/// Grid and physical parameters of the virtual-pipes model (Mei, Decaudin & Hu 2007, §3), the
-/// GPU's copy of `sierra_terrain::water::WaterParams` (same meaning, same units).
-///
-/// Grid: `cols` cells along +X, `rows` along +Z, row-major `index = row * cols + col`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WaterGpuParams {
-    /// Cells along +X, >= 1.
-    pub cols: u32,
-    /// Cells along +Z, >= 1.
-    pub rows: u32,
-    /// Side of a square cell, metres, > 0.
-    pub cell_size: f32,
-    /// Gravity, m/s², > 0.
-    pub gravity: f32,
-    /// Pipe cross-section, m², > 0.
-    pub pipe_area: f32,
-    /// Pipe length, metres, > 0.
-    pub pipe_length: f32,
-    /// Flux damping rate, 1/s, >= 0.
-    pub damping: f32,
-    /// Edge behaviour.
-    pub boundary: WaterBoundary,
-}
-
-impl WaterGpuParams {
-    /// Number of cells, `cols * rows`.
-    pub fn cell_count(&self) -> usize {
-        self.cols as usize * self.rows as usize
-    }
-
-    /// Checks the grid is not empty and every quantity is finite and in range.
-    ///
-    /// # Errors
-    /// [`RenderError::InvalidInput`] naming the first bad field.
-    pub fn validate(&self) -> Result<()> {
-        if self.cols == 0 || self.rows == 0 {
-            return Err(invalid(format!(
-                "grid {}x{} has no cells",
-                self.cols, self.rows
-            )));
-        }
-        for (name, value) in [
-            ("cell_size", self.cell_size),
-            ("gravity", self.gravity),
-            ("pipe_area", self.pipe_area),
-            ("pipe_length", self.pipe_length),
-        ] {
-            if !(value > 0.0 && value.is_finite()) {
-                return Err(invalid(format!("{name} {value} must be finite and > 0")));
-            }
-        }
-        if !(self.damping >= 0.0 && self.damping.is_finite()) {
-            return Err(invalid(format!(
-                "damping {} must be finite and >= 0",
-                self.damping
-            )));
-        }
-        Ok(())
-    }
-
-    /// Largest stable step in water up to `max_depth` metres deep, seconds: the pipe-model bound
-    /// `sqrt(l · cell² / (4 A g))` and the CFL bound `cell / sqrt(g · max_depth)`, whichever is
-    /// smaller (derived in `sierra_terrain::water::WaterParams::pipe_dt_limit`; the content
-    /// crate's test `gpu_water_params_have_the_cpu_stability_limit` holds the two equal).
-    pub fn max_stable_dt(&self, max_depth: f32) -> f32 {
-        let pipe = (self.pipe_length * self.cell_size * self.cell_size
-            / (4.0 * self.pipe_area * self.gravity))
-            .sqrt();
-        let cfl = if max_depth > 0.0 {
-            self.cell_size / (self.gravity * max_depth).sqrt()
-        } else {
-            f32::INFINITY
-        };
-        pipe.min(cfl)
-    }
-}
-
-/// Mirror of `WaterUniforms` in `water.wgsl` (48 bytes).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct WaterUniforms {
-    /// Cells along +X.
-    pub cols: u32,
-    /// Cells along +Z.
-    pub rows: u32,
-    /// 0 closed, 1 open.
-    pub boundary: u32,
-    /// Padding.
-    pub _pad0: u32,
-    /// `dt * A * g / l`.
-    pub gravity_coef: f32,
-    /// `max(0, 1 - damping * dt)`.
-    pub damp: f32,
-    /// Step, seconds.
-    pub dt: f32,
-    /// `cell_size²`, m².
-    pub cell_area: f32,
-    /// `dt / cell_size²`.
-    pub dt_over_area: f32,
-    /// `rain * dt`, metres.
-    pub rain_dt: f32,
-    /// Cell side, metres.
-    pub cell_size: f32,
-    /// Padding.
-    pub _pad1: f32,
-}
-
 /// Mirror of `DropUniforms` in `water.wgsl` (16 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
@@ -181,54 +71,16 @@ pub struct DropUniforms {
     pub amplitude: f32,
 }
 
-impl WaterUniforms {
-    /// The uniforms of one step of `dt` seconds with `rain` m/s.
-    pub fn new(p: &WaterGpuParams, dt: f32, rain: f32) -> Self {
-        let area = p.cell_size * p.cell_size;
-        Self {
-            cols: p.cols,
-            rows: p.rows,
-            boundary: match p.boundary {
-                WaterBoundary::Closed => 0,
-                WaterBoundary::Open => 1,
-            },
-            _pad0: 0,
-            gravity_coef: dt * p.pipe_area * p.gravity / p.pipe_length,
-            damp: (1.0 - p.damping * dt).max(0.0),
-            dt,
-            cell_area: area,
-            dt_over_area: dt / area,
-            rain_dt: rain * dt,
-            cell_size: p.cell_size,
-            _pad1: 0.0,
-        }
-    }
-}
-
 /// The GPU water simulation: buffers, pipelines and the ping-pong state.
 pub struct WaterCompute {
-    params: WaterGpuParams,
-    terrain: wgpu::Buffer,
-    depth: [wgpu::Buffer; 2],
+    /// Parameters, terrain, depths, uniforms, step bind groups and their bookkeeping.
+    grid: WaterGrid,
     flux: wgpu::Buffer,
     velocity: wgpu::Buffer,
-    uniforms: wgpu::Buffer,
     drop_uniforms: wgpu::Buffer,
-    /// `bind_groups[i]` reads depth `i` and writes depth `1 - i`.
-    bind_groups: [wgpu::BindGroup; 2],
     /// flux_main, depth_main, drop_main, flux_direct, depth_direct.
     pipelines: [wgpu::ComputePipeline; 5],
     kernels: WaterKernels,
-    current: usize,
-    uploaded: Option<WaterUniforms>,
-    rain: f32,
-    /// Upper estimate of the max depth for the CFL check (initial max plus drops and rain).
-    depth_bound: f32,
-    steps: u64,
-}
-
-pub(crate) fn invalid(e: impl std::fmt::Display) -> RenderError {
-    RenderError::InvalidInput(format!("water: {e}"))
 }
 
 impl WaterCompute {
@@ -247,78 +99,34 @@ impl WaterCompute {
     ) -> Result<Self> {
         check_state(&params, terrain, depth)?;
         let n = params.cell_count() as u64;
-        let storage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST;
-        let (terrain_buf, depth_bufs) = state_buffers(ctx, "water", terrain, depth)?;
-        let zeroed = |label: &str, bytes: u64| {
-            ctx.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: bytes,
-                usage: storage,
-                mapped_at_creation: false,
-            })
-        };
-        let flux = zeroed("water flux", n * 16)?;
-        let velocity = zeroed("water velocity", n * 8)?;
-        let uniform_usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let uniforms = ctx.create_buffer_init(
-            "water uniforms",
-            bytemuck::bytes_of(&WaterUniforms::new(&params, 0.0, 0.0)),
-            uniform_usage,
-        )?;
+        let flux = zeroed_storage(ctx, "water flux", n * 16)?;
+        let velocity = zeroed_storage(ctx, "water velocity", n * 8)?;
         let drop_uniforms = ctx.create_buffer_init(
             "water drop uniforms",
             bytemuck::bytes_of(&DropUniforms::default()),
-            uniform_usage,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
-
-        let (layout, pipelines) = ctx.scoped(
-            || "creating the water compute pipelines".to_owned(),
-            || create_pipelines(ctx),
-        )?;
-        let step_group = |i: usize| {
-            bind_group(
-                &ctx.device,
-                "water step",
-                &layout,
-                &[
-                    uniforms.as_entire_binding(),
-                    terrain_buf.as_entire_binding(),
-                    depth_bufs[i].as_entire_binding(),
-                    depth_bufs[1 - i].as_entire_binding(),
-                    flux.as_entire_binding(),
-                    velocity.as_entire_binding(),
-                    drop_uniforms.as_entire_binding(),
-                ],
-            )
-        };
-        let bind_groups = ctx.scoped(
-            || "creating the water bind groups".to_owned(),
-            || [step_group(0), step_group(1)],
+        let (layout, pipelines) = create_pipelines(ctx)?;
+        let grid = WaterGrid::new(
+            ctx,
+            "water",
+            params,
+            (terrain, depth),
+            (&layout, &[&flux, &velocity, &drop_uniforms]),
         )?;
         Ok(Self {
-            params,
-            terrain: terrain_buf,
-            depth: depth_bufs,
+            grid,
             flux,
             velocity,
-            uniforms,
             drop_uniforms,
-            bind_groups,
             pipelines,
             kernels: WaterKernels::Staged,
-            current: 0,
-            uploaded: None,
-            rain: 0.0,
-            depth_bound: depth.iter().copied().fold(0.0, f32::max),
-            steps: 0,
         })
     }
 
     /// The parameters.
     pub fn params(&self) -> &WaterGpuParams {
-        &self.params
+        &self.grid.params
     }
 
     /// Chooses the kernels of the next steps (default [`WaterKernels::Staged`]).
@@ -333,7 +141,7 @@ impl WaterCompute {
 
     /// Steps taken.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.grid.steps
     }
 
     /// Uniform rain, m/s (>= 0).
@@ -341,17 +149,13 @@ impl WaterCompute {
     /// # Errors
     /// [`RenderError::InvalidInput`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
-        if !(rate >= 0.0 && rate.is_finite()) {
-            return Err(invalid(format!("rain {rate} m/s must be finite and >= 0")));
-        }
-        self.rain = rate;
-        Ok(())
+        self.grid.set_rain(rate)
     }
 
     /// Largest accepted step, seconds: [`WaterGpuParams::max_stable_dt`] at an upper estimate of
     /// the max depth (the GPU does no reduction: the initial max plus every drop and the rain).
     pub fn max_stable_dt(&self) -> f32 {
-        self.params.max_stable_dt(self.depth_bound)
+        self.grid.params.max_stable_dt(self.grid.depth_bound)
     }
 
     fn check_dt(&self, dt: f32) -> Result<()> {
@@ -395,32 +199,16 @@ impl WaterCompute {
         timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) -> Result<()> {
         self.check_dt(dt)?;
-        let u = WaterUniforms::new(&self.params, dt, self.rain);
-        if self.uploaded != Some(u) {
-            queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
-            self.uploaded = Some(u);
-        }
-        let groups = self.groups();
         let (flux_pipeline, depth_pipeline) = match self.kernels {
             WaterKernels::Staged => (&self.pipelines[0], &self.pipelines[1]),
             WaterKernels::Direct => (&self.pipelines[3], &self.pipelines[4]),
         };
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("water steps"),
-            timestamp_writes: timestamps,
-        });
-        for _ in 0..steps {
-            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-            pass.set_pipeline(flux_pipeline);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-            pass.set_pipeline(depth_pipeline);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-            self.current = 1 - self.current;
-        }
-        drop(pass);
-        self.steps += u64::from(steps);
-        let rain = self.rain * dt * steps as f32;
-        self.depth_bound += rain;
+        self.grid.record(
+            (queue, encoder),
+            (dt, steps),
+            ("water steps", timestamps),
+            &[flux_pipeline, depth_pipeline],
+        );
         Ok(())
     }
 
@@ -429,14 +217,9 @@ impl WaterCompute {
     /// # Errors
     /// As [`Self::record_steps`], and [`RenderError::Gpu`].
     pub fn step(&mut self, ctx: &GpuContext, dt: f32, steps: u32) -> Result<()> {
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water"),
-            });
-        self.record_steps(&ctx.queue, &mut encoder, dt, steps)?;
-        ctx.queue.submit([encoder.finish()]);
-        ctx.take_uncaptured_errors("stepping the water simulation")
+        submit(ctx, ("water", "stepping the water simulation"), |encoder| {
+            self.record_steps(&ctx.queue, encoder, dt, steps)
+        })
     }
 
     /// Blocks until the GPU has finished every submitted step (for timing).
@@ -459,14 +242,9 @@ impl WaterCompute {
         radius: f32,
         amplitude: f32,
     ) -> Result<()> {
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water drop"),
-            });
-        self.record_drop(&ctx.queue, &mut encoder, (center, radius, amplitude), None)?;
-        ctx.queue.submit([encoder.finish()]);
-        ctx.take_uncaptured_errors("adding a water drop")
+        submit(ctx, ("water drop", "adding a water drop"), |encoder| {
+            self.record_drop(&ctx.queue, encoder, (center, radius, amplitude), None)
+        })
     }
 
     /// Records the drop `(centre, radius, amplitude)` of [`Self::add_drop`] into `encoder`,
@@ -498,46 +276,39 @@ impl WaterCompute {
             amplitude,
         };
         queue.write_buffer(&self.drop_uniforms, 0, bytemuck::bytes_of(&d));
-        let groups = self.groups();
+        let groups = self.grid.workgroups();
         dispatch_timed(
             encoder,
             "water drop",
             &self.pipelines[2],
-            &self.bind_groups[self.current],
+            self.grid.current_bind_group(),
             [groups.0, groups.1, 1],
             timestamps,
         );
-        self.depth_bound += amplitude;
+        self.grid.depth_bound += amplitude;
         Ok(())
-    }
-
-    fn groups(&self) -> (u32, u32) {
-        (
-            self.params.cols.div_ceil(WORKGROUP_SIDE),
-            self.params.rows.div_ceil(WORKGROUP_SIDE),
-        )
     }
 
     /// The current depth buffer (`[rows * cols]` f32 metres). It changes after every step:
     /// fetch it (or [`Self::current_index`]) each frame.
     pub fn depth_buffer(&self) -> &wgpu::Buffer {
-        &self.depth[self.current]
+        self.grid.depth_buffer()
     }
 
     /// Both depth buffers; the current one is `depth_buffers()[current_index()]`
     /// (for passes that build one bind group per buffer once).
     pub fn depth_buffers(&self) -> &[wgpu::Buffer; 2] {
-        &self.depth
+        &self.grid.depth
     }
 
     /// Which depth buffer is current (0 or 1).
     pub fn current_index(&self) -> usize {
-        self.current
+        self.grid.current
     }
 
     /// Terrain heights (`[rows * cols]` f32 metres).
     pub fn terrain_buffer(&self) -> &wgpu::Buffer {
-        &self.terrain
+        &self.grid.terrain
     }
 
     /// Velocity of the last step (`[rows * cols]` `vec2<f32>` m/s, X and Z).
@@ -556,46 +327,43 @@ impl WaterCompute {
         queue: &wgpu::Queue,
         state: &crate::frame::SeaState,
     ) -> Result<()> {
-        let n = self.params.cell_count();
+        let n = self.grid.params.cell_count();
         if state.depth.len() != n || state.velocity.len() != n {
             return Err(invalid(format!(
                 "a CPU state of {} depths and {} velocities for a {}x{} grid ({n} cells)",
                 state.depth.len(),
                 state.velocity.len(),
-                self.params.cols,
-                self.params.rows
+                self.grid.params.cols,
+                self.grid.params.rows
             )));
         }
         queue.write_buffer(self.depth_buffer(), 0, bytemuck::cast_slice(&state.depth));
         queue.write_buffer(&self.velocity, 0, bytemuck::cast_slice(&state.velocity));
         let max = state.depth.iter().copied().fold(0.0, f32::max);
-        self.depth_bound = self.depth_bound.max(max);
+        self.grid.depth_bound = self.grid.depth_bound.max(max);
         Ok(())
     }
 
     /// Reads the current depth back, metres.
     ///
     /// # Errors
-    /// As [`readback::read_buffer`].
+    /// As [`crate::readback::read_buffer`].
     pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
-        read_f32(ctx, self.depth_buffer())
+        self.grid.read_depth(ctx)
     }
 
     /// Reads the outflow flux back: `[rows * cols]` of (left, right, top, bottom), m³/s.
     ///
     /// # Errors
-    /// As [`readback::read_buffer`].
+    /// As [`crate::readback::read_buffer`].
     pub fn read_flux(&self, ctx: &GpuContext) -> Result<Vec<[f32; 4]>> {
-        let v = read_f32(ctx, &self.flux)?;
-        Ok(v.chunks_exact(4)
-            .map(|c| [c[0], c[1], c[2], c[3]])
-            .collect())
+        read_vec4(ctx, &self.flux)
     }
 
     /// Reads the velocity field back, m/s.
     ///
     /// # Errors
-    /// As [`readback::read_buffer`].
+    /// As [`crate::readback::read_buffer`].
     pub fn read_velocity(&self, ctx: &GpuContext) -> Result<Vec<Vec2>> {
         let v = read_f32(ctx, &self.velocity)?;
         Ok(v.chunks_exact(2).map(|c| Vec2::new(c[0], c[1])).collect())
@@ -611,28 +379,6 @@ pub(crate) fn wait_idle(ctx: &GpuContext, context: &str) -> Result<()> {
             message: e.to_string(),
         })?;
     Ok(())
-}
-
-/// The terrain buffer and the two ping-pong depth buffers of a state (storage, copy in and
-/// out), labelled `{what} terrain`, `{what} depth 0` and `{what} depth 1`.
-pub(crate) fn state_buffers(
-    ctx: &GpuContext,
-    what: &str,
-    terrain: &[f32],
-    depth: &[f32],
-) -> Result<(wgpu::Buffer, [wgpu::Buffer; 2])> {
-    let storage =
-        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
-    let buffer = |label: String, values: &[f32]| {
-        ctx.create_buffer_init(&label, bytemuck::cast_slice(values), storage)
-    };
-    Ok((
-        buffer(format!("{what} terrain"), terrain)?,
-        [
-            buffer(format!("{what} depth 0"), depth)?,
-            buffer(format!("{what} depth 1"), depth)?,
-        ],
-    ))
 }
 
 /// Sizes and values of an uploaded state (the GPU kernels assume them).
@@ -663,41 +409,31 @@ pub(crate) fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32
     Ok(())
 }
 
-pub(crate) fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<f32>> {
-    let bytes = readback::read_buffer(ctx, buffer)?;
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect())
-}
-
-fn create_pipelines(ctx: &GpuContext) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5]) {
-    let device = &ctx.device;
-    let shader = wgsl_module(ctx, "water.wgsl", include_str!("water.wgsl"));
+/// The step layout and pipelines: flux_main, depth_main, drop_main, flux_direct, depth_direct.
+fn create_pipelines(
+    ctx: &GpuContext,
+) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5])> {
     let compute = wgpu::ShaderStages::COMPUTE;
-    let layout = bind_group_layout(
-        device,
+    step_pipelines(
+        ctx,
         "water",
-        &[
-            uniform_entry(0, compute),
-            storage_entry(1, compute, true),
-            storage_entry(2, compute, false),
-            storage_entry(3, compute, false),
-            storage_entry(4, compute, false),
-            storage_entry(5, compute, false),
-            uniform_entry(6, compute),
+        ("water.wgsl", SHADER),
+        (
+            false,
+            &[
+                storage_entry(4, compute, false),
+                storage_entry(5, compute, false),
+                uniform_entry(6, compute),
+            ],
+        ),
+        [
+            "flux_main",
+            "depth_main",
+            "drop_main",
+            "flux_direct",
+            "depth_direct",
         ],
-    );
-    let pipeline_layout = pipeline_layout(device, "water", &[&layout]);
-    let pipelines = [
-        "flux_main",
-        "depth_main",
-        "drop_main",
-        "flux_direct",
-        "depth_direct",
-    ]
-    .map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
-    (layout, pipelines)
+    )
 }
 
 #[cfg(test)]

@@ -7,26 +7,6 @@
 // Grid: row-major index = row * cols + col; flux = (left, right, top, bottom) =
 // towards (col - 1, col + 1, row - 1, row + 1). Sums are done in the CPU reference's order.
 
-struct WaterUniforms {
-    cols: u32,
-    rows: u32,
-    // 0 closed (reflective), 1 open (outflow).
-    boundary: u32,
-    _pad0: u32,
-    // dt * A * g / l
-    gravity_coef: f32,
-    // max(0, 1 - damping * dt)
-    damp: f32,
-    dt: f32,
-    // cell_size^2, m^2
-    cell_area: f32,
-    dt_over_area: f32,
-    // rain * dt, metres
-    rain_dt: f32,
-    cell_size: f32,
-    _pad1: f32,
-};
-
 struct DropUniforms {
     // grid metres (x along +X, y along +Z)
     center: vec2<f32>,
@@ -34,8 +14,7 @@ struct DropUniforms {
     amplitude: f32,
 };
 
-@group(0) @binding(0) var<uniform> u: WaterUniforms;
-@group(0) @binding(1) var<storage, read> terrain: array<f32>;
+// Bindings 0 (u) and 1 (terrain), inside and index_of: water_common.wgsl.
 // The current depth (read by both passes) and the next one (written by depth_main).
 @group(0) @binding(2) var<storage, read_write> depth_in: array<f32>;
 @group(0) @binding(3) var<storage, read_write> depth_out: array<f32>;
@@ -56,12 +35,9 @@ fn tile_cell(origin: vec2<u32>, t: u32) -> vec2<i32> {
     return vec2<i32>(origin) + vec2<i32>(i32(t % TILE), i32(t / TILE)) - vec2<i32>(1, 1);
 }
 
-fn inside(c: vec2<i32>) -> bool {
-    return c.x >= 0 && c.y >= 0 && u32(c.x) < u.cols && u32(c.y) < u.rows;
-}
-
-fn index_of(c: vec2<i32>) -> u32 {
-    return u32(c.y) * u.cols + u32(c.x);
+// Tile entry of the invocation `local` of a group (its cell, inside the halo).
+fn tile_index(local: vec3<u32>) -> u32 {
+    return (local.y + 1u) * TILE + local.x + 1u;
 }
 
 @compute @workgroup_size(16, 16, 1)
@@ -73,13 +49,7 @@ fn flux_main(
     let origin = group.xy * GROUP;
     // 256 invocations stage 324 heights: every invocation one, the first 68 a second.
     for (var t = li; t < TILE_CELLS; t += GROUP * GROUP) {
-        let c = tile_cell(origin, t);
-        var h = 0.0;
-        if inside(c) {
-            let i = index_of(c);
-            h = terrain[i] + depth_in[i];
-        }
-        tile_h[t] = h;
+        tile_h[t] = height_at(tile_cell(origin, t), 0.0);
     }
     workgroupBarrier();
 
@@ -88,37 +58,42 @@ fn flux_main(
         return;
     }
     let i = index_of(cell);
-    let t = (local.y + 1u) * TILE + local.x + 1u;
+    let t = tile_index(local);
     let h = tile_h[t];
     let d = depth_in[i];
-    let open = u.boundary == 1u;
     // An open edge is a dry neighbour on the same ground: its total height is our terrain.
     let ground = terrain[i];
     var hl = tile_h[t - 1u];
     var hr = tile_h[t + 1u];
     var ht = tile_h[t - TILE];
     var hb = tile_h[t + TILE];
-    let at_l = cell.x == 0;
-    let at_r = u32(cell.x) == u.cols - 1u;
-    let at_t = cell.y == 0;
-    let at_b = u32(cell.y) == u.rows - 1u;
-    if at_l { hl = ground; }
-    if at_r { hr = ground; }
-    if at_t { ht = ground; }
-    if at_b { hb = ground; }
+    let at_edge = edges(cell);
+    if at_edge.x { hl = ground; }
+    if at_edge.y { hr = ground; }
+    if at_edge.z { ht = ground; }
+    if at_edge.w { hb = ground; }
+    flux[i] = new_flux(flux[i], h, d, vec4<f32>(hl, hr, ht, hb), at_edge);
+}
 
-    let old = flux[i];
-    let g = u.gravity_coef;
-    var f = max(vec4<f32>(0.0), old * u.damp + g * (vec4<f32>(h) - vec4<f32>(hl, hr, ht, hb)));
+// Whether `cell` is on the grid's left, right, top and bottom edge.
+fn edges(cell: vec2<i32>) -> vec4<bool> {
+    return vec4<bool>(cell.x == 0, u32(cell.x) == u.cols - 1u, cell.y == 0, u32(cell.y) == u.rows - 1u);
+}
+
+// Mei's new outflow flux (left, right, top, bottom) of a cell holding `d` metres at total
+// height `h`, from its old flux `old` and its neighbours' total heights `nb`; both kernel
+// pairs (staged and direct) compute it here.
+fn new_flux(old: vec4<f32>, h: f32, d: f32, nb: vec4<f32>, at_edge: vec4<bool>) -> vec4<f32> {
+    var f = max(vec4<f32>(0.0), old * u.damp + u.gravity_coef * (vec4<f32>(h) - nb));
     // A closed edge carries no flux (the CPU's infinitely high ghost wall).
-    if !open {
-        f = select(f, vec4<f32>(0.0), vec4<bool>(at_l, at_r, at_t, at_b));
+    if u.boundary != 1u {
+        f = select(f, vec4<f32>(0.0), at_edge);
     }
     let out_volume = (((f.x + f.y) + f.z) + f.w) * u.dt;
     let held = d * u.cell_area;
     // Mei's K: never drain more than the cell holds.
     let k = select(1.0, held / out_volume, out_volume > held);
-    flux[i] = f * k;
+    return f * k;
 }
 
 @compute @workgroup_size(16, 16, 1)
@@ -130,12 +105,7 @@ fn depth_main(
     let origin = group.xy * GROUP;
     // Outside the grid nothing flows in: staging zeros there makes the edges need no test.
     for (var t = li; t < TILE_CELLS; t += GROUP * GROUP) {
-        let c = tile_cell(origin, t);
-        var f = vec4<f32>(0.0);
-        if inside(c) {
-            f = flux[index_of(c)];
-        }
-        tile_f[t] = f;
+        tile_f[t] = flux_at(tile_cell(origin, t));
     }
     workgroupBarrier();
 
@@ -144,7 +114,7 @@ fn depth_main(
         return;
     }
     let i = index_of(cell);
-    let t = (local.y + 1u) * TILE + local.x + 1u;
+    let t = tile_index(local);
     let own = tile_f[t];
     let from_left = tile_f[t - 1u].y;
     let from_right = tile_f[t + 1u].x;
@@ -191,6 +161,7 @@ fn drop_main(@builtin(global_invocation_id) id: vec3<u32>) {
 // no barrier). Selected with `WaterKernels::Direct`: on GPUs with good caches it can match the
 // staged tiles, and software rasterisers (llvmpipe) run barrier-free shaders far faster.
 
+// Total height (terrain + depth) of cell `c`, `fallback` off the grid (the staged tiles use 0).
 fn height_at(c: vec2<i32>, fallback: f32) -> f32 {
     if inside(c) {
         let i = index_of(c);
@@ -214,21 +185,10 @@ fn flux_direct(@builtin(global_invocation_id) id: vec3<u32>) {
     let hr = height_at(cell + vec2<i32>(1, 0), ground);
     let ht = height_at(cell - vec2<i32>(0, 1), ground);
     let hb = height_at(cell + vec2<i32>(0, 1), ground);
-    let at_l = cell.x == 0;
-    let at_r = u32(cell.x) == u.cols - 1u;
-    let at_t = cell.y == 0;
-    let at_b = u32(cell.y) == u.rows - 1u;
-    let old = flux[i];
-    var f = max(vec4<f32>(0.0), old * u.damp + u.gravity_coef * (vec4<f32>(h) - vec4<f32>(hl, hr, ht, hb)));
-    if u.boundary != 1u {
-        f = select(f, vec4<f32>(0.0), vec4<bool>(at_l, at_r, at_t, at_b));
-    }
-    let out_volume = (((f.x + f.y) + f.z) + f.w) * u.dt;
-    let held = d * u.cell_area;
-    let k = select(1.0, held / out_volume, out_volume > held);
-    flux[i] = f * k;
+    flux[i] = new_flux(flux[i], h, d, vec4<f32>(hl, hr, ht, hb), edges(cell));
 }
 
+// Outflow flux of cell `c`, zero off the grid (nothing flows in from there).
 fn flux_at(c: vec2<i32>) -> vec4<f32> {
     if inside(c) {
         return flux[index_of(c)];

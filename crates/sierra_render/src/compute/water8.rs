@@ -11,16 +11,19 @@
 //! The parameters and uniforms are Mei's kernel's ([`WaterGpuParams`], [`WaterUniforms`]):
 //! the two models share their physical constants.
 
-use crate::compute::water::{
-    check_state, invalid, read_f32, state_buffers, wait_idle, WaterBoundary, WaterGpuParams,
-    WaterUniforms, WORKGROUP_SIDE,
-};
+use crate::compute::water::{check_state, wait_idle};
+use crate::compute::water_gpu::{read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid};
+use crate::compute::water_params::{invalid, WaterBoundary, WaterGpuParams};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, pipeline_layout, storage_entry, uniform_entry,
-    wgsl_module,
-};
+use crate::gpu_util::storage_entry;
+
+/// WGSL of the 8-connection kernels: `water_common.wgsl` (the uniforms, terrain binding and
+/// grid index of Mei's kernel) followed by `water8.wgsl`.
+pub const SHADER: &str = concat!(
+    include_str!("water_common.wgsl"),
+    include_str!("water8.wgsl")
+);
 
 /// Largest step the 8-pipe flow update allows, seconds: `sqrt(l · cell² / (3 A g))`
 /// (derived in `sierra_terrain::water::columns8`), and the CFL bound
@@ -37,20 +40,11 @@ pub fn max_stable_dt8(p: &WaterGpuParams, max_depth: f32) -> f32 {
 
 /// The GPU 8-connection water columns: buffers, pipelines and the ping-pong state.
 pub struct Water8Compute {
-    params: WaterGpuParams,
-    terrain: wgpu::Buffer,
-    depth: [wgpu::Buffer; 2],
+    /// Parameters, terrain, depths, uniforms, step bind groups and their bookkeeping.
+    grid: WaterGrid,
     flow: wgpu::Buffer,
-    uniforms: wgpu::Buffer,
-    /// `bind_groups[i]` reads depth `i` and writes depth `1 - i`.
-    bind_groups: [wgpu::BindGroup; 2],
     /// flow8_main, limit8_main, depth8_main.
     pipelines: [wgpu::ComputePipeline; 3],
-    current: usize,
-    uploaded: Option<WaterUniforms>,
-    rain: f32,
-    depth_bound: f32,
-    steps: u64,
 }
 
 impl Water8Compute {
@@ -71,74 +65,32 @@ impl Water8Compute {
             return Err(invalid("the 8-connection columns have closed edges only"));
         }
         let n = params.cell_count() as u64;
-        let storage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST;
-        let (terrain_buf, depth_bufs) = state_buffers(ctx, "water8", terrain, depth)?;
-        let zeroed = |label: &str, bytes: u64| {
-            ctx.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: bytes,
-                usage: storage,
-                mapped_at_creation: false,
-            })
-        };
-        let flow = zeroed("water8 flow", n * 16)?;
-        let raw = zeroed("water8 unlimited flow", n * 16)?;
-        let limit = zeroed("water8 limiter", n * 4)?;
-        let uniforms = ctx.create_buffer_init(
-            "water8 uniforms",
-            bytemuck::bytes_of(&WaterUniforms::new(&params, 0.0, 0.0)),
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        )?;
-        let (layout, pipelines) = ctx.scoped(
-            || "creating the water8 compute pipelines".to_owned(),
-            || create_pipelines(ctx),
-        )?;
-        let group = |i: usize| {
-            bind_group(
-                &ctx.device,
-                "water8 step",
-                &layout,
-                &[
-                    uniforms.as_entire_binding(),
-                    terrain_buf.as_entire_binding(),
-                    depth_bufs[i].as_entire_binding(),
-                    depth_bufs[1 - i].as_entire_binding(),
-                    flow.as_entire_binding(),
-                    raw.as_entire_binding(),
-                    limit.as_entire_binding(),
-                ],
-            )
-        };
-        let bind_groups = ctx.scoped(
-            || "creating the water8 bind groups".to_owned(),
-            || [group(0), group(1)],
+        let flow = zeroed_storage(ctx, "water8 flow", n * 16)?;
+        let raw = zeroed_storage(ctx, "water8 unlimited flow", n * 16)?;
+        let limit = zeroed_storage(ctx, "water8 limiter", n * 4)?;
+        let (layout, pipelines) = create_pipelines(ctx)?;
+        let grid = WaterGrid::new(
+            ctx,
+            "water8",
+            params,
+            (terrain, depth),
+            (&layout, &[&flow, &raw, &limit]),
         )?;
         Ok(Self {
-            params,
-            terrain: terrain_buf,
-            depth: depth_bufs,
+            grid,
             flow,
-            uniforms,
-            bind_groups,
             pipelines,
-            current: 0,
-            uploaded: None,
-            rain: 0.0,
-            depth_bound: depth.iter().copied().fold(0.0, f32::max),
-            steps: 0,
         })
     }
 
     /// The parameters.
     pub fn params(&self) -> &WaterGpuParams {
-        &self.params
+        &self.grid.params
     }
 
     /// Steps taken.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.grid.steps
     }
 
     /// Uniform rain, m/s (>= 0).
@@ -146,17 +98,13 @@ impl Water8Compute {
     /// # Errors
     /// [`crate::RenderError::InvalidInput`] for a negative or non-finite rate.
     pub fn set_rain(&mut self, rate: f32) -> Result<()> {
-        if !(rate >= 0.0 && rate.is_finite()) {
-            return Err(invalid(format!("rain {rate} m/s must be finite and >= 0")));
-        }
-        self.rain = rate;
-        Ok(())
+        self.grid.set_rain(rate)
     }
 
     /// Largest accepted step, seconds: [`max_stable_dt8`] at an upper estimate of the max depth
     /// (the initial max plus the rain so far).
     pub fn max_stable_dt(&self) -> f32 {
-        max_stable_dt8(&self.params, self.depth_bound)
+        max_stable_dt8(&self.grid.params, self.grid.depth_bound)
     }
 
     /// Records `steps` steps of `dt` seconds into `encoder` (three dispatches each), writing the
@@ -178,30 +126,13 @@ impl Water8Compute {
                 "time step {dt} s must be > 0 and at most the stability limit {max} s"
             )));
         }
-        let u = WaterUniforms::new(&self.params, dt, self.rain);
-        if self.uploaded != Some(u) {
-            queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
-            self.uploaded = Some(u);
-        }
-        let groups = (
-            self.params.cols.div_ceil(WORKGROUP_SIDE),
-            self.params.rows.div_ceil(WORKGROUP_SIDE),
+        let [flow, limit, depth] = &self.pipelines;
+        self.grid.record(
+            (queue, encoder),
+            (dt, steps),
+            ("water8 steps", None),
+            &[flow, limit, depth],
         );
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("water8 steps"),
-            timestamp_writes: None,
-        });
-        for _ in 0..steps {
-            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-            for pipeline in &self.pipelines {
-                pass.set_pipeline(pipeline);
-                pass.dispatch_workgroups(groups.0, groups.1, 1);
-            }
-            self.current = 1 - self.current;
-        }
-        drop(pass);
-        self.steps += u64::from(steps);
-        self.depth_bound += self.rain * dt * steps as f32;
         Ok(())
     }
 
@@ -210,14 +141,11 @@ impl Water8Compute {
     /// # Errors
     /// As [`Self::record_steps`], and [`crate::RenderError::Gpu`].
     pub fn step(&mut self, ctx: &GpuContext, dt: f32, steps: u32) -> Result<()> {
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water8"),
-            });
-        self.record_steps(&ctx.queue, &mut encoder, dt, steps)?;
-        ctx.queue.submit([encoder.finish()]);
-        ctx.take_uncaptured_errors("stepping the 8-connection water columns")
+        submit(
+            ctx,
+            ("water8", "stepping the 8-connection water columns"),
+            |encoder| self.record_steps(&ctx.queue, encoder, dt, steps),
+        )
     }
 
     /// Blocks until the GPU has finished every submitted step (for timing).
@@ -230,12 +158,12 @@ impl Water8Compute {
 
     /// The current depth buffer (`[rows * cols]` f32 metres); changes after every step.
     pub fn depth_buffer(&self) -> &wgpu::Buffer {
-        &self.depth[self.current]
+        self.grid.depth_buffer()
     }
 
     /// Terrain heights (`[rows * cols]` f32 metres).
     pub fn terrain_buffer(&self) -> &wgpu::Buffer {
-        &self.terrain
+        &self.grid.terrain
     }
 
     /// Reads the current depth back, metres.
@@ -243,7 +171,7 @@ impl Water8Compute {
     /// # Errors
     /// As [`crate::readback::read_buffer`].
     pub fn read_depth(&self, ctx: &GpuContext) -> Result<Vec<f32>> {
-        read_f32(ctx, self.depth_buffer())
+        self.grid.read_depth(ctx)
     }
 
     /// Reads the last step's limited flows back: `[rows * cols]` of (E, SE, S, SW), m³/s.
@@ -251,32 +179,27 @@ impl Water8Compute {
     /// # Errors
     /// As [`crate::readback::read_buffer`].
     pub fn read_flow(&self, ctx: &GpuContext) -> Result<Vec<[f32; 4]>> {
-        let v = read_f32(ctx, &self.flow)?;
-        Ok(v.chunks_exact(4)
-            .map(|c| [c[0], c[1], c[2], c[3]])
-            .collect())
+        read_vec4(ctx, &self.flow)
     }
 }
 
-fn create_pipelines(ctx: &GpuContext) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3]) {
-    let device = &ctx.device;
-    let shader = wgsl_module(ctx, "water8.wgsl", include_str!("water8.wgsl"));
+/// The step layout and pipelines: flow8_main, limit8_main, depth8_main.
+fn create_pipelines(
+    ctx: &GpuContext,
+) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3])> {
     let compute = wgpu::ShaderStages::COMPUTE;
-    let layout = bind_group_layout(
-        device,
+    step_pipelines(
+        ctx,
         "water8",
-        &[
-            uniform_entry(0, compute),
-            storage_entry(1, compute, true),
-            storage_entry(2, compute, true),
-            storage_entry(3, compute, false),
-            storage_entry(4, compute, false),
-            storage_entry(5, compute, false),
-            storage_entry(6, compute, false),
-        ],
-    );
-    let pipeline_layout = pipeline_layout(device, "water8", &[&layout]);
-    let pipelines = ["flow8_main", "limit8_main", "depth8_main"]
-        .map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
-    (layout, pipelines)
+        ("water8.wgsl", SHADER),
+        (
+            true,
+            &[
+                storage_entry(4, compute, false),
+                storage_entry(5, compute, false),
+                storage_entry(6, compute, false),
+            ],
+        ),
+        ["flow8_main", "limit8_main", "depth8_main"],
+    )
 }

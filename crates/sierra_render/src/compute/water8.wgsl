@@ -8,25 +8,7 @@
 //   depth8_main: limited flows (stored for the next step) and the new depth.
 // Closed edges: pipes leaving the grid carry nothing. Neighbours are read straight from storage.
 
-struct WaterUniforms {
-    cols: u32,
-    rows: u32,
-    boundary: u32,
-    _pad0: u32,
-    // dt * A * g / l
-    gravity_coef: f32,
-    // max(0, 1 - damping * dt)
-    damp: f32,
-    dt: f32,
-    cell_area: f32,
-    dt_over_area: f32,
-    rain_dt: f32,
-    cell_size: f32,
-    _pad1: f32,
-};
-
-@group(0) @binding(0) var<uniform> u: WaterUniforms;
-@group(0) @binding(1) var<storage, read> terrain: array<f32>;
+// Bindings 0 (u) and 1 (terrain), inside and index_of: water_common.wgsl.
 @group(0) @binding(2) var<storage, read> depth_in: array<f32>;
 @group(0) @binding(3) var<storage, read_write> depth_out: array<f32>;
 // Limited flows of the last step (written by depth8_main).
@@ -38,14 +20,6 @@ struct WaterUniforms {
 fn pipe(k: u32) -> vec2<i32> {
     var pipes = array<vec2<i32>, 4>(vec2<i32>(1, 0), vec2<i32>(1, 1), vec2<i32>(0, 1), vec2<i32>(-1, 1));
     return pipes[k];
-}
-
-fn inside(c: vec2<i32>) -> bool {
-    return c.x >= 0 && c.y >= 0 && u32(c.x) < u.cols && u32(c.y) < u.rows;
-}
-
-fn index_of(c: vec2<i32>) -> u32 {
-    return u32(c.y) * u.cols + u32(c.x);
 }
 
 fn pos(v: f32) -> f32 {

@@ -501,18 +501,8 @@ fn create_object_buffer(
     let bind_group = ctx.scoped(
         || "creating the forward object bind group".to_owned(),
         || {
-            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("forward objects"),
-                layout,
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &buffer,
-                        offset: 0,
-                        size: wgpu::BufferSize::new(size_of::<ObjectUniform>() as u64),
-                    }),
-                }],
-            })
+            let size = size_of::<ObjectUniform>() as u64;
+            gpu_util::dynamic_uniform_group(&ctx.device, "forward objects", layout, &buffer, size)
         },
     )?;
     Ok((buffer, bind_group))

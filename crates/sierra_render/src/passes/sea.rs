@@ -27,6 +27,7 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
+use crate::gpu_util;
 use crate::passes::sea_lod::{self, SeaLod, SeaTile};
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
 use crate::pipeline_cache::{
@@ -268,46 +269,21 @@ impl SeaPass {
         let (layout, pipeline, pipeline_layout, module) = ctx.scoped(
             || "creating the sea pipeline".to_owned(),
             || {
-                let storage = |binding| wgpu::BindGroupLayoutEntry {
-                    binding,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                };
-                let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some("sea"),
-                    entries: &[
-                        wgpu::BindGroupLayoutEntry {
-                            binding: 0,
-                            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                            ty: wgpu::BindingType::Buffer {
-                                ty: wgpu::BufferBindingType::Uniform,
-                                has_dynamic_offset: false,
-                                min_binding_size: None,
-                            },
-                            count: None,
-                        },
-                        storage(1),
-                        storage(2),
-                        storage(3),
-                        wgpu::BindGroupLayoutEntry {
-                            visibility: wgpu::ShaderStages::FRAGMENT,
-                            ..storage(4)
-                        },
-                        storage(5),
+                let vertex = wgpu::ShaderStages::VERTEX;
+                let layout = gpu_util::bind_group_layout(
+                    device,
+                    "sea",
+                    &[
+                        gpu_util::uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT),
+                        gpu_util::storage_entry(1, vertex, true),
+                        gpu_util::storage_entry(2, vertex, true),
+                        gpu_util::storage_entry(3, vertex, true),
+                        gpu_util::storage_entry(4, wgpu::ShaderStages::FRAGMENT, true),
+                        gpu_util::storage_entry(5, vertex, true),
                     ],
-                });
+                );
                 let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
-                let pipeline_layout =
-                    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                        label: Some("sea"),
-                        bind_group_layouts: &[Some(&layout)],
-                        immediate_size: 0,
-                    });
+                let pipeline_layout = gpu_util::pipeline_layout(device, "sea", &[&layout]);
                 let pipeline = sea_pipeline(ctx, &pipeline_layout, &module, key(1));
                 (layout, pipeline, pipeline_layout, module)
             },

@@ -25,8 +25,8 @@ use crate::camera::Camera;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util::{
-    bind_group, bind_group_layout, dynamic_uniform_entry, pipeline_layout, sampler_entry,
-    storage_entry, texture_entry, uniform_entry_for,
+    bind_group, bind_group_layout, dynamic_uniform_entry, dynamic_uniform_group, pipeline_layout,
+    sampler_entry, storage_entry, texture_entry, uniform_entry_for,
 };
 use crate::mesh::Vertex;
 
@@ -381,18 +381,8 @@ fn model_buffer(
         usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("shadow models"),
-        layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: &buffer,
-                offset: 0,
-                size: wgpu::BufferSize::new(64),
-            }),
-        }],
-    });
+    // One mat4x4<f32> model matrix a draw.
+    let group = dynamic_uniform_group(device, "shadow models", layout, &buffer, 64);
     (buffer, group)
 }
 
