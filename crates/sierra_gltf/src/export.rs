@@ -34,7 +34,7 @@ impl GlbWriter {
 
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
         // Accessor offsets must be multiples of the component size: keep views 4-aligned.
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let mut v = json!({ "buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len() });
@@ -111,14 +111,14 @@ impl GlbWriter {
     /// as a `.glb`: 12-byte header, JSON chunk padded with spaces, BIN chunk
     /// padded with zeros (both to 4 bytes), as glTF 2.0 §4.4 requires.
     pub fn finish(mut self, mut document: Value) -> Vec<u8> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         document["buffers"] = json!([{ "byteLength": self.bin.len() }]);
         document["bufferViews"] = Value::Array(self.buffer_views);
         document["accessors"] = Value::Array(self.accessors);
         let mut json_bytes = document.to_string().into_bytes();
-        while json_bytes.len() % 4 != 0 {
+        while !json_bytes.len().is_multiple_of(4) {
             json_bytes.push(b' ');
         }
         let total = 12 + 8 + json_bytes.len() + 8 + self.bin.len();

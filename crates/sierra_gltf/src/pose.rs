@@ -58,14 +58,14 @@ pub fn pose(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> R
     let (nodes_skel, node_of_joint) = asset.node_skeleton()?;
     let node_clip = asset.build_clip(clip_index, &nodes_skel, &node_of_joint)?;
     let node_model = posed_model(asset, &node_clip, &nodes_skel, time)?;
-    Ok(report(
+    report(
         asset,
         skin,
         clip_index,
         (time, duration),
         &model,
         (&node_model, &node_of_joint),
-    )?)
+    )
 }
 
 /// The report of skin `skin` once its skeleton is posed: `model` is `[skeleton joint]` the

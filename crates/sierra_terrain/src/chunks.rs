@@ -165,7 +165,7 @@ impl ChunkGrid {
         let (i0, j0) = (chunk.cx * self.chunk_cells, chunk.cz * self.chunk_cells);
         let cells = self.chunk_cells.min(self.cells - i0).min(self.cells - j0);
         let step = (1usize << chunk.lod).min(cells.max(1));
-        let step = if cells % step == 0 { step } else { 1 };
+        let step = if cells.is_multiple_of(step) { step } else { 1 };
         let skirt = self.spacing * (1u32 << self.max_lod) as f32 * 0.5 + 1.0;
         grid_mesh(
             island,

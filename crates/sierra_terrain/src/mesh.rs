@@ -70,7 +70,7 @@ impl Mesh {
                 return Err(bad(format!("{len} {what} for {n} positions")));
             }
         }
-        if self.indices.len() % 3 != 0 {
+        if !self.indices.len().is_multiple_of(3) {
             return Err(bad(format!(
                 "{} indices is not a multiple of 3",
                 self.indices.len()

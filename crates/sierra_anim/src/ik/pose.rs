@@ -82,7 +82,7 @@ impl ChainPose {
         for i in 0..n - 1 {
             let d = positions[i + 1] - positions[i];
             let len = d.length();
-            if !(len >= MIN_BONE_LENGTH) {
+            if len.is_nan() || len < MIN_BONE_LENGTH {
                 return Err(IkError::ZeroLengthBone {
                     position: i,
                     joint: i,
@@ -129,7 +129,7 @@ impl ChainPose {
             let w = world_rot(j);
             let d = w.conjugate() * (self.positions[i + 1] - self.positions[i]);
             let len = d.length();
-            if !(len >= MIN_BONE_LENGTH) {
+            if len.is_nan() || len < MIN_BONE_LENGTH {
                 return Err(IkError::ZeroLengthBone {
                     position: i,
                     joint: j,

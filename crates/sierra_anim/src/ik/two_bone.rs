@@ -39,7 +39,7 @@ pub fn solve_two_bone(
 ) -> Result<TwoBoneSolution, IkError> {
     let (l1, l2) = (root.distance(mid), mid.distance(end));
     for (position, length) in [(0, l1), (1, l2)] {
-        if !(length >= super::pose::MIN_BONE_LENGTH) {
+        if length.is_nan() || length < super::pose::MIN_BONE_LENGTH {
             return Err(IkError::ZeroLengthBone {
                 position,
                 joint: position,

@@ -43,9 +43,9 @@ impl Pose {
         const FINGER_SCALE: [f32; 5] = [0.8, 0.9, 1.0, 1.05, 1.1];
         const PHALANX_SCALE: [f32; 3] = [1.0, 1.0, 0.7];
         let sign = if side == 0 { -1.0 } else { 1.0 };
-        for f in 0..FINGERS.len() {
+        for (f, finger_scale) in FINGER_SCALE.iter().enumerate().take(FINGERS.len()) {
             for (k, scale) in PHALANX_SCALE.iter().enumerate() {
-                let deg = (curl_deg * FINGER_SCALE[f] * scale)
+                let deg = (curl_deg * finger_scale * scale)
                     .clamp(-HYPEREXTENSION_MAX_DEG, FLEXION_MAX_DEG);
                 let a = deg.to_radians();
                 let j = phalanx(side, f, k);
