@@ -42,17 +42,17 @@ impl MemoryClass {
     /// The class of a buffer with `usage`; `None` for read-back staging (`MAP_READ`).
     pub fn of_buffer(usage: wgpu::BufferUsages) -> Option<Self> {
         use wgpu::BufferUsages as U;
-        Some(if usage.contains(U::MAP_READ) {
-            return None;
+        if usage.contains(U::MAP_READ) {
+            None
         } else if usage.intersects(U::VERTEX | U::INDEX) {
-            Self::Meshes
+            Some(Self::Meshes)
         } else if usage.contains(U::STORAGE) {
-            Self::Storage
+            Some(Self::Storage)
         } else if usage.contains(U::UNIFORM) {
-            Self::Uniforms
+            Some(Self::Uniforms)
         } else {
-            Self::Other
-        })
+            Some(Self::Other)
+        }
     }
 
     /// The class of a texture with `usage`.

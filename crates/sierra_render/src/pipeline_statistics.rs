@@ -301,16 +301,17 @@ impl StatisticsPool {
 pub fn sum_by_label(labels: &[String], values: &[u64]) -> Vec<PassStatistics> {
     let mut out: Vec<PassStatistics> = Vec::new();
     for (label, v) in labels.iter().zip(values.chunks_exact(VALUES as usize)) {
-        let entry = match out.iter().position(|s| s.label == *label) {
-            Some(i) => &mut out[i],
+        let i = match out.iter().position(|s| s.label == *label) {
+            Some(i) => i,
             None => {
                 out.push(PassStatistics {
                     label: label.clone(),
                     ..PassStatistics::default()
                 });
-                out.last_mut().expect("just pushed")
+                out.len() - 1
             }
         };
+        let entry = &mut out[i];
         entry.vertex_shader_invocations += v[0];
         entry.clipper_invocations += v[1];
         entry.clipper_primitives_out += v[2];

@@ -42,6 +42,8 @@ pub struct Sea {
 struct CpuSea {
     sim: WaterSim,
     changed: bool,
+    /// A tick's drops and sub-steps, reused from tick to tick.
+    queued: Vec<SeaOp>,
 }
 
 impl Sea {
@@ -121,6 +123,7 @@ impl Sea {
             self.cpu = Some(CpuSea {
                 sim,
                 changed: false,
+                queued: Vec::new(),
             });
         }
         renderer.set_water(ctx, water, self.settings())?;
@@ -145,18 +148,22 @@ impl Sea {
     /// land skipped), then `ceil(dt / timeStep)` equal sub-steps. Nothing before
     /// [`Sea::upload`].
     ///
-    /// On the CPU path the drops and sub-steps run here instead (a drop the simulation refuses
-    /// is skipped with a warning; a step error stops the CPU sea with one), and
+    /// On the CPU path the drops and sub-steps run here instead (a drop or step the simulation
+    /// refuses is skipped with a warning naming why), and
     /// [`Sea::take_state`] hands the result to the frame.
     pub fn tick(&mut self, time: f64, dt: f32, ops: &mut Vec<SeaOp>) {
         if self.floor.is_empty() {
             return;
         }
-        if self.cpu.is_some() {
-            let mut queued = Vec::new();
+        if let Some(cpu) = &mut self.cpu {
+            let mut queued = std::mem::take(&mut cpu.queued);
+            queued.clear();
             self.queue_tick(time, dt, &mut queued);
-            sierra_profile::profile_scope!("sea_cpu"); // SEA_CPU_SCOPE
+            let _scope = tracing::info_span!(SEA_CPU_SCOPE).entered();
             self.run_on_cpu(&queued);
+            if let Some(cpu) = &mut self.cpu {
+                cpu.queued = queued;
+            }
             return;
         }
         self.queue_tick(time, dt, ops);
