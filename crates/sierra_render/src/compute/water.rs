@@ -37,7 +37,7 @@ pub use crate::compute::water_params::{
 };
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::gpu_util::{dispatch_timed, storage_entry, uniform_entry};
+use crate::gpu_util::{dispatch, storage_entry, uniform_entry};
 
 /// WGSL of the 4-pipe kernels: `water_common.wgsl` (uniforms, terrain binding, grid index)
 /// followed by `water.wgsl`.
@@ -277,7 +277,7 @@ impl WaterCompute {
         };
         queue.write_buffer(&self.drop_uniforms, 0, bytemuck::bytes_of(&d));
         let groups = self.grid.workgroups();
-        dispatch_timed(
+        dispatch(
             encoder,
             "water drop",
             &self.pipelines[2],

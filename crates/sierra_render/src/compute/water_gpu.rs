@@ -9,10 +9,7 @@
 use crate::compute::water_params::{invalid, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, pipeline_layout, storage_entry, uniform_entry,
-    wgsl_module,
-};
+use crate::gpu_util::{bind_group, compute_kernels, storage_entry, uniform_entry};
 use crate::readback;
 
 /// A zero-filled storage buffer of `bytes` bytes (copy in and out), checked against the
@@ -85,14 +82,7 @@ pub(crate) fn step_pipelines<const N: usize>(
     entries.extend_from_slice(rest);
     ctx.scoped(
         || format!("creating the {what} compute pipelines"),
-        || {
-            let shader = wgsl_module(ctx, file, source);
-            let layout = bind_group_layout(&ctx.device, what, &entries);
-            let pipeline_layout = pipeline_layout(&ctx.device, what, &[&layout]);
-            let pipelines =
-                entry_points.map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
-            (layout, pipelines)
-        },
+        || compute_kernels(ctx, what, (file, source), &entries, entry_points),
     )
 }
 
