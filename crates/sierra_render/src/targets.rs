@@ -77,45 +77,28 @@ impl RenderTargets {
                 "{sample_count} samples per pixel for {HDR_FORMAT:?} colour and {DEPTH_FORMAT:?} depth"
             )));
         }
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let target = |label, format, usage, sample_count| {
+            ctx.create_texture(&wgpu::TextureDescriptor {
+                sample_count,
+                ..texture_desc(label, width, height, format, usage)
+            })
+        };
+        let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        let usage = attachment | wgpu::TextureUsages::TEXTURE_BINDING;
         // Copied from too: tests measure the HDR image before bloom and tonemapping.
-        let hdr = ctx.create_texture(&texture_desc(
-            "hdr target",
-            width,
-            height,
-            HDR_FORMAT,
-            usage | wgpu::TextureUsages::COPY_SRC,
-        ))?;
+        let hdr_usage = usage | wgpu::TextureUsages::COPY_SRC;
+        let hdr = target("hdr target", HDR_FORMAT, hdr_usage, 1)?;
         // Multisampled attachments are only drawn into and resolved, never sampled.
         let (depth_usage, msaa_hdr_view) = if sample_count > 1 {
-            let msaa = ctx.create_texture(&wgpu::TextureDescriptor {
-                sample_count,
-                ..texture_desc(
-                    "hdr target (multisampled)",
-                    width,
-                    height,
-                    HDR_FORMAT,
-                    wgpu::TextureUsages::RENDER_ATTACHMENT,
-                )
-            })?;
-            (
-                wgpu::TextureUsages::RENDER_ATTACHMENT,
-                Some(msaa.create_view(&wgpu::TextureViewDescriptor::default())),
-            )
+            let label = "hdr target (multisampled)";
+            let msaa = target(label, HDR_FORMAT, attachment, sample_count)?;
+            let view = msaa.create_view(&wgpu::TextureViewDescriptor::default());
+            (attachment, Some(view))
         } else {
             (usage, None)
         };
-        let depth = ctx.create_texture(&wgpu::TextureDescriptor {
-            sample_count,
-            ..texture_desc("depth target", width, height, DEPTH_FORMAT, depth_usage)
-        })?;
-        let ldr = ctx.create_texture(&texture_desc(
-            "ldr target",
-            width,
-            height,
-            LDR_FORMAT,
-            usage,
-        ))?;
+        let depth = target("depth target", DEPTH_FORMAT, depth_usage, sample_count)?;
+        let ldr = target("ldr target", LDR_FORMAT, usage, 1)?;
         Ok(Self {
             width,
             height,
@@ -255,13 +238,8 @@ impl OffscreenTarget {
     /// As [`RenderTargets::new`].
     pub fn new(ctx: &GpuContext, width: u32, height: u32) -> Result<Self> {
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
-        let texture = ctx.create_texture(&texture_desc(
-            "output image",
-            width,
-            height,
-            OUTPUT_FORMAT,
-            usage,
-        ))?;
+        let desc = texture_desc("output image", width, height, OUTPUT_FORMAT, usage);
+        let texture = ctx.create_texture(&desc)?;
         Ok(Self {
             view: texture.create_view(&wgpu::TextureViewDescriptor::default()),
             _memory: ctx.release_on_drop(&texture),
