@@ -338,16 +338,26 @@ pub fn colour_pass<'e>(
     load: wgpu::LoadOp<wgpu::Color>,
     queries: PassQueries<'_>,
 ) -> QueriedRenderPass<'e> {
-    let attachment = wgpu::RenderPassColorAttachment {
-        view: target,
+    let attachment = colour_attachment(target, None, load);
+    render_pass(encoder, label, Some(attachment), None, queries)
+}
+
+/// A colour attachment of `view` (single-layer), loaded with `load` and stored, resolved into
+/// `resolve_target` when given.
+pub fn colour_attachment<'a>(
+    view: &'a wgpu::TextureView,
+    resolve_target: Option<&'a wgpu::TextureView>,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPassColorAttachment<'a> {
+    wgpu::RenderPassColorAttachment {
+        view,
         depth_slice: None,
-        resolve_target: None,
+        resolve_target,
         ops: wgpu::Operations {
             load,
             store: wgpu::StoreOp::Store,
         },
-    };
-    render_pass(encoder, label, Some(attachment), None, queries)
+    }
 }
 
 /// A depth attachment of `view`, loaded with `load` and stored, without stencil.

@@ -2,6 +2,7 @@
 
 use crate::context::GpuContext;
 use crate::error::Result;
+use crate::gpu_util::{colour_attachment, depth_attachment, render_pass};
 use crate::pipeline_statistics::{PassQueries, QueriedRenderPass};
 
 /// Format of the HDR scene target: linear RGB, values above 1 kept for bloom/tonemapping.
@@ -138,13 +139,9 @@ impl RenderTargets {
         depth: wgpu::LoadOp<f32>,
         queries: PassQueries<'_>,
     ) -> QueriedRenderPass<'e> {
-        crate::gpu_util::render_pass(
-            encoder,
-            label,
-            Some(self.scene_color_attachment(colour)),
-            Some(crate::gpu_util::depth_attachment(&self.depth_view, depth)),
-            queries,
-        )
+        let colour = self.scene_color_attachment(colour);
+        let depth = depth_attachment(&self.depth_view, depth);
+        render_pass(encoder, label, Some(colour), Some(depth), queries)
     }
 
     /// Resolves the multisampled HDR target into `hdr` (an empty render pass whose only work is
@@ -157,25 +154,8 @@ impl RenderTargets {
         let Some(msaa) = &self.msaa_hdr_view else {
             return false;
         };
-        queries.begin_render_pass(
-            encoder,
-            wgpu::RenderPassDescriptor {
-                label: Some("msaa resolve"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: msaa,
-                    depth_slice: None,
-                    resolve_target: Some(&self.hdr_view),
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            },
-        );
+        let attachment = colour_attachment(msaa, Some(&self.hdr_view), wgpu::LoadOp::Load);
+        render_pass(encoder, "msaa resolve", Some(attachment), None, queries);
         true
     }
 
@@ -187,24 +167,8 @@ impl RenderTargets {
         &self,
         load: wgpu::LoadOp<wgpu::Color>,
     ) -> wgpu::RenderPassColorAttachment<'_> {
-        let ops = wgpu::Operations {
-            load,
-            store: wgpu::StoreOp::Store,
-        };
-        match &self.msaa_hdr_view {
-            Some(msaa) => wgpu::RenderPassColorAttachment {
-                view: msaa,
-                depth_slice: None,
-                resolve_target: None,
-                ops,
-            },
-            None => wgpu::RenderPassColorAttachment {
-                view: &self.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops,
-            },
-        }
+        let view = self.msaa_hdr_view.as_ref().unwrap_or(&self.hdr_view);
+        colour_attachment(view, None, load)
     }
 }
 
