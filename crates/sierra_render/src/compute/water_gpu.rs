@@ -1,7 +1,7 @@
 //! GPU plumbing both water kernels share ([`super::water::WaterCompute`], Mei's 4 pipes, and
 //! [`super::water8::Water8Compute`], the thesis's 8 connections): scratch buffers, the two
-//! ping-pong bind groups, the pipelines of one shader, and [`WaterGrid`], the state both step
-//! (uniform upload, step loop, CFL bookkeeping).
+//! ping-pong bind groups, [`StepKernels`] (a model's shader, laid out and compiled here), and
+//! [`WaterGrid`], the state both step (uniform upload, step loop, CFL bookkeeping).
 //!
 //! Both kernels bind, at group 0, the uniforms (0), the terrain (1), the depth read (2) and the
 //! depth written (3), then buffers of their own (4 …); `water_common.wgsl` declares 0 and 1.
