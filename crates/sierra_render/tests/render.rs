@@ -1,25 +1,18 @@
 //! Headless render tests (run on Mesa lavapipe without a GPU): the forward pass
 //! against the analytic Blinn-Phong value, depth, read-back of odd widths, determinism.
 
+mod support;
+
 use glam::{Mat4, Vec3, Vec4};
 use sierra_render::{
-    primitives, readback, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material,
-    MeshHandle, PointLight, Sun,
+    primitives, readback, Camera, DrawItem, FrameData, HeadlessRenderer, Material, MeshHandle,
+    PointLight, Sun,
 };
+use support::context;
 
-fn context() -> GpuContext {
-    GpuContext::headless().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// sRGB transfer function (IEC 61966-2-1), linear [0,1] → 8-bit.
+/// Linear [0, 1] → 8-bit sRGB (the test kit's independent encoder).
 fn srgb_byte(linear: f32) -> u8 {
-    let c = linear.clamp(0.0, 1.0);
-    let encoded = if c <= 0.0031308 {
-        12.92 * c
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    };
-    (encoded * 255.0).round() as u8
+    sierra_testkit::srgb::srgb_byte(f64::from(linear))
 }
 
 fn srgb_bytes(linear: Vec3) -> [u8; 3] {
@@ -63,15 +56,10 @@ fn camera(eye: Vec3, width: u32, height: u32) -> Camera {
 
 fn frame(camera: Camera, sun: Sun, draws: Vec<DrawItem>) -> FrameData {
     FrameData {
-        camera,
         sun,
-        point_lights: Vec::new(),
         draws,
         clear_color: CLEAR,
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..FrameData::new(camera)
     }
 }
 
@@ -278,13 +266,10 @@ fn point_light_is_full_inside_inner_radius_and_zero_beyond_outer() {
         ..Sun::default()
     };
     // Camera straight above the plane looking down; light 1 m above the centre.
-    let cam = Camera::look_at(
+    let cam = support::square_camera(
         Vec3::new(0.0, 6.0, 0.0),
-        Vec3::ZERO,
         Vec3::NEG_Z,
         90f32.to_radians(),
-        1.0,
-        0.1,
         100.0,
     );
     let mut data = frame(
@@ -364,13 +349,8 @@ fn rendering_is_deterministic() {
             .0
     };
     let (a, b) = (render(), render());
-    let max_diff = a
-        .as_raw()
-        .iter()
-        .zip(b.as_raw())
-        .map(|(x, y)| x.abs_diff(*y))
-        .max();
-    assert!(max_diff <= Some(1), "max difference {max_diff:?}");
+    let max_diff = sierra_testkit::diff::max_byte_diff(a.as_raw(), b.as_raw());
+    assert!(max_diff <= 1, "max difference {max_diff}");
 }
 
 #[test]
