@@ -95,9 +95,7 @@ fn wrong_accessor_component_type() {
     };
     let mut raw = RawGltf::load(&path);
     // Animation input (key times) must be FLOAT; make it UNSIGNED_INT (same byte size).
-    let input = raw.json["animations"][0]["samplers"][0]["input"]
-        .as_u64()
-        .unwrap() as usize;
+    let input = raw.index_at("/animations/0/samplers/0/input");
     raw.json["accessors"][input]["componentType"] = 5125.into();
     raw.json["accessors"][input]
         .as_object_mut()
@@ -115,9 +113,7 @@ fn wrong_accessor_component_type() {
 
     // WEIGHTS_0 as UNSIGNED_INT (not allowed by the spec).
     let mut raw = RawGltf::load(&path);
-    let wa = raw.json["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"]
-        .as_u64()
-        .unwrap() as usize;
+    let wa = raw.first_primitive_attribute("WEIGHTS_0");
     raw.json["accessors"][wa]["componentType"] = 5125.into();
     let err = import(&raw.to_glb(), "uint-weights.glb").expect_err("must fail");
     let msg = err.to_string();
@@ -136,13 +132,10 @@ fn nan_keyframes() {
     };
     let mut raw = RawGltf::load(&path);
     let walk = raw.animation_index("Walk");
-    let output = raw.json["animations"][walk]["samplers"][0]["output"]
-        .as_u64()
-        .unwrap() as usize;
+    let output = raw.index_at(&format!("/animations/{walk}/samplers/0/output"));
     let mut v = raw.accessor(output);
     v[5] = f32::NAN;
-    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-    raw.write_accessor(output, &bytes);
+    raw.write_f32_accessor(output, &v);
     let err = expect_err(
         &raw.to_glb(),
         "nan.glb",
@@ -161,13 +154,10 @@ fn key_times_not_increasing() {
         return;
     };
     let mut raw = RawGltf::load(&path);
-    let input = raw.json["animations"][2]["samplers"][0]["input"]
-        .as_u64()
-        .unwrap() as usize;
+    let input = raw.index_at("/animations/2/samplers/0/input");
     let mut v = raw.accessor(input);
     v.swap(3, 4);
-    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-    raw.write_accessor(input, &bytes);
+    raw.write_f32_accessor(input, &v);
     expect_err(
         &raw.to_glb(),
         "times.glb",
