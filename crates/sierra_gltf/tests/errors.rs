@@ -34,10 +34,9 @@ fn expect_err(bytes: &[u8], name: &str, needles: &[&str]) -> Error {
 
 #[test]
 fn joint_index_out_of_range() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/CesiumMan/CesiumMan.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/CesiumMan/CesiumMan.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let attrs = raw.json["meshes"][0]["primitives"][0]["attributes"].clone();
     let (ja, wa) = (
         attrs["JOINTS_0"].as_u64().unwrap() as usize,
@@ -69,10 +68,9 @@ fn joint_index_out_of_range() {
 
 #[test]
 fn skin_joint_not_in_scene() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/SimpleSkin/SimpleSkin.gltf") else {
+    let Some(mut raw) = RawGltf::shared("gltf/SimpleSkin/SimpleSkin.gltf") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let nodes = raw.json["nodes"].as_array_mut().unwrap();
     nodes.push(json!({"name": "orphan", "translation": [0.0, 2.0, 0.0]}));
     let orphan = nodes.len() - 1;
@@ -127,15 +125,12 @@ fn wrong_accessor_component_type() {
 
 #[test]
 fn nan_keyframes() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/Fox/Fox.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/Fox/Fox.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let walk = raw.animation_index("Walk");
     let output = raw.index_at(&format!("/animations/{walk}/samplers/0/output"));
-    let mut v = raw.accessor(output);
-    v[5] = f32::NAN;
-    raw.write_f32_accessor(output, &v);
+    raw.edit_f32_accessor(output, |v| v[5] = f32::NAN);
     let err = expect_err(
         &raw.to_glb(),
         "nan.glb",
@@ -150,14 +145,11 @@ fn nan_keyframes() {
 
 #[test]
 fn key_times_not_increasing() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/Fox/Fox.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/Fox/Fox.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let input = raw.index_at("/animations/2/samplers/0/input");
-    let mut v = raw.accessor(input);
-    v.swap(3, 4);
-    raw.write_f32_accessor(input, &v);
+    raw.edit_f32_accessor(input, |v| v.swap(3, 4));
     expect_err(
         &raw.to_glb(),
         "times.glb",

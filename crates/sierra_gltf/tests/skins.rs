@@ -147,10 +147,9 @@ fn cesium_man_with_reversed_joints_poses_identically() {
 
 #[test]
 fn simple_skin_without_inverse_bind_matrices_uses_identity() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/SimpleSkin/SimpleSkin.gltf") else {
+    let Some(mut raw) = RawGltf::shared("gltf/SimpleSkin/SimpleSkin.gltf") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     assert!(raw.json["skins"][0]["inverseBindMatrices"].is_u64());
     raw.json["skins"][0]
         .as_object_mut()
@@ -172,10 +171,9 @@ fn simple_skin_without_inverse_bind_matrices_uses_identity() {
 
 #[test]
 fn eight_influences_keep_the_four_largest_renormalised() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/CesiumMan/CesiumMan.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/CesiumMan/CesiumMan.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let attrs = raw.json["meshes"][0]["primitives"][0]["attributes"].clone();
     let j0 = raw.accessor(attrs["JOINTS_0"].as_u64().unwrap() as usize);
     let w0 = raw.accessor(attrs["WEIGHTS_0"].as_u64().unwrap() as usize);
@@ -230,14 +228,11 @@ fn eight_influences_keep_the_four_largest_renormalised() {
 
 #[test]
 fn zero_weight_vertices_bind_to_joint_zero_and_warn_once() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/CesiumMan/CesiumMan.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/CesiumMan/CesiumMan.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let wacc = raw.first_primitive_attribute("WEIGHTS_0");
-    let mut w = raw.accessor(wacc);
-    w[0..8].fill(0.0); // vertices 0 and 1
-    raw.write_f32_accessor(wacc, &w);
+    raw.edit_f32_accessor(wacc, |w| w[0..8].fill(0.0)); // vertices 0 and 1
     let asset = load_bytes(&raw.to_glb(), "CesiumMan-zero-weights.glb");
     let p = &asset.meshes[0].primitives[0];
     assert_eq!(p.weights[0], Vec4::X);

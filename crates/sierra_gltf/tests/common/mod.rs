@@ -74,10 +74,19 @@ impl RawGltf {
         self.index_at(&format!("/meshes/0/primitives/0/attributes/{name}"))
     }
 
-    /// Overwrites float accessor `index` with `values` (little-endian `f32`, tightly packed).
-    pub fn write_f32_accessor(&mut self, index: usize, values: &[f32]) {
+    /// Reads float accessor `index`, lets `edit` change its values, and writes them back
+    /// (little-endian `f32`, tightly packed).
+    pub fn edit_f32_accessor(&mut self, index: usize, edit: impl FnOnce(&mut Vec<f32>)) {
+        let mut values = self.accessor(index);
+        edit(&mut values);
         let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
         self.write_accessor(index, &bytes);
+    }
+
+    /// The shared sample asset `relative` (e.g. `"gltf/Fox/Fox.glb"`) loaded for editing, or
+    /// `None` (test skipped, or failed under CI) as [`sierra_testkit::shared_asset`] says.
+    pub fn shared(relative: &str) -> Option<Self> {
+        sierra_testkit::shared_asset(relative).map(|path| Self::load(&path))
     }
 
     pub fn load(path: &Path) -> Self {
