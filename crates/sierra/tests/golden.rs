@@ -35,7 +35,7 @@ fn rgba(path: &Path) -> Vec<u8> {
 fn diff(rendered: &Path, golden: &str) -> ImageDiff {
     ImageDiff::of(
         &rgba(rendered),
-        &rgba(&sierra_testkit::workspace_root().join(&format!("tests/golden/{golden}"))),
+        &rgba(&sierra_testkit::workspace_root().join(format!("tests/golden/{golden}"))),
     )
 }
 
