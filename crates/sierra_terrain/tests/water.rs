@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::{bumpy_terrain, dam, min_value, worst_asymmetry};
+use common::{
+    bumpy_terrain, dam, dam_break_scene, lake_scene, min_value, run_tracking_volume,
+    worst_asymmetry,
+};
 use glam::Vec2;
 use sierra_terrain::water::{
     Boundary, InitialState, WaterComponent, WaterError, WaterParams, WaterSim, MAX_GRID_SIDE,
@@ -12,18 +15,9 @@ use sierra_testkit::diff::max_abs_diff;
 
 #[test]
 fn volume_is_conserved_over_10000_steps_with_closed_boundaries() {
-    let p = WaterParams::new(48, 40, 0.5);
-    let terrain = bumpy_terrain(&p);
-    let depth = dam(Vec2::new(8.0, 10.0), 4.0).depth(&p, &terrain).unwrap();
+    let (p, terrain, depth) = dam_break_scene();
     let mut sim = WaterSim::new(p, terrain, depth).unwrap();
-    let v0 = sim.total_volume();
-    let dt = 0.9 * p.max_stable_dt(1.6);
-    let mut lowest = f32::INFINITY;
-    for _ in 0..10_000 {
-        sim.step(dt).unwrap();
-        lowest = lowest.min(min_value(sim.depth()));
-    }
-    let rel = (sim.total_volume() - v0).abs() / v0;
+    let (rel, lowest) = run_tracking_volume(&mut sim, 0.9 * p.max_stable_dt(1.6), 10_000);
     assert!(rel < 1e-4, "relative volume change {rel:e}");
     assert!(lowest >= 0.0, "negative depth {lowest}");
     // The water did move: the surface is no longer the dam.
@@ -32,13 +26,7 @@ fn volume_is_conserved_over_10000_steps_with_closed_boundaries() {
 
 #[test]
 fn lake_at_rest_stays_at_rest() {
-    let p = WaterParams::new(40, 40, 1.0);
-    let terrain = bumpy_terrain(&p);
-    // Level 0.6: some cells are dry islands, the rest one flat lake.
-    let depth = InitialState::Still { level: 0.6 }
-        .depth(&p, &terrain)
-        .unwrap();
-    assert!(depth.iter().any(|&d| d == 0.0) && depth.iter().any(|&d| d > 0.1));
+    let (p, terrain, depth) = lake_scene();
     let start = depth.clone();
     let mut sim = WaterSim::new(p, terrain, depth).unwrap();
     let mut velocity = vec![Vec2::ZERO; p.cell_count()];

@@ -3,25 +3,17 @@
 
 mod common;
 
-use common::{bumpy_terrain, dam, min_value, worst_asymmetry};
+use common::{dam_break_scene, lake_scene, min_value, run_tracking_volume, worst_asymmetry};
 use glam::Vec2;
 use sierra_terrain::water::{Columns8Sim, InitialState, WaterParams};
 use sierra_testkit::diff::max_abs_diff;
 
 #[test]
 fn volume_is_conserved_over_10000_steps() {
-    let p = WaterParams::new(48, 40, 0.5);
-    let terrain = bumpy_terrain(&p);
-    let depth = dam(Vec2::new(8.0, 10.0), 4.0).depth(&p, &terrain).unwrap();
+    let (p, terrain, depth) = dam_break_scene();
     let mut sim = Columns8Sim::new(p, terrain, depth).unwrap();
-    let v0 = sim.total_volume();
     let dt = 0.9 * Columns8Sim::pipe_dt_limit(&p).min(p.cfl_dt_limit(1.6));
-    let mut lowest = f32::INFINITY;
-    for _ in 0..10_000 {
-        sim.step(dt).unwrap();
-        lowest = lowest.min(min_value(sim.depth()));
-    }
-    let rel = (sim.total_volume() - v0).abs() / v0;
+    let (rel, lowest) = run_tracking_volume(&mut sim, dt, 10_000);
     assert!(rel < 1e-5, "relative volume change {rel:e}");
     assert!(lowest >= 0.0, "negative depth {lowest}");
     assert!(sim.max_depth() < 1.5, "the dam spread: {}", sim.max_depth());
@@ -29,12 +21,7 @@ fn volume_is_conserved_over_10000_steps() {
 
 #[test]
 fn lake_at_rest_stays_at_rest() {
-    let p = WaterParams::new(40, 40, 1.0);
-    let terrain = bumpy_terrain(&p);
-    let depth = InitialState::Still { level: 0.6 }
-        .depth(&p, &terrain)
-        .unwrap();
-    assert!(depth.contains(&0.0) && depth.iter().any(|&d| d > 0.1));
+    let (p, terrain, depth) = lake_scene();
     let start = depth.clone();
     let mut sim = Columns8Sim::new(p, terrain.clone(), depth).unwrap();
     for _ in 0..2_000 {
