@@ -297,11 +297,12 @@ fn crowd_member_shadows_the_ground_away_from_the_sun() {
     let mesh = mesh(&asset);
     let baked = bake(&asset, &["idle"]);
     let ctx = context();
-    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-    let plane = headless
-        .renderer
-        .upload_mesh(&ctx, &sierra_render::primitives::plane(1.0), "ground")
-        .unwrap();
+    let (mut headless, plane) = support::renderer_with_mesh(
+        &ctx,
+        (SIZE, SIZE),
+        &sierra_render::primitives::plane(1.0),
+        "ground",
+    );
     // Sun from +X at 45° elevation: a standing figure's shadow falls along -X, about as long as
     // the figure is tall (1.8 m); the +X side stays lit.
     let mut view = frame(Vec3::new(0.0, 5.0, 4.0), Vec3::new(0.0, 0.0, 0.0), 30.0);

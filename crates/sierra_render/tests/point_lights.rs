@@ -5,9 +5,7 @@
 mod support;
 
 use glam::{Mat4, Vec3, Vec4};
-use sierra_render::{
-    primitives, Camera, DrawItem, FrameData, HeadlessRenderer, Material, PointLight, Sun,
-};
+use sierra_render::{primitives, Camera, DrawItem, FrameData, Material, PointLight, Sun};
 use support::context;
 
 const SIZE: u32 = 128;
@@ -65,11 +63,8 @@ fn lit(light: &PointLight, p: Vec3) -> Vec3 {
 /// A white diffuse plane at y = 0 seen from straight above, lit only by `lights`.
 fn render(lights: Vec<PointLight>) -> View {
     let ctx = context();
-    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap_or_else(|e| panic!("{e}"));
-    let plane = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::plane(40.0), "plane")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (mut headless, plane) =
+        support::renderer_with_mesh(&ctx, (SIZE, SIZE), &primitives::plane(40.0), "plane");
     let camera = support::square_camera(
         Vec3::new(0.0, HEIGHT, 0.0),
         Vec3::NEG_Z,

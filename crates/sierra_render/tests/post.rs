@@ -116,11 +116,8 @@ fn agx_is_monotonic_and_compresses_highlights() {
 fn sky_fills_the_background_with_the_sun_disc_on_the_sun_direction() {
     let ctx = context();
     let size = 96;
-    let mut headless = HeadlessRenderer::new(&ctx, size, size).unwrap_or_else(|e| panic!("{e}"));
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (size, size), &primitives::cube(1.0), "cube");
     assert_eq!(cube, MeshHandle(0));
     let eye = Vec3::new(0.0, 1.0, 5.0);
     let camera = Camera::look_at(eye, Vec3::new(0.0, 1.5, 0.0), Vec3::Y, 1.2, 1.0, 0.1, 100.0);

@@ -5,8 +5,8 @@ mod support;
 
 use glam::{Mat4, Vec3, Vec4};
 use sierra_render::{
-    primitives, readback, Camera, DrawItem, FrameData, HeadlessRenderer, Material, MeshHandle,
-    PointLight, Sun,
+    primitives, readback, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material,
+    MeshHandle, PointLight, Sun,
 };
 use support::context;
 
@@ -67,11 +67,8 @@ fn frame(camera: Camera, sun: Sun, draws: Vec<DrawItem>) -> FrameData {
 fn lit_cube_centre_matches_analytic_blinn_phong_and_corners_are_clear() {
     let ctx = context();
     let (w, h) = (64, 64);
-    let mut headless = HeadlessRenderer::new(&ctx, w, h).unwrap();
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap();
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (w, h), &primitives::cube(1.0), "cube");
     let to_sun = Vec3::new(0.3, 0.4, 1.0).normalize();
     let sun = Sun {
         direction: -to_sun,
@@ -135,11 +132,8 @@ fn lit_cube_centre_matches_analytic_blinn_phong_and_corners_are_clear() {
 fn near_object_occludes_far_object_in_either_draw_order() {
     let ctx = context();
     let (w, h) = (32, 32);
-    let mut headless = HeadlessRenderer::new(&ctx, w, h).unwrap();
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap();
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (w, h), &primitives::cube(1.0), "cube");
     let unlit = |rgb: Vec3| Material {
         base_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
         specular_color: Vec3::ZERO,
@@ -216,11 +210,8 @@ fn texture_of_width_37_reads_back_without_row_skew() {
 fn rendered_37x23_image_has_straight_vertical_edges() {
     let ctx = context();
     let (w, h) = (37, 23);
-    let mut headless = HeadlessRenderer::new(&ctx, w, h).unwrap();
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap();
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (w, h), &primitives::cube(1.0), "cube");
     // A tall white box whose left edge is vertical on screen: with skewed rows the edge would slant.
     let draw = DrawItem {
         mesh: cube,
@@ -249,11 +240,8 @@ fn rendered_37x23_image_has_straight_vertical_edges() {
 fn point_light_is_full_inside_inner_radius_and_zero_beyond_outer() {
     let ctx = context();
     let (w, h) = (64, 64);
-    let mut headless = HeadlessRenderer::new(&ctx, w, h).unwrap();
-    let plane = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::plane(20.0), "plane")
-        .unwrap();
+    let (mut headless, plane) =
+        support::renderer_with_mesh(&ctx, (w, h), &primitives::plane(20.0), "plane");
     let material = Material {
         base_color: Vec4::new(0.5, 0.5, 0.5, 1.0),
         specular_color: Vec3::ZERO,
@@ -386,26 +374,30 @@ fn oversized_and_zero_targets_are_errors() {
     ));
 }
 
-#[test]
-fn validation_errors_are_results_not_panics() {
-    let ctx = context();
-    // A uniform buffer bound as a vertex buffer in a copy: invalid usage → captured by the error scope.
+/// Submits a copy within a 16-byte buffer made for uniforms only (no `COPY_SRC` or
+/// `COPY_DST`): a validation error.
+fn copy_from_a_uniform_buffer(ctx: &GpuContext) {
     let buffer = ctx
         .create_buffer(&wgpu::BufferDescriptor {
-            label: Some("small"),
+            label: Some("uniforms only"),
             size: 16,
             usage: wgpu::BufferUsages::UNIFORM,
             mapped_at_creation: false,
         })
         .unwrap();
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(&buffer, 0, &buffer, 0, 16);
+    ctx.queue.submit([encoder.finish()]);
+}
+
+#[test]
+fn validation_errors_are_results_not_panics() {
+    let ctx = context();
+    // A uniform buffer copied from: invalid usage → captured by the error scope.
     let err = ctx
         .scoped(
             || "copying from a buffer without COPY_SRC".to_owned(),
-            || {
-                let mut encoder = ctx.device.create_command_encoder(&Default::default());
-                encoder.copy_buffer_to_buffer(&buffer, 0, &buffer, 0, 16);
-                ctx.queue.submit([encoder.finish()]);
-            },
+            || copy_from_a_uniform_buffer(&ctx),
         )
         .unwrap_err();
     assert!(err.to_string().contains("COPY_SRC"), "{err}");
@@ -414,19 +406,9 @@ fn validation_errors_are_results_not_panics() {
 #[test]
 fn errors_outside_scopes_are_recorded_instead_of_panicking() {
     let ctx = context();
-    let buffer = ctx
-        .create_buffer(&wgpu::BufferDescriptor {
-            label: Some("no copy usage"),
-            size: 16,
-            usage: wgpu::BufferUsages::UNIFORM,
-            mapped_at_creation: false,
-        })
-        .unwrap();
     assert!(ctx.take_uncaptured_errors("before").is_ok());
     // No error scope here: wgpu's default handler would panic; ours records the error.
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(&buffer, 0, &buffer, 0, 16);
-    ctx.queue.submit([encoder.finish()]);
+    copy_from_a_uniform_buffer(&ctx);
     let err = ctx
         .take_uncaptured_errors("copying without COPY_SRC")
         .unwrap_err();

@@ -6,11 +6,27 @@ use glam::{Mat4, Vec3, Vec4};
 use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT, LDR_FORMAT};
 use sierra_render::{
     primitives, readback, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material,
-    MeshHandle, Sun,
+    MeshData, MeshHandle, Sun,
 };
 
 pub fn context() -> GpuContext {
     GpuContext::headless().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A headless renderer of `width`×`height` pixels with `mesh` uploaded under `label`; the
+/// renderer and the mesh's handle.
+pub fn renderer_with_mesh(
+    ctx: &GpuContext,
+    (width, height): (u32, u32),
+    mesh: &MeshData,
+    label: &str,
+) -> (HeadlessRenderer, MeshHandle) {
+    let mut headless = HeadlessRenderer::new(ctx, width, height).unwrap_or_else(|e| panic!("{e}"));
+    let handle = headless
+        .renderer
+        .upload_mesh(ctx, mesh, label)
+        .unwrap_or_else(|e| panic!("{e}"));
+    (headless, handle)
 }
 
 /// A square (1:1) camera at `eye` looking at the origin with `up`, a vertical field of view of
