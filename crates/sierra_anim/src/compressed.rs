@@ -34,6 +34,7 @@ use std::collections::HashMap;
 use glam::{Mat4, Quat, Vec3, Vec3A, Vec4};
 
 use crate::clip::{MorphTrack, TrackHeader, TrackSet};
+use crate::error::check_len;
 use crate::{AnimError, Clip, Interpolation, Skeleton};
 
 /// `Wide::group` of a constant track.
@@ -99,6 +100,44 @@ struct Wide {
     /// Animated: `min`/`quantum` stored (24 bytes); `false` for rotations quantised over the
     /// fixed smallest-three range `[−1/√2, 1/√2]` (cheaper for tracks with few keys).
     pub ranged: bool,
+}
+
+impl Wide {
+    /// A constant track holding `value` (`x y z 0` or `x y z w`); `identity` when that value
+    /// equals the identity within the budget.
+    fn constant(identity: bool, value: [f32; 4]) -> Self {
+        Self {
+            identity,
+            group: CONSTANT,
+            step: true,
+            bits: 0,
+            offset: 0,
+            len: 0,
+            min: value,
+            quantum: [0.0; 3],
+            ranged: false,
+        }
+    }
+}
+
+/// Componentwise `(min, max − min)` of `points` (at least one).
+fn bounds(points: impl Iterator<Item = Vec3>) -> (Vec3, Vec3) {
+    let (min, max) = points.fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    );
+    (min, max - min)
+}
+
+/// The decoded step per component, `extent / (2^bits − 1)` (`extent` itself for
+/// [`LOSSLESS`] tracks, which store raw `f32` bits and never use it).
+fn quantum_of(extent: Vec3, bits: u8) -> [f32; 3] {
+    let steps = if bits == LOSSLESS {
+        1.0
+    } else {
+        ((1u32 << bits) - 1) as f32
+    };
+    (extent / steps).to_array()
 }
 
 /// Key times shared by animated tracks: `times[first..first + keys]` of the clip.
@@ -312,13 +351,7 @@ impl CompressedClip {
         settings: &CompressionSettings,
     ) -> Result<Self, AnimError> {
         let n = skeleton.joint_count();
-        if clip.joint_count() != n {
-            return Err(AnimError::BufferSize {
-                what: "clip joints",
-                expected: n,
-                actual: clip.joint_count(),
-            });
-        }
+        check_len("clip joints", n, clip.joint_count())?;
         let bounds = JointBounds::measure(clip, skeleton, settings)?;
         let world = settings.world_scale.abs().max(f32::MIN_POSITIVE);
         let mut budget = settings.tolerance / world;
@@ -712,6 +745,30 @@ impl Encoder {
         g
     }
 
+    /// The animated track whose keys were pushed to the bit stream from bit `offset` on,
+    /// with `bits` per component over the range `min` + `quantum` steps.
+    fn animated(
+        &mut self,
+        keys: &Keys,
+        bits: u8,
+        offset: u32,
+        min: [f32; 3],
+        quantum: [f32; 3],
+        ranged: bool,
+    ) -> Wide {
+        Wide {
+            identity: false,
+            group: self.group(&keys.times),
+            step: keys.step,
+            bits,
+            offset,
+            len: self.bits.len as u32 - offset,
+            min: [min[0], min[1], min[2], 0.0],
+            quantum,
+            ranged,
+        }
+    }
+
     fn vec_track(
         &mut self,
         set: &TrackSet<Vec3A>,
@@ -727,9 +784,7 @@ impl Encoder {
             .iter()
             .map(|a| Vec3::new(a[0], a[1], a[2]))
             .collect();
-        let min = v.iter().fold(Vec3::splat(f32::MAX), |a, &b| a.min(b));
-        let max = v.iter().fold(Vec3::splat(f32::MIN), |a, &b| a.max(b));
-        let extent = max - min;
+        let (min, extent) = bounds(v.iter().copied());
         if v.len() == 1 || extent.max_element() <= 2.0 * delta {
             let c = if v.len() == 1 {
                 v[0]
@@ -739,25 +794,10 @@ impl Encoder {
             let is_identity = v
                 .iter()
                 .all(|x| (*x - Vec3::splat(identity)).abs().max_element() <= delta);
-            return Wide {
-                identity: is_identity,
-                group: CONSTANT,
-                step: true,
-                bits: 0,
-                offset: 0,
-                len: 0,
-                min: [c.x, c.y, c.z, 0.0],
-                quantum: [0.0; 3],
-                ranged: false,
-            };
+            return Wide::constant(is_identity, c.extend(0.0).to_array());
         }
         let bits = adjust(bits_for(extent.max_element(), delta), extra);
-        let steps = if bits == LOSSLESS {
-            1.0
-        } else {
-            ((1u32 << bits) - 1) as f32
-        };
-        let quantum = (extent / steps).to_array();
+        let quantum = quantum_of(extent, bits);
         let offset = self.bits.len as u32;
         let min = min.to_array();
         for x in &v {
@@ -770,17 +810,7 @@ impl Encoder {
                 self.bits.push(u, bits as u32);
             }
         }
-        Wide {
-            identity: false,
-            group: self.group(&keys.times),
-            step: keys.step,
-            bits,
-            offset,
-            len: self.bits.len as u32 - offset,
-            min: [min[0], min[1], min[2], 0.0],
-            quantum,
-            ranged: bits != LOSSLESS,
-        }
+        self.animated(&keys, bits, offset, min, quantum, bits != LOSSLESS)
     }
 
     fn rot_track(
@@ -807,17 +837,7 @@ impl Encoder {
                 let k = if k.w < 0.0 { -k } else { k };
                 (k - Vec4::W).abs().max_element() <= delta
             });
-            return Wide {
-                identity: is_identity,
-                len: 0,
-                group: CONSTANT,
-                step: true,
-                bits: 0,
-                offset: 0,
-                min: q0.to_array(),
-                quantum: [0.0; 3],
-                ranged: false,
-            };
+            return Wide::constant(is_identity, q0.to_array());
         }
         // Smallest three: (index of the largest |component|, the other three with it positive).
         let three: Vec<(u32, Vec3)> = q
@@ -839,9 +859,7 @@ impl Encoder {
                 (largest as u32, Vec3::from_array(r))
             })
             .collect();
-        let min = three.iter().fold(Vec3::splat(f32::MAX), |a, b| a.min(b.1));
-        let max = three.iter().fold(Vec3::splat(f32::MIN), |a, b| a.max(b.1));
-        let extent = max - min;
+        let (min, extent) = bounds(three.iter().map(|t| t.1));
         let bits = adjust(bits_for(extent.max_element(), delta), extra);
         // Or over the fixed range, when the 24 bytes of range cost more than the bits they save.
         let full = std::f32::consts::SQRT_2;
@@ -860,12 +878,7 @@ impl Encoder {
         } else {
             (Vec3::splat(-0.5 * full), Vec3::splat(full), bits_full)
         };
-        let steps = if bits == LOSSLESS {
-            1.0
-        } else {
-            ((1u32 << bits) - 1) as f32
-        };
-        let quantum = (extent / steps).to_array();
+        let quantum = quantum_of(extent, bits);
         let offset = self.bits.len as u32;
         let min = min.to_array();
         if bits == LOSSLESS {
@@ -882,16 +895,6 @@ impl Encoder {
                     .push(quantize(r[c], min[c], quantum[c], bits), bits as u32);
             }
         }
-        Wide {
-            identity: false,
-            group: self.group(&keys.times),
-            step: keys.step,
-            bits,
-            offset,
-            len: self.bits.len as u32 - offset,
-            min: [min[0], min[1], min[2], 0.0],
-            quantum,
-            ranged,
-        }
+        self.animated(&keys, bits, offset, min, quantum, ranged)
     }
 }

@@ -72,6 +72,21 @@ impl Validator<'_> {
         }
     }
 
+    /// The position of `name` among `names`, or an error at `at` with the message
+    /// `missing(list)`, `list` the names comma-separated.
+    fn find<'n>(
+        &self,
+        at: String,
+        names: impl Iterator<Item = &'n str> + Clone,
+        name: &str,
+        missing: impl FnOnce(String) -> String,
+    ) -> Result<usize, GraphError> {
+        names.clone().position(|n| n == name).ok_or_else(|| {
+            let list: Vec<&str> = names.collect();
+            self.err(at, missing(list.join(", ")))
+        })
+    }
+
     fn number(&self, at: String, v: f32, min: f32) -> Result<f32, GraphError> {
         if v.is_finite() && v >= min {
             Ok(v)
@@ -219,20 +234,11 @@ impl Validator<'_> {
             ));
         }
         let state_of = |name: &str, path: String| -> Result<StateId, GraphError> {
-            l.states
-                .iter()
-                .position(|s| s.name == name)
-                .map(|s| s as StateId)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = l.states.iter().map(|s| s.name.as_str()).collect();
-                    self.err(
-                        path,
-                        format!(
-                            "no state `{name}` in this layer (states: {})",
-                            names.join(", ")
-                        ),
-                    )
-                })
+            let names = l.states.iter().map(|s| s.name.as_str());
+            self.find(path, names, name, |list| {
+                format!("no state `{name}` in this layer (states: {list})")
+            })
+            .map(|s| s as StateId)
         };
         let entry = state_of(&l.entry, format!("{at}.entry"))?;
         let states = l
@@ -376,13 +382,10 @@ impl Names<'_> {
         kind: ParameterKind,
         at: String,
     ) -> Result<ParamId, GraphError> {
-        let Some(i) = self.parameters.iter().position(|p| p.name == name) else {
-            let names: Vec<&str> = self.parameters.iter().map(|p| p.name.as_str()).collect();
-            return Err(v.err(
-                at,
-                format!("no parameter `{name}` (parameters: {})", names.join(", ")),
-            ));
-        };
+        let names = self.parameters.iter().map(|p| p.name.as_str());
+        let i = v.find(at.clone(), names, name, |list| {
+            format!("no parameter `{name}` (parameters: {list})")
+        })?;
         if self.parameters[i].kind != kind {
             return Err(v.err(
                 at,
@@ -396,16 +399,10 @@ impl Names<'_> {
     }
 
     fn slot(&self, v: &Validator, name: &str, at: String) -> Result<u16, GraphError> {
-        self.slots
-            .iter()
-            .position(|s| s.name == name)
-            .map(|i| i as u16)
-            .ok_or_else(|| {
-                let names: Vec<&str> = self.slots.iter().map(|s| s.name.as_str()).collect();
-                v.err(
-                    at,
-                    format!("no clip slot `{name}` (slots: {})", names.join(", ")),
-                )
-            })
+        let names = self.slots.iter().map(|s| s.name.as_str());
+        v.find(at, names, name, |list| {
+            format!("no clip slot `{name}` (slots: {list})")
+        })
+        .map(|i| i as u16)
     }
 }
