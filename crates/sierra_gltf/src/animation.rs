@@ -11,6 +11,16 @@ use crate::accessor::{read_floats, Expect, Norm};
 use crate::source::Buffers;
 use crate::{Error, Result};
 
+/// Component types of rotation and morph-weight outputs: `f32`, or 8/16-bit integers
+/// that must be normalized (glTF 2.0 §3.11, animation sampler output accessors).
+const FLOAT_OR_NORMALIZED: &[DataType] = &[
+    DataType::F32,
+    DataType::I8,
+    DataType::U8,
+    DataType::I16,
+    DataType::U16,
+];
+
 /// Keyframes of one channel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ChannelData {
@@ -118,28 +128,10 @@ pub(crate) fn read_animation(
             Property::Translation | Property::Scale => {
                 (Dimensions::Vec3, &[DataType::F32], Norm::Forbidden)
             }
-            Property::Rotation => (
-                Dimensions::Vec4,
-                &[
-                    DataType::F32,
-                    DataType::I8,
-                    DataType::U8,
-                    DataType::I16,
-                    DataType::U16,
-                ],
-                Norm::Required,
-            ),
-            Property::MorphTargetWeights => (
-                Dimensions::Scalar,
-                &[
-                    DataType::F32,
-                    DataType::I8,
-                    DataType::U8,
-                    DataType::I16,
-                    DataType::U16,
-                ],
-                Norm::Required,
-            ),
+            Property::Rotation => (Dimensions::Vec4, FLOAT_OR_NORMALIZED, Norm::Required),
+            Property::MorphTargetWeights => {
+                (Dimensions::Scalar, FLOAT_OR_NORMALIZED, Norm::Required)
+            }
         };
         let values = read_floats(
             file,
