@@ -286,8 +286,12 @@ impl<H: PoseHook, C: ClipSource + ?Sized> CharacterJob<'_, H, C> {
         } else if let ([a, b], true) = (self.layers, fused) {
             let (ca, rest) = pose.contexts.split_at_mut(1);
             let (ca, cb) = (&mut ca[0], &mut rest[0]);
-            let rest_pose = self.skeleton.soa_rest_pose();
-            fuse_layers(level, a, ca, b, cb, rest_pose, &mut pose.soa_local);
+            let target = FuseTarget {
+                level,
+                rest: self.skeleton.soa_rest_pose(),
+                out: &mut pose.soa_local,
+            };
+            fuse_layers((a, ca), (b, cb), target);
         } else {
             for ((layer, ctx), out) in self
                 .layers
@@ -352,45 +356,34 @@ impl<H: PoseHook, C: ClipSource + ?Sized> CharacterJob<'_, H, C> {
     }
 }
 
-/// The crossfade of two layers (`a` sampled with context `ca`, `b` with `cb`, each clip raw
-/// or compressed) into `out` (`[soa_blocks(joint_count)]`, `rest` the rest pose): picks
-/// `a`'s sampler, then [`fuse_with`] picks `b`'s and runs [`fused2`].
-fn fuse_layers<C: ClipSource + ?Sized>(
+/// Where a fused crossfade writes: `out` (`[soa_blocks(joint_count)]`), `rest` the rest pose
+/// (for joints whose weights sum to zero), on instruction set `level`.
+struct FuseTarget<'o> {
     level: SimdLevel,
-    a: &ClipLayer<'_, C>,
-    ca: &mut SamplingContext,
-    b: &ClipLayer<'_, C>,
-    cb: &mut SamplingContext,
-    rest: &[SoaTransform],
-    out: &mut [SoaTransform],
+    rest: &'o [SoaTransform],
+    out: &'o mut [SoaTransform],
+}
+
+/// The crossfade of layer `a` (sampled with context `ca`) and layer `b` (with `cb`), each clip
+/// raw or compressed: picks `a`'s sampler, then [`fuse_with`] picks `b`'s and runs [`fused2`].
+fn fuse_layers<C: ClipSource + ?Sized>(
+    (a, ca): (&ClipLayer<'_, C>, &mut SamplingContext),
+    b: (&ClipLayer<'_, C>, &mut SamplingContext),
+    target: FuseTarget<'_>,
 ) {
     let (t, p, w) = (a.time, a.playback, a.weight);
     match a.clip.clip_ref() {
-        ClipRef::Raw(x) => fuse_with(
-            level,
-            &mut SoaSampler::new(x, t, p, ca),
-            w,
-            b,
-            cb,
-            rest,
-            out,
-        ),
-        ClipRef::Compressed(x) => {
-            let mut sa = CompressedSampler::new(x, t, p, ca);
-            fuse_with(level, &mut sa, w, b, cb, rest, out);
-        }
+        ClipRef::Raw(x) => fuse_with(&mut SoaSampler::new(x, t, p, ca), w, b, target),
+        ClipRef::Compressed(x) => fuse_with(&mut CompressedSampler::new(x, t, p, ca), w, b, target),
     }
 }
 
 /// [`fuse_layers`] once the first layer's sampler `sa` (weight `wa`) is built.
 fn fuse_with<A: BlockSource, C: ClipSource + ?Sized>(
-    level: SimdLevel,
     sa: &mut A,
     wa: f32,
-    b: &ClipLayer<'_, C>,
-    cb: &mut SamplingContext,
-    rest: &[SoaTransform],
-    out: &mut [SoaTransform],
+    (b, cb): (&ClipLayer<'_, C>, &mut SamplingContext),
+    FuseTarget { level, rest, out }: FuseTarget<'_>,
 ) {
     let (t, p, wb) = (b.time, b.playback, b.weight);
     match b.clip.clip_ref() {

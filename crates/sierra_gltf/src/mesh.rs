@@ -4,6 +4,8 @@ use std::path::Path;
 
 use glam::{Vec2, Vec3, Vec4};
 use gltf::accessor::{DataType, Dimensions};
+// Accessor types spelled as in glTF (`VEC3`), apart from glam's vector types.
+use gltf::accessor::Dimensions::{Scalar, Vec2 as VEC2, Vec3 as VEC3, Vec4 as VEC4};
 use gltf::mesh::Semantic;
 
 use crate::accessor::{read_floats, Expect, Norm};
@@ -110,58 +112,33 @@ struct Layout {
     normalized: Norm,
 }
 
-const POSITION: Layout = Layout {
-    dims: &[Dimensions::Vec3],
-    types: QUANTISED,
-    normalized: Norm::Either,
-};
-const NORMAL: Layout = Layout {
-    dims: &[Dimensions::Vec3],
-    types: FLOAT_OR_SNORM,
-    normalized: Norm::Required,
-};
-const TANGENT: Layout = Layout {
-    dims: &[Dimensions::Vec4],
-    types: FLOAT_OR_SNORM,
-    normalized: Norm::Required,
-};
-const TEXCOORD: Layout = Layout {
-    dims: &[Dimensions::Vec2],
-    types: QUANTISED,
-    normalized: Norm::Either,
-};
-const COLOR: Layout = Layout {
-    dims: &[Dimensions::Vec3, Dimensions::Vec4],
-    types: FLOAT_OR_UNORM,
-    normalized: Norm::Required,
-};
-const JOINTS: Layout = Layout {
-    dims: &[Dimensions::Vec4],
-    types: &[DataType::U8, DataType::U16],
-    normalized: Norm::Forbidden,
-};
-const WEIGHTS: Layout = Layout {
-    dims: &[Dimensions::Vec4],
-    types: FLOAT_OR_UNORM,
-    normalized: Norm::Required,
-};
-const INDICES: Layout = Layout {
-    dims: &[Dimensions::Scalar],
-    types: &[DataType::U8, DataType::U16, DataType::U32],
-    normalized: Norm::Forbidden,
-};
+impl Layout {
+    const fn new(
+        dims: &'static [Dimensions],
+        types: &'static [DataType],
+        normalized: Norm,
+    ) -> Self {
+        Self {
+            dims,
+            types,
+            normalized,
+        }
+    }
+}
+
+const INDEX_TYPES: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
+const POSITION: Layout = Layout::new(&[VEC3], QUANTISED, Norm::Either);
+const NORMAL: Layout = Layout::new(&[VEC3], FLOAT_OR_SNORM, Norm::Required);
+const TANGENT: Layout = Layout::new(&[VEC4], FLOAT_OR_SNORM, Norm::Required);
+const TEXCOORD: Layout = Layout::new(&[VEC2], QUANTISED, Norm::Either);
+const COLOR: Layout = Layout::new(&[VEC3, VEC4], FLOAT_OR_UNORM, Norm::Required);
+const JOINTS: Layout = Layout::new(&[VEC4], &[DataType::U8, DataType::U16], Norm::Forbidden);
+const WEIGHTS: Layout = Layout::new(&[VEC4], FLOAT_OR_UNORM, Norm::Required);
+const INDICES: Layout = Layout::new(&[Scalar], INDEX_TYPES, Norm::Forbidden);
 /// Morph target POSITION deltas may be unnormalised integers.
-const POSITION_DELTA: Layout = Layout {
-    dims: &[Dimensions::Vec3],
-    types: FLOAT_OR_SNORM,
-    normalized: Norm::Either,
-};
+const POSITION_DELTA: Layout = Layout::new(&[VEC3], FLOAT_OR_SNORM, Norm::Either);
 /// Morph target NORMAL and TANGENT (xyz) deltas.
-const DIRECTION_DELTA: Layout = Layout {
-    dims: &[Dimensions::Vec3],
-    types: FLOAT_OR_SNORM,
-    normalized: Norm::Required,
-};
+const DIRECTION_DELTA: Layout = Layout::new(&[VEC3], FLOAT_OR_SNORM, Norm::Required);
 
 fn vec3s(v: Vec<f32>) -> Vec<Vec3> {
     v.chunks_exact(3).map(Vec3::from_slice).collect()

@@ -92,6 +92,15 @@ pub(crate) fn finite(name: &str, value: f64) -> Result<f64, Error> {
     }
 }
 
+/// `[(name, value)]` of fields of `$s`, each named as in the struct (the name its parameter
+/// has in level files and errors): `named_fields!(self: size, feature_size)`.
+macro_rules! named_fields {
+    ($s:ident: $($field:ident),+ $(,)?) => {
+        [$((stringify!($field), $s.$field)),+]
+    };
+}
+pub(crate) use named_fields;
+
 /// Checks that every `(name, value)` of `values` is finite ([`Error::NonFinite`] naming the
 /// first that is not).
 pub(crate) fn all_finite(values: &[(&str, f32)]) -> Result<(), Error> {

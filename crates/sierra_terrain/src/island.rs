@@ -19,7 +19,7 @@ use glam::{Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{all_finite, all_positive, size, Error};
+use crate::error::{all_finite, all_positive, named_fields, size, Error};
 use crate::heightfield::{HeightField, RayHit, MAX_RESOLUTION};
 use crate::mesh::Mesh;
 use crate::noise::grid::{fbm2_grid, GridSpec, Threads};
@@ -117,23 +117,10 @@ impl TerrainParams {
         }
         size("chunk_cells", self.chunk_cells, 1024)?;
         Fbm::new(self.mountains)?;
-        all_positive(
-            &[
-                ("size", self.size),
-                ("feature_size", self.feature_size),
-                ("coast_feature_size", self.coast_feature_size),
-            ],
-            "> 0 metres",
-        )?;
-        all_finite(&[
-            ("height_scale", self.height_scale),
-            ("coast_wobble", self.coast_wobble),
-            ("sea_level", self.sea_level),
-            ("sea_depth", self.sea_depth),
-            ("wet_sand_height", self.wet_sand_height),
-            ("beach_height", self.beach_height),
-            ("snow_line", self.snow_line),
-        ])?;
+        let lengths = named_fields!(self: size, feature_size, coast_feature_size);
+        all_positive(&lengths, "> 0 metres")?;
+        all_finite(&named_fields!(self: height_scale, coast_wobble, sea_level, sea_depth))?;
+        all_finite(&named_fields!(self: wet_sand_height, beach_height, snow_line))?;
         Ok(())
     }
 

@@ -6,7 +6,7 @@ use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{all_positive, finite, size, Error};
+use crate::error::{all_positive, finite, named_fields, size, Error};
 use crate::island::Island;
 use crate::mesh::{grid_cells, Mesh};
 use crate::rng;
@@ -59,14 +59,8 @@ impl PalmParams {
         }
         size("trunk_segments", self.trunk_segments, 64)?;
         size("fronds", self.fronds, 32)?;
-        all_positive(
-            &[
-                ("height", self.height),
-                ("trunk_radius", self.trunk_radius),
-                ("frond_length", self.frond_length),
-            ],
-            "> 0 metres",
-        )?;
+        let lengths = named_fields!(self: height, trunk_radius, frond_length);
+        all_positive(&lengths, "> 0 metres")?;
         finite("lean", f64::from(self.lean))?;
         Ok(())
     }

@@ -13,7 +13,7 @@ use glam::{Quat, Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{all_finite, all_positive, size, Error};
+use crate::error::{all_finite, all_positive, named_fields, size, Error};
 use crate::mesh::{grid_cells, Mesh};
 use crate::noise::{Fbm, FbmParams, Permutation};
 
@@ -155,17 +155,10 @@ impl PlanetParams {
         }
         Fbm::new(self.surface)?;
         Fbm::new(self.clouds)?;
-        all_positive(
-            &[("radius", self.radius), ("cloud_height", self.cloud_height)],
-            "> 0",
-        )?;
+        all_positive(&named_fields!(self: radius, cloud_height), "> 0")?;
+        all_finite(&named_fields!(self: relief, surface_frequency, cloud_frequency))?;
+        all_finite(&named_fields!(self: cloud_coverage, cloud_speed, spin_speed))?;
         all_finite(&[
-            ("relief", self.relief),
-            ("surface_frequency", self.surface_frequency),
-            ("cloud_frequency", self.cloud_frequency),
-            ("cloud_coverage", self.cloud_coverage),
-            ("cloud_speed", self.cloud_speed),
-            ("spin_speed", self.spin_speed),
             ("position.x", self.position[0]),
             ("position.y", self.position[1]),
             ("position.z", self.position[2]),

@@ -429,12 +429,7 @@ impl RowNoise {
         z: f32,
         out: &mut [f32],
     ) {
-        self.row::<true>(
-            perm,
-            Row::Noise(Emit::Store),
-            RowAt { x0, dx, y, z },
-            out,
-        )
+        self.row::<true>(perm, Row::Noise(Emit::Store), RowAt { x0, dx, y, z }, out)
     }
 
     /// `acc[i] = acc[i] + amp·perlin3(x0 + i·dx, y, z)` for a whole row: one octave added to
