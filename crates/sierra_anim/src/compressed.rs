@@ -121,7 +121,7 @@ impl Wide {
 }
 
 /// Componentwise `(min, max − min)` of `points` (at least one).
-fn bounds(points: impl Iterator<Item = Vec3>) -> (Vec3, Vec3) {
+fn min_extent(points: impl Iterator<Item = Vec3>) -> (Vec3, Vec3) {
     let (min, max) = points.fold(
         (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
         |(lo, hi), p| (lo.min(p), hi.max(p)),
@@ -399,31 +399,22 @@ impl CompressedClip {
         let sqrt3 = 3f32.sqrt();
         for j in 0..n {
             let delta = budget / (sqrt3 * bounds.parent_scale[j]);
-            tracks.push(enc.vec_track(
-                &clip.translations,
-                j,
-                (delta, extra[j]),
-                budget,
-                bounds.parent_scale[j],
-                0.0,
-            ));
+            let set = &clip.translations;
+            let keys = track_keys(set, set.headers[j], budget, bounds.parent_scale[j], false);
+            tracks.push(enc.vec_track(keys, (delta, extra[j]), 0.0));
         }
         for j in 0..n {
             let reach = bounds.reach[j];
             let delta = budget / (8.0 * reach);
-            tracks.push(enc.rot_track(&clip.rotations, j, (delta, extra[n + j]), budget, reach));
+            let set = &clip.rotations;
+            let keys = track_keys(set, set.headers[j], budget, reach, true);
+            tracks.push(enc.rot_track(keys, (delta, extra[n + j])));
         }
         for j in 0..n {
             let reach = bounds.reach[j] / bounds.min_scale[j];
             let delta = budget / (sqrt3 * reach);
-            tracks.push(enc.vec_track(
-                &clip.scales,
-                j,
-                (delta, extra[2 * n + j]),
-                budget,
-                reach,
-                1.0,
-            ));
+            let keys = track_keys(&clip.scales, clip.scales.headers[j], budget, reach, false);
+            tracks.push(enc.vec_track(keys, (delta, extra[2 * n + j]), 1.0));
         }
         // Pack: kinds, constants, animated headers with their range and keys re-laid
         // contiguously (range first).
@@ -769,22 +760,15 @@ impl Encoder {
         }
     }
 
-    fn vec_track(
-        &mut self,
-        set: &TrackSet<Vec3A>,
-        j: usize,
-        (delta, extra): (f32, i8),
-        budget: f32,
-        reach: f32,
-        identity: f32,
-    ) -> Wide {
-        let keys = track_keys(set, set.headers[j], budget, reach, false);
+    /// A translation or scale track from its kept `keys`, each component within `delta` of
+    /// the clip (`extra` bits added); constant tracks within `delta` of `identity` are identity.
+    fn vec_track(&mut self, keys: Keys, (delta, extra): (f32, i8), identity: f32) -> Wide {
         let v: Vec<Vec3> = keys
             .values
             .iter()
             .map(|a| Vec3::new(a[0], a[1], a[2]))
             .collect();
-        let (min, extent) = bounds(v.iter().copied());
+        let (min, extent) = min_extent(v.iter().copied());
         if v.len() == 1 || extent.max_element() <= 2.0 * delta {
             let c = if v.len() == 1 {
                 v[0]
@@ -813,15 +797,8 @@ impl Encoder {
         self.animated(&keys, bits, offset, min, quantum, bits != LOSSLESS)
     }
 
-    fn rot_track(
-        &mut self,
-        set: &TrackSet<Quat>,
-        j: usize,
-        (delta, extra): (f32, i8),
-        budget: f32,
-        reach: f32,
-    ) -> Wide {
-        let keys = track_keys(set, set.headers[j], budget, reach, true);
+    /// A rotation track from its kept `keys` (smallest-three), each component within `delta`.
+    fn rot_track(&mut self, keys: Keys, (delta, extra): (f32, i8)) -> Wide {
         let q: Vec<Vec4> = keys
             .values
             .iter()
@@ -859,7 +836,7 @@ impl Encoder {
                 (largest as u32, Vec3::from_array(r))
             })
             .collect();
-        let (min, extent) = bounds(three.iter().map(|t| t.1));
+        let (min, extent) = min_extent(three.iter().map(|t| t.1));
         let bits = adjust(bits_for(extent.max_element(), delta), extra);
         // Or over the fixed range, when the 24 bytes of range cost more than the bits they save.
         let full = std::f32::consts::SQRT_2;

@@ -59,6 +59,20 @@ fn json_error(file: &Path, json_path: String, inner: serde_json::Error) -> Graph
     }
 }
 
+/// `check(element, json_path)` for every element of the JSON array at `at` (element `k` at
+/// `{at}[{k}]`), in order; the first error ends it.
+fn each<T, U>(
+    items: &[T],
+    at: &str,
+    check: impl Fn(&T, String) -> Result<U, GraphError>,
+) -> Result<Vec<U>, GraphError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| check(item, format!("{at}[{k}]")))
+        .collect()
+}
+
 struct Validator<'a> {
     file: &'a Path,
 }
@@ -241,12 +255,9 @@ impl Validator<'_> {
             .map(|s| s as StateId)
         };
         let entry = state_of(&l.entry, format!("{at}.entry"))?;
-        let states = l
-            .states
-            .iter()
-            .enumerate()
-            .map(|(k, s)| self.state(s, format!("{at}.states[{k}]"), n))
-            .collect::<Result<Vec<_>, _>>()?;
+        let states = each(&l.states, &format!("{at}.states"), |s, p| {
+            self.state(s, p, n)
+        })?;
         let mut transitions = Vec::new();
         for (k, t) in l.transitions.iter().enumerate() {
             let tat = format!("{at}.transitions[{k}]");
@@ -261,12 +272,9 @@ impl Validator<'_> {
                 .map(|e| self.number(format!("{tat}.exitTime"), e, 0.0))
                 .transpose()?;
             let duration = self.number(format!("{tat}.duration"), t.duration, 0.0)?;
-            let conditions = t
-                .conditions
-                .iter()
-                .enumerate()
-                .map(|(c, cond)| self.condition(cond, format!("{tat}.conditions[{c}]"), n))
-                .collect::<Result<Vec<_>, _>>()?;
+            let conditions = each(&t.conditions, &format!("{tat}.conditions"), |c, p| {
+                self.condition(c, p, n)
+            })?;
             transitions.push(Transition {
                 from,
                 to,
