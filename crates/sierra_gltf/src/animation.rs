@@ -7,7 +7,7 @@ use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use sierra_anim::{Interpolation, RawMorphTrack, RawTrack};
 
-use crate::accessor::{read_floats, Expect, Norm};
+use crate::accessor::{read_f32s, read_floats, Expect, Norm};
 use crate::source::Buffers;
 use crate::{Error, Result};
 
@@ -81,17 +81,7 @@ pub(crate) fn read_animation(
             reason,
         };
         let usage = format!("animation {} channel {ci} input", anim.index());
-        let times = read_floats(
-            file,
-            buffers,
-            &input,
-            &Expect {
-                usage: &usage,
-                dims: &[Dimensions::Scalar],
-                types: &[DataType::F32],
-                normalized: Norm::Forbidden,
-            },
-        )?;
+        let times = read_f32s(file, buffers, &input, &usage, Dimensions::Scalar)?;
         if let Some(i) = times.iter().position(|t| !t.is_finite()) {
             return Err(key_err(
                 input.index(),
