@@ -186,89 +186,6 @@ struct RowAt {
     z: f32,
 }
 
-/// One row of noise, `out[i] = perlin3(x0 + i·dx, y, z)` (or added, see [`Emit`]).
-#[inline(always)]
-fn noise_row_impl<const Z3: bool, const L: usize>(
-    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
-    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
-    cells: &mut CellGrads,
-    p: &[u8; 512],
-    RowAt { x0, dx, y, z }: RowAt,
-    emit: Emit,
-    out: &mut [f32],
-) {
-    let (ya, za) = (Axis::new(y), Axis::new(if Z3 { z } else { 0.0 }));
-    let last = out.len().div_ceil(L) * L;
-    cells.fill::<Z3>(&fill, p, ya, za, x0, x0 + last as f32 * dx);
-    let mut block = [0f32; L];
-    for (c, chunk) in out.chunks_mut(L).enumerate() {
-        let xs = BlockX {
-            x0,
-            dx,
-            freq: 1.0,
-            first: c * L,
-        };
-        block_fn(cells, xs, ya, za, &mut block);
-        match emit {
-            Emit::Store if chunk.len() == L => chunk.copy_from_slice(&block),
-            Emit::Store => chunk.copy_from_slice(&block[..chunk.len()]),
-            Emit::Add(amp) => {
-                for (s, &n) in chunk.iter_mut().zip(&block) {
-                    *s += amp * n;
-                }
-            }
-        }
-    }
-}
-
-/// fBm of one row, `out[i] = fbm(x(i), y[, z])` in the same operation order as [`Fbm::fbm2`].
-#[inline(always)]
-fn fbm_row_impl<const Z3: bool, const L: usize>(
-    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
-    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
-    cells: &mut CellGrads,
-    p: &[u8; 512],
-    fbm: &Fbm,
-    RowAt { x0, dx, y, z }: RowAt,
-    out: &mut [f32],
-) {
-    let params = fbm.params();
-    let lacunarity = params.lacunarity as f32;
-    let gain = params.gain as f32;
-    let kind = fbm.kind();
-    out.fill(0.0);
-    let mut block = [0f32; L];
-    let last = out.len().div_ceil(L) * L;
-    let (mut freq, mut amp) = (1.0f32, 1.0f32);
-    let octaves = fbm.full_octaves() + u32::from(fbm.fraction() > 0.0);
-    for octave in 0..octaves {
-        let weight = (octave == fbm.full_octaves()).then_some(fbm.fraction() as f32);
-        let (ya, za) = (
-            Axis::new(y * freq),
-            Axis::new(if Z3 { z * freq } else { 0.0 }),
-        );
-        cells.fill::<Z3>(&fill, p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
-        for (c, chunk) in out.chunks_mut(L).enumerate() {
-            let xs = BlockX {
-                x0,
-                dx,
-                freq,
-                first: c * L,
-            };
-            block_fn(cells, xs, ya, za, &mut block);
-            for (s, &n) in chunk.iter_mut().zip(&block) {
-                let term = signal(kind, n) * amp;
-                *s = match weight {
-                    Some(wt) => *s + term * wt,
-                    None => *s + term,
-                };
-            }
-        }
-        freq *= lacunarity;
-        amp *= gain;
-    }
-}
-
 #[inline(always)]
 fn signal(kind: FbmKind, n: f32) -> f32 {
     match kind {
@@ -300,8 +217,11 @@ enum Row<'f> {
     Fbm(&'f Fbm),
 }
 
-/// One row of `row` on lanes of `L`: [`noise_row_impl`] or [`fbm_row_impl`] with the block
-/// and cell-fill kernels of one code path.
+/// One row of `row` on lanes of `L`, with the block kernel `block_fn` and the cell fill `fill`
+/// of one code path, octave by octave: plain noise is one octave at frequency 1,
+/// `out[i] = perlin3(x0 + i·dx, y, z)` (or added, see [`Emit`]); fBm sums its octaves in the
+/// operation order of [`Fbm::fbm2`]. Each octave fills the row's cells at its frequency, then
+/// evaluates `out` block by block.
 #[inline(always)]
 fn row_impl<const Z3: bool, const L: usize>(
     block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
@@ -309,12 +229,58 @@ fn row_impl<const Z3: bool, const L: usize>(
     cells: &mut CellGrads,
     p: &[u8; 512],
     row: Row<'_>,
-    at: RowAt,
+    RowAt { x0, dx, y, z }: RowAt,
     out: &mut [f32],
 ) {
-    match row {
-        Row::Noise(emit) => noise_row_impl::<Z3, L>(block_fn, fill, cells, p, at, emit, out),
-        Row::Fbm(fbm) => fbm_row_impl::<Z3, L>(block_fn, fill, cells, p, fbm, at, out),
+    // (octaves, lacunarity, gain): one octave for plain noise.
+    let (octaves, lacunarity, gain) = match row {
+        Row::Noise(_) => (1, 1.0, 1.0),
+        Row::Fbm(fbm) => {
+            out.fill(0.0);
+            let params = fbm.params();
+            let octaves = fbm.full_octaves() + u32::from(fbm.fraction() > 0.0);
+            (octaves, params.lacunarity as f32, params.gain as f32)
+        }
+    };
+    let mut block = [0f32; L];
+    let last = out.len().div_ceil(L) * L;
+    let (mut freq, mut amp) = (1.0f32, 1.0f32);
+    for octave in 0..octaves {
+        let (ya, za) = (
+            Axis::new(y * freq),
+            Axis::new(if Z3 { z * freq } else { 0.0 }),
+        );
+        cells.fill::<Z3>(&fill, p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
+        for (c, chunk) in out.chunks_mut(L).enumerate() {
+            let xs = BlockX {
+                x0,
+                dx,
+                freq,
+                first: c * L,
+            };
+            block_fn(cells, xs, ya, za, &mut block);
+            match row {
+                Row::Noise(Emit::Store) => chunk.copy_from_slice(&block[..chunk.len()]),
+                Row::Noise(Emit::Add(amp)) => {
+                    for (s, &n) in chunk.iter_mut().zip(&block) {
+                        *s += amp * n;
+                    }
+                }
+                Row::Fbm(fbm) => {
+                    let kind = fbm.kind();
+                    let weight = (octave == fbm.full_octaves()).then_some(fbm.fraction() as f32);
+                    for (s, &n) in chunk.iter_mut().zip(&block) {
+                        let term = signal(kind, n) * amp;
+                        *s = match weight {
+                            Some(wt) => *s + term * wt,
+                            None => *s + term,
+                        };
+                    }
+                }
+            }
+        }
+        freq *= lacunarity;
+        amp *= gain;
     }
 }
 
