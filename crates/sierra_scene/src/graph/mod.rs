@@ -26,6 +26,8 @@
 
 mod locals;
 mod propagate;
+#[cfg(target_arch = "x86_64")]
+mod subtree_avx512;
 mod transform;
 
 pub use transform::{decompose, Decomposed, Transform};

@@ -208,8 +208,16 @@ fn range(
         // (see `Kernel::detect` and the tests, which check before forcing it).
         Kernel::Avx2 => unsafe { range_avx2(slots, epoch, a, cols) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, after detecting avx512f and avx512vl.
-        Kernel::Avx512 => unsafe { range_avx512(slots, epoch, a, cols) },
+        Kernel::Avx512 => {
+            if super::subtree_avx512::is_whole_subtree(&slots, a.parents, a.flags) {
+                // SAFETY: as above, after detecting avx512f and avx512vl; the range was
+                // checked to be one whole subtree.
+                unsafe { super::subtree_avx512::range(slots, epoch, a) }
+            } else {
+                // SAFETY: as above, after detecting avx512f and avx512vl.
+                unsafe { range_avx512(slots, epoch, a, cols) }
+            }
+        }
     }
 }
 
@@ -417,6 +425,76 @@ mod tests {
             ids.push(g.add(format!("n{i}"), t, parent).unwrap());
         }
         g
+    }
+
+    /// Rigs shaped like the bench's (chains branching off a spine) with random local
+    /// transforms, plus a prop attached to the last rig's last joint.
+    fn rigs(count: usize, seed: u64) -> (SceneGraph, Vec<crate::graph::NodeId>) {
+        let mut g = forest(0, seed);
+        let base = forest(68 * count, seed);
+        let mut ids = Vec::new();
+        for r in 0..count {
+            for j in 0..68 {
+                let parent = match j {
+                    0 => None,
+                    j if j % 6 == 0 => Some(ids[68 * r + j / 6]),
+                    j => Some(ids[68 * r + j - 1]),
+                };
+                let local = base.locals.get(68 * r + j);
+                ids.push(g.add(format!("r{r}j{j}"), local, parent).unwrap());
+            }
+        }
+        let prop = Transform::new(Vec3::X, Quat::from_rotation_y(0.3), Vec3::splat(2.0));
+        ids.push(g.add("prop", prop, Some(ids[68 * count - 1])).unwrap());
+        (g, ids)
+    }
+
+    #[test]
+    fn whole_subtree_and_general_ranges_give_the_same_bits() {
+        let bits = |g: &SceneGraph| -> Vec<u32> {
+            g.worlds
+                .iter()
+                .flat_map(|w| w.to_cols_array().map(f32::to_bits))
+                .collect()
+        };
+        for kernel in Kernel::available() {
+            let (mut portable, ids) = rigs(5, 0xB0B);
+            let (mut fast, _) = rigs(5, 0xB0B);
+            let mut both = |edit: &dyn Fn(&mut SceneGraph)| {
+                edit(&mut portable);
+                edit(&mut fast);
+                let a = portable.propagate_with(Kernel::Portable);
+                let b = fast.propagate_with(kernel);
+                assert_eq!(a, b, "{kernel:?}");
+                assert!(bits(&portable) == bits(&fast), "{kernel:?}");
+                a
+            };
+            // Everything new: one whole-subtree range per rig.
+            assert_eq!(both(&|_| {}).recomputed, ids.len());
+            // Every second rig's root: whole-subtree ranges, one of them with the prop.
+            let roots: Vec<_> = ids.iter().step_by(68).step_by(2).copied().collect();
+            let turn = move |g: &mut SceneGraph| {
+                for &r in &roots {
+                    let mut t = g.local(r).unwrap();
+                    t.rotation = Quat::from_rotation_y(0.7) * t.rotation;
+                    g.set_local(r, t);
+                }
+            };
+            assert_eq!(both(&turn).recomputed, 3 * 68 + 1);
+            // A spine joint (its span holds other chains: general path) and the prop alone
+            // (a one-slot subtree under a parent outside the range).
+            let (spine, prop) = (ids[68 + 3], ids[5 * 68]);
+            both(&move |g: &mut SceneGraph| {
+                g.set_local(spine, Transform::from_translation(Vec3::Y));
+                g.set_local(prop, Transform::from_translation(Vec3::Z));
+            });
+            // A driven joint inside a moved rig: general path for that rig.
+            let joint = ids[2 * 68 + 10];
+            both(&move |g: &mut SceneGraph| {
+                g.set_world(joint, glam::Affine3A::from_rotation_x(1.0));
+                turn(g);
+            });
+        }
     }
 
     #[test]
