@@ -53,6 +53,13 @@ const WORLD_WRITTEN: u8 = 2;
 /// Node flag: the world matrix comes from outside (animation), never from the local transform.
 const DRIVEN: u8 = 4;
 
+/// A world matrix on its own 64-byte cache line (an `Affine3A` is 64 bytes): the pass's
+/// 512-bit stores then never straddle two lines (`Vec`'s allocation is only 16-byte aligned
+/// otherwise).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct World(Affine3A);
+
 #[derive(Clone, Debug)]
 struct NodeMeta {
     /// Slot in the dense arrays.
@@ -83,7 +90,7 @@ pub struct SceneGraph {
     /// Exclusive upper bound of the slots of each node's subtree (conservative).
     span_end: Vec<u32>,
     locals: LocalSoa,
-    worlds: Vec<Affine3A>,
+    worlds: Vec<World>,
     flags: Vec<u8>,
     changed: Vec<u32>,
     /// Slots flagged `LOCAL_DIRTY` or `WORLD_WRITTEN` since the last pass, each once.
@@ -143,7 +150,7 @@ impl SceneGraph {
         self.parents.push(parent_slot);
         self.span_end.push(slot as u32 + 1);
         self.locals.push(local);
-        self.worlds.push(Affine3A::IDENTITY);
+        self.worlds.push(World(Affine3A::IDENTITY));
         self.flags.push(0);
         self.changed.push(0);
         self.extend_ancestor_spans(slot);
@@ -299,7 +306,7 @@ impl SceneGraph {
     /// World matrix of `id` as of the last [`propagate`](Self::propagate) (column-major,
     /// local → world).
     pub fn world(&self, id: NodeId) -> Option<Affine3A> {
-        self.meta.get(id).map(|m| self.worlds[m.slot as usize])
+        self.meta.get(id).map(|m| self.worlds[m.slot as usize].0)
     }
 
     /// Writes the world matrix of an animated joint directly and marks the node *driven*
@@ -310,7 +317,7 @@ impl SceneGraph {
             return false;
         };
         let slot = m.slot as usize;
-        self.worlds[slot] = world;
+        self.worlds[slot] = World(world);
         self.flag(slot, DRIVEN | WORLD_WRITTEN);
         true
     }

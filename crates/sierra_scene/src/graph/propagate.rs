@@ -25,7 +25,7 @@ use std::ops::Range;
 use glam::{Affine3A, Mat3A, Vec3A};
 
 use super::locals::LocalSoa;
-use super::{PropagationStats, DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN};
+use super::{PropagationStats, World, DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN};
 
 /// Slots per chunk: the phase-1 scratch (9 × 64 floats, 2.3 KiB) stays in L1.
 const CHUNK: usize = 64;
@@ -83,7 +83,7 @@ pub(crate) struct PassArrays<'a> {
     pub parents: &'a [u32],
     pub span_end: &'a [u32],
     pub locals: &'a LocalSoa,
-    pub worlds: &'a mut [Affine3A],
+    pub worlds: &'a mut [World],
     pub flags: &'a mut [u8],
     pub changed: &'a mut [u32],
 }
@@ -364,7 +364,7 @@ fn world_chunk(
             let parent = if p == prev.slot {
                 prev.world
             } else {
-                a.worlds[p as usize]
+                a.worlds[p as usize].0
             };
             Affine3A {
                 matrix3: Mat3A::from_cols(
@@ -375,7 +375,7 @@ fn world_chunk(
                 translation: mul_vec(&parent, t) + parent.translation,
             }
         };
-        a.worlds[i] = world;
+        a.worlds[i] = World(world);
         *prev = Prev {
             slot: i as u32,
             world,
@@ -454,7 +454,7 @@ mod tests {
         let bits = |g: &SceneGraph| -> Vec<u32> {
             g.worlds
                 .iter()
-                .flat_map(|w| w.to_cols_array().map(f32::to_bits))
+                .flat_map(|w| w.0.to_cols_array().map(f32::to_bits))
                 .collect()
         };
         for kernel in Kernel::available() {
@@ -507,7 +507,7 @@ mod tests {
             let bits = |g: &SceneGraph| -> Vec<u32> {
                 g.worlds
                     .iter()
-                    .flat_map(|w| w.to_cols_array().map(f32::to_bits))
+                    .flat_map(|w| w.0.to_cols_array().map(f32::to_bits))
                     .collect()
             };
             for &kernel in &kernels[1..] {

@@ -60,7 +60,8 @@ struct Block([[f32; LANES]; LANES]);
 pub(crate) unsafe fn range(slots: Range<usize>, epoch: u32, a: &mut PassArrays<'_>) -> usize {
     let (start, end) = (slots.start, slots.end);
     assert!(end <= a.worlds.len() && end <= a.parents.len() && start < end);
-    // An `Affine3A` is 16 floats (`repr(C)`: x, y, z axes and translation, each padded to 4).
+    // A `World` is an `Affine3A`, 16 floats (`repr(C)`: x, y, z axes and translation, each
+    // padded to 4), 64-byte aligned.
     let worlds = a.worlds.as_mut_ptr().cast::<f32>();
     let mut block = Block([[0.0; LANES]; LANES]);
     let parent0 = a.parents[start];
@@ -70,7 +71,7 @@ pub(crate) unsafe fn range(slots: Range<usize>, epoch: u32, a: &mut PassArrays<'
         _mm512_setzero_ps()
     } else {
         // SAFETY: parent slots precede their children, so `parent0 < start < len`.
-        unsafe { _mm512_loadu_ps(worlds.add(16 * parent0 as usize)) }
+        unsafe { _mm512_load_ps(worlds.add(16 * parent0 as usize)) }
     };
     let mut base = start;
     while base < end {
@@ -90,12 +91,12 @@ pub(crate) unsafe fn range(slots: Range<usize>, epoch: u32, a: &mut PassArrays<'
                 } else {
                     // SAFETY: `p < i` (parent-first order, checked inside the range by
                     // `is_whole_subtree`; the first slot's parent precedes it).
-                    unsafe { _mm512_loadu_ps(worlds.add(16 * p)) }
+                    unsafe { _mm512_load_ps(worlds.add(16 * p)) }
                 };
                 mul(parent, local)
             };
-            // SAFETY: `i < end <= worlds.len()`.
-            unsafe { _mm512_storeu_ps(worlds.add(16 * i), world) };
+            // SAFETY: `i < end <= worlds.len()`; 64-byte aligned.
+            unsafe { _mm512_store_ps(worlds.add(16 * i), world) };
             prev = world;
             prev_slot = i;
         }
