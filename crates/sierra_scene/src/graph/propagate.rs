@@ -15,6 +15,9 @@
 //! multiply-add), so every dispatch path (AVX-512, AVX2, portable) gives the same bits as the
 //! per-node reference `world[parent] * local.to_affine()`.
 //!
+//! On AVX-512 machines a range that is one whole subtree (every slot recomputed, none driven)
+//! takes [`super::subtree_avx512`] instead: no per-slot test, one 512-bit product per slot.
+//!
 //! Dirty ranges: each slot knows `span_end`, an exclusive upper bound of its descendants'
 //! slots (parents come first, so a subtree lies in `slot..span_end[slot]`, possibly
 //! interleaved with other nodes). The ranges of the flagged slots are merged, and nothing
@@ -39,7 +42,8 @@ pub(crate) enum Kernel {
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// AVX-512 F + VL: as AVX2, with 32 vector registers, so a parent's matrix and the
-    /// broadcast columns stay in registers along a chain (no spills).
+    /// broadcast columns stay in registers along a chain (no spills); whole-subtree ranges
+    /// take `subtree_avx512`.
     #[cfg(target_arch = "x86_64")]
     Avx512,
 }
