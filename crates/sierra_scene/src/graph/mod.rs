@@ -14,8 +14,9 @@
 //! that hold the flagged nodes' subtrees and does nothing at all when no node was edited.
 //!
 //! Layout: local transforms are stored as a structure of arrays (one `f32` array per
-//! component) and world matrices as affine 3×4 [`Affine3A`]; see [`propagate`'s
-//! module](self::propagate) for the two-phase, chunked pass.
+//! component) and world matrices as affine 3×4 [`Affine3A`]s, each on its own 64-byte line. The
+//! pass is chunked in two phases (private module `propagate`), with a 512-bit path for dirty
+//! ranges that are whole subtrees on AVX-512 machines (private module `subtree_avx512`).
 //!
 //! Animated joints: the animation job computes joint world transforms itself (local-to-model
 //! times the character's world). It writes them with [`SceneGraph::set_world`], which marks
