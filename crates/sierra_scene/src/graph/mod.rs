@@ -14,8 +14,9 @@
 //! that hold the flagged nodes' subtrees and does nothing at all when no node was edited.
 //!
 //! Layout: local transforms are stored as a structure of arrays (one `f32` array per
-//! component) and world matrices as affine 3×4 [`Affine3A`]; see [`propagate`'s
-//! module](self::propagate) for the two-phase, chunked pass.
+//! component) and world matrices as affine 3×4 [`Affine3A`]s, each on its own 64-byte line. The
+//! pass is chunked in two phases (private module `propagate`), with a 512-bit path for dirty
+//! ranges that are whole subtrees on AVX-512 machines (private module `subtree_avx512`).
 //!
 //! Animated joints: the animation job computes joint world transforms itself (local-to-model
 //! times the character's world). It writes them with [`SceneGraph::set_world`], which marks
@@ -26,6 +27,8 @@
 
 mod locals;
 mod propagate;
+#[cfg(target_arch = "x86_64")]
+mod subtree_avx512;
 mod transform;
 
 pub use transform::{decompose, Decomposed, Transform};
@@ -50,6 +53,13 @@ const LOCAL_DIRTY: u8 = 1;
 const WORLD_WRITTEN: u8 = 2;
 /// Node flag: the world matrix comes from outside (animation), never from the local transform.
 const DRIVEN: u8 = 4;
+
+/// A world matrix on its own 64-byte cache line (an `Affine3A` is 64 bytes): the pass's
+/// 512-bit stores then never straddle two lines (`Vec`'s allocation is only 16-byte aligned
+/// otherwise).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct World(Affine3A);
 
 #[derive(Clone, Debug)]
 struct NodeMeta {
@@ -81,7 +91,7 @@ pub struct SceneGraph {
     /// Exclusive upper bound of the slots of each node's subtree (conservative).
     span_end: Vec<u32>,
     locals: LocalSoa,
-    worlds: Vec<Affine3A>,
+    worlds: Vec<World>,
     flags: Vec<u8>,
     changed: Vec<u32>,
     /// Slots flagged `LOCAL_DIRTY` or `WORLD_WRITTEN` since the last pass, each once.
@@ -141,7 +151,7 @@ impl SceneGraph {
         self.parents.push(parent_slot);
         self.span_end.push(slot as u32 + 1);
         self.locals.push(local);
-        self.worlds.push(Affine3A::IDENTITY);
+        self.worlds.push(World(Affine3A::IDENTITY));
         self.flags.push(0);
         self.changed.push(0);
         self.extend_ancestor_spans(slot);
@@ -297,7 +307,7 @@ impl SceneGraph {
     /// World matrix of `id` as of the last [`propagate`](Self::propagate) (column-major,
     /// local → world).
     pub fn world(&self, id: NodeId) -> Option<Affine3A> {
-        self.meta.get(id).map(|m| self.worlds[m.slot as usize])
+        self.meta.get(id).map(|m| self.worlds[m.slot as usize].0)
     }
 
     /// Writes the world matrix of an animated joint directly and marks the node *driven*
@@ -308,7 +318,7 @@ impl SceneGraph {
             return false;
         };
         let slot = m.slot as usize;
-        self.worlds[slot] = world;
+        self.worlds[slot] = World(world);
         self.flag(slot, DRIVEN | WORLD_WRITTEN);
         true
     }

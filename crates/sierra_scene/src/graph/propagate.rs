@@ -15,6 +15,9 @@
 //! multiply-add), so every dispatch path (AVX-512, AVX2, portable) gives the same bits as the
 //! per-node reference `world[parent] * local.to_affine()`.
 //!
+//! On AVX-512 machines a range that is one whole subtree (every slot recomputed, none driven)
+//! takes [`super::subtree_avx512`] instead: no per-slot test, one 512-bit product per slot.
+//!
 //! Dirty ranges: each slot knows `span_end`, an exclusive upper bound of its descendants'
 //! slots (parents come first, so a subtree lies in `slot..span_end[slot]`, possibly
 //! interleaved with other nodes). The ranges of the flagged slots are merged, and nothing
@@ -25,7 +28,7 @@ use std::ops::Range;
 use glam::{Affine3A, Mat3A, Vec3A};
 
 use super::locals::LocalSoa;
-use super::{PropagationStats, DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN};
+use super::{PropagationStats, World, DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN};
 
 /// Slots per chunk: the phase-1 scratch (9 × 64 floats, 2.3 KiB) stays in L1.
 const CHUNK: usize = 64;
@@ -39,7 +42,8 @@ pub(crate) enum Kernel {
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// AVX-512 F + VL: as AVX2, with 32 vector registers, so a parent's matrix and the
-    /// broadcast columns stay in registers along a chain (no spills).
+    /// broadcast columns stay in registers along a chain (no spills); whole-subtree ranges
+    /// take `subtree_avx512`.
     #[cfg(target_arch = "x86_64")]
     Avx512,
 }
@@ -83,7 +87,7 @@ pub(crate) struct PassArrays<'a> {
     pub parents: &'a [u32],
     pub span_end: &'a [u32],
     pub locals: &'a LocalSoa,
-    pub worlds: &'a mut [Affine3A],
+    pub worlds: &'a mut [World],
     pub flags: &'a mut [u8],
     pub changed: &'a mut [u32],
 }
@@ -150,29 +154,41 @@ fn prefetch_range(slots: &Range<usize>, a: &PassArrays<'_>) {
         for column in [
             &l.tx, &l.ty, &l.tz, &l.qx, &l.qy, &l.qz, &l.qw, &l.sx, &l.sy, &l.sz,
         ] {
-            prefetch_lines(&column[r.clone()]);
+            prefetch_lines::<false, _>(&column[r.clone()]);
         }
-        prefetch_lines(&a.parents[r.clone()]);
-        prefetch_lines(&a.changed[r.clone()]);
-        prefetch_lines(&a.flags[r.clone()]);
-        prefetch_lines(&a.worlds[r]);
+        prefetch_lines::<false, _>(&a.parents[r.clone()]);
+        // What the pass writes is asked for with the intent to write (`prefetchw`), so that
+        // the stores find their lines owned rather than shared.
+        prefetch_lines::<true, _>(&a.changed[r.clone()]);
+        prefetch_lines::<true, _>(&a.flags[r.clone()]);
+        prefetch_lines::<true, _>(&a.worlds[r]);
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (slots, a);
 }
 
-/// One prefetch per 64-byte line of `s`.
+/// One prefetch per 64-byte line of `s`, for writing (`prefetchw`) when `WRITE`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn prefetch_lines<T>(s: &[T]) {
+fn prefetch_lines<const WRITE: bool, T>(s: &[T]) {
     use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
     let p = s.as_ptr().cast::<i8>();
     // From the line holding the first byte to the line holding the last one.
     let (first, bytes) = (p as usize % 64, std::mem::size_of_val(s));
     let mut off = 0;
     while off < first + bytes {
-        // SAFETY: `p - first + off` lies in a line `s` touches; prefetches never fault.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_sub(first).wrapping_add(off)) };
+        let line = p.wrapping_sub(first).wrapping_add(off);
+        if WRITE {
+            // SAFETY: `line` lies in a line `s` touches; prefetches never fault, and
+            // `prefetchw` (0F 0D /1) runs on every x86-64 CPU this pass targets (AMD since K6,
+            // Intel since Broadwell; a no-op hint on older ones).
+            unsafe {
+                std::arch::asm!("prefetchw [{0}]", in(reg) line, options(nostack, preserves_flags, readonly))
+            };
+        } else {
+            // SAFETY: as above.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+        }
         off += 64;
     }
 }
@@ -208,8 +224,16 @@ fn range(
         // (see `Kernel::detect` and the tests, which check before forcing it).
         Kernel::Avx2 => unsafe { range_avx2(slots, epoch, a, cols) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, after detecting avx512f and avx512vl.
-        Kernel::Avx512 => unsafe { range_avx512(slots, epoch, a, cols) },
+        Kernel::Avx512 => {
+            if super::subtree_avx512::is_whole_subtree(&slots, a.parents, a.flags) {
+                // SAFETY: as above, after detecting avx512f and avx512vl; the range was
+                // checked to be one whole subtree.
+                unsafe { super::subtree_avx512::range(slots, epoch, a) }
+            } else {
+                // SAFETY: as above, after detecting avx512f and avx512vl.
+                unsafe { range_avx512(slots, epoch, a, cols) }
+            }
+        }
     }
 }
 
@@ -356,7 +380,7 @@ fn world_chunk(
             let parent = if p == prev.slot {
                 prev.world
             } else {
-                a.worlds[p as usize]
+                a.worlds[p as usize].0
             };
             Affine3A {
                 matrix3: Mat3A::from_cols(
@@ -367,7 +391,7 @@ fn world_chunk(
                 translation: mul_vec(&parent, t) + parent.translation,
             }
         };
-        a.worlds[i] = world;
+        a.worlds[i] = World(world);
         *prev = Prev {
             slot: i as u32,
             world,
@@ -419,6 +443,76 @@ mod tests {
         g
     }
 
+    /// Rigs shaped like the bench's (chains branching off a spine) with random local
+    /// transforms, plus a prop attached to the last rig's last joint.
+    fn rigs(count: usize, seed: u64) -> (SceneGraph, Vec<crate::graph::NodeId>) {
+        let mut g = forest(0, seed);
+        let base = forest(68 * count, seed);
+        let mut ids = Vec::new();
+        for r in 0..count {
+            for j in 0..68 {
+                let parent = match j {
+                    0 => None,
+                    j if j % 6 == 0 => Some(ids[68 * r + j / 6]),
+                    j => Some(ids[68 * r + j - 1]),
+                };
+                let local = base.locals.get(68 * r + j);
+                ids.push(g.add(format!("r{r}j{j}"), local, parent).unwrap());
+            }
+        }
+        let prop = Transform::new(Vec3::X, Quat::from_rotation_y(0.3), Vec3::splat(2.0));
+        ids.push(g.add("prop", prop, Some(ids[68 * count - 1])).unwrap());
+        (g, ids)
+    }
+
+    #[test]
+    fn whole_subtree_and_general_ranges_give_the_same_bits() {
+        let bits = |g: &SceneGraph| -> Vec<u32> {
+            g.worlds
+                .iter()
+                .flat_map(|w| w.0.to_cols_array().map(f32::to_bits))
+                .collect()
+        };
+        for kernel in Kernel::available() {
+            let (mut portable, ids) = rigs(5, 0xB0B);
+            let (mut fast, _) = rigs(5, 0xB0B);
+            let mut both = |edit: &dyn Fn(&mut SceneGraph)| {
+                edit(&mut portable);
+                edit(&mut fast);
+                let a = portable.propagate_with(Kernel::Portable);
+                let b = fast.propagate_with(kernel);
+                assert_eq!(a, b, "{kernel:?}");
+                assert!(bits(&portable) == bits(&fast), "{kernel:?}");
+                a
+            };
+            // Everything new: one whole-subtree range per rig.
+            assert_eq!(both(&|_| {}).recomputed, ids.len());
+            // Every second rig's root: whole-subtree ranges, one of them with the prop.
+            let roots: Vec<_> = ids.iter().step_by(68).step_by(2).copied().collect();
+            let turn = move |g: &mut SceneGraph| {
+                for &r in &roots {
+                    let mut t = g.local(r).unwrap();
+                    t.rotation = Quat::from_rotation_y(0.7) * t.rotation;
+                    g.set_local(r, t);
+                }
+            };
+            assert_eq!(both(&turn).recomputed, 3 * 68 + 1);
+            // A spine joint (its span holds other chains: general path) and the prop alone
+            // (a one-slot subtree under a parent outside the range).
+            let (spine, prop) = (ids[68 + 3], ids[5 * 68]);
+            both(&move |g: &mut SceneGraph| {
+                g.set_local(spine, Transform::from_translation(Vec3::Y));
+                g.set_local(prop, Transform::from_translation(Vec3::Z));
+            });
+            // A driven joint inside a moved rig: general path for that rig.
+            let joint = ids[2 * 68 + 10];
+            both(&move |g: &mut SceneGraph| {
+                g.set_world(joint, glam::Affine3A::from_rotation_x(1.0));
+                turn(g);
+            });
+        }
+    }
+
     #[test]
     fn every_kernel_this_cpu_runs_gives_the_same_bits() {
         let kernels = Kernel::available();
@@ -429,7 +523,7 @@ mod tests {
             let bits = |g: &SceneGraph| -> Vec<u32> {
                 g.worlds
                     .iter()
-                    .flat_map(|w| w.to_cols_array().map(f32::to_bits))
+                    .flat_map(|w| w.0.to_cols_array().map(f32::to_bits))
                     .collect()
             };
             for &kernel in &kernels[1..] {

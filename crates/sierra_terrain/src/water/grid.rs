@@ -55,7 +55,7 @@ pub struct WaterSim {
     depth: [Vec<f32>; 2],
     flux: [Flux; 2],
     current: usize,
-    /// One per band (one band per thread of the pool that runs the step).
+    /// One per band (a few bands per thread of the pool that runs the step).
     scratch: Vec<BandScratch>,
     /// Volume that left through open edges in the last step, m³, per row.
     row_outflow: Vec<f64>,
@@ -243,7 +243,7 @@ impl WaterSim {
         let (f_old, f_new) = pair(&mut self.flux, self.current);
         let old = f_old.as_ref();
         let terrain = &self.terrain[..];
-        // One contiguous band of rows per thread (the halo costs 2 flux rows per band).
+        // Contiguous bands of rows, a few per thread (see `band_rows`).
         let band_rows = band_rows(p.rows, rayon::current_num_threads());
         let bands = p.rows.div_ceil(band_rows);
         if self.scratch.len() != bands {
@@ -337,9 +337,24 @@ impl WaterSim {
     }
 }
 
-/// Rows per band for `threads` threads: contiguous, as equal as possible.
+/// Bands per thread: a few, so that when one thread is held up (another process on its core)
+/// the others take over its remaining bands (rayon work stealing) instead of waiting for it.
+/// Each band still streams its own contiguous rows; the halo costs two flux rows per band.
+const BANDS_PER_THREAD: usize = 4;
+
+/// Fewest rows in a band (below it the halo rows would be a large share of the work).
+const MIN_BAND_ROWS: usize = 32;
+
+/// Rows per band for `threads` threads: contiguous, as equal as possible, the same number
+/// of bands for every thread, up to [`BANDS_PER_THREAD`] each while bands keep at least
+/// [`MIN_BAND_ROWS`] rows (one band per thread below that).
 pub(crate) fn band_rows(rows: usize, threads: usize) -> usize {
-    rows.div_ceil(threads.clamp(1, rows.max(1)))
+    let threads = threads.clamp(1, rows.max(1));
+    let per_thread = rows.div_ceil(threads);
+    let per_thread_bands = (rows / MIN_BAND_ROWS / threads).clamp(1, BANDS_PER_THREAD);
+    rows.div_ceil(threads * per_thread_bands)
+        .min(per_thread)
+        .max(1)
 }
 
 fn pair<T>(buffers: &mut [T; 2], current: usize) -> (&T, &mut T) {
@@ -413,6 +428,24 @@ pub(super) fn check_field(p: &WaterParams, what: &'static str, values: &[f32]) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bands_cover_the_rows_a_few_per_thread() {
+        // (rows, threads) -> rows per band.
+        for (rows, threads, want) in [
+            (2048, 2, 256), // 8 bands: 4 per thread
+            (1024, 2, 128), // 8 bands
+            (100, 2, 50),   // as many bands for each thread
+            (29, 2, 15),    // under 32 rows a thread: one band per thread
+            (29, 1, 29),
+            (3, 8, 1), // more threads than rows
+            (1, 1, 1),
+        ] {
+            let band = band_rows(rows, threads);
+            assert_eq!(band, want, "{rows} rows, {threads} threads");
+            assert!(rows.div_ceil(band) >= threads.min(rows));
+        }
+    }
 
     /// Largest deviation from the mean depth 1 m after 400 unchecked steps of
     /// `factor * pipe_dt_limit` from a checkerboard disturbance (the fastest mode).

@@ -12,8 +12,8 @@
 //! This is Mei's 4-pipe flux, not the 8-pipe columns of the thesis (seed 002, Annex E): the
 //! scaling factor K needs it, and it is the model the GPU compute pass runs too.
 //!
-//! The grid is processed in bands of rows, one contiguous band per thread, so each thread
-//! streams its own part of every array. A band runs the flux update one row ahead of the depth
+//! The grid is processed in contiguous bands of rows, a few per thread (`grid::band_rows`), so
+//! each thread streams its own part of every array. A band runs the flux update one row ahead of the depth
 //! update, so the three flux rows a depth row needs are still in cache (one pass over memory
 //! instead of two). The flux rows just above and below a band belong to its neighbours; the band
 //! recomputes them into scratch (the same "halo" trade the thesis makes with its 18x18 tiles: a

@@ -37,7 +37,7 @@ impl CopyProbe {
         self.src[0].len() * STEP_BYTES_PER_CELL
     }
 
-    /// One copy in bands of rows, one band per thread of the current rayon pool:
+    /// One copy in the step's bands of rows for the current rayon pool:
     /// `dst[0] = src[0] + src[1]` (terrain + depth) and `dst[1..5] = src[2..6]` (flux).
     pub fn run(&mut self) {
         let rows = self.src[0].len() / self.cols;
