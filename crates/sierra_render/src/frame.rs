@@ -11,7 +11,7 @@
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use crate::camera::Camera;
-use crate::crowd_instance::{CrowdHandle, CrowdInstance};
+use crate::passes::crowd::instance::{CrowdHandle, CrowdInstance};
 pub use crate::post::PostSettings;
 
 /// Most point lights the forward pass shades with (as document 000).

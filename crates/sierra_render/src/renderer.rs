@@ -16,7 +16,7 @@
 
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
-use crate::crowd::CrowdPass;
+use crate::passes::crowd::CrowdPass;
 use crate::environment::{Environment, EnvironmentMaps, EnvironmentSizes};
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, SeaOp, SkinnedMeshHandle};
@@ -37,7 +37,7 @@ use crate::passes::tonemap::TonemapPass;
 use crate::passes::{Pass, PassInputs};
 use crate::pipeline_statistics::PassQueries;
 use crate::readback;
-use crate::skinning::{SkinnedMeshData, Skinning};
+use crate::compute::skinning::{SkinnedMeshData, Skinning};
 use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
 
 /// Counters of one rendered frame (the `stats.json` entries).
@@ -253,7 +253,7 @@ impl Renderer {
     }
 
     /// Registers a mesh already on the GPU (e.g. a skinned instance's output
-    /// vertex buffer, written by [`crate::skinning::Skinning`]).
+    /// vertex buffer, written by [`crate::compute::skinning::Skinning`]).
     pub fn add_gpu_mesh(&mut self, mesh: GpuMesh) -> MeshHandle {
         self.meshes.add_gpu_mesh(mesh)
     }
@@ -280,7 +280,7 @@ impl Renderer {
         &self.meshes
     }
 
-    /// The mesh store, to register meshes (e.g. [`crate::skinning::Skinning::upload`]).
+    /// The mesh store, to register meshes (e.g. [`crate::compute::skinning::Skinning::upload`]).
     pub fn meshes_mut(&mut self) -> &mut MeshStore {
         &mut self.meshes
     }

@@ -6,6 +6,7 @@
 //! its commands.
 
 pub mod bloom;
+pub mod crowd;
 pub mod forward;
 pub mod frustum;
 pub mod fullscreen;

@@ -25,7 +25,7 @@ use crate::frame::{DrawItem, MeshHandle};
 use crate::gpu_util;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::mesh_store::MeshStore;
-use crate::skinned_bounds::JointBounds;
+use crate::compute::skinned_bounds::JointBounds;
 
 const SKINNING_WGSL: &str = include_str!("skinning.wgsl");
 const WORKGROUP: u32 = 64;

@@ -18,11 +18,13 @@
 //! and for the member ranges a frame's [`crate::CrowdFrame::updates`] list (members changing
 //! state at run time, [`CrowdInstance::switch_to`]).
 
+pub mod instance;
+
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
 
 use crate::context::GpuContext;
-pub use crate::crowd_instance::{CrowdHandle, CrowdInstance};
+pub use instance::{CrowdHandle, CrowdInstance};
 use crate::environment::EnvironmentMaps;
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
