@@ -190,6 +190,7 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
         materials: &materials,
         targets: &targets,
         output: &dummy_output,
+        shadow_casters: &[],
     };
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let mut frames = Vec::new();
@@ -437,6 +438,7 @@ fn open_sea_continues_the_grid_without_an_edge() {
         materials: &materials,
         targets: &targets,
         output: &dummy_output,
+        shadow_casters: &[],
     };
     let mut render = |horizon: f32| {
         sea.settings.horizon = horizon;
@@ -542,6 +544,7 @@ fn sea_alone(
         materials: &materials,
         targets: &targets,
         output: &targets.hdr_view.clone(),
+        shadow_casters: &[],
     };
     forward.prepare(ctx, &inputs).unwrap();
     sea.prepare(ctx, &inputs).unwrap();

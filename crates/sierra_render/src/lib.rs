@@ -8,7 +8,7 @@
 //!   wireframe settings). It knows nothing of the scene graph; passes read only it and their
 //!   own GPU resources (`docs/architecture.md`).
 //! - [`Renderer`]: runs a frame's simulation inputs (water steps, morph weights, the skinning
-//!   compute pass) and then the passes in order (`passes/shadow.rs` → `forward.rs` → crowd →
+//!   compute pass) and then the passes in order (`passes/shadow.rs` → `forward.rs` → `crowd/` →
 //!   `sky.rs` → `sea.rs` → `resolve.rs` → `bloom.rs` → `tonemap.rs`), rendering into an `Rgba16Float` HDR
 //!   target first.
 //! - [`gpu_profiler`]: GPU scopes (`wgpu-profiler`) around every pass and compute dispatch,

@@ -3,13 +3,14 @@
 //! A frame ([`FrameData`]) first runs its simulation inputs on the GPU — the sea's drops and
 //! water-column steps ([`crate::SeaFrame`]), the skinned meshes' morph weights and skinning
 //! ([`crate::SkinnedFrame`], one compute pass whose outputs join the frame's draws, culled by
-//! their posed bounds) — then the passes. Order: shadow (sun depth map) → forward (scene → HDR target) → crowd (instanced baked
-//! animation, same targets) → sky (behind the scene) →
-//! sea (simulated water, blended) → MSAA resolve (once, multisampled targets only) → bloom (added onto the HDR
-//! target) → tonemap (HDR → final image, or → the FXAA input) → FXAA (when `post.aa` asks). New
-//! passes (shadow before forward; sky, bloom, tonemap variants after) become a
-//! field and one entry in the pass lists of `Renderer::new`, `resize_passes` and
-//! `encode_and_submit`.
+//! their posed bounds) — then the passes. Order: shadow (sun depth map: every
+//! [`crate::passes::ShadowCaster`], the frame's meshes, the skinned outputs and the crowds) →
+//! forward (scene → HDR target) → crowd (instanced baked animation, same targets) → sky (behind
+//! the scene) → sea (simulated water, blended) → MSAA resolve (once, multisampled targets only) →
+//! bloom (added onto the HDR target) → tonemap (HDR → final image, or → the FXAA input) → FXAA
+//! (when `post.aa` asks). The order is written once, in `Renderer::parts`, which resizing,
+//! preparing and recording all iterate; a new pass is a field and one entry there (a pass that
+//! casts sun shadows also answers [`crate::passes::Pass::shadow_caster`]).
 //!
 //! Every pass and compute dispatch runs inside a GPU scope ([`crate::gpu_profiler`]); the
 //! timings come back in later frames' [`FrameStats::gpu`], never waited for.
@@ -34,7 +35,7 @@ use crate::passes::sea::{SeaPass, SeaSettings};
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
 use crate::passes::tonemap::TonemapPass;
-use crate::passes::{Pass, PassInputs};
+use crate::passes::{Pass, PassInputs, ShadowCaster};
 use crate::pipeline_statistics::PassQueries;
 use crate::readback;
 use crate::compute::skinning::{SkinnedMeshData, Skinning};
@@ -105,6 +106,19 @@ pub struct Renderer {
     draws: Vec<DrawItem>,
     /// GPU scopes around every pass and dispatch, read a few frames later.
     scopes: GpuScopes,
+}
+
+/// What encoding a frame borrows from the renderer ([`Renderer::parts`]): the passes, mutable,
+/// in frame order, and the shared data they read.
+struct FrameParts<'a> {
+    passes: [&'a mut dyn Pass; 9],
+    targets: &'a RenderTargets,
+    meshes: &'a MeshStore,
+    materials: &'a MaterialStore,
+    draws: &'a [DrawItem],
+    skinning: Option<&'a Skinning>,
+    environment: &'a Environment,
+    scopes: &'a mut GpuScopes,
 }
 
 /// Side of the sun's shadow map in texels.
@@ -371,22 +385,39 @@ impl Renderer {
 
     /// Lets every pass rebuild what depends on the targets (sizes, sample count).
     fn resize_passes(&mut self, ctx: &GpuContext) -> Result<()> {
-        // Field by field: the passes are borrowed mutably, the targets shared.
-        let passes: [&mut dyn Pass; 9] = [
-            &mut self.shadow,
-            &mut self.forward,
-            &mut self.crowd,
-            &mut self.sky,
-            &mut self.sea,
-            &mut self.resolve,
-            &mut self.bloom,
-            &mut self.tonemap,
-            &mut self.fxaa,
-        ];
+        let FrameParts {
+            passes, targets, ..
+        } = self.parts();
         for pass in passes {
-            pass.resize(ctx, &self.targets)?;
+            pass.resize(ctx, targets)?;
         }
         Ok(())
+    }
+
+    /// The frame's passes in order — the one place the order is written: shadow (every
+    /// [`crate::passes::ShadowCaster`]) → forward → crowd → sky → sea → MSAA resolve → bloom →
+    /// tonemap → FXAA; beside them, borrowed shared, what they read.
+    fn parts(&mut self) -> FrameParts<'_> {
+        FrameParts {
+            passes: [
+                &mut self.shadow,
+                &mut self.forward,
+                &mut self.crowd,
+                &mut self.sky,
+                &mut self.sea,
+                &mut self.resolve,
+                &mut self.bloom,
+                &mut self.tonemap,
+                &mut self.fxaa,
+            ],
+            targets: &self.targets,
+            meshes: &self.meshes,
+            materials: &self.materials,
+            draws: &self.draws,
+            skinning: self.skinning.as_ref(),
+            environment: &self.environment,
+            scopes: &mut self.scopes,
+        }
     }
 
     /// Uploads one skinned mesh instance (bind pose, influences, morph targets) and registers
@@ -557,26 +588,16 @@ impl Renderer {
         frame: &FrameData,
         output: &wgpu::TextureView,
     ) -> Result<()> {
-        // Split borrows: the passes are mutable, the meshes, targets and draws shared.
-        let Self {
+        let FrameParts {
+            mut passes,
             targets,
             meshes,
             materials,
             draws,
             skinning,
-            forward,
-            crowd,
-            shadow,
-            sky,
-            sea,
-            resolve,
-            bloom,
-            tonemap,
-            fxaa,
-            scopes,
             environment,
-            ..
-        } = self;
+            scopes,
+        } = self.parts();
         let inputs = PassInputs {
             frame,
             draws,
@@ -584,19 +605,19 @@ impl Renderer {
             materials,
             targets,
             output,
+            shadow_casters: &[],
         };
-        let passes: [&mut dyn Pass; 9] = [
-            shadow, forward, crowd, sky, sea, resolve, bloom, tonemap, fxaa,
-        ];
-        for pass in passes {
+        for pass in &mut passes {
             pass.prepare(ctx, &inputs)?;
         }
-        // Shared from here on: recording reads the passes (and the crowd also draws its
-        // shadow casters into the shadow pass's map).
-        let (shadow, crowd): (&ShadowPass, &CrowdPass) = (shadow, crowd);
-        let passes: [&dyn Pass; 9] = [
-            shadow, forward, crowd, sky, sea, resolve, bloom, tonemap, fxaa,
-        ];
+        // Shared from here on: recording reads the passes, and the shadow pass draws the
+        // casters the others own.
+        let casters: Vec<&dyn ShadowCaster> =
+            passes.iter().filter_map(|p| p.shadow_caster()).collect();
+        let inputs = PassInputs {
+            shadow_casters: &casters,
+            ..inputs
+        };
         ctx.scoped(
             || "recording and submitting the frame".to_owned(),
             || {
@@ -616,12 +637,12 @@ impl Renderer {
                 }
                 // Skinned vertices (and morphs) first: the shadow and forward passes draw them.
                 let skinned = &frame.skinned.draws;
-                if let Some(skinning) = skinning.as_ref().filter(|_| !skinned.is_empty()) {
+                if let Some(skinning) = skinning.filter(|_| !skinned.is_empty()) {
                     scopes.compute_pass("skinning", &mut encoder, parent, |e, t| {
                         skinning.record(e, skinned, t);
                     });
                 }
-                for (i, pass) in passes.iter().enumerate() {
+                for pass in &passes {
                     // A scope only around a pass that writes its timestamps.
                     if pass.active() {
                         scopes.render_pass(pass.name(), &mut encoder, parent, |e, t| {
@@ -629,12 +650,6 @@ impl Renderer {
                         });
                     } else {
                         pass.record(&mut encoder, &inputs, PassQueries::none());
-                    }
-                    if i == 0 && crowd.casts_shadows(shadow) {
-                        // Crowds cast sun shadows: into the map the shadow pass just cleared.
-                        scopes.render_pass("crowd shadows", &mut encoder, parent, |e, t| {
-                            crowd.record_shadow_casters(e, shadow, t);
-                        });
                     }
                 }
                 if let Some(frame_scope) = frame_scope {

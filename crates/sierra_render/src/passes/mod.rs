@@ -1,9 +1,11 @@
 //! Render passes. A frame runs them in order (see [`crate::Renderer`]):
-//! shadow (+ crowd casters) → forward HDR → crowd → sky → sea → MSAA resolve → bloom → tonemap → FXAA. Each pass owns its
-//! pipelines and bind groups and implements [`Pass`]: `prepare` uploads this frame's data, read
-//! only from [`PassInputs`] (the frame and its draw list) — settings that change per frame travel
-//! in [`crate::FrameData::post`], never written into a pass from outside — and `record` encodes
-//! its commands.
+//! shadow → forward HDR → crowd (`crowd/`) → sky → sea → MSAA resolve → bloom → tonemap → FXAA.
+//! Each pass owns its pipelines and bind groups and implements [`Pass`]: `prepare` uploads this
+//! frame's data, read only from [`PassInputs`] (the frame and its draw list) — settings that
+//! change per frame travel in [`crate::FrameData::post`], never written into a pass from outside
+//! — and `record` encodes its commands. The shadow pass draws every [`ShadowCaster`] into the
+//! sun's map: the frame's meshes and skinned outputs itself, and what other passes hand it
+//! through [`Pass::shadow_caster`] (the crowds).
 
 pub mod bloom;
 pub mod crowd;
@@ -40,12 +42,16 @@ pub struct PassInputs<'a> {
     pub targets: &'a RenderTargets,
     /// The final image the output pass writes (surface texture or off-screen image).
     pub output: &'a wgpu::TextureView,
+    /// Shadow casters other passes own ([`Pass::shadow_caster`], e.g. the crowds), which the
+    /// shadow pass records after the frame's own meshes; empty while preparing.
+    pub shadow_casters: &'a [&'a dyn ShadowCaster],
 }
 
 /// The command encoder passes record into.
 pub type Encoder = wgpu::CommandEncoder;
 
 pub use crate::pipeline_statistics::PassQueries;
+pub use shadow::ShadowCaster;
 
 /// One step of the frame.
 pub trait Pass {
@@ -76,4 +82,10 @@ pub trait Pass {
     /// them: `gpu_util::colour_pass`, `depth_pass`, `RenderTargets::begin_scene_pass`), which
     /// time and count them.
     fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>);
+
+    /// What this pass draws into the sun's shadow map, if anything: the renderer hands every
+    /// pass's caster to the shadow pass ([`PassInputs::shadow_casters`]).
+    fn shadow_caster(&self) -> Option<&dyn ShadowCaster> {
+        None
+    }
 }

@@ -467,14 +467,61 @@ impl Pass for ShadowPass {
         if !self.settings.enabled {
             return;
         }
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &self.caster_group, &[]);
-        for (i, draw) in inputs.draws.iter().enumerate() {
-            let Some(mesh) = inputs.meshes.get(draw.mesh) else {
+        // Every caster in one place: the frame's meshes, its skinned outputs, then the casters
+        // other passes own (crowds).
+        let split = inputs.frame.draws.len().min(inputs.draws.len());
+        let static_meshes = MeshCasters {
+            shadow: self,
+            draws: 0..split,
+        };
+        let skinned_meshes = MeshCasters {
+            shadow: self,
+            draws: split..inputs.draws.len(),
+        };
+        let own: [&dyn ShadowCaster; 2] = [&static_meshes, &skinned_meshes];
+        for caster in own.into_iter().chain(inputs.shadow_casters.iter().copied()) {
+            if caster.casts_shadows(inputs) {
+                pass.set_bind_group(0, &self.caster_group, &[]);
+                caster.record_shadow(&mut pass, inputs);
+            }
+        }
+    }
+}
+
+/// Something drawn into the sun's shadow map: the shadow pass records every caster of a frame
+/// into its map, in one render pass ([`ShadowPass`]'s `record`). A caster's pipeline has
+/// [`ShadowPass::caster_layout`] as group 0 (bound by the shadow pass to this frame's light
+/// view-projection, [`ShadowUniform`]) and [`shadow_depth_state`] as depth state; everything
+/// else (its vertex buffers, its other groups) it binds itself.
+pub trait ShadowCaster {
+    /// Whether the caster draws anything this frame (after every pass's `prepare`).
+    fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool;
+
+    /// Draws the caster's depth into `pass` (the shadow map, group 0 bound).
+    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>);
+}
+
+/// The draws `draws` of [`PassInputs::draws`] as casters: the frame's meshes, or the skinned
+/// meshes' outputs (which follow them), each with its model matrix from the shadow pass's
+/// per-draw buffer.
+struct MeshCasters<'a> {
+    shadow: &'a ShadowPass,
+    draws: std::ops::Range<usize>,
+}
+
+impl ShadowCaster for MeshCasters<'_> {
+    fn casts_shadows(&self, _inputs: &PassInputs<'_>) -> bool {
+        !self.draws.is_empty()
+    }
+
+    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>) {
+        pass.set_pipeline(&self.shadow.pipeline);
+        for i in self.draws.clone() {
+            let Some(mesh) = inputs.meshes.get(inputs.draws[i].mesh) else {
                 continue;
             };
-            let offset = (i as u64 * self.model_stride) as u32;
-            pass.set_bind_group(1, &self.model_group, &[offset]);
+            let offset = (i as u64 * self.shadow.model_stride) as u32;
+            pass.set_bind_group(1, &self.shadow.model_group, &[offset]);
             pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
             pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
             pass.draw_indexed(0..mesh.index_count, 0, 0..1);

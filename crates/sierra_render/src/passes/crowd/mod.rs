@@ -9,9 +9,9 @@
 //! normal and tangent with 4 influences; it is appended to `forward.wgsl` so the forward
 //! fragment shader lights crowds like every other mesh.
 //!
-//! Crowds cast sun shadows: [`CrowdPass::record_shadow_casters`] draws every crowd into the
-//! shadow pass's map (depth only, `crowd_shadow.wgsl`, the same baked skinning) after the shadow
-//! pass and before the forward pass, so the ground and the crowd itself receive them.
+//! Crowds cast sun shadows: the pass is a [`ShadowCaster`], which the shadow pass records into
+//! its map with the frame's other casters (depth only, `crowd_shadow.wgsl`, the same baked
+//! skinning), so the ground and the crowd itself receive them.
 //!
 //! CPU cost per frame: the frame's crowd clock ([`crate::CrowdFrame::time`]) is one `f32` written
 //! per crowd; instance buffers are written only at [`CrowdPass::set_instances`] (placing a crowd)
@@ -33,7 +33,7 @@ use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{FrameBindings, ObjectUniform};
 use crate::passes::shadow::{shadow_depth_state, ShadowPass};
-use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
+use crate::passes::{Encoder, Pass, PassInputs, PassQueries, ShadowCaster};
 use crate::pipeline_cache::{
     scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
 };
@@ -182,6 +182,17 @@ struct Crowd {
     bind_group: wgpu::BindGroup,
     material: GpuMaterial,
     _texture: wgpu::Texture,
+}
+
+impl Crowd {
+    /// Binds the crowd's vertex buffers (mesh, influences, instances) and draws its members.
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_vertex_buffer(0, self.mesh.vertex_buffer.slice(..));
+        pass.set_vertex_buffer(1, self.influences.slice(..));
+        pass.set_vertex_buffer(2, self.instances.slice(..));
+        pass.set_index_buffer(self.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..self.mesh.index_count, 0, 0..self.instance_count);
+    }
 }
 
 /// The crowd pass: draws every crowd into the HDR target after the forward pass (loading its
@@ -625,41 +636,18 @@ impl CrowdPass {
     }
 }
 
-impl CrowdPass {
-    /// Whether [`Self::record_shadow_casters`] records a pass: shadows on and a crowd member.
-    pub fn casts_shadows(&self, shadow: &ShadowPass) -> bool {
-        shadow.settings.enabled && self.crowds.iter().any(|c| c.instance_count > 0)
+/// Crowds cast sun shadows: the shadow pass draws every crowd into its map, posed as
+/// [`Pass::record`] poses them (`crowd_shadow.wgsl`, the same baked skinning).
+impl ShadowCaster for CrowdPass {
+    fn casts_shadows(&self, _inputs: &PassInputs<'_>) -> bool {
+        self.crowds.iter().any(|c| c.instance_count > 0)
     }
 
-    /// Draws every crowd into `shadow`'s map (loading it: call after the shadow pass recorded
-    /// and before the forward pass samples the map), posed as [`Pass::record`] poses them.
-    /// Nothing is recorded when there is no crowd or shadows are off
-    /// ([`Self::casts_shadows`]); `queries` time and count the render pass.
-    pub fn record_shadow_casters(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        shadow: &ShadowPass,
-        queries: PassQueries<'_>,
-    ) {
-        if !self.casts_shadows(shadow) {
-            return;
-        }
-        let mut pass = gpu_util::depth_pass(
-            encoder,
-            "crowd shadow casters",
-            shadow.map_view(),
-            wgpu::LoadOp::Load,
-            queries,
-        );
+    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, _inputs: &PassInputs<'_>) {
         pass.set_pipeline(&self.shadow_pipeline);
-        pass.set_bind_group(0, shadow.caster_bind_group(), &[]);
         for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
             pass.set_bind_group(1, &c.bind_group, &[]);
-            pass.set_vertex_buffer(0, c.mesh.vertex_buffer.slice(..));
-            pass.set_vertex_buffer(1, c.influences.slice(..));
-            pass.set_vertex_buffer(2, c.instances.slice(..));
-            pass.set_index_buffer(c.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..c.mesh.index_count, 0, 0..c.instance_count);
+            c.draw(pass);
         }
     }
 }
@@ -756,11 +744,11 @@ impl Pass for CrowdPass {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(1, &c.bind_group, &[]);
             pass.set_bind_group(3, &c.material.bind_group, &[]);
-            pass.set_vertex_buffer(0, c.mesh.vertex_buffer.slice(..));
-            pass.set_vertex_buffer(1, c.influences.slice(..));
-            pass.set_vertex_buffer(2, c.instances.slice(..));
-            pass.set_index_buffer(c.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..c.mesh.index_count, 0, 0..c.instance_count);
+            c.draw(&mut pass);
         }
+    }
+
+    fn shadow_caster(&self) -> Option<&dyn ShadowCaster> {
+        Some(self)
     }
 }
