@@ -15,9 +15,9 @@
 //! Every pass and compute dispatch runs inside a GPU scope ([`crate::gpu_profiler`]); the
 //! timings come back in later frames' [`FrameStats::gpu`], never waited for.
 
+use crate::compute::skinning::{SkinnedMeshData, Skinning};
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
-use crate::passes::crowd::CrowdPass;
 use crate::environment::{Environment, EnvironmentMaps, EnvironmentSizes};
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, SeaOp, SkinnedMeshHandle};
@@ -28,6 +28,7 @@ use crate::material_store::MaterialStore;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::mesh_store::MeshStore;
 use crate::passes::bloom::BloomPass;
+use crate::passes::crowd::CrowdPass;
 use crate::passes::forward::ForwardPass;
 use crate::passes::fxaa::FxaaPass;
 use crate::passes::resolve::MsaaResolvePass;
@@ -38,7 +39,6 @@ use crate::passes::tonemap::TonemapPass;
 use crate::passes::{Pass, PassInputs, ShadowCaster};
 use crate::pipeline_statistics::PassQueries;
 use crate::readback;
-use crate::compute::skinning::{SkinnedMeshData, Skinning};
 use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
 
 /// Counters of one rendered frame (the `stats.json` entries).
@@ -139,13 +139,14 @@ impl Renderer {
         let shadow = ShadowPass::new(ctx, SHADOW_MAP_RESOLUTION)?;
         let materials = MaterialStore::new(ctx)?;
         let environment = Environment::new(ctx, EnvironmentSizes::default())?;
+        let forward = ForwardPass::with_shadows(ctx, &shadow, &materials, &environment.maps)?;
         let mut renderer = Self {
             targets_memory: targets.memory_releases(ctx),
             targets,
             meshes: MeshStore::new(),
-            forward: ForwardPass::with_shadows(ctx, &shadow, &materials, &environment.maps)?,
+            crowd: CrowdPass::new(ctx, &shadow, forward.frame_bindings())?,
+            forward,
             materials,
-            crowd: CrowdPass::new(ctx, &shadow, &environment.maps)?,
             environment,
             shadow,
             sky: SkyPass::new(ctx)?,
@@ -175,7 +176,8 @@ impl Renderer {
     ) -> Result<()> {
         self.environment = Environment::new(ctx, sizes)?;
         self.forward.bind_environment(ctx, &self.environment.maps)?;
-        self.crowd.bind_environment(ctx, &self.environment.maps)
+        self.crowd.set_frame_bindings(self.forward.frame_bindings());
+        Ok(())
     }
 
     /// Bakes the environment of `sun` and `post` (a frame's [`FrameData::sun`] and

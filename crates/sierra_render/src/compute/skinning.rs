@@ -19,13 +19,13 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
+use crate::compute::skinned_bounds::JointBounds;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, MeshHandle};
 use crate::gpu_util;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::mesh_store::MeshStore;
-use crate::compute::skinned_bounds::JointBounds;
 
 const SKINNING_WGSL: &str = include_str!("skinning.wgsl");
 const WORKGROUP: u32 = 64;

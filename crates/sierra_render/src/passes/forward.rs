@@ -17,8 +17,9 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use super::frustum::{transform_aabb, Frustum};
+use super::scene_pipelines::ScenePipelines;
 use super::shadow::ShadowPass;
-use super::{Encoder, Pass, PassInputs, PassQueries};
+use super::{Encoder, Pass, PassInputs, PassQueries, ShadowCaster};
 use crate::context::GpuContext;
 use crate::environment::{layout_entries, EnvironmentMaps, EnvironmentSizes, EnvironmentUniform};
 use crate::error::{RenderError, Result};
@@ -26,11 +27,9 @@ use crate::frame::{FrameData, MAX_POINT_LIGHTS};
 use crate::gpu_util;
 use crate::material::MaterialVariant;
 use crate::material_store::MaterialStore;
-use crate::mesh::Vertex;
+use crate::mesh::{GpuMesh, Vertex};
 use crate::mesh_store::MeshStore;
-use crate::pipeline_cache::{
-    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
-};
+use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::targets::RenderTargets;
 
 /// WGSL source of the pass.
@@ -163,7 +162,9 @@ impl ObjectUniform {
 
 /// Group 0 of the scene passes (forward and crowd, which share this shader's lighting): the
 /// frame's camera (uniform), lights and environment parameters (read-only storage: the shader
-/// branches on them) and the environment's maps.
+/// branches on them) and the environment's maps. One set for both passes: a clone shares the
+/// buffers and the group, and the forward pass writes them once per frame.
+#[derive(Clone)]
 pub struct FrameBindings {
     layout: wgpu::BindGroupLayout,
     camera: wgpu::Buffer,
@@ -276,7 +277,10 @@ fn bind(
 /// The forward pass (see the module docs).
 pub struct ForwardPass {
     /// The pipelines by key, warmed for every key of each sample count the targets had.
-    pipelines: PipelineCache,
+    pipelines: ScenePipelines,
+    /// Depth-only pipeline drawing the draws into the sun's shadow map ([`ShadowCaster`]),
+    /// with the same per-draw uniforms.
+    caster_pipeline: wgpu::RenderPipeline,
     /// Whether the device draws lines (`Features::POLYGON_MODE_LINE`): wireframe mode.
     lines: bool,
     /// Frustum culling of draws by their world bounds (on by default).
@@ -298,8 +302,6 @@ pub struct ForwardPass {
     staging: Vec<u8>,
     /// Group 2: the sun's shadow map ([`ShadowPass::shadow_bind_group`]).
     shadow_group: wgpu::BindGroup,
-    pipeline_layout: wgpu::PipelineLayout,
-    module: wgpu::ShaderModule,
     /// Samples per pixel the pipelines were built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
 }
@@ -329,32 +331,35 @@ impl ForwardPass {
         environment: &EnvironmentMaps,
     ) -> Result<Self> {
         let device = &ctx.device;
-        let frame = FrameBindings::new(ctx, "forward frame", environment)?;
-        let (object_layout, layout, module) = ctx.scoped(
+        let frame = FrameBindings::new(ctx, "scene frame", environment)?;
+        let object_layout = object_layout(device);
+        let mut pipelines = ctx.scoped(
             || "creating the forward pipeline layout".to_owned(),
             || {
-                let object_layout = object_layout(device);
                 let module = ctx.create_shader_module("forward.wgsl", SHADER);
-                let layout = gpu_util::pipeline_layout(
-                    device,
-                    "forward",
-                    &[
-                        frame.layout(),
-                        &object_layout,
-                        shadow.shadow_layout(),
-                        materials.layout(),
-                    ],
-                );
-                (object_layout, layout, module)
+                let groups = [
+                    frame.layout(),
+                    &object_layout,
+                    shadow.shadow_layout(),
+                    materials.layout(),
+                ];
+                let layout = gpu_util::pipeline_layout(device, "forward", &groups);
+                // A model matrix with a negative determinant mirrors the mesh and turns its
+                // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"):
+                // those draws use the mirrored keys, so culling and `front_facing` still mean
+                // the mesh's outside.
+                ScenePipelines::new("forward", layout, module, ("vs_main", "fs_main"))
+                    .buffers(&[Some(Vertex::layout())])
             },
         )?;
         let lines = device
             .features()
             .contains(wgpu::Features::POLYGON_MODE_LINE);
-        let mut pipelines = PipelineCache::new();
-        pipelines.warm(ctx, "forward", forward_keys(1, lines), |key| {
-            forward_pipeline(ctx, &layout, &module, key)
-        })?;
+        pipelines.warm(ctx, forward_keys(1, lines))?;
+        let caster_pipeline = ctx.scoped(
+            || "creating the forward pass's shadow casters".to_owned(),
+            || shadow.mesh_caster_pipeline(ctx, &object_layout),
+        )?;
         let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
         let object_stride = (size_of::<ObjectUniform>() as u64).div_ceil(align) * align;
         let object_capacity = 64;
@@ -362,6 +367,7 @@ impl ForwardPass {
             create_object_buffer(ctx, &object_layout, object_stride, object_capacity)?;
         Ok(Self {
             pipelines,
+            caster_pipeline,
             lines,
             culling: true,
             culled: 0,
@@ -374,10 +380,14 @@ impl ForwardPass {
             object_capacity,
             staging: Vec::new(),
             shadow_group: shadow.shadow_bind_group().clone(),
-            pipeline_layout: layout,
-            module,
             sample_count: 1,
         })
+    }
+
+    /// Group 0 of the scene passes ([`FrameBindings`]), which this pass writes once per frame in
+    /// its `prepare`: the crowd pass binds the same group.
+    pub fn frame_bindings(&self) -> &FrameBindings {
+        &self.frame
     }
 
     /// Whether wireframe mode can draw lines here (the device has `POLYGON_MODE_LINE`; Vulkan,
@@ -460,24 +470,6 @@ fn draw_key(
     }
 }
 
-/// The forward pipeline of `key`.
-fn forward_pipeline(
-    ctx: &GpuContext,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    key: PipelineKey,
-) -> wgpu::RenderPipeline {
-    // A model matrix with a negative determinant mirrors the mesh and turns its
-    // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those draws use
-    // the mirrored keys, so culling and `front_facing` still mean the mesh's outside.
-    let buffers = [Some(Vertex::layout())];
-    scene_pipeline(
-        ctx,
-        &SceneShader::new("forward", layout, module, ("vs_main", "fs_main")).buffers(&buffers),
-        key,
-    )
-}
-
 fn buffer_desc(label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::BufferDescriptor<'_> {
     wgpu::BufferDescriptor {
         label: Some(label),
@@ -542,13 +534,8 @@ impl Pass for ForwardPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        let (layout, module) = (&self.pipeline_layout, &self.module);
-        self.pipelines.warm(
-            ctx,
-            "forward",
-            forward_keys(targets.sample_count, self.lines),
-            |key| forward_pipeline(ctx, layout, module, key),
-        )?;
+        self.pipelines
+            .warm(ctx, forward_keys(targets.sample_count, self.lines))?;
         self.sample_count = targets.sample_count;
         Ok(())
     }
@@ -660,11 +647,40 @@ impl Pass for ForwardPass {
             };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(3, &material.bind_group, &[]);
-            let offset = (i as u64 * self.object_stride) as u32;
-            pass.set_bind_group(1, &self.object_bind_group, &[offset]);
-            pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
-            pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+            self.draw_object(&mut pass, i, mesh);
+        }
+    }
+
+    fn shadow_caster(&self) -> Option<&dyn ShadowCaster> {
+        Some(self)
+    }
+}
+
+impl ForwardPass {
+    /// Binds draw `i`'s object uniforms (group 1) and `mesh`'s buffers, and draws it.
+    fn draw_object(&self, pass: &mut wgpu::RenderPass<'_>, i: usize, mesh: &GpuMesh) {
+        let offset = (i as u64 * self.object_stride) as u32;
+        pass.set_bind_group(1, &self.object_bind_group, &[offset]);
+        pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
+        pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+    }
+}
+
+/// The frame's meshes and its skinned outputs (every one of [`PassInputs::draws`], culled or
+/// not: a caster outside the view still shadows it) cast sun shadows, each with its model
+/// matrix from this pass's per-draw uniforms: one buffer for both passes.
+impl ShadowCaster for ForwardPass {
+    fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool {
+        !inputs.draws.is_empty()
+    }
+
+    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>) {
+        pass.set_pipeline(&self.caster_pipeline);
+        for (i, draw) in inputs.draws.iter().enumerate() {
+            if let Some(mesh) = inputs.meshes.get(draw.mesh) {
+                self.draw_object(pass, i, mesh);
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod frustum;
 pub mod fullscreen;
 pub mod fxaa;
 pub mod resolve;
+pub mod scene_pipelines;
 pub mod sea;
 pub mod sea_lod;
 pub mod shadow;

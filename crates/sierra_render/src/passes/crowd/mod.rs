@@ -24,21 +24,19 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
 
 use crate::context::GpuContext;
-pub use instance::{CrowdHandle, CrowdInstance};
-use crate::environment::EnvironmentMaps;
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
 use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{FrameBindings, ObjectUniform};
-use crate::passes::shadow::{shadow_depth_state, ShadowPass};
+use crate::passes::scene_pipelines::ScenePipelines;
+use crate::passes::shadow::ShadowPass;
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries, ShadowCaster};
-use crate::pipeline_cache::{
-    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
-};
+use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::skinned_mesh::SkinnedMeshData;
 use crate::targets::RenderTargets;
+pub use instance::{CrowdHandle, CrowdInstance};
 
 /// Most clips one baked texture may hold (`MAX_CROWD_CLIPS` in `crowd.wgsl`).
 pub const MAX_CROWD_CLIPS: usize = 64;
@@ -199,18 +197,16 @@ impl Crowd {
 /// colour and depth), lit by the same sun, shadow map and point lights.
 pub struct CrowdPass {
     /// Lit pipelines by key (single- and double-sided per sample count the targets had).
-    pipelines: PipelineCache,
+    pipelines: ScenePipelines,
     /// Depth-only pipeline drawing crowds into the sun's shadow map.
     shadow_pipeline: wgpu::RenderPipeline,
     crowd_layout: wgpu::BindGroupLayout,
     materials: MaterialBinder,
-    /// Group 0: camera, lights, environment (as the forward pass's).
+    /// Group 0: camera, lights, environment: the forward pass's, written once per frame there.
     frame: FrameBindings,
     shadow_group: wgpu::BindGroup,
     crowds: Vec<Crowd>,
     time: f32,
-    lit_layout: wgpu::PipelineLayout,
-    lit_module: wgpu::ShaderModule,
     /// Samples per pixel `pipelines` were built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
 }
@@ -255,21 +251,6 @@ fn wireframe_key(sample_count: u32) -> PipelineKey {
         wireframe: true,
         ..PipelineKey::new(sample_count, VertexLayout::MeshInstanced)
     }
-}
-
-/// The lit crowd pipeline of `key`.
-fn lit_pipeline(
-    ctx: &GpuContext,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    key: PipelineKey,
-) -> wgpu::RenderPipeline {
-    let buffers = vertex_buffers();
-    scene_pipeline(
-        ctx,
-        &SceneShader::new("crowd", layout, module, ("vs_crowd", "fs_main")).buffers(&buffers),
-        key,
-    )
 }
 
 /// Whether the device draws lines (`Features::POLYGON_MODE_LINE`, requested only where the
@@ -367,89 +348,49 @@ fn crowd_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     )
 }
 
-/// The depth-only pipeline drawing crowds into `shadow`'s map, as the shadow pass's own caster
-/// pipeline: no culling, the same depth bias.
-fn shadow_caster_pipeline(
-    ctx: &GpuContext,
-    shadow: &ShadowPass,
-    crowd_layout: &wgpu::BindGroupLayout,
-) -> wgpu::RenderPipeline {
-    let module = ctx.create_shader_module(
-        "crowd_common.wgsl + crowd_shadow.wgsl",
-        shadow_shader_source(),
-    );
-    let layout = gpu_util::pipeline_layout(
-        &ctx.device,
-        "crowd shadow casters",
-        &[shadow.caster_layout(), crowd_layout],
-    );
-    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("crowd shadow casters"),
-        layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs_crowd_shadow"),
-            compilation_options: Default::default(),
-            buffers: &vertex_buffers(),
-        },
-        primitive: wgpu::PrimitiveState {
-            cull_mode: None,
-            ..Default::default()
-        },
-        depth_stencil: Some(shadow_depth_state(&shadow.settings)),
-        multisample: Default::default(),
-        fragment: None,
-        multiview_mask: None,
-        cache: None,
-    })
-}
-
 impl CrowdPass {
-    /// Samples `environment`'s maps from now on (as [`crate::passes::forward::ForwardPass::bind_environment`]).
-    ///
-    /// # Errors
-    /// [`RenderError::Gpu`] when binding fails.
-    pub fn bind_environment(
-        &mut self,
-        ctx: &GpuContext,
-        environment: &EnvironmentMaps,
-    ) -> Result<()> {
-        self.frame.bind_environment(ctx, environment)
+    /// Binds `frame` (the forward pass's [`FrameBindings`], after it rebinds its environment)
+    /// as group 0 from now on.
+    pub fn set_frame_bindings(&mut self, frame: &FrameBindings) {
+        self.frame = frame.clone();
     }
 
-    /// Creates the pass, lit through `shadow`'s shadow map and by `environment`.
+    /// Creates the pass, lit through `shadow`'s shadow map, with `frame` as its group 0: the
+    /// forward pass's camera, lights and environment
+    /// ([`crate::passes::forward::ForwardPass::frame_bindings`]), which the forward pass writes
+    /// once per frame before this pass records.
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader, pipeline or buffer creation fails.
-    pub fn new(
-        ctx: &GpuContext,
-        shadow: &ShadowPass,
-        environment: &EnvironmentMaps,
-    ) -> Result<Self> {
+    pub fn new(ctx: &GpuContext, shadow: &ShadowPass, frame: &FrameBindings) -> Result<Self> {
         let device = &ctx.device;
         let materials = MaterialBinder::new(ctx)?;
-        let frame = FrameBindings::new(ctx, "crowd frame", environment)?;
-        let (crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx.scoped(
+        let crowd_layout = crowd_layout(device);
+        let mut pipelines = ctx.scoped(
             || "creating the crowd pipeline".to_owned(),
             || {
-                let crowd_layout = crowd_layout(device);
                 let module = ctx.create_shader_module("forward.wgsl + crowd.wgsl", shader_source());
-                let layout = gpu_util::pipeline_layout(
-                    device,
-                    "crowd",
-                    &[
-                        frame.layout(),
-                        &crowd_layout,
-                        shadow.shadow_layout(),
-                        materials.layout(),
-                    ],
+                let groups = [
+                    frame.layout(),
+                    &crowd_layout,
+                    shadow.shadow_layout(),
+                    materials.layout(),
+                ];
+                let layout = gpu_util::pipeline_layout(device, "crowd", &groups);
+                ScenePipelines::new("crowd", layout, module, ("vs_crowd", "fs_main"))
+                    .buffers(&vertex_buffers())
+            },
+        )?;
+        pipelines.warm(ctx, lit_keys(1, lines(ctx)))?;
+        let shadow_pipeline = ctx.scoped(
+            || "creating the crowd shadow casters".to_owned(),
+            || {
+                let module = ctx.create_shader_module(
+                    "crowd_common.wgsl + crowd_shadow.wgsl",
+                    shadow_shader_source(),
                 );
-                let mut pipelines = PipelineCache::new();
-                for key in lit_keys(1, lines(ctx)) {
-                    pipelines.insert(key, lit_pipeline(ctx, &layout, &module, key));
-                }
-                let shadow_pipeline = shadow_caster_pipeline(ctx, shadow, &crowd_layout);
-                (crowd_layout, pipelines, shadow_pipeline, layout, module)
+                let (entry, groups) = ("vs_crowd_shadow", [&crowd_layout]);
+                shadow.caster_pipeline(ctx, (&module, entry), &groups, &vertex_buffers())
             },
         )?;
         Ok(Self {
@@ -457,12 +398,10 @@ impl CrowdPass {
             shadow_pipeline,
             crowd_layout,
             materials,
-            frame,
+            frame: frame.clone(),
             shadow_group: shadow.shadow_bind_group().clone(),
             crowds: Vec::new(),
             time: 0.0,
-            lit_layout,
-            lit_module,
             sample_count: 1,
         })
     }
@@ -669,13 +608,8 @@ impl Pass for CrowdPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        let (layout, module) = (&self.lit_layout, &self.lit_module);
-        self.pipelines.warm(
-            ctx,
-            "crowd",
-            lit_keys(targets.sample_count, lines(ctx)),
-            |k| lit_pipeline(ctx, layout, module, k),
-        )?;
+        self.pipelines
+            .warm(ctx, lit_keys(targets.sample_count, lines(ctx)))?;
         self.sample_count = targets.sample_count;
         Ok(())
     }
@@ -702,7 +636,6 @@ impl Pass for CrowdPass {
             self.update_instances(ctx, u.crowd, u.first as usize, states)?;
         }
         self.time = frame.crowds.time;
-        self.frame.write(ctx, frame);
         for c in &mut self.crowds {
             // Only the time changes per frame: 4 bytes per crowd, whatever the instance count.
             c.uniform.time = self.time;
