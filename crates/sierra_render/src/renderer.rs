@@ -544,7 +544,8 @@ impl Renderer {
             skinning.set_morph_weights(ctx, m.mesh, weights)?;
         }
         // Encoded at the start of the frame's own command buffer (encode_and_submit).
-        skinning.prepare(ctx, &skinned.palettes, &skinned.draws, &mut self.draws)?;
+        let palettes_and_draws = (&skinned.palettes[..], &skinned.draws[..]);
+        skinning.prepare(ctx, palettes_and_draws, &mut self.draws)?;
         for d in &skinned.draws {
             if let Some(mesh) = skinning.output_mesh(d.mesh) {
                 self.meshes.set_bounds(mesh, skinning.posed_bounds(d.mesh));
@@ -620,14 +621,13 @@ impl Renderer {
             shadow_casters: &casters,
             ..inputs
         };
+        let descriptor = wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        };
+        let mut encoder = ctx.device.create_command_encoder(&descriptor);
         ctx.scoped(
             || "recording and submitting the frame".to_owned(),
             || {
-                let mut encoder =
-                    ctx.device
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                            label: Some("frame"),
-                        });
                 // The passes nest in a `frame` scope where the device can time the encoder.
                 let frame_scope = scopes.begin_encoder_scope("frame", &mut encoder);
                 let parent = frame_scope.as_ref();

@@ -322,10 +322,10 @@ impl Skinning {
         draws: &[SkinnedDrawItem],
         out: &mut Vec<DrawItem>,
     ) -> Result<()> {
+        self.prepare(ctx, (palettes, draws), out)?;
         if draws.is_empty() {
             return Ok(());
         }
-        self.prepare(ctx, palettes, draws, out)?;
         ctx.scoped(
             || "skinning compute pass".to_owned(),
             || {
@@ -381,8 +381,7 @@ impl Skinning {
     pub fn prepare(
         &mut self,
         ctx: &GpuContext,
-        palettes: &[Mat4],
-        draws: &[SkinnedDrawItem],
+        (palettes, draws): (&[Mat4], &[SkinnedDrawItem]),
         out: &mut Vec<DrawItem>,
     ) -> Result<()> {
         if draws.is_empty() {

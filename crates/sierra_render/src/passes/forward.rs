@@ -13,6 +13,8 @@
 //! inlined. The same rule holds in the crowd, tonemap and other passes
 //! ([`crate::gpu_util::storage_buffer`]); `sierra/tests/renderer_memory.rs` guards it.
 
+use std::borrow::Cow;
+
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
@@ -218,6 +220,32 @@ impl FrameBindings {
         &self.layout
     }
 
+    /// The pipelines of a scene pass lit by `forward.wgsl`'s fragment stage (`fs_main`; the
+    /// forward and crowd passes): `shader` is (label, file name, WGSL source, vertex entry
+    /// point), the groups this layout (0), the pass's own (1), `shadow`'s receiver group (2)
+    /// and the materials' (3); `buffers` the vertex buffers. Builds none until warmed.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the shader or the layout fails validation.
+    pub fn lit_pipelines(
+        &self,
+        ctx: &GpuContext,
+        (label, file, source, vertex_entry): (&'static str, &str, Cow<'static, str>, &'static str),
+        (own, shadow, materials): (&wgpu::BindGroupLayout, &ShadowPass, &wgpu::BindGroupLayout),
+        buffers: &[Option<wgpu::VertexBufferLayout<'static>>],
+    ) -> Result<ScenePipelines> {
+        ctx.scoped(
+            || format!("creating the {label} pipeline layout"),
+            || {
+                let module = ctx.create_shader_module(file, source);
+                let groups = [&self.layout, own, shadow.shadow_layout(), materials];
+                let layout = gpu_util::pipeline_layout(&ctx.device, label, &groups);
+                ScenePipelines::new(label, layout, module, (vertex_entry, "fs_main"))
+                    .buffers(buffers)
+            },
+        )
+    }
+
     /// The bind group.
     pub fn group(&self) -> &wgpu::BindGroup {
         &self.group
@@ -333,24 +361,14 @@ impl ForwardPass {
         let device = &ctx.device;
         let frame = FrameBindings::new(ctx, "scene frame", environment)?;
         let object_layout = object_layout(device);
-        let mut pipelines = ctx.scoped(
-            || "creating the forward pipeline layout".to_owned(),
-            || {
-                let module = ctx.create_shader_module("forward.wgsl", SHADER);
-                let groups = [
-                    frame.layout(),
-                    &object_layout,
-                    shadow.shadow_layout(),
-                    materials.layout(),
-                ];
-                let layout = gpu_util::pipeline_layout(device, "forward", &groups);
-                // A model matrix with a negative determinant mirrors the mesh and turns its
-                // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"):
-                // those draws use the mirrored keys, so culling and `front_facing` still mean
-                // the mesh's outside.
-                ScenePipelines::new("forward", layout, module, ("vs_main", "fs_main"))
-                    .buffers(&[Some(Vertex::layout())])
-            },
+        // A model matrix with a negative determinant mirrors the mesh and turns its
+        // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those draws
+        // use the mirrored keys, so culling and `front_facing` still mean the mesh's outside.
+        let mut pipelines = frame.lit_pipelines(
+            ctx,
+            ("forward", "forward.wgsl", SHADER.into(), "vs_main"),
+            (&object_layout, shadow, materials.layout()),
+            &[Some(Vertex::layout())],
         )?;
         let lines = device
             .features()

@@ -48,6 +48,21 @@ pub struct PassInputs<'a> {
     pub shadow_casters: &'a [&'a dyn ShadowCaster],
 }
 
+impl PassInputs<'_> {
+    /// Begins the render pass `label` of a scene pass drawn after the forward pass (crowd, sky,
+    /// sea): onto the scene's HDR colour and depth, loading both; timed and counted by `queries`.
+    pub fn continue_scene_pass<'e>(
+        &self,
+        encoder: &'e mut Encoder,
+        label: &str,
+        queries: PassQueries<'_>,
+    ) -> crate::pipeline_statistics::QueriedRenderPass<'e> {
+        let load = (wgpu::LoadOp::Load, wgpu::LoadOp::Load);
+        self.targets
+            .begin_scene_pass(encoder, label, load.0, load.1, queries)
+    }
+}
+
 /// The command encoder passes record into.
 pub type Encoder = wgpu::CommandEncoder;
 

@@ -508,13 +508,7 @@ impl Pass for SeaPass {
                 return;
             }
         };
-        let mut pass = inputs.targets.begin_scene_pass(
-            encoder,
-            "sea",
-            wgpu::LoadOp::Load,
-            wgpu::LoadOp::Load,
-            queries,
-        );
+        let mut pass = inputs.continue_scene_pass(encoder, "sea", queries);
         let filled = key(self.sample_count);
         let lines = PipelineKey {
             wireframe: true,

@@ -156,13 +156,7 @@ impl Pass for SkyPass {
         if !self.settings.enabled {
             return;
         }
-        let mut pass = inputs.targets.begin_scene_pass(
-            encoder,
-            "sky",
-            wgpu::LoadOp::Load,
-            wgpu::LoadOp::Load,
-            queries,
-        );
+        let mut pass = inputs.continue_scene_pass(encoder, "sky", queries);
         let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
             return;
         };

@@ -366,20 +366,16 @@ impl CrowdPass {
         let device = &ctx.device;
         let materials = MaterialBinder::new(ctx)?;
         let crowd_layout = crowd_layout(device);
-        let mut pipelines = ctx.scoped(
-            || "creating the crowd pipeline".to_owned(),
-            || {
-                let module = ctx.create_shader_module("forward.wgsl + crowd.wgsl", shader_source());
-                let groups = [
-                    frame.layout(),
-                    &crowd_layout,
-                    shadow.shadow_layout(),
-                    materials.layout(),
-                ];
-                let layout = gpu_util::pipeline_layout(device, "crowd", &groups);
-                ScenePipelines::new("crowd", layout, module, ("vs_crowd", "fs_main"))
-                    .buffers(&vertex_buffers())
-            },
+        let mut pipelines = frame.lit_pipelines(
+            ctx,
+            (
+                "crowd",
+                "forward.wgsl + crowd.wgsl",
+                shader_source().into(),
+                "vs_crowd",
+            ),
+            (&crowd_layout, shadow, materials.layout()),
+            &vertex_buffers(),
         )?;
         pipelines.warm(ctx, lit_keys(1, lines(ctx)))?;
         let shadow_pipeline = ctx.scoped(
@@ -491,21 +487,8 @@ impl CrowdPass {
         crowd: CrowdHandle,
         instances: &[CrowdInstance],
     ) -> Result<()> {
-        let c = self
-            .crowds
-            .get_mut(crowd.0 as usize)
-            .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", crowd.0)))?;
-        let clip_count = c.uniform.clip_count;
-        if let Some((i, inst)) = instances
-            .iter()
-            .enumerate()
-            .find(|(_, i)| i.clip >= clip_count || i.second_clip >= clip_count)
-        {
-            return Err(RenderError::InvalidInput(format!(
-                "crowd instance {i} plays clips {} and {} but the baked animation has {clip_count} clips",
-                inst.clip, inst.second_clip
-            )));
-        }
+        let c = self.crowd_mut(crowd)?;
+        check_clips(instances, c.uniform.clip_count)?;
         if instances.len() > c.instance_capacity as usize {
             let (buffer, capacity) = create_instances(ctx, instances.len())?;
             c.instances = buffer;
@@ -532,10 +515,7 @@ impl CrowdPass {
         first: usize,
         instances: &[CrowdInstance],
     ) -> Result<()> {
-        let c = self
-            .crowds
-            .get(crowd.0 as usize)
-            .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", crowd.0)))?;
+        let c = self.crowd_mut(crowd)?;
         let end = first.saturating_add(instances.len());
         if end > c.instance_count as usize {
             return Err(RenderError::InvalidInput(format!(
@@ -543,22 +523,20 @@ impl CrowdPass {
                 c.instance_count
             )));
         }
-        let clip_count = c.uniform.clip_count;
-        if let Some(inst) = instances
-            .iter()
-            .find(|i| i.clip >= clip_count || i.second_clip >= clip_count)
-        {
-            return Err(RenderError::InvalidInput(format!(
-                "crowd instance plays clips {} and {} but the baked animation has {clip_count} clips",
-                inst.clip, inst.second_clip
-            )));
-        }
+        check_clips(instances, c.uniform.clip_count)?;
         if !instances.is_empty() {
             let offset = (first * size_of::<CrowdInstance>()) as u64;
             ctx.queue
                 .write_buffer(&c.instances, offset, bytemuck::cast_slice(instances));
         }
         Ok(())
+    }
+
+    /// The crowd of `handle`.
+    fn crowd_mut(&mut self, handle: CrowdHandle) -> Result<&mut Crowd> {
+        self.crowds
+            .get_mut(handle.0 as usize)
+            .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", handle.0)))
     }
 
     /// Crowds added so far.
@@ -588,6 +566,21 @@ impl ShadowCaster for CrowdPass {
             pass.set_bind_group(1, &c.bind_group, &[]);
             c.draw(pass);
         }
+    }
+}
+
+/// Refuses instances that play a clip past the crowd's `clip_count`.
+fn check_clips(instances: &[CrowdInstance], clip_count: u32) -> Result<()> {
+    match instances
+        .iter()
+        .enumerate()
+        .find(|(_, i)| i.clip >= clip_count || i.second_clip >= clip_count)
+    {
+        Some((i, inst)) => Err(RenderError::InvalidInput(format!(
+            "crowd instance {i} plays clips {} and {} but the baked animation has {clip_count} clips",
+            inst.clip, inst.second_clip
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -646,13 +639,7 @@ impl Pass for CrowdPass {
     }
 
     fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
-        let mut pass = inputs.targets.begin_scene_pass(
-            encoder,
-            "crowd",
-            wgpu::LoadOp::Load,
-            wgpu::LoadOp::Load,
-            queries,
-        );
+        let mut pass = inputs.continue_scene_pass(encoder, "crowd", queries);
         pass.set_bind_group(0, self.frame.group(), &[]);
         pass.set_bind_group(2, &self.shadow_group, &[]);
         let base = PipelineKey::new(self.sample_count, VertexLayout::MeshInstanced);
