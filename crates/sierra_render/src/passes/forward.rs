@@ -20,7 +20,7 @@ use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use super::frustum::{transform_aabb, Frustum};
 use super::scene_pipelines::ScenePipelines;
-use super::shadow::ShadowPass;
+use super::shadow::{ShadowPass, ShadowReceiver};
 use super::{Encoder, Pass, PassInputs, PassQueries, ShadowCaster};
 use crate::context::GpuContext;
 use crate::environment::{layout_entries, EnvironmentMaps, EnvironmentSizes, EnvironmentUniform};
@@ -162,13 +162,16 @@ impl ObjectUniform {
     }
 }
 
-/// Group 0 of the scene passes (forward and crowd, which share this shader's lighting): the
-/// frame's camera (uniform), lights and environment parameters (read-only storage: the shader
-/// branches on them) and the environment's maps. One set for both passes: a clone shares the
-/// buffers and the group, and the forward pass writes them once per frame.
+/// The view group, group 0 of the scene passes lit by this shader (forward and crowd): the
+/// frame's camera (binding 0, uniform), lights and environment parameters (1, 2: read-only
+/// storage, the shader branches on them), the environment's maps (3-6) and the sun's shadow
+/// map, comparison sampler and parameters (7-9, [`ShadowReceiver`]). One set for both passes: a
+/// clone shares the buffers and the group, and the forward pass writes them once per frame.
 #[derive(Clone)]
 pub struct FrameBindings {
     layout: wgpu::BindGroupLayout,
+    /// The sun's shadow map as receivers bind it.
+    shadow: ShadowReceiver,
     camera: wgpu::Buffer,
     lights: wgpu::Buffer,
     environment: wgpu::Buffer,
@@ -178,17 +181,24 @@ pub struct FrameBindings {
 }
 
 impl FrameBindings {
-    /// Creates the layout and buffers of the pass `label` and binds them with `environment`.
+    /// Creates the layout and buffers of the pass `label` and binds them with `environment` and
+    /// `shadow`.
     ///
     /// # Errors
     /// [`crate::RenderError::Gpu`] when creation fails.
-    pub fn new(ctx: &GpuContext, label: &str, environment: &EnvironmentMaps) -> Result<Self> {
+    pub fn new(
+        ctx: &GpuContext,
+        label: &str,
+        environment: &EnvironmentMaps,
+        shadow: &ShadowReceiver,
+    ) -> Result<Self> {
         let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let mut entries = vec![
             gpu_util::uniform_entry(0, stages),
             gpu_util::storage_entry(1, stages, true),
         ];
         entries.extend(layout_entries(2));
+        entries.extend(ShadowReceiver::layout_entries(7));
         let layout = ctx.scoped(
             || format!("creating the {label} frame layout"),
             || gpu_util::bind_group_layout(&ctx.device, label, &entries),
@@ -203,10 +213,11 @@ impl FrameBindings {
             ctx,
             &layout,
             [&camera, &lights, &environment_buffer],
-            environment,
+            (environment, shadow),
         )?;
         Ok(Self {
             layout,
+            shadow: shadow.clone(),
             camera,
             lights,
             environment: environment_buffer,
@@ -222,8 +233,8 @@ impl FrameBindings {
 
     /// The pipelines of a scene pass lit by `forward.wgsl`'s fragment stage (`fs_main`; the
     /// forward and crowd passes): `shader` is (label, file name, WGSL source, vertex entry
-    /// point), the groups this layout (0), the pass's own (1), `shadow`'s receiver group (2)
-    /// and the materials' (3); `buffers` the vertex buffers. Builds none until warmed.
+    /// point), the groups this layout (0), the pass's own (1) and the materials' (2); `buffers`
+    /// the vertex buffers. Builds none until warmed.
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when the shader or the layout fails validation.
@@ -231,14 +242,14 @@ impl FrameBindings {
         &self,
         ctx: &GpuContext,
         (label, file, source, vertex_entry): (&'static str, &str, Cow<'static, str>, &'static str),
-        (own, shadow, materials): (&wgpu::BindGroupLayout, &ShadowPass, &wgpu::BindGroupLayout),
+        (own, materials): (&wgpu::BindGroupLayout, &wgpu::BindGroupLayout),
         buffers: &[Option<wgpu::VertexBufferLayout<'static>>],
     ) -> Result<ScenePipelines> {
         ctx.scoped(
             || format!("creating the {label} pipeline layout"),
             || {
                 let module = ctx.create_shader_module(file, source);
-                let groups = [&self.layout, own, shadow.shadow_layout(), materials];
+                let groups = [&self.layout, own, materials];
                 let layout = gpu_util::pipeline_layout(&ctx.device, label, &groups);
                 ScenePipelines::new(label, layout, module, (vertex_entry, "fs_main"))
                     .buffers(buffers)
@@ -261,7 +272,7 @@ impl FrameBindings {
         environment: &EnvironmentMaps,
     ) -> Result<()> {
         let buffers = [&self.camera, &self.lights, &self.environment];
-        self.group = bind(ctx, &self.layout, buffers, environment)?;
+        self.group = bind(ctx, &self.layout, buffers, (environment, &self.shadow))?;
         self.environment_sizes = environment.sizes;
         Ok(())
     }
@@ -284,12 +295,13 @@ impl FrameBindings {
     }
 }
 
-/// The bind group of `buffers` (camera, lights, environment) and `environment`'s maps.
+/// The bind group of `buffers` (camera, lights, environment), `environment`'s maps and
+/// `shadow`'s map, sampler and parameters.
 fn bind(
     ctx: &GpuContext,
     layout: &wgpu::BindGroupLayout,
     buffers: [&wgpu::Buffer; 3],
-    environment: &EnvironmentMaps,
+    (environment, shadow): (&EnvironmentMaps, &ShadowReceiver),
 ) -> Result<wgpu::BindGroup> {
     ctx.scoped(
         || "creating a scene pass's frame bind group".to_owned(),
@@ -297,6 +309,7 @@ fn bind(
             let mut resources: Vec<wgpu::BindingResource<'_>> =
                 buffers.iter().map(|b| b.as_entire_binding()).collect();
             resources.extend(environment.bindings());
+            resources.extend(shadow.bindings());
             gpu_util::bind_group(&ctx.device, "scene frame", layout, &resources)
         },
     )
@@ -328,8 +341,6 @@ pub struct ForwardPass {
     object_capacity: u64,
     /// CPU copy of this frame's object uniforms; reused so frames do not allocate.
     staging: Vec<u8>,
-    /// Group 2: the sun's shadow map ([`ShadowPass::shadow_bind_group`]).
-    shadow_group: wgpu::BindGroup,
     /// Samples per pixel the pipelines were built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
 }
@@ -348,7 +359,8 @@ impl ForwardPass {
     }
 
     /// Creates the pass lit by the sun through `shadow`'s shadow map and by the environment
-    /// `environment` (group 0), drawing with the bind groups of `materials` (group 3).
+    /// `environment` (both in group 0, [`FrameBindings`]), drawing with the bind groups of
+    /// `materials` (group 2).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when pipeline or buffer creation fails.
@@ -359,7 +371,7 @@ impl ForwardPass {
         environment: &EnvironmentMaps,
     ) -> Result<Self> {
         let device = &ctx.device;
-        let frame = FrameBindings::new(ctx, "scene frame", environment)?;
+        let frame = FrameBindings::new(ctx, "scene frame", environment, shadow.receiver())?;
         let object_layout = object_layout(device);
         // A model matrix with a negative determinant mirrors the mesh and turns its
         // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those draws
@@ -367,7 +379,7 @@ impl ForwardPass {
         let mut pipelines = frame.lit_pipelines(
             ctx,
             ("forward", "forward.wgsl", SHADER.into(), "vs_main"),
-            (&object_layout, shadow, materials.layout()),
+            (&object_layout, materials.layout()),
             &[Some(Vertex::layout())],
         )?;
         let lines = device
@@ -397,7 +409,6 @@ impl ForwardPass {
             object_stride,
             object_capacity,
             staging: Vec::new(),
-            shadow_group: shadow.shadow_bind_group().clone(),
             sample_count: 1,
         })
     }
@@ -645,7 +656,6 @@ impl Pass for ForwardPass {
             queries,
         );
         pass.set_bind_group(0, self.frame.group(), &[]);
-        pass.set_bind_group(2, &self.shadow_group, &[]);
         for &(_, i) in &self.draw_order {
             let i = i as usize;
             // prepare() checked every handle.
@@ -664,7 +674,7 @@ impl Pass for ForwardPass {
                 continue;
             };
             pass.set_pipeline(pipeline);
-            pass.set_bind_group(3, &material.bind_group, &[]);
+            pass.set_bind_group(2, &material.bind_group, &[]);
             self.draw_object(&mut pass, i, mesh);
         }
     }

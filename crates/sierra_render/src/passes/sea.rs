@@ -73,6 +73,22 @@ pub struct SeaSettings {
     pub lod: Option<SeaLod>,
 }
 
+impl SeaSettings {
+    /// Linear colour of the open sea where it meets the horizon under `sun`: `sea.wgsl`'s
+    /// shading of deep, still water seen at a 1° grazing angle (Schlick Fresnel ≈ 0.92 towards
+    /// `sky_color`, no sun highlight). The sky pass paints this below the horizon
+    /// ([`crate::SkySettings::ground`]) when a sea reaches out, so the strip between the sea's
+    /// far edge and the horizon reads as more sea, not as ground.
+    pub fn horizon_color(&self, sun: &crate::frame::Sun) -> Vec3 {
+        let grazing = 1f32.to_radians().sin();
+        let fresnel = 0.02 + 0.98 * (1.0 - grazing).powi(5);
+        let light = -sun.direction.normalize_or_zero();
+        let n_dot_l = light.y.max(0.0);
+        let body = self.deep_color * (sun.ambient + 0.6 * n_dot_l * sun.color * sun.intensity);
+        body.lerp(self.sky_color, fresnel)
+    }
+}
+
 impl Default for SeaSettings {
     fn default() -> Self {
         Self {
@@ -91,22 +107,6 @@ impl Default for SeaSettings {
             horizon: 0.0,
             lod: None,
         }
-    }
-}
-
-impl SeaSettings {
-    /// Linear colour of the open sea where it meets the horizon under `sun`: `sea.wgsl`'s
-    /// shading of deep, still water seen at a 1° grazing angle (Schlick Fresnel ≈ 0.92 towards
-    /// `sky_color`, no sun highlight). The sky pass paints this below the horizon
-    /// ([`crate::SkySettings::ground`]) when a sea reaches out, so the strip between the sea's
-    /// far edge and the horizon reads as more sea, not as ground.
-    pub fn horizon_color(&self, sun: &crate::frame::Sun) -> Vec3 {
-        let grazing = 1f32.to_radians().sin();
-        let fresnel = 0.02 + 0.98 * (1.0 - grazing).powi(5);
-        let light = -sun.direction.normalize_or_zero();
-        let n_dot_l = light.y.max(0.0);
-        let body = self.deep_color * (sun.ambient + 0.6 * n_dot_l * sun.color * sun.intensity);
-        body.lerp(self.sky_color, fresnel)
     }
 }
 
@@ -468,10 +468,6 @@ impl Pass for SeaPass {
         "sea"
     }
 
-    fn active(&self) -> bool {
-        self.water.is_some()
-    }
-
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
         self.pipelines.warm(ctx, keys(ctx, targets.sample_count))?;
         self.sample_count = targets.sample_count;
@@ -486,6 +482,10 @@ impl Pass for SeaPass {
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         self.plan_tiles(ctx, camera.position);
         Ok(())
+    }
+
+    fn active(&self) -> bool {
+        self.water.is_some()
     }
 
     fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {

@@ -13,8 +13,9 @@
 //!   (`sampler_comparison` with linear filtering is itself a 2×2 bilinear PCF), giving an edge
 //!   that ramps over about 2r+2 texels.
 //!
-//! [`ShadowPass::shadow_layout`] and [`ShadowPass::shadow_bind_group`] are what the forward pass
-//! binds as its group 2 (`forward.wgsl`: `shadow_map`, `shadow_sampler`, `shadow`).
+//! [`ShadowPass::receiver`] is what the scene passes bind in their view group (group 0,
+//! [`crate::passes::forward::FrameBindings`]; `forward.wgsl`: `shadow_map`, `shadow_sampler`,
+//! `shadow`).
 
 use glam::camera::rh::{proj::directx, view};
 use glam::{Mat4, Vec3, Vec4};
@@ -144,8 +145,8 @@ pub struct ShadowPass {
     uniform: wgpu::Buffer,
     caster_layout: wgpu::BindGroupLayout,
     caster_group: wgpu::BindGroup,
-    shadow_layout: wgpu::BindGroupLayout,
-    shadow_group: wgpu::BindGroup,
+    /// What receivers bind: the map, the comparison sampler, the uniform.
+    receiver: ShadowReceiver,
     /// Settings applied at the next `prepare`.
     pub settings: ShadowSettings,
 }
@@ -159,7 +160,7 @@ impl ShadowPass {
     pub fn new(ctx: &GpuContext, resolution: u32) -> Result<Self> {
         let map = shadow_map(ctx, resolution)?;
         let map_view = map.create_view(&wgpu::TextureViewDescriptor::default());
-        // Storage too: receivers read it as a storage buffer (see `shadow_layouts`).
+        // Storage too: receivers read it as a storage buffer (see `ShadowReceiver`).
         let uniform = ctx.create_buffer_init(
             "shadow uniform",
             bytemuck::bytes_of(&ShadowUniform {
@@ -174,7 +175,14 @@ impl ShadowPass {
             || "creating the shadow pass".to_owned(),
             || {
                 let device = &ctx.device;
-                let [caster_layout, shadow_layout] = shadow_layouts(device);
+                let caster_layout = bind_group_layout(
+                    device,
+                    "shadow caster",
+                    &[uniform_entry_for::<ShadowUniform>(
+                        0,
+                        wgpu::ShaderStages::VERTEX,
+                    )],
+                );
                 let caster_group = bind_group(
                     device,
                     "shadow caster",
@@ -188,16 +196,11 @@ impl ShadowPass {
                     compare: Some(wgpu::CompareFunction::LessEqual),
                     ..Default::default()
                 });
-                let shadow_group = bind_group(
-                    device,
-                    "shadow receiver",
-                    &shadow_layout,
-                    &[
-                        wgpu::BindingResource::TextureView(&map_view),
-                        wgpu::BindingResource::Sampler(&sampler),
-                        uniform.as_entire_binding(),
-                    ],
-                );
+                let receiver = ShadowReceiver {
+                    map_view: map_view.clone(),
+                    sampler,
+                    uniform: uniform.clone(),
+                };
                 Self {
                     resolution,
                     _map: map,
@@ -205,8 +208,7 @@ impl ShadowPass {
                     uniform,
                     caster_layout,
                     caster_group,
-                    shadow_layout,
-                    shadow_group,
+                    receiver,
                     settings: ShadowSettings::default(),
                 }
             },
@@ -265,14 +267,9 @@ impl ShadowPass {
         )
     }
 
-    /// Layout of the receivers' bind group (shadow map, comparison sampler, [`ShadowUniform`]).
-    pub fn shadow_layout(&self) -> &wgpu::BindGroupLayout {
-        &self.shadow_layout
-    }
-
-    /// The receivers' bind group (valid for the pass's life).
-    pub fn shadow_bind_group(&self) -> &wgpu::BindGroup {
-        &self.shadow_group
+    /// What receivers bind to sample the map ([`ShadowReceiver`]; valid for the pass's life).
+    pub fn receiver(&self) -> &ShadowReceiver {
+        &self.receiver
     }
 
     /// Side of the shadow map in texels.
@@ -316,34 +313,43 @@ fn shadow_map(ctx: &GpuContext, resolution: u32) -> Result<wgpu::Texture> {
     })
 }
 
-/// The casters' [`ShadowUniform`] (group 0 of every caster pipeline) and the receivers' map,
-/// comparison sampler and [`ShadowUniform`] as storage.
-fn shadow_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 2] {
-    let (vertex, fragment) = (wgpu::ShaderStages::VERTEX, wgpu::ShaderStages::FRAGMENT);
-    let uniform_size = wgpu::BufferSize::new(size_of::<ShadowUniform>() as u64);
-    let mut receiver_uniform = storage_entry(2, fragment, true);
-    if let wgpu::BindingType::Buffer {
-        min_binding_size, ..
-    } = &mut receiver_uniform.ty
-    {
-        *min_binding_size = uniform_size;
+/// What a receiver of the sun's shadow binds (`forward.wgsl`'s `shadow_map`, `shadow_sampler`,
+/// `shadow`; in the scene passes' view group, [`crate::passes::forward::FrameBindings`]): the
+/// map, a comparison sampler and the [`ShadowUniform`] as read-only storage (the shader loops
+/// on its PCF radius: see the forward pass's notes on storage buffers). Cloning shares them.
+#[derive(Clone, Debug)]
+pub struct ShadowReceiver {
+    map_view: wgpu::TextureView,
+    sampler: wgpu::Sampler,
+    uniform: wgpu::Buffer,
+}
+
+impl ShadowReceiver {
+    /// The layout entries at bindings `first..first + 3` (fragment stage).
+    pub fn layout_entries(first: u32) -> [wgpu::BindGroupLayoutEntry; 3] {
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let mut uniform = storage_entry(first + 2, fragment, true);
+        if let wgpu::BindingType::Buffer {
+            min_binding_size, ..
+        } = &mut uniform.ty
+        {
+            *min_binding_size = wgpu::BufferSize::new(size_of::<ShadowUniform>() as u64);
+        }
+        [
+            texture_entry(first, fragment, wgpu::TextureSampleType::Depth),
+            sampler_entry(first + 1, fragment, wgpu::SamplerBindingType::Comparison),
+            uniform,
+        ]
     }
-    [
-        bind_group_layout(
-            device,
-            "shadow caster",
-            &[uniform_entry_for::<ShadowUniform>(0, vertex)],
-        ),
-        bind_group_layout(
-            device,
-            "shadow receiver",
-            &[
-                texture_entry(0, fragment, wgpu::TextureSampleType::Depth),
-                sampler_entry(1, fragment, wgpu::SamplerBindingType::Comparison),
-                receiver_uniform,
-            ],
-        ),
-    ]
+
+    /// The resources of [`Self::layout_entries`], in order.
+    pub fn bindings(&self) -> [wgpu::BindingResource<'_>; 3] {
+        [
+            wgpu::BindingResource::TextureView(&self.map_view),
+            wgpu::BindingResource::Sampler(&self.sampler),
+            self.uniform.as_entire_binding(),
+        ]
+    }
 }
 
 /// Depth state of every shadow caster pipeline (static meshes and crowds): written, `Less`,

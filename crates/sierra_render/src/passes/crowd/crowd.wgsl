@@ -1,6 +1,6 @@
 // Crowd vertex stage (seed 004 "Animation Rendering", done better): many instances of one skinned
 // mesh in one instanced draw, posed from baked skinning matrices in an Rgba32Float texture.
-// Appended to forward.wgsl and crowd_common.wgsl (`crowd.rs` concatenates the sources), so
+// Appended to forward.wgsl and crowd_common.wgsl (`crowd/mod.rs` concatenates the sources), so
 // `fs_main` lights crowds exactly like every other mesh; group 1 binding 0 (`object`) carries
 // the crowd's material colours. The mesh attributes are forward.wgsl's `VertexIn`.
 

@@ -3,7 +3,7 @@
 // way: baked skinning matrices of two frames per clip, interpolated and crossfaded, 4 influences.
 // Group 1 bindings 1-2 hold the baked animation (binding 0 is the lit pipeline's `object`).
 //
-// Texture layout (BakedPalettes in crowd.rs): width 3 * joint_count, one row per global frame;
+// Texture layout (BakedPalettes in crowd/mod.rs): width 3 * joint_count, one row per global frame;
 // texel (3j + r, g) is row r of joint j's 3x4 skinning matrix at global frame g.
 
 const MAX_CROWD_CLIPS: u32 = 64u;

@@ -1,6 +1,6 @@
 // Crowd shadow casters: the crowd members drawn into the sun's shadow map (depth only, no
 // fragment stage), posed by the same baked-texture skinning as the lit pipeline
-// (crowd_common.wgsl, prepended by `crowd.rs`). Group 0 is the shadow pass's caster group.
+// (crowd_common.wgsl, prepended by `crowd/mod.rs`). Group 0 is the shadow pass's caster group.
 
 struct ShadowCasterUniform {
     // World -> sun clip space (orthographic; depth 0 nearest the sun).

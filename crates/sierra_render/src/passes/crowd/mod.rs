@@ -204,7 +204,6 @@ pub struct CrowdPass {
     materials: MaterialBinder,
     /// Group 0: camera, lights, environment: the forward pass's, written once per frame there.
     frame: FrameBindings,
-    shadow_group: wgpu::BindGroup,
     crowds: Vec<Crowd>,
     time: f32,
     /// Samples per pixel `pipelines` were built for ([`RenderTargets::sample_count`]).
@@ -374,7 +373,7 @@ impl CrowdPass {
                 shader_source().into(),
                 "vs_crowd",
             ),
-            (&crowd_layout, shadow, materials.layout()),
+            (&crowd_layout, materials.layout()),
             &vertex_buffers(),
         )?;
         pipelines.warm(ctx, lit_keys(1, lines(ctx)))?;
@@ -395,7 +394,6 @@ impl CrowdPass {
             crowd_layout,
             materials,
             frame: frame.clone(),
-            shadow_group: shadow.shadow_bind_group().clone(),
             crowds: Vec::new(),
             time: 0.0,
             sample_count: 1,
@@ -641,7 +639,6 @@ impl Pass for CrowdPass {
     fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         let mut pass = inputs.continue_scene_pass(encoder, "crowd", queries);
         pass.set_bind_group(0, self.frame.group(), &[]);
-        pass.set_bind_group(2, &self.shadow_group, &[]);
         let base = PipelineKey::new(self.sample_count, VertexLayout::MeshInstanced);
         // Warmed only where the device draws lines; elsewhere the lookup falls back to filled.
         let wireframe = inputs.frame.post.wireframe
@@ -663,7 +660,7 @@ impl Pass for CrowdPass {
             };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(1, &c.bind_group, &[]);
-            pass.set_bind_group(3, &c.material.bind_group, &[]);
+            pass.set_bind_group(2, &c.material.bind_group, &[]);
             c.draw(&mut pass);
         }
     }
