@@ -3,9 +3,16 @@
 //! Each pass owns its pipelines and bind groups and implements [`Pass`]: `prepare` uploads this
 //! frame's data, read only from [`PassInputs`] (the frame and its draw list) — settings that
 //! change per frame travel in [`crate::FrameData::post`], never written into a pass from outside
-//! — and `record` encodes its commands. The shadow pass draws every [`ShadowCaster`] into the
-//! sun's map: the frame's meshes and skinned outputs itself, and what other passes hand it
-//! through [`Pass::shadow_caster`] (the crowds).
+//! — and `record` encodes its commands.
+//!
+//! - Shadow casters: the shadow pass draws every [`ShadowCaster`] the other passes hand it
+//!   ([`Pass::shadow_caster`], gathered into [`PassInputs::shadow_casters`]) into the sun's map,
+//!   in one render pass: the forward pass's (the frame's meshes and skinned outputs, with its
+//!   per-draw uniforms: one model buffer for both) and the crowd pass's.
+//! - The view group: the forward and crowd passes bind one group 0
+//!   ([`forward::FrameBindings`]: camera, lights, environment, shadow map), written once a
+//!   frame by the forward pass; their pipelines come from [`scene_pipelines::ScenePipelines`].
+//!   Sky and sea keep their own uniforms (their shaders take inverse and sea-specific values).
 
 pub mod bloom;
 pub mod crowd;

@@ -155,8 +155,8 @@ impl ShadowPass {
     /// Creates a `resolution` × `resolution` shadow map (2048 suits the demo; tests use less).
     ///
     /// # Errors
-    /// [`RenderError::InvalidInput`]/[`RenderError::LimitExceeded`] for a bad resolution,
-    /// [`RenderError::Gpu`] when creation fails.
+    /// [`crate::RenderError::InvalidInput`]/[`crate::RenderError::LimitExceeded`] for a bad
+    /// resolution, [`crate::RenderError::Gpu`] when creation fails.
     pub fn new(ctx: &GpuContext, resolution: u32) -> Result<Self> {
         let map = shadow_map(ctx, resolution)?;
         let map_view = map.create_view(&wgpu::TextureViewDescriptor::default());
