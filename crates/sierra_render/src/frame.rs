@@ -167,10 +167,17 @@ pub struct SkinnedFrame {
 impl SkinnedFrame {
     /// Empties every list, keeping the capacity.
     pub fn clear(&mut self) {
-        self.palettes.clear();
-        self.draws.clear();
-        self.morphs.clear();
-        self.morph_weights.clear();
+        // Destructured: a list added to the frame cannot be left out here.
+        let Self {
+            palettes,
+            draws,
+            morphs,
+            morph_weights,
+        } = self;
+        palettes.clear();
+        draws.clear();
+        morphs.clear();
+        morph_weights.clear();
     }
 }
 
