@@ -8,7 +8,7 @@
 // Usage: node gltf_pose.mjs FILE.glb CLIP_INDEX TIME   (exit 1 with a message on stderr)
 import { AnimationMixer, LoopOnce } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { readGlb } from './read_glb.mjs';
+import { firstSkeleton, readGlb } from './read_glb.mjs';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 
 const [file, clipArg, timeArg] = process.argv.slice(2);
@@ -30,10 +30,7 @@ loader.parse(
   buffer,
   '',
   (gltf) => {
-    let skeleton = null;
-    gltf.scene.traverse((o) => {
-      if (o.isSkinnedMesh && skeleton === null) skeleton = o.skeleton;
-    });
+    const skeleton = firstSkeleton(gltf.scene);
     if (skeleton === null) {
       console.error(`${file}: no skinned mesh`);
       process.exit(1);

@@ -7,7 +7,7 @@
 // values are as three.js decoded them (quaternions x, y, z, w per key).
 // Usage: node gltf_summary.mjs FILE.glb   (exit 1 with a message on stderr on error)
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { readGlb } from './read_glb.mjs';
+import { firstSkeleton, readGlb } from './read_glb.mjs';
 
 const file = process.argv[2];
 if (!file) {
@@ -21,10 +21,7 @@ new GLTFLoader().parse(
   buffer,
   '',
   (gltf) => {
-    let skeleton = null;
-    gltf.scene.traverse((o) => {
-      if (o.isSkinnedMesh && skeleton === null) skeleton = o.skeleton;
-    });
+    const skeleton = firstSkeleton(gltf.scene);
     const summary = {
       joints: skeleton ? skeleton.bones.map((b) => b.name) : [],
       clips: gltf.animations.map((clip) => ({

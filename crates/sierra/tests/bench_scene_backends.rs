@@ -8,9 +8,14 @@ mod startup_stages;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use sierra_testkit::diff::max_abs_diff;
+use sierra_testkit::json;
+use sierra_testkit::process::output_ok;
+
 use sierra::cli::bench::scene::{ImageDifference, SceneRunner};
 use sierra::world::World;
 use sierra_terrain::island::Backend;
+use sierra_terrain::water::WaterSim;
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/demo.json")
@@ -20,28 +25,15 @@ fn demo() -> PathBuf {
 fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
     let tmp = tempfile::tempdir().unwrap();
     let out_dir = tmp.path().join("bench");
-    let out = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args([
-            "bench",
-            "scene",
-            "--backend",
-            "both",
-            "--frames",
-            "60",
-            "--size",
-            "160x90",
-        ])
-        .arg("--json")
-        .arg("--out")
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let json = json::parse(
+        &output_ok(
+            Command::new(env!("CARGO_BIN_EXE_sierra"))
+                .args(["bench", "scene", "--backend", "both", "--frames", "60"])
+                .args(["--size", "160x90", "--json", "--out"])
+                .arg(&out_dir),
+        )
+        .stdout,
     );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let runs = json["runs"].as_array().unwrap();
     let backends: Vec<_> = runs
         .iter()
@@ -116,14 +108,6 @@ fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
     assert!(out_dir.join("bench_scene.json").is_file());
 }
 
-/// The largest `|a[i] - b[i]|`.
-fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
-}
-
 /// Runs the demo at a small size for `frames` frames with its terrain and sea on `backend`.
 fn run(backend: Backend, frames: usize) -> (SceneRunner, image::RgbaImage) {
     let mut runner = SceneRunner::on(&demo(), 96, 54, Some(backend)).unwrap();
@@ -134,39 +118,32 @@ fn run(backend: Backend, frames: usize) -> (SceneRunner, image::RgbaImage) {
     (runner, last.unwrap())
 }
 
+/// The demo's CPU sea simulation, when its sea runs on the CPU.
+fn cpu_sea(scene: &SceneRunner) -> Option<&WaterSim> {
+    let sea = scene.runner.game().world.sea.as_ref();
+    sea.expect("the demo has a sea").cpu_simulation()
+}
+
+/// The water depths the sea pass draws (the renderer's depth buffer, read back).
+fn drawn_sea_depth(scene: &SceneRunner) -> Vec<f32> {
+    World::sea_depth(&scene.ctx, &scene.headless.renderer)
+        .unwrap()
+        .expect("the renderer has a sea")
+}
+
 #[test]
 fn the_cpu_sea_is_what_the_sea_pass_draws_and_it_follows_the_gpu_simulation() {
     let frames = 40;
     let (cpu, cpu_frame) = run(Backend::Cpu, frames);
-    let sim = cpu
-        .runner
-        .game()
-        .world
-        .sea
-        .as_ref()
-        .unwrap()
-        .cpu_simulation()
-        .unwrap();
+    let sim = cpu_sea(&cpu).expect("the CPU backend simulates the sea on the CPU");
     assert!(sim.steps() > 0, "the CPU sea never stepped");
     // The sea pass reads the renderer's depth buffer: it holds the CPU simulation's state.
-    let drawn = World::sea_depth(&cpu.ctx, &cpu.headless.renderer)
-        .unwrap()
-        .unwrap();
+    let drawn = drawn_sea_depth(&cpu);
     assert_eq!(drawn, sim.depth(), "the CPU state was not uploaded");
 
     let (gpu, gpu_frame) = run(Backend::Gpu, frames);
-    assert!(gpu
-        .runner
-        .game()
-        .world
-        .sea
-        .as_ref()
-        .unwrap()
-        .cpu_simulation()
-        .is_none());
-    let stepped = World::sea_depth(&gpu.ctx, &gpu.headless.renderer)
-        .unwrap()
-        .unwrap();
+    assert!(cpu_sea(&gpu).is_none());
+    let stepped = drawn_sea_depth(&gpu);
     let worst = max_abs_diff(&drawn, &stepped);
     let moved = max_abs_diff(sim.depth(), sim.previous_depth());
     eprintln!("CPU vs GPU sea after {frames} frames: max |depth diff| {worst:e} m; last step moved {moved:e} m");

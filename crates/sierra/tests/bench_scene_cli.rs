@@ -7,22 +7,23 @@ mod startup_stages;
 
 use std::process::Command;
 
+use sierra_testkit::json;
+use sierra_testkit::process::output_ok;
+
 #[test]
 fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let out_dir = tmp.path().join("bench");
-    let out = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args([
-            "bench", "scene", "--frames", "3", "--size", "32x18", "--json",
-        ])
-        .arg("--out")
-        .arg(&out_dir)
-        .current_dir(tmp.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json::parse(
+        &output_ok(
+            Command::new(env!("CARGO_BIN_EXE_sierra"))
+                .args(["bench", "scene", "--frames", "3", "--size", "32x18"])
+                .args(["--json", "--out"])
+                .arg(&out_dir)
+                .current_dir(tmp.path()),
+        )
+        .stdout,
+    );
     let plot = out_dir.join("bench_scene.png");
     assert_eq!(json["plot"], plot.display().to_string());
     // Start-up time by stage, and their total.
@@ -32,11 +33,7 @@ fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
     startup_stages::assert_stages_sum_to_total(startup);
     assert!(startup["pipelines"].as_f64().unwrap() > 0.0, "{startup:?}");
     // The report is the printed JSON.
-    let report = std::fs::read(out_dir.join("bench_scene.json")).unwrap();
-    assert_eq!(
-        serde_json::from_slice::<serde_json::Value>(&report).unwrap(),
-        json
-    );
+    assert_eq!(json::read(&out_dir.join("bench_scene.json")), json);
     // Nothing in the current folder but the output folder.
     let entries: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert_eq!(entries.len(), 1, "{entries:?}");

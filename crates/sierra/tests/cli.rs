@@ -4,15 +4,16 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn sierra(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args(args)
-        .env(
-            "WGPU_BACKEND",
-            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
-        )
-        .output()
-        .expect("sierra runs")
+use sierra_testkit::process::{output_ok, stderr_of_clean_failure};
+
+/// `sierra ARGS…` on `$WGPU_BACKEND` (Vulkan when unset).
+fn sierra(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sierra"));
+    cmd.args(args).env(
+        "WGPU_BACKEND",
+        std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
+    );
+    cmd
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -21,15 +22,26 @@ fn text(bytes: &[u8]) -> String {
 
 /// Runs `args`, expects failure without a panic, returns stderr.
 fn fails(args: &[&str]) -> String {
-    let out = sierra(args);
-    let stderr = text(&out.stderr);
-    assert!(
-        !out.status.success(),
-        "expected failure for {args:?}; stdout: {}",
-        text(&out.stdout)
-    );
-    assert!(!stderr.contains("panicked"), "panic for {args:?}: {stderr}");
-    stderr
+    stderr_of_clean_failure(&mut sierra(args))
+}
+
+/// `sierra render LEVEL --out OUT`, which must fail without a panic; returns stderr.
+fn render_fails(level: &str, out: &Path) -> String {
+    fails(&["render", level, "--out", out.to_str().unwrap()])
+}
+
+/// `sierra render LEVEL --frames FRAMES --size SIZE --out OUT`, which must succeed.
+fn render(level: &str, frames: &str, size: &str, out: &Path) -> Output {
+    output_ok(&mut sierra(&[
+        "render",
+        level,
+        "--frames",
+        frames,
+        "--size",
+        size,
+        "--out",
+        out.to_str().unwrap(),
+    ]))
 }
 
 fn write(dir: &Path, name: &str, contents: &str) -> String {
@@ -53,17 +65,7 @@ fn render_writes_frames_contact_sheet_and_stats() {
     let dir = tempfile::tempdir().unwrap();
     let level = write(dir.path(), "level.json", SMALL_LEVEL);
     let out = dir.path().join("out");
-    let run = sierra(&[
-        "render",
-        &level,
-        "--frames",
-        "3",
-        "--size",
-        "64x48",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(run.status.success(), "{}", text(&run.stderr));
+    let run = render(&level, "3", "64x48", &out);
     assert!(
         text(&run.stdout).contains("wrote 3 frames"),
         "{}",
@@ -76,8 +78,7 @@ fn render_writes_frames_contact_sheet_and_stats() {
     assert!(!out.join("frame_0003.png").exists());
     let sheet = image::open(out.join("contact_sheet.png")).unwrap();
     assert!(sheet.width() > 64 && sheet.height() > 48);
-    let stats: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
+    let stats = sierra_testkit::json::read(&out.join("stats.json"));
     let frames = stats["frames"].as_array().unwrap();
     assert_eq!(frames.len(), 3);
     for (i, f) in frames.iter().enumerate() {
@@ -120,17 +121,7 @@ fn render_writes_the_levels_sound_as_audio_wav() {
     );
     let level = write(dir.path(), "level.json", &level);
     let out = dir.path().join("out");
-    let run = sierra(&[
-        "render",
-        &level,
-        "--frames",
-        "3",
-        "--size",
-        "32x24",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(run.status.success(), "{}", text(&run.stderr));
+    let run = render(&level, "3", "32x24", &out);
     assert!(
         text(&run.stdout).contains("audio.wav"),
         "{}",
@@ -154,34 +145,19 @@ fn two_render_runs_give_the_same_frames() {
     let level = write(dir.path(), "level.json", SMALL_LEVEL);
     let render = |name: &str| {
         let out = dir.path().join(name);
-        let run = sierra(&[
-            "render",
-            &level,
-            "--frames",
-            "4",
-            "--size",
-            "48x32",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(run.status.success(), "{}", text(&run.stderr));
+        render(&level, "4", "48x32", &out);
         image::open(out.join("frame_0003.png")).unwrap().to_rgba8()
     };
     let (a, b) = (render("a"), render("b"));
-    let max_diff = a
-        .as_raw()
-        .iter()
-        .zip(b.as_raw())
-        .map(|(x, y)| x.abs_diff(*y))
-        .max();
-    assert!(max_diff <= Some(1), "frames differ by {max_diff:?}");
+    let max_diff = sierra_testkit::diff::max_byte_diff(a.as_raw(), b.as_raw());
+    assert!(max_diff <= 1, "frames differ by {max_diff}");
 }
 
 #[test]
 fn headless_demo_writes_into_out_with_a_one_line_summary() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo");
-    let run = sierra(&[
+    let run = output_ok(&mut sierra(&[
         "demo",
         "--headless",
         "--frames",
@@ -190,8 +166,7 @@ fn headless_demo_writes_into_out_with_a_one_line_summary() {
         "96x54",
         "--out",
         out.to_str().unwrap(),
-    ]);
-    assert!(run.status.success(), "{}", text(&run.stderr));
+    ]));
     let stdout = text(&run.stdout);
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     assert!(
@@ -205,27 +180,14 @@ fn headless_demo_writes_into_out_with_a_one_line_summary() {
 fn demo_without_a_reachable_display_falls_back_to_headless() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("fallback");
-    let run = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args([
-            "demo",
-            "--frames",
-            "1",
-            "--size",
-            "32x18",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .env(
-            "WGPU_BACKEND",
-            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
-        )
-        // A display that does not exist: EventLoop::new() fails, which must not be fatal.
-        .env("DISPLAY", ":4242")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .unwrap();
+    let run = output_ok(
+        sierra(&["demo", "--frames", "1", "--size", "32x18", "--out"])
+            .arg(&out)
+            // A display that does not exist: EventLoop::new() fails, which must not be fatal.
+            .env("DISPLAY", ":4242")
+            .env_remove("WAYLAND_DISPLAY"),
+    );
     let stdout = text(&run.stdout);
-    assert!(run.status.success(), "{}", text(&run.stderr));
     assert!(
         stdout.contains("rendering headless instead") && stdout.contains("wrote 1 frames"),
         "{stdout}"
@@ -237,20 +199,11 @@ fn demo_without_a_reachable_display_falls_back_to_headless() {
 fn no_matching_adapter_says_what_to_install() {
     let dir = tempfile::tempdir().unwrap();
     let level = write(dir.path(), "level.json", SMALL_LEVEL);
-    let run = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args([
-            "render",
-            &level,
-            "--out",
-            dir.path().join("o").to_str().unwrap(),
-        ])
-        .env("WGPU_ADAPTER_NAME", "no-such-gpu-anywhere")
-        .output()
-        .unwrap();
-    let stderr = text(&run.stderr);
-    assert!(
-        !run.status.success() && !stderr.contains("panicked"),
-        "{stderr}"
+    let stderr = stderr_of_clean_failure(
+        Command::new(env!("CARGO_BIN_EXE_sierra"))
+            .args(["render", &level, "--out"])
+            .arg(dir.path().join("o"))
+            .env("WGPU_ADAPTER_NAME", "no-such-gpu-anywhere"),
     );
     assert!(
         stderr.contains("no-such-gpu-anywhere") && stderr.contains("mesa-vulkan-drivers"),
@@ -260,44 +213,37 @@ fn no_matching_adapter_says_what_to_install() {
 
 #[test]
 fn missing_level_file_names_the_file() {
-    let stderr = fails(&["render", "no/such/level.json", "--out", "unused"]);
+    let stderr = render_fails("no/such/level.json", Path::new("unused"));
     assert!(
         stderr.contains("no/such/level.json") && stderr.contains("cannot read"),
         "{stderr}"
     );
 }
 
+/// Writes `contents` as level `name` in a fresh folder and renders it, which must fail
+/// without a panic; returns the level's path and stderr.
+fn render_level_fails(name: &str, contents: &str) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(dir.path(), name, contents);
+    let stderr = render_fails(&level, &dir.path().join("o"));
+    (level, stderr)
+}
+
 #[test]
 fn malformed_json_reports_file_line_and_column() {
-    let dir = tempfile::tempdir().unwrap();
-    let level = write(
-        dir.path(),
+    let (level, stderr) = render_level_fails(
         "broken.json",
         "{\n  \"objects\": [\n    { \"name\": \"a\", }\n  ]\n}\n",
     );
-    let stderr = fails(&[
-        "render",
-        &level,
-        "--out",
-        dir.path().join("o").to_str().unwrap(),
-    ]);
     assert!(stderr.contains(&format!("{level}:3:")), "{stderr}");
 }
 
 #[test]
 fn unknown_mesh_primitive_reports_its_json_path_and_the_valid_names() {
-    let dir = tempfile::tempdir().unwrap();
-    let level = write(
-        dir.path(),
+    let (_, stderr) = render_level_fails(
         "teapot.json",
         r#"{"objects": [{"name": "t", "mesh": "teapot"}]}"#,
     );
-    let stderr = fails(&[
-        "render",
-        &level,
-        "--out",
-        dir.path().join("o").to_str().unwrap(),
-    ]);
     assert!(
         stderr.contains("objects[0].mesh") && stderr.contains("teapot"),
         "{stderr}"
@@ -336,7 +282,7 @@ fn unwritable_out_folder_is_an_error_before_rendering() {
     // A path below a regular file cannot be created, even by root.
     let blocker = write(dir.path(), "blocker", "");
     let out = format!("{blocker}/frames");
-    let stderr = fails(&["render", &level, "--out", &out]);
+    let stderr = render_fails(&level, Path::new(&out));
     assert!(
         stderr.contains("cannot create output folder") && stderr.contains(&out),
         "{stderr}"

@@ -3,17 +3,11 @@
 //! binding documents; bad bindings are errors naming the state and listing the model's clips;
 //! a level from before the binding existed loads and plays as before.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use glam::Vec3;
 use sierra::game::Game;
 use sierra::gameplay::input::InputTrack;
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
 
 /// Speeds documented in `assets/levels/fox.json` (m/s).
 const WALK: f32 = 1.8;
@@ -46,6 +40,11 @@ fn run_fox(ticks: u64) -> Option<Vec<Sample>> {
         });
     }
     Some(samples)
+}
+
+/// `path` under the repository root.
+fn repo(path: &str) -> PathBuf {
+    sierra_testkit::workspace_root().join(path)
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! planet, birds and palms drawn; the `walk` camera path stays at eye height over the terrain;
 //! the headless demo's scripted player jumps onto a platform and back down.
 
+#[path = "common/uploaded_demo.rs"]
+mod uploaded_demo;
+
 use std::path::Path;
 
 use glam::Vec3;
@@ -13,7 +16,7 @@ use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
 use sierra::gameplay::player::PlayerState;
 use sierra::headless::{run_headless, HeadlessOptions};
-use sierra_render::{GpuContext, HeadlessRenderer};
+use uploaded_demo::uploaded_demo;
 
 #[test]
 fn demo_island_renders_every_landscape_element() {
@@ -46,8 +49,7 @@ fn demo_island_renders_every_landscape_element() {
         },
     )
     .unwrap();
-    let stats: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&summary.stats).unwrap()).unwrap();
+    let stats: serde_json::Value = sierra_testkit::json::read(&summary.stats);
     let last = &stats["frames"][4];
     // 64 terrain chunks + planet + clouds + 10 birds + palms + 6 platform/lamp nodes, drawn or
     // left out by frustum culling.
@@ -72,21 +74,9 @@ fn demo_island_renders_every_landscape_element() {
     );
 }
 
-/// The demo level with its world uploaded (GPU terrain heights ready), for tests that tick it
-/// without drawing.
-fn uploaded_demo() -> Game {
-    let ctx = GpuContext::headless().unwrap();
-    let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
-    let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
-    game.world
-        .upload(&ctx, &mut headless.renderer, &mut game.startup)
-        .unwrap();
-    game
-}
-
 #[test]
 fn walk_path_stays_at_eye_height_over_the_terrain() {
-    let mut game = uploaded_demo();
+    let mut game = uploaded_demo().game;
     game.camera_path = Some(CameraPath::new(CameraPathKind::Walk, 1.0));
     let mut moved = 0.0f32;
     let mut last: Option<glam::Vec3> = None;
@@ -111,7 +101,7 @@ fn walk_path_stays_at_eye_height_over_the_terrain() {
 fn walk_path_keeps_clear_of_crowds_and_characters() {
     /// A mannequin's body radius at scale 1, metres (shoulders 0.45 m wide).
     const BODY_RADIUS: f32 = 0.25;
-    let mut game = uploaded_demo();
+    let mut game = uploaded_demo().game;
     let ticks = 120 * HEADLESS_TICKS_PER_FRAME;
     let seconds = f64::from(ticks) / DEFAULT_TICK_HZ;
     game.camera_path = Some(CameraPath::new(CameraPathKind::Walk, seconds as f32));
@@ -155,7 +145,7 @@ fn walk_path_keeps_clear_of_crowds_and_characters() {
 /// the terrain's highest point by at least 2° plus its own angular radius.
 #[test]
 fn the_planet_clears_the_summit_from_every_camera_of_the_demo() {
-    let mut game = uploaded_demo();
+    let mut game = uploaded_demo().game;
     let planet = game.world.sky.planet.clone().unwrap();
     let centre = Vec3::from(planet.position);
     let bound = planet.radius * (1.0 + planet.relief).max(planet.cloud_height);
@@ -196,7 +186,7 @@ fn the_planet_clears_the_summit_from_every_camera_of_the_demo() {
 /// follow camera behind; the feet stay on the terrain wherever the player walks on it.
 #[test]
 fn the_headless_demo_player_jumps_onto_a_platform_and_back_down_to_the_beach() {
-    let mut game = uploaded_demo();
+    let mut game = uploaded_demo().game;
     let ticks = u64::from(DEFAULT_HEADLESS_FRAMES * HEADLESS_TICKS_PER_FRAME);
     script_headless_demo(&mut game, ticks).unwrap();
     let platform = game.scene.object("PlatformLeft");

@@ -9,10 +9,9 @@ use sierra::gameplay::input::InputTrack;
 use sierra::gameplay::player::PlayerState::{self, *};
 use sierra_anim::ik::{JointLimit, RotationChangeTracker};
 
+/// `path` under the repository root.
 fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
+    sierra_testkit::workspace_root().join(path)
 }
 
 #[test]

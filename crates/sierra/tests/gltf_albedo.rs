@@ -5,10 +5,16 @@
 //! the CPU from the same pose and camera (`sierra_testkit::albedo`), within 6/255 per channel.
 //! Negative control: the same comparison fails when the texture is not bound.
 
+#[path = "common/level_json.rs"]
+mod level_json;
+
 use std::path::Path;
 use std::process::Command;
 
+use sierra_testkit::process::output_ok;
+
 use glam::{Mat4, Vec3};
+use level_json::camera_json;
 use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
@@ -148,23 +154,13 @@ fn view_draws_skinned_models_with_their_base_colour_texture() {
         };
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
-        let run = Command::new(env!("CARGO_BIN_EXE_sierra"))
-            .args([
-                "view",
-                path.to_str().unwrap(),
-                "--clip",
-                clip,
-                "--frames",
-                "1",
-            ])
-            .args(["--size", &format!("{SIZE}x{SIZE}"), "--albedo", "--out"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
+        output_ok(
+            Command::new(env!("CARGO_BIN_EXE_sierra"))
+                .arg("view")
+                .arg(&path)
+                .args(["--clip", clip, "--frames", "1"])
+                .args(["--size", &format!("{SIZE}x{SIZE}"), "--albedo", "--out"])
+                .arg(&out),
         );
         let image = image::open(out.join("frame_0000.png")).unwrap().to_rgba8();
         let clip_index = asset
@@ -195,21 +191,13 @@ fn level(component: &str, lo: Vec3, hi: Vec3) -> String {
     let centre = (lo + hi) * 0.5;
     let radius = (hi - lo).length() * 0.5;
     let eye = centre + Vec3::new(0.8, 0.3, 1.0).normalize() * radius * 2.4;
+    let camera = camera_json(eye, centre, 40.0, radius * 0.05, radius * 10.0);
     format!(
         r#"{{
-  "camera": {{"position": [{}, {}, {}], "target": [{}, {}, {}], "fovYDegrees": 40,
-             "near": {}, "far": {}}},
+  {camera},
   "clearColor": [1, 0, 1],
   "objects": [{{"name": "Model", "components": [{component}]}}]
-}}"#,
-        eye.x,
-        eye.y,
-        eye.z,
-        centre.x,
-        centre.y,
-        centre.z,
-        radius * 0.05,
-        radius * 10.0
+}}"#
     )
 }
 

@@ -13,25 +13,22 @@ use std::path::Path;
 use std::process::Command;
 
 use sierra_testkit::image_diff::ImageDiff;
+use sierra_testkit::json;
 use sierra_testkit::node_tools;
+use sierra_testkit::process::output_ok;
 
 const FRAMES: usize = 3;
 
 fn view(model: &Path, clip: &str, out: &Path) -> Vec<image::RgbaImage> {
-    let o = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args(["view", model.to_str().unwrap(), "--clip", clip, "--frames"])
-        .arg(FRAMES.to_string())
-        .args([
-            "--size",
-            "128x128",
-            "--force",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .env("WGPU_BACKEND", "vulkan")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    output_ok(
+        Command::new(env!("CARGO_BIN_EXE_sierra"))
+            .arg("view")
+            .arg(model)
+            .args(["--clip", clip, "--frames", &FRAMES.to_string()])
+            .args(["--size", "128x128", "--force", "--out"])
+            .arg(out)
+            .env("WGPU_BACKEND", "vulkan"),
+    );
     (0..FRAMES)
         .map(|i| {
             image::open(out.join(format!("frame_{i:04}.png")))
@@ -44,23 +41,18 @@ fn view(model: &Path, clip: &str, out: &Path) -> Vec<image::RgbaImage> {
 /// Largest difference between the joint world matrices `sierra pose` prints for `model` at
 /// `clip` (index) and `time` and three.js's (`tools/js/gltf_pose.mjs`).
 fn cli_pose_difference(model: &Path, clip: usize, time: f32) -> f64 {
-    let o = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args([
-            "pose",
-            model.to_str().unwrap(),
-            "--clip",
-            &clip.to_string(),
-            "--time",
-            &time.to_string(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let ours: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let (clip, time) = (clip.to_string(), time.to_string());
+    let ours = json::parse(
+        &output_ok(
+            Command::new(env!("CARGO_BIN_EXE_sierra"))
+                .arg("pose")
+                .arg(model)
+                .args(["--clip", &clip, "--time", &time]),
+        )
+        .stdout,
+    );
     let args = [model.as_os_str(), clip.as_ref(), time.as_ref()];
-    let theirs: serde_json::Value =
-        serde_json::from_slice(&node_tools::node("gltf_pose.mjs", &args)).unwrap();
+    let theirs = json::parse(&node_tools::node("gltf_pose.mjs", &args));
     let (ours, theirs) = (
         ours["joints"].as_array().unwrap(),
         theirs["joints"].as_array().unwrap(),

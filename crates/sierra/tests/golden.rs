@@ -10,12 +10,6 @@ use std::process::Command;
 
 use sierra_testkit::image_diff::ImageDiff;
 
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
-
 /// Runs the `sierra` binary with `args`, panicking with its output when it fails.
 fn sierra(args: &[&str]) {
     let out = Command::new(env!("CARGO_BIN_EXE_sierra"))
@@ -41,7 +35,7 @@ fn rgba(path: &Path) -> Vec<u8> {
 fn diff(rendered: &Path, golden: &str) -> ImageDiff {
     ImageDiff::of(
         &rgba(rendered),
-        &rgba(&repo(&format!("tests/golden/{golden}"))),
+        &rgba(&sierra_testkit::workspace_root().join(format!("tests/golden/{golden}"))),
     )
 }
 
@@ -81,7 +75,7 @@ fn the_demos_frames_0_12_and_47_match_the_golden_images() {
 #[test]
 fn the_platforms_levels_frame_30_matches_and_a_sun_turned_by_one_degree_does_not() {
     let dir = tempfile::tempdir().unwrap();
-    let level = repo("assets/levels/platforms.json");
+    let level = sierra_testkit::workspace_root().join("assets/levels/platforms.json");
     let frame = render_platforms(&level, &dir.path().join("platforms"));
     let d = diff(&frame, "platforms_frame_0030.png");
     assert!(d.matches_golden(), "platforms frame 30: {d:?}");

@@ -6,6 +6,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use sierra_testkit::json;
+use sierra_testkit::process::output_ok;
+
 const CAMERA: &str = r#""camera": {"position": [0, 2, 6], "target": [0, 0, 0]}"#;
 
 /// Renders `objects` (a JSON array) for one 32x18 frame; returns `stats.json`'s `gpu_memory`.
@@ -13,21 +16,14 @@ fn gpu_memory(dir: &Path, name: &str, objects: &str) -> serde_json::Value {
     let level = dir.join(format!("{name}.json"));
     std::fs::write(&level, format!("{{{CAMERA}, \"objects\": {objects}}}")).unwrap();
     let out = dir.join(name);
-    let run = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .arg("render")
-        .arg(&level)
-        .args(["--frames", "1", "--size", "32x18", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    output_ok(
+        Command::new(env!("CARGO_BIN_EXE_sierra"))
+            .arg("render")
+            .arg(&level)
+            .args(["--frames", "1", "--size", "32x18", "--out"])
+            .arg(&out),
     );
-    let stats: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
-    stats["gpu_memory"].clone()
+    json::read(&out.join("stats.json"))["gpu_memory"].clone()
 }
 
 fn bytes(memory: &serde_json::Value, class: &str) -> i64 {

@@ -44,8 +44,7 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
         },
     )
     .unwrap();
-    let stats: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&summary.stats).unwrap()).unwrap();
+    let stats: serde_json::Value = sierra_testkit::json::read(&summary.stats);
 
     let startup = stats["startup_ms"].as_object().unwrap();
     startup_stages::assert_stages_sum_to_total(startup);
@@ -111,8 +110,7 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
     }
 
     // The trace's GPU track: one span per scope of every frame.
-    let trace: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("trace.json")).unwrap()).unwrap();
+    let trace: serde_json::Value = sierra_testkit::json::read(&out.join("trace.json"));
     let events = trace.as_array().unwrap();
     let gpu_pid = events
         .iter()

@@ -6,16 +6,9 @@
 //! One test per file: the profiler installs the process-wide `tracing` subscriber.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 
 use sierra::game::Game;
 use sierra_profile::{profile_scope, Profiler};
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
 
 /// Frames to run. Which worker takes a frame's few microseconds of jobs is up to the OS
 /// scheduler; on a loaded 2-core machine one worker took all 240 jobs of a 30-frame run, so
@@ -27,7 +20,7 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
     let dir = tempfile::tempdir().unwrap();
     let trace_path = dir.path().join("trace.json");
     let mut game = Game::load(
-        &repo("crates/sierra/tests/levels/eight_characters.json"),
+        &sierra_testkit::workspace_root().join("crates/sierra/tests/levels/eight_characters.json"),
         60.0,
     )
     .expect("the eight-character level loads");

@@ -3,15 +3,21 @@
 //! crowds are clear errors naming the JSON path, and the demo island's crowds stand on the
 //! beach sand (feet at the terrain height, above the sea).
 
+#[path = "common/skinned_triangles.rs"]
+mod skinned_triangles;
+#[path = "common/uploaded_demo.rs"]
+mod uploaded_demo;
+
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
-use sierra::cli::demo::DEMO_LEVEL;
 use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
 use sierra::world::crowds::DRY_MARGIN;
 use sierra_render::{GpuContext, HeadlessRenderer};
+use skinned_triangles::skinned_triangles;
+use uploaded_demo::uploaded_demo;
 
 const SIZE: u32 = 96;
 
@@ -65,12 +71,7 @@ fn a_level_crowd_is_drawn_where_its_members_stand() {
     let (without, _, triangles_without) = render(&ctx, &without_path, 2);
     // Frame stats count the crowd: four mannequins' triangles (from the model file).
     let asset = sierra_gltf::builtin::mannequin::load().unwrap();
-    let mannequin: u64 = asset
-        .skin_instances()
-        .iter()
-        .flat_map(|i| &asset.meshes[i.mesh].primitives)
-        .map(|p| p.indices.len() as u64 / 3)
-        .sum();
+    let mannequin = skinned_triangles(&asset);
     assert_eq!(triangles_with - triangles_without, 4 * mannequin);
 
     // Four members on a 2 x 2 grid 2 m apart, centred on the node, feet on the node's height.
@@ -189,13 +190,8 @@ fn bad_crowds_are_clear_errors_with_their_json_path() {
 
 #[test]
 fn demo_island_crowds_stand_on_the_beach_sand() {
-    let ctx = GpuContext::headless().unwrap();
-    let mut headless = HeadlessRenderer::new(&ctx, 16, 16).unwrap();
-    let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap();
-    game.world
-        .upload(&ctx, &mut headless.renderer, &mut game.startup)
-        .unwrap();
-    let world = &game.world;
+    let demo = uploaded_demo();
+    let world = &demo.game.world;
     let sea = world.sea_level().unwrap();
     let beach = world.landscape.as_ref().unwrap().params.beach_height;
     let placed: Vec<_> = world.crowds.placed.iter().flatten().collect();
@@ -204,7 +200,7 @@ fn demo_island_crowds_stand_on_the_beach_sand() {
         "a small crowd: {} members",
         placed.len()
     );
-    let (instances, _) = headless.renderer.crowd.totals();
+    let (instances, _) = demo.headless.renderer.crowd.totals();
     assert_eq!(instances, placed.len() as u64, "every member is drawn");
     for member in placed {
         let p = member.model.w_axis.truncate();

@@ -8,10 +8,14 @@
 //! weights with an Animator (silhouette extent vs the vertices posed on the CPU by the view's
 //! animation job). Without an Animator nothing moves.
 
+#[path = "common/level_json.rs"]
+mod level_json;
+
 use std::path::{Path, PathBuf};
 
 use glam::{Quat, Vec3};
 use image::GenericImageView;
+use level_json::{camera_json, vec3_json};
 use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra_gltf::ChannelData;
@@ -40,18 +44,13 @@ fn level(
     distance: f32,
     fov: f32,
 ) -> PathBuf {
+    let camera = camera_json(target + Vec3::Z * distance, target, fov, 0.5, 200.0);
     let json = format!(
         r#"{{
-  "camera": {{"position": [{}, {}, {}], "target": [{}, {}, {}], "fovYDegrees": {fov}, "near": 0.5, "far": 200}},
+  {camera},
   "clearColor": [0, 0, 0],
   "objects": [{{"name": "Model", "mesh": "{mesh}", "components": [{components}]}}]
-}}"#,
-        target.x,
-        target.y,
-        target.z + distance,
-        target.x,
-        target.y,
-        target.z
+}}"#
     );
     let path = dir.join(format!("level_{}.json", components.len()));
     std::fs::write(&path, json).unwrap();
@@ -287,30 +286,19 @@ mod gltf_checks;
 /// for its bounds `lo..hi` ([`gltf_checks::view`]).
 fn checks_level(dir: &Path, file: &str, lo: Vec3, hi: Vec3) -> PathBuf {
     let (eye, centre, near, far) = gltf_checks::view(lo, hi);
-    let (sun, clear, ambient) = (
-        gltf_checks::SUN_DIRECTION,
-        gltf_checks::CLEAR,
-        gltf_checks::AMBIENT,
+    let camera = camera_json(eye, centre, 45.0, near, far);
+    let (sun, clear) = (
+        vec3_json(gltf_checks::SUN_DIRECTION),
+        vec3_json(gltf_checks::CLEAR),
     );
+    let ambient = vec3_json(Vec3::splat(gltf_checks::AMBIENT));
     let json = format!(
         r#"{{
-  "camera": {{"position": [{}, {}, {}], "target": [{}, {}, {}], "fovYDegrees": 45, "near": {near}, "far": {far}}},
-  "sun": {{"direction": [{}, {}, {}], "intensity": 1, "ambient": [{ambient}, {ambient}, {ambient}]}},
-  "clearColor": [{}, {}, {}],
+  {camera},
+  "sun": {{"direction": {sun}, "intensity": 1, "ambient": {ambient}}},
+  "clearColor": {clear},
   "objects": [{{"name": "Model", "mesh": "{file}"}}]
-}}"#,
-        eye.x,
-        eye.y,
-        eye.z,
-        centre.x,
-        centre.y,
-        centre.z,
-        sun.x,
-        sun.y,
-        sun.z,
-        clear.x,
-        clear.y,
-        clear.z
+}}"#
     );
     let path = dir.join("checks_level.json");
     std::fs::write(&path, json).unwrap();
@@ -679,8 +667,8 @@ fn box_animated_and_animated_cube_in_one_level_move_as_their_clips_say() {
     let (target, distance, fov) = (Vec3::new(0.0, 1.75, 0.0), 40.0, 10f32);
     let (box_at, cube_at) = (Vec3::new(-2.0, 0.0, 0.0), Vec3::new(2.0, 1.75, 0.0));
     let camera = format!(
-        r#""camera": {{"position": [0, {}, {distance}], "target": [0, {}, 0], "fovYDegrees": {fov}, "near": 0.5, "far": 200}}, "clearColor": [0, 0, 0]"#,
-        target.y, target.y
+        r#"{}, "clearColor": [0, 0, 0]"#,
+        camera_json(target + Vec3::Z * distance, target, fov, 0.5, 200.0)
     );
     let placed = format!(
         r#"{{{camera}, "objects": [

@@ -110,8 +110,7 @@ fn force_overwrites_only_sierras_names() {
     assert!(o.status.success(), "{}", o.describe());
     let frame = image::open(dir.join("frame_0000.png")).expect("Sierra's frame replaced the file");
     assert_eq!((frame.width(), frame.height()), (16, 16));
-    let stats: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("stats.json")).unwrap()).unwrap();
+    let stats: serde_json::Value = sierra_testkit::json::read(&dir.join("stats.json"));
     assert_eq!(stats["frames"].as_array().unwrap().len(), 1);
     for (name, text) in [
         (".sierra_write_test", "my dotfile"),
@@ -151,8 +150,7 @@ fn a_shorter_second_run_leaves_no_stale_frames() {
         .collect();
     frames.sort();
     assert_eq!(frames, ["frame_0000.png", "frame_0001.png"]);
-    let stats: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
+    let stats: serde_json::Value = sierra_testkit::json::read(&out.join("stats.json"));
     assert_eq!(stats["frames"].as_array().unwrap().len(), 2);
     // Negative control: a user's file added to Sierra's folder makes the next run refuse.
     std::fs::write(out.join("notes.txt"), "mine").unwrap();

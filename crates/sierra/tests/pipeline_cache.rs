@@ -34,7 +34,7 @@ fn run_game(game: Game, frames: usize, profile: bool, out: &Path) -> serde_json:
         },
     )
     .unwrap_or_else(|e| panic!("{e:#}"));
-    serde_json::from_slice(&std::fs::read(&summary.stats).unwrap()).unwrap()
+    sierra_testkit::json::read(&summary.stats)
 }
 
 /// Asserts that `stats` loaded some pipelines and created none during its frames.
@@ -64,9 +64,7 @@ fn demo_and_platforms_create_no_pipeline_after_load_and_trace_each_creation() {
     let tmp = tempfile::tempdir().unwrap();
     let demo = run(DEMO_LEVEL, true, &tmp.path().join("demo"));
     let created = assert_none_after_load("demo", &demo);
-    let trace: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(tmp.path().join("demo/trace.json")).unwrap())
-            .unwrap();
+    let trace: serde_json::Value = sierra_testkit::json::read(&tmp.path().join("demo/trace.json"));
     let events = trace
         .as_array()
         .or_else(|| trace["traceEvents"].as_array())

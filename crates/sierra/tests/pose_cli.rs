@@ -4,27 +4,18 @@
 
 use std::process::Command;
 
-fn sierra(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args(args)
-        .output()
-        .unwrap()
+use sierra_testkit::json;
+use sierra_testkit::process::output_ok;
+
+fn sierra(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sierra"));
+    cmd.args(args);
+    cmd
 }
 
-/// Structural equality with numbers compared to 1e-6 (JSON text round-trips f32 through f64).
-fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
-    use serde_json::Value::*;
-    match (a, b) {
-        (Number(x), Number(y)) => {
-            (x.as_f64().unwrap() - y.as_f64().unwrap()).abs()
-                <= 1e-6 * (1.0 + y.as_f64().unwrap().abs())
-        }
-        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
-        (Object(x), Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
+/// Runs `sierra ARGS…`, which must succeed, and parses the JSON it prints.
+fn sierra_json(args: &[&str]) -> serde_json::Value {
+    json::parse(&output_ok(&mut sierra(args)).stdout)
 }
 
 #[test]
@@ -33,28 +24,21 @@ fn pose_prints_the_fox_walk_pose_as_json() {
         return;
     };
     let p = path.to_str().unwrap();
-    let out = sierra(&["pose", p, "--clip", "Walk", "--time", "0.5"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = sierra_json(&["pose", p, "--clip", "Walk", "--time", "0.5"]);
     let asset = sierra_gltf::GltfAsset::load(&path).unwrap();
     let expected =
         sierra_gltf::pose::pose(&asset, &sierra_gltf::ClipSelector::parse("Walk"), 0.5, 0)
             .unwrap()
             .to_json();
     assert!(
-        same(&json, &expected),
+        json::approx_eq(&json, &expected),
         "CLI JSON differs from the library's"
     );
     assert_eq!(json["joints"].as_array().unwrap().len(), 24);
     for key in ["index", "name", "node", "parent", "world", "skin"] {
         assert!(json["joints"][0].get(key).is_some(), "{key}");
     }
-    let list = sierra(&["pose", p, "--list"]);
-    let list: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let list = sierra_json(&["pose", p, "--list"]);
     assert_eq!(list["clips"][1]["name"], "Walk");
 }
 
@@ -69,7 +53,7 @@ fn pose_bad_input_fails_cleanly() {
         vec!["pose", p, "--clip", "Walk", "--skin", "3"],
         vec!["pose", "/nonexistent/model.glb", "--clip", "0"],
     ] {
-        let out = sierra(&args);
+        let out = sierra(&args).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
@@ -82,7 +66,7 @@ fn pose_bad_input_fails_cleanly() {
 
 #[test]
 fn bench_anim_json_has_the_figures() {
-    let out = sierra(&[
+    let json = sierra_json(&[
         "bench",
         "anim",
         "--characters",
@@ -91,12 +75,6 @@ fn bench_anim_json_has_the_figures() {
         "3",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for key in [
         "one_thread_us_per_character",
         "staged_one_thread_us_per_character",

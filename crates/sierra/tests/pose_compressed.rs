@@ -85,17 +85,10 @@ fn pose_compressed_on_the_command_line_prints_the_same_json_shape() {
     };
     let p = path.to_str().unwrap();
     let run = |extra: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sierra"))
-            .args(["pose", p, "--clip", "Run", "--time", "0.4"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sierra"));
+        cmd.args(["pose", p, "--clip", "Run", "--time", "0.4"])
+            .args(extra);
+        sierra_testkit::json::parse(&sierra_testkit::process::output_ok(&mut cmd).stdout)
     };
     let (raw, comp) = (run(&[]), run(&["--compressed"]));
     assert_eq!(raw["joints"].as_array().unwrap().len(), 24);

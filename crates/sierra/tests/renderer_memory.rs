@@ -11,7 +11,7 @@
 
 use glam::{Mat4, Vec3, Vec4};
 use sierra_render::{
-    primitives, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, Sun,
+    primitives, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material,
 };
 
 const WARM_FRAMES: usize = 3;
@@ -33,17 +33,6 @@ fn frames_of_many_draws_do_not_grow_the_resident_set() {
         .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
         .unwrap();
     let mut frame = FrameData {
-        camera: Camera::look_at(
-            Vec3::new(0.0, 3.0, 8.0),
-            Vec3::ZERO,
-            Vec3::Y,
-            1.0,
-            1.0,
-            0.1,
-            50.0,
-        ),
-        sun: Sun::default(),
-        point_lights: Vec::new(),
         draws: (0..32)
             .map(|i| DrawItem {
                 mesh: cube,
@@ -57,11 +46,15 @@ fn frames_of_many_draws_do_not_grow_the_resident_set() {
                 surface: None,
             })
             .collect(),
-        clear_color: Vec4::W,
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..FrameData::new(Camera::look_at(
+            Vec3::new(0.0, 3.0, 8.0),
+            Vec3::ZERO,
+            Vec3::Y,
+            1.0,
+            1.0,
+            0.1,
+            50.0,
+        ))
     };
     let mut growth_per_frame = |frame: &FrameData| {
         for _ in 0..WARM_FRAMES {

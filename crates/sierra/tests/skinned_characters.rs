@@ -2,24 +2,24 @@
 //! assets/levels/ik.json --frames 3 --size 128x128` does (same library path as `run_headless`),
 //! and the same frame rendered again without the skinned draws shows what they added.
 
-use std::path::{Path, PathBuf};
+#[path = "common/skinned_triangles.rs"]
+mod skinned_triangles;
 
 use sierra::frame_runner::FrameRunner;
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
 use sierra_render::{GpuContext, HeadlessRenderer};
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
+use skinned_triangles::skinned_triangles;
 
 const SIZE: u32 = 128;
 
 #[test]
 fn ik_level_draws_the_skinned_mannequin_where_its_skeleton_is() {
-    let game = Game::load(&repo("assets/levels/ik.json"), DEFAULT_TICK_HZ).unwrap();
+    let game = Game::load(
+        &sierra_testkit::workspace_root().join("assets/levels/ik.json"),
+        DEFAULT_TICK_HZ,
+    )
+    .unwrap();
     let ctx = GpuContext::headless().unwrap();
     let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
     let mut runner = FrameRunner::new(&ctx, &mut headless.renderer, game).unwrap();
@@ -36,12 +36,7 @@ fn ik_level_draws_the_skinned_mannequin_where_its_skeleton_is() {
 
     // Independent count: the mannequin file's skinned triangles.
     let asset = sierra_gltf::builtin::load_model("builtin:mannequin").unwrap();
-    let mannequin: u64 = asset
-        .skin_instances()
-        .iter()
-        .flat_map(|i| &asset.meshes[i.mesh].primitives)
-        .map(|p| p.indices.len() as u64 / 3)
-        .sum();
+    let mannequin = skinned_triangles(&asset);
     assert!(mannequin > 100, "{mannequin}");
     assert_eq!(
         stats_with.triangles - stats_without.triangles,

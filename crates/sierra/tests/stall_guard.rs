@@ -9,34 +9,31 @@
 
 use std::process::Command;
 
+use sierra_testkit::json;
+use sierra_testkit::process::output_ok;
+
 #[test]
 #[ignore = "timing: run alone by .ci/run after the suite"]
 fn the_walk_through_has_no_stalled_frame() {
     let tmp = tempfile::tempdir().unwrap();
     let out_dir = tmp.path().join("walk");
-    let out = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args([
-            "demo",
-            "--headless",
-            "--mute",
-            "--camera-path",
-            "walk",
-            "--frames",
-            "120",
-            "--size",
-            "240x135",
-        ])
-        .arg("--out")
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    output_ok(
+        Command::new(env!("CARGO_BIN_EXE_sierra"))
+            .args([
+                "demo",
+                "--headless",
+                "--mute",
+                "--camera-path",
+                "walk",
+                "--frames",
+                "120",
+                "--size",
+                "240x135",
+                "--out",
+            ])
+            .arg(&out_dir),
     );
-    let stats: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out_dir.join("stats.json")).unwrap()).unwrap();
+    let stats = json::read(&out_dir.join("stats.json"));
     let summary = &stats["frame_times"];
     eprintln!("frame times: {summary}");
     let median = summary["median_ms"].as_f64().unwrap();

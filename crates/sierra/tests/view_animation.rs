@@ -10,28 +10,22 @@
 use std::path::Path;
 use std::process::Command;
 
+use sierra_testkit::process::output_ok;
+
 const SIZE: u32 = 96;
 const FRAMES: usize = 8;
 
 /// Runs `sierra view` on shared model `relative` (with `extra` arguments) and returns its frames.
 fn view(relative: &str, out: &Path, extra: &[&str]) -> Option<Vec<image::RgbaImage>> {
     let path = sierra_testkit::shared_asset(relative)?;
-    let run = Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args([
-            "view",
-            path.to_str().unwrap(),
-            "--frames",
-            &FRAMES.to_string(),
-        ])
-        .args(extra)
-        .args(["--size", &format!("{SIZE}x{SIZE}"), "--out"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{relative}: {}",
-        String::from_utf8_lossy(&run.stderr)
+    output_ok(
+        Command::new(env!("CARGO_BIN_EXE_sierra"))
+            .arg("view")
+            .arg(&path)
+            .args(["--frames", &FRAMES.to_string()])
+            .args(extra)
+            .args(["--size", &format!("{SIZE}x{SIZE}"), "--out"])
+            .arg(out),
     );
     Some(
         (0..FRAMES)

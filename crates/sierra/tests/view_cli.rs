@@ -2,42 +2,51 @@
 //! animated morph weights change its shape (GPU morph targets), and bad input (unknown clip,
 //! missing file) exits non-zero with a clear message.
 
+use std::path::Path;
 use std::process::Command;
 
-fn sierra(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sierra"))
-        .args(args)
-        .env("WGPU_BACKEND", "vulkan")
-        .output()
-        .unwrap()
+use sierra_testkit::process::{output_ok, stderr_of_clean_failure};
+
+fn sierra(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sierra"));
+    cmd.args(args).env("WGPU_BACKEND", "vulkan");
+    cmd
+}
+
+/// Runs `sierra view ARGS… --frames FRAMES --out OUT`, which must succeed, and returns the
+/// frames it wrote.
+fn view_frames(args: &[&str], frames: usize, out: &Path) -> Vec<image::RgbaImage> {
+    output_ok(
+        sierra(&["view"])
+            .args(args)
+            .args(["--frames", &frames.to_string(), "--out"])
+            .arg(out),
+    );
+    (0..frames)
+        .map(|i| {
+            image::open(out.join(format!("frame_{i:04}.png")))
+                .unwrap()
+                .to_rgba8()
+        })
+        .collect()
 }
 
 #[test]
 fn view_renders_the_mannequin_walking() {
     let dir = std::env::temp_dir().join(format!("sierra_view_{}", std::process::id()));
-    let out = dir.to_str().unwrap();
-    let o = sierra(&[
-        "view",
-        "builtin:mannequin",
-        "--clip",
-        "walk",
-        "--frames",
-        "3",
-        "--size",
-        "96x96",
+    let frames = view_frames(
         // The model alone: lit frames add a ground plane that would count as covered.
-        "--albedo",
-        "--out",
-        out,
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let frames: Vec<image::RgbaImage> = (0..3)
-        .map(|i| {
-            image::open(dir.join(format!("frame_{i:04}.png")))
-                .unwrap()
-                .to_rgba8()
-        })
-        .collect();
+        &[
+            "builtin:mannequin",
+            "--clip",
+            "walk",
+            "--size",
+            "96x96",
+            "--albedo",
+        ],
+        3,
+        &dir,
+    );
     assert!(dir.join("contact_sheet.png").exists());
     // The model covers part of the image, and the pose changes between frames.
     let background = *frames[0].get_pixel(0, 0);
@@ -59,25 +68,7 @@ fn view_animates_morph_target_weights() {
         return;
     };
     let dir = std::env::temp_dir().join(format!("sierra_view_morph_{}", std::process::id()));
-    let out = dir.to_str().unwrap();
-    let o = sierra(&[
-        "view",
-        model.to_str().unwrap(),
-        "--frames",
-        "4",
-        "--size",
-        "64x64",
-        "--out",
-        out,
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let frames: Vec<image::RgbaImage> = (0..4)
-        .map(|i| {
-            image::open(dir.join(format!("frame_{i:04}.png")))
-                .unwrap()
-                .to_rgba8()
-        })
-        .collect();
+    let frames = view_frames(&[model.to_str().unwrap(), "--size", "64x64"], 4, &dir);
     // The cube has no node animation: only its morph weights (the `weights` channel, sampled
     // per frame and applied on the GPU) can change the image.
     let background = *frames[0].get_pixel(0, 0);
@@ -98,24 +89,18 @@ fn view_animates_morph_target_weights() {
 
 #[test]
 fn view_bad_input_is_a_clear_error() {
-    let o = sierra(&[
+    let err = stderr_of_clean_failure(&mut sierra(&[
         "view",
         "builtin:mannequin",
         "--clip",
         "moonwalk",
         "--out",
         "/tmp/sierra_view_bad",
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    ]));
     assert!(
-        !o.status.success() && err.contains("moonwalk") && err.contains("jump_start"),
+        err.contains("moonwalk") && err.contains("jump_start"),
         "{err}"
     );
-    let o = sierra(&["view", "/nonexistent/model.glb"]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !o.status.success() && err.contains("/nonexistent/model.glb"),
-        "{err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    let err = stderr_of_clean_failure(&mut sierra(&["view", "/nonexistent/model.glb"]));
+    assert!(err.contains("/nonexistent/model.glb"), "{err}");
 }

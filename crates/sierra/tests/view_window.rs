@@ -29,14 +29,7 @@ fn orbit(model: &Path, degrees: &str) -> Option<(String, RgbaImage)> {
         "--out".into(),
         out.path().as_os_str().to_owned(),
     ];
-    let run = support::run_in_xvfb(args, Duration::from_secs(300))?;
-    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        run.status.success(),
-        "exit {:?}\n{stdout}\n{stderr}",
-        run.status
-    );
+    let (stdout, stderr) = support::window_run_ok(support::SCREEN, args, Duration::from_secs(300))?;
     let shot: PathBuf = out.path().join("window.png");
     let image = image::open(&shot)
         .unwrap_or_else(|e| panic!("{}: {e}\n{stdout}\n{stderr}", shot.display()))

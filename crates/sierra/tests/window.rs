@@ -16,16 +16,11 @@ fn window_renders_survives_resize_to_1x1_and_back_and_exits_cleanly() {
         "160x120",
         "--test-resize",
     ];
-    let Some(out) = support::run_in_xvfb(args, Duration::from_secs(90)) else {
+    let Some((stdout, stderr)) =
+        support::window_run_ok(support::SCREEN, args, Duration::from_secs(90))
+    else {
         return;
     };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(
         stdout.contains("window: 160x120"),

@@ -21,16 +21,11 @@ fn scripted_track_drives_window_overlay_and_writes_screenshots() {
         .into();
     args.extend(["--input".into(), track.into_os_string()]);
     args.extend(["--screenshot-dir".into(), shots.path().into()]);
-    let Some(out) = support::run_in_xvfb(args, Duration::from_secs(400)) else {
+    let Some((stdout, stderr)) =
+        support::window_run_ok(support::SCREEN, args, Duration::from_secs(400))
+    else {
         return;
     };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
     assert!(
         stdout.contains("window closed after 300 frames"),
         "stdout:\n{stdout}\nstderr:\n{stderr}"
@@ -88,15 +83,10 @@ fn without_frames_the_window_closes_when_its_key_track_ends() {
     args.extend(["--level".into(), level.into_os_string()]);
     args.extend(["--input".into(), track.into_os_string()]);
     args.extend(["--screenshot-dir".into(), dir.path().join("shots").into()]);
-    let Some(out) = support::run_in_xvfb(args, Duration::from_secs(120)) else {
+    let Some((stdout, _)) = support::window_run_ok(support::SCREEN, args, Duration::from_secs(120))
+    else {
         return;
     };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     // The last event (P's release, one tick after its press at 12) is delivered in frame 13;
     // the window closes after that frame.
     assert!(
@@ -114,16 +104,15 @@ fn without_size_the_window_is_1280x720_made_smaller_to_fit_the_screen() {
     let mut args: Vec<OsString> = ["demo", "--mute"].map(OsString::from).into();
     args.extend(["--level".into(), level.into_os_string()]);
     args.extend(["--input".into(), track.into_os_string()]);
-    let Some(out) = support::run_in_xvfb(args, Duration::from_secs(120)) else {
+    let Some((stdout, stderr)) =
+        support::window_run_ok(support::SCREEN, args, Duration::from_secs(120))
+    else {
         return;
     };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
     // Xvfb's screen here is 1024x768: 1280x720 scaled by 0.8.
     assert!(stdout.contains("window: 1024x576 "), "stdout:\n{stdout}");
     // The window libraries' start-up notes (XSETTINGS, XRandR, egui's framebuffer remark) are
     // filtered out of the log.
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         !stderr.contains("winit") && !stderr.contains("egui"),
         "stderr:\n{stderr}"
@@ -176,16 +165,10 @@ fn a_1280x720_window_shows_fps_and_gpu_readouts_and_ends_with_its_track() {
     args.extend(["--level".into(), level.into_os_string()]);
     args.extend(["--input".into(), track.into_os_string()]);
     args.extend(["--screenshot-dir".into(), shots.clone().into()]);
-    let Some(out) = support::run_in_xvfb_on("1920x1080", args, Duration::from_secs(400)) else {
+    let Some((stdout, _)) = support::window_run_ok("1920x1080", args, Duration::from_secs(400))
+    else {
         return;
     };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
     assert!(stdout.contains("window: 1280x720 "), "stdout:\n{stdout}");
     // P goes down before frame 100 and up before frame 101: the window closes after 102.
     assert!(

@@ -11,16 +11,11 @@ fn anim_dir() -> PathBuf {
 
 #[test]
 fn committed_graph_schema_matches_generated() {
-    let path = anim_dir().join("graph.schema.json");
     let generated = serde_json::to_string_pretty(&graph_schema()).unwrap() + "\n";
-    if std::env::var_os("SIERRA_BLESS").is_some() {
-        std::fs::write(&path, &generated).unwrap();
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == generated,
-        "{} is stale: regenerate it with `SIERRA_BLESS=1 cargo test --release -p sierra_anim --test graph_schema`",
-        path.display()
+    sierra_testkit::generated::assert_committed_matches(
+        &anim_dir().join("graph.schema.json"),
+        &generated,
+        "SIERRA_BLESS=1 cargo test --release -p sierra_anim --test graph_schema",
     );
 }
 

@@ -1,28 +1,23 @@
 //! Bad input gives clear errors, never a panic (Must show 6).
 
-use glam::{Mat4, Quat, Vec3};
+mod ik_common;
+
+use glam::{Mat4, Vec3};
+use ik_common::skeleton_of;
 use sierra_anim::ik::{
     solve_positions, solve_two_bone, ChainPose, ConstraintDef, ConstraintType, FabrikSettings,
     IkChain, IkError, IkGoal, IkSolver, JointLimit,
 };
-use sierra_anim::{RawJoint, RawSkeleton, Skeleton, Transform};
+use sierra_anim::Skeleton;
 
 /// root → a → b, and root → c (a separate branch).
 fn skeleton() -> Skeleton {
-    let joint = |name: &str, parent: Option<usize>, t: Vec3| RawJoint {
-        name: name.into(),
-        parent,
-        rest: Transform::from_trs(t, Quat::IDENTITY, Vec3::ONE),
-    };
-    Skeleton::build(&RawSkeleton {
-        joints: vec![
-            joint("root", None, Vec3::ZERO),
-            joint("a", Some(0), Vec3::Y),
-            joint("b", Some(1), Vec3::ZERO), // coincides with `a`: zero-length bone a → b
-            joint("c", Some(0), Vec3::X),
-        ],
-    })
-    .unwrap()
+    skeleton_of(&[
+        ("root", None, Vec3::ZERO),
+        ("a", Some(0), Vec3::Y),
+        ("b", Some(1), Vec3::ZERO), // coincides with `a`: zero-length bone a → b
+        ("c", Some(0), Vec3::X),
+    ])
 }
 
 #[test]

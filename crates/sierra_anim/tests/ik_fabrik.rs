@@ -5,7 +5,7 @@
 mod ik_common;
 
 use glam::{Quat, Vec3};
-use ik_common::{bone_lengths, random_chain, Rng, TestChain};
+use ik_common::{bone_lengths, pole_side, random_chain, Rng, TestChain};
 use sierra_anim::ik::{
     solve_positions, ChainPose, FabrikSettings, IkChain, IkGoal, IkSolver, JointLimit, SolveReport,
 };
@@ -306,7 +306,7 @@ fn pole_puts_elbow_on_pole_side() {
             let r = solve_positions(&mut p, &[0.3, 0.25], target, Some(pole), &settings).unwrap();
             assert!(r.converged);
             assert!(
-                side(p[0], p[1], target, pole) > 0.0,
+                pole_side(p[0], p[1], target, pole) > 0.0,
                 "pole {pole_dir}: elbow {}",
                 p[1]
             );
@@ -330,22 +330,12 @@ fn pole_puts_elbow_on_pole_side() {
             assert!(r.converged);
             let q = chain.positions(&local);
             assert!(
-                side(q[0], q[1], target, pole) > 0.0,
+                pole_side(q[0], q[1], target, pole) > 0.0,
                 "pole {pole_dir}: elbow {}",
                 q[1]
             );
         }
     }
-}
-
-/// Signed distance of `elbow` from the root–target line towards the pole's side.
-fn side(root: Vec3, elbow: Vec3, target: Vec3, pole: Vec3) -> f32 {
-    let axis = (target - root).normalize();
-    let off = |p: Vec3| {
-        let v = p - root;
-        v - axis * v.dot(axis)
-    };
-    off(elbow).dot(off(pole).normalize())
 }
 
 #[test]

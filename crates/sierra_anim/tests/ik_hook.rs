@@ -4,7 +4,10 @@
 //! the elbow never bends backwards, joint rotations change smoothly (no popping), and a sword
 //! attached to the hand has world = hand world × offset.
 
+mod ik_common;
+
 use glam::{Mat4, Quat, Vec3};
+use ik_common::skeleton_of;
 use sierra_anim::ik::{
     max_rotation_change, Attachment, FabrikSettings, IkChain, IkGoal, IkHook, IkSolver, IkTask,
     JointLimit, RotationChangeTracker,
@@ -26,24 +29,16 @@ const NAMES: [&str; 8] = [
 
 /// Y up, facing +Z, right arm along −X in the rest pose (T-pose).
 fn character() -> Skeleton {
-    let joint = |name: &str, parent: Option<usize>, t: Vec3| RawJoint {
-        name: name.into(),
-        parent,
-        rest: Transform::from_trs(t, Quat::IDENTITY, Vec3::ONE),
-    };
-    Skeleton::build(&RawSkeleton {
-        joints: vec![
-            joint(NAMES[0], None, Vec3::new(0.0, 1.0, 0.0)),
-            joint(NAMES[1], Some(0), Vec3::new(0.0, 0.4, 0.0)),
-            joint(NAMES[2], Some(1), Vec3::new(0.0, 0.3, 0.0)),
-            joint(NAMES[3], Some(1), Vec3::new(-0.15, 0.2, 0.0)),
-            joint(NAMES[4], Some(3), Vec3::new(-0.1, 0.0, 0.0)),
-            joint(NAMES[5], Some(4), Vec3::new(-0.3, 0.0, 0.0)),
-            joint(NAMES[6], Some(5), Vec3::new(-0.27, 0.0, 0.0)),
-            joint(NAMES[7], Some(6), Vec3::new(-0.09, 0.0, 0.0)),
-        ],
-    })
-    .unwrap()
+    skeleton_of(&[
+        (NAMES[0], None, Vec3::new(0.0, 1.0, 0.0)),
+        (NAMES[1], Some(0), Vec3::new(0.0, 0.4, 0.0)),
+        (NAMES[2], Some(1), Vec3::new(0.0, 0.3, 0.0)),
+        (NAMES[3], Some(1), Vec3::new(-0.15, 0.2, 0.0)),
+        (NAMES[4], Some(3), Vec3::new(-0.1, 0.0, 0.0)),
+        (NAMES[5], Some(4), Vec3::new(-0.3, 0.0, 0.0)),
+        (NAMES[6], Some(5), Vec3::new(-0.27, 0.0, 0.0)),
+        (NAMES[7], Some(6), Vec3::new(-0.09, 0.0, 0.0)),
+    ])
 }
 
 /// A 1 s walk-like loop: the spine sways about Y and the upper arm swings about Z.

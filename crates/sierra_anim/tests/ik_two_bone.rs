@@ -4,17 +4,8 @@
 mod ik_common;
 
 use glam::{Quat, Vec3};
-use ik_common::{Rng, TestChain};
+use ik_common::{pole_side, Rng, TestChain};
 use sierra_anim::ik::{solve_two_bone, ChainPose, IkChain, IkGoal, IkSolver, JointLimit};
-
-fn side(root: Vec3, mid: Vec3, target: Vec3, pole: Vec3) -> f32 {
-    let axis = (target - root).normalize();
-    let off = |p: Vec3| {
-        let v = p - root;
-        v - axis * v.dot(axis)
-    };
-    off(mid).dot(off(pole).normalize())
-}
 
 #[test]
 fn reaches_exactly_keeps_lengths_and_bends_towards_pole() {
@@ -40,7 +31,7 @@ fn reaches_exactly_keeps_lengths_and_bends_towards_pole() {
         // The middle joint lies in the plane of root, target and pole, on the pole's side.
         let normal = (target - root).cross(pole - root).normalize();
         assert!((s.mid - root).dot(normal).abs() < 1e-4);
-        assert!(side(root, s.mid, target, pole) > 0.0);
+        assert!(pole_side(root, s.mid, target, pole) > 0.0);
     }
 }
 
@@ -125,7 +116,7 @@ fn chain_api_writes_rotations_that_reach() {
         let p = chain.positions(&local);
         assert!(p[2].distance(target) < 1e-4);
         assert!(
-            side(p[0], p[1], target, goal.pole.unwrap()) > 0.0,
+            pole_side(p[0], p[1], target, goal.pole.unwrap()) > 0.0,
             "knee behind"
         );
     }

@@ -33,6 +33,17 @@ fn try_file(dir: &Path, name: &str, bytes: &[u8]) -> Option<String> {
     }
 }
 
+/// The bytes of a WAV file written by `write_wav` into `dir`: `frames` mono frames at
+/// `sample_rate` Hz of a sine of amplitude 0.5 advancing `step` radians per frame.
+fn tone_wav(dir: &Path, sample_rate: u32, frames: usize, step: f32) -> Vec<u8> {
+    let frames: Vec<Frame> = (0..frames)
+        .map(|i| Frame::from_mono((i as f32 * step).sin() * 0.5))
+        .collect();
+    let path = dir.join("tone.wav");
+    write_wav(&path, sample_rate, &frames).unwrap();
+    std::fs::read(&path).unwrap()
+}
+
 fn lcg(seed: &mut u32) -> u32 {
     *seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
     *seed
@@ -41,12 +52,7 @@ fn lcg(seed: &mut u32) -> u32 {
 #[test]
 fn wav_header_edge_values_never_panic() {
     let dir = tempfile::tempdir().unwrap();
-    let frames: Vec<Frame> = (0..256)
-        .map(|i| Frame::from_mono((i as f32 * 0.1).sin() * 0.5))
-        .collect();
-    let path = dir.path().join("tone.wav");
-    write_wav(&path, 22_050, &frames).unwrap();
-    let wav = std::fs::read(&path).unwrap();
+    let wav = tone_wav(dir.path(), 22_050, 256, 0.1);
     // Canonical 44-byte header: RIFF size @4, fmt size @16, format @20, channels @22,
     // sample rate @24, byte rate @28, block align @32, bits @34, data size @40.
     let fields: [(usize, usize); 9] = [
@@ -79,12 +85,7 @@ fn wav_header_edge_values_never_panic() {
 #[test]
 fn corrupted_audio_bytes_never_panic() {
     let dir = tempfile::tempdir().unwrap();
-    let frames: Vec<Frame> = (0..512)
-        .map(|i| Frame::from_mono((i as f32 * 0.05).sin() * 0.5))
-        .collect();
-    let wav_path = dir.path().join("tone.wav");
-    write_wav(&wav_path, 44_100, &frames).unwrap();
-    let wav = std::fs::read(&wav_path).unwrap();
+    let wav = tone_wav(dir.path(), 44_100, 512, 0.05);
     let ogg_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tone_440l_660r.ogg");
     let ogg = std::fs::read(ogg_path).unwrap();
     let mut seed = 11u32;

@@ -2,9 +2,13 @@
 //! Its own test binary: it points ALSA at a configuration whose default device does not exist,
 //! so the result is the same on machines that do have a sound card.
 
+#[path = "common/alsa.rs"]
+mod alsa;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use alsa::use_alsa_config;
 use glam::Vec3;
 use sierra_audio::{
     AudioEngine, AudioLoop, AudioOptions, AudioStatus, Builtin, Listener, SoundSource,
@@ -29,14 +33,8 @@ impl log::Log for CountWarnings {
 #[test]
 fn no_sound_device_falls_back_to_silence_and_says_so_once() {
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("asound.conf");
-    std::fs::write(
-        &config,
-        "</usr/share/alsa/alsa.conf>\npcm.!default { type hw card 99 }\nctl.!default { type hw card 99 }\n",
-    )
-    .unwrap();
     // Safe: set before any thread of this test binary touches ALSA or the environment.
-    std::env::set_var("ALSA_CONFIG_PATH", &config);
+    use_alsa_config(dir.path(), "{ type hw card 99 }", "{ type hw card 99 }");
     log::set_logger(&CountWarnings).unwrap();
     log::set_max_level(log::LevelFilter::Warn);
 

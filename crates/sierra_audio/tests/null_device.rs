@@ -2,9 +2,13 @@
 //! plays the built-in loops through kira and follows the listener without panicking.
 //! Its own test binary because it sets ALSA_CONFIG_PATH for the process.
 
+#[path = "common/alsa.rs"]
+mod alsa;
+
 use std::path::Path;
 use std::time::Duration;
 
+use alsa::use_alsa_config;
 use glam::Vec3;
 use sierra_audio::{
     AudioEngine, AudioLoop, AudioOptions, AudioStatus, Builtin, Listener, SoundSource,
@@ -13,14 +17,8 @@ use sierra_audio::{
 #[test]
 fn plays_on_a_null_alsa_device() {
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("asound.conf");
-    std::fs::write(
-        &config,
-        "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\nctl.!default { type hw card 0 }\n",
-    )
-    .unwrap();
     // Safe: set before any thread of this test binary touches ALSA or the environment.
-    std::env::set_var("ALSA_CONFIG_PATH", &config);
+    use_alsa_config(dir.path(), "{ type null }", "{ type hw card 0 }");
 
     let mut engine = AudioEngine::new(AudioOptions::default());
     assert_eq!(

@@ -54,19 +54,11 @@ fn expectation(asset: &GltfAsset) -> ([f32; 3], Camera) {
         positions.extend(posed.positions.iter().map(|&p| Vec3::from(p)));
         uvs.extend(posed.uvs);
     }
-    let (lo, hi) = positions
-        .iter()
-        .fold((Vec3::MAX, Vec3::MIN), |(a, b), &p| (a.min(p), b.max(p)));
-    let centre = (lo + hi) * 0.5;
-    let radius = (hi - lo).length() * 0.5;
-    let camera = Camera::look_at(
-        centre + Vec3::new(0.8, 0.3, 1.0).normalize() * radius * 2.4,
-        centre,
-        Vec3::Y,
+    let camera = support::framing_camera(
+        support::bounding_box(positions.iter().copied()),
+        Vec3::new(0.8, 0.3, 1.0),
+        2.4,
         40f32.to_radians(),
-        1.0,
-        radius * 0.05,
-        radius * 10.0,
     );
     let view_proj = camera.view_proj();
     let clip: Vec<[f32; 4]> = positions

@@ -19,15 +19,7 @@ const SIZE: u32 = 64;
 
 /// Looking straight down at the origin from `height` metres: screen right is +x, screen down +z.
 fn camera(height: f32) -> Camera {
-    Camera::look_at(
-        Vec3::Y * height,
-        Vec3::ZERO,
-        Vec3::NEG_Z,
-        40f32.to_radians(),
-        1.0,
-        0.1,
-        20.0,
-    )
+    support::square_camera(Vec3::Y * height, Vec3::NEG_Z, 40f32.to_radians(), 20.0)
 }
 
 fn material(base: Vec4, alpha_mode: AlphaMode, texture: Option<usize>) -> ImportedMaterial {
@@ -76,13 +68,9 @@ fn render(
     headless.render(ctx, &frame).unwrap().0
 }
 
+/// An sRGB-encoded byte as linear light (the test kit's independent decoder).
 fn srgb_to_linear(c: u8) -> f32 {
-    let c = f32::from(c) / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
+    sierra_testkit::srgb::srgb_to_linear(c) as f32
 }
 
 fn linear_at(image: &image::RgbaImage, x: u32, y: u32) -> Vec3 {

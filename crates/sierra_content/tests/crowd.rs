@@ -4,11 +4,17 @@
 //! that do not fit a texture or bad instances.
 //! Images: `sierra_crowd_*.png` in the temp directory.
 
+#[path = "common/reference_palette.rs"]
+mod reference_palette;
+#[path = "common/silhouette.rs"]
+mod silhouette;
+
 // The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
 #[path = "../../sierra_render/tests/support/mod.rs"]
 mod support;
 
 use glam::{Mat4, Quat, Vec3, Vec4};
+use reference_palette::reference_palette;
 use sierra_content::crowd::baked_palettes;
 use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
@@ -17,6 +23,7 @@ use sierra_render::crowd::{baked_texture_size, BakedPaletteClip, BakedPalettes, 
 use sierra_render::material::SurfaceMaterial;
 use sierra_render::skinning::{SkinnedDrawItem, SkinnedMeshData, Skinning};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, RenderError, Sun};
+use silhouette::differing_and_covered;
 use support::context;
 
 const SIZE: u32 = 128;
@@ -46,32 +53,66 @@ fn bake(asset: &GltfAsset, names: &[&str]) -> BakedPalettes {
 
 fn frame(eye: Vec3, target: Vec3, far: f32) -> FrameData {
     FrameData {
-        camera: Camera::look_at(eye, target, Vec3::Y, 45f32.to_radians(), 1.0, 0.1, far),
-        sun: Sun::default(),
-        point_lights: Vec::new(),
-        draws: Vec::new(),
         clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..FrameData::new(Camera::look_at(
+            eye,
+            target,
+            Vec3::Y,
+            45f32.to_radians(),
+            1.0,
+            0.1,
+            far,
+        ))
     }
-}
-
-/// (pixels differing by more than 8 in a channel, pixels not background in `reference`).
-fn compare(image: &image::RgbaImage, reference: &image::RgbaImage) -> (usize, usize) {
-    let background = *reference.get_pixel(0, 0);
-    let differing = image
-        .pixels()
-        .zip(reference.pixels())
-        .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 8))
-        .count();
-    let covered = reference.pixels().filter(|p| **p != background).count();
-    (differing, covered)
 }
 
 fn save(image: &image::RgbaImage, name: &str) {
     let _ = image.save(std::env::temp_dir().join(format!("sierra_crowd_{name}.png")));
+}
+
+/// Adds a crowd of `instances` of `mesh` animated by `baked`, in default materials.
+fn add_crowd(
+    ctx: &sierra_render::GpuContext,
+    headless: &mut HeadlessRenderer,
+    mesh: &SkinnedMeshData,
+    baked: &BakedPalettes,
+    instances: &[CrowdInstance],
+) {
+    headless
+        .renderer
+        .crowd
+        .add_crowd(
+            ctx,
+            mesh,
+            baked,
+            &Material::default(),
+            &SurfaceMaterial::default(),
+            instances,
+        )
+        .unwrap();
+}
+
+/// A renderer of `SIZE`² pixels without sun shadows: the baked and palette paths both cast
+/// them, so the comparisons below see the skinning alone, without self-shadowing.
+fn unshadowed(ctx: &sierra_render::GpuContext) -> HeadlessRenderer {
+    let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
+    headless.renderer.shadow.settings.enabled = false;
+    headless
+}
+
+/// `view` at crowd time `time` with one baked crowd `instance`, drawn without shadows.
+fn render_baked_instance(
+    ctx: &sierra_render::GpuContext,
+    (mesh, baked): (&SkinnedMeshData, &BakedPalettes),
+    instance: CrowdInstance,
+    view: &FrameData,
+    time: f32,
+) -> image::RgbaImage {
+    let mut headless = unshadowed(ctx);
+    add_crowd(ctx, &mut headless, mesh, baked, &[instance]);
+    let mut view = view.clone();
+    view.crowds.time = time;
+    headless.render(ctx, &view).unwrap().0
 }
 
 #[test]
@@ -95,16 +136,8 @@ fn baked_crowd_instance_matches_the_palette_path() {
     // keys exactly): that difference is the tolerance below.
 
     // Palette path: the pose sampled directly, skinned by the compute pass, forward-drawn.
-    let report = sierra_gltf::pose::pose(&asset, &ClipSelector::Name("walk".into()), t, 0).unwrap();
-    let palette: Vec<Mat4> = report
-        .joints
-        .iter()
-        .zip(&asset.skins[0].skin.inverse_bind_matrices)
-        .map(|(j, m)| j.world * *m)
-        .collect();
-    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-    // Both paths cast shadows; compare the skinning alone, without self-shadowing.
-    headless.renderer.shadow.settings.enabled = false;
+    let palette = reference_palette(&asset, &ClipSelector::Name("walk".into()), t, 0);
+    let mut headless = unshadowed(&ctx);
     let mut skinning = Skinning::new(&ctx).unwrap();
     let h = skinning
         .upload(&ctx, headless.renderer.meshes_mut(), &mesh, "m")
@@ -122,57 +155,26 @@ fn baked_crowd_instance_matches_the_palette_path() {
     let reference = headless.render(&ctx, &palette_frame).unwrap().0;
 
     // Baked path: one crowd instance; a second run one loop later must give the same image.
-    let mut images = Vec::new();
-    for loops in [0.0, 1.0] {
-        let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-        // Both paths cast shadows; compare the skinning alone, without self-shadowing.
-        headless.renderer.shadow.settings.enabled = false;
-        let crowd = &mut headless.renderer.crowd;
-        let instance = CrowdInstance::new(model, 1, offset + loops * walk_duration, speed);
-        crowd
-            .add_crowd(
-                &ctx,
-                &mesh,
-                &baked,
-                &Material::default(),
-                &SurfaceMaterial::default(),
-                &[instance],
-            )
-            .unwrap();
-        let mut view = view.clone();
-        view.crowds.time = global;
-        images.push(headless.render(&ctx, &view).unwrap().0);
-    }
+    let images: Vec<_> = [0.0, 1.0]
+        .map(|loops| {
+            let instance = CrowdInstance::new(model, 1, offset + loops * walk_duration, speed);
+            render_baked_instance(&ctx, (&mesh, &baked), instance, &view, global)
+        })
+        .into();
     save(&reference, "palette");
     save(&images[0], "baked");
     save(&images[1], "baked_next_loop");
     for image in &images {
-        let (differing, covered) = compare(image, &reference);
+        let (differing, covered) = differing_and_covered(image, &reference);
         assert!(
             covered > 300 && differing * 100 <= covered,
             "baked vs palette path: {differing} of {covered} pixels differ"
         );
     }
     // A wrong clip (idle instead of walk) must not pass the same comparison.
-    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-    // Both paths cast shadows; compare the skinning alone, without self-shadowing.
-    headless.renderer.shadow.settings.enabled = false;
-    let crowd = &mut headless.renderer.crowd;
     let wrong = CrowdInstance::new(model, 0, offset, speed);
-    crowd
-        .add_crowd(
-            &ctx,
-            &mesh,
-            &baked,
-            &Material::default(),
-            &SurfaceMaterial::default(),
-            &[wrong],
-        )
-        .unwrap();
-    let mut view = view.clone();
-    view.crowds.time = global;
-    let wrong = headless.render(&ctx, &view).unwrap().0;
-    let (differing, covered) = compare(&wrong, &reference);
+    let wrong = render_baked_instance(&ctx, (&mesh, &baked), wrong, &view, global);
+    let (differing, covered) = differing_and_covered(&wrong, &reference);
     assert!(
         differing * 100 > covered,
         "idle and walk look alike ({differing} of {covered}): the comparison cannot fail"
@@ -205,18 +207,7 @@ fn a_crowd_of_1000_mannequins_renders_and_animates() {
             inst
         })
         .collect();
-    headless
-        .renderer
-        .crowd
-        .add_crowd(
-            &ctx,
-            &mesh,
-            &baked,
-            &Material::default(),
-            &SurfaceMaterial::default(),
-            &instances,
-        )
-        .unwrap();
+    add_crowd(&ctx, &mut headless, &mesh, &baked, &instances);
     assert_eq!(headless.renderer.crowd.totals().0, 1000);
     let mut view = frame(Vec3::new(0.0, 22.0, 34.0), Vec3::new(0.0, 0.0, 0.0), 200.0);
     let mut images = Vec::new();
@@ -233,7 +224,7 @@ fn a_crowd_of_1000_mannequins_renders_and_animates() {
         "only {covered} of {} pixels show the crowd",
         SIZE * SIZE
     );
-    let (differing, _) = compare(&images[1], &images[0]);
+    let (differing, _) = differing_and_covered(&images[1], &images[0]);
     assert!(
         differing > 100,
         "the crowd did not move between frames ({differing} pixels differ)"
@@ -306,11 +297,12 @@ fn crowd_member_shadows_the_ground_away_from_the_sun() {
     let mesh = mesh(&asset);
     let baked = bake(&asset, &["idle"]);
     let ctx = context();
-    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
-    let plane = headless
-        .renderer
-        .upload_mesh(&ctx, &sierra_render::primitives::plane(1.0), "ground")
-        .unwrap();
+    let (mut headless, plane) = support::renderer_with_mesh(
+        &ctx,
+        (SIZE, SIZE),
+        &sierra_render::primitives::plane(1.0),
+        "ground",
+    );
     // Sun from +X at 45° elevation: a standing figure's shadow falls along -X, about as long as
     // the figure is tall (1.8 m); the +X side stays lit.
     let mut view = frame(Vec3::new(0.0, 5.0, 4.0), Vec3::new(0.0, 0.0, 0.0), 30.0);
@@ -330,18 +322,8 @@ fn crowd_member_shadows_the_ground_away_from_the_sun() {
         surface: None,
     });
     let (ground_only, _) = headless.render(&ctx, &view).unwrap();
-    headless
-        .renderer
-        .crowd
-        .add_crowd(
-            &ctx,
-            &mesh,
-            &baked,
-            &Material::default(),
-            &SurfaceMaterial::default(),
-            &[CrowdInstance::new(Mat4::IDENTITY, 0, 0.0, 1.0)],
-        )
-        .unwrap();
+    let instance = CrowdInstance::new(Mat4::IDENTITY, 0, 0.0, 1.0);
+    add_crowd(&ctx, &mut headless, &mesh, &baked, &[instance]);
     let mut view = view.clone();
     view.crowds.time = 0.25;
     let (with_crowd, _) = headless.render(&ctx, &view).unwrap();
@@ -405,18 +387,7 @@ fn a_crowd_draws_in_wireframe() {
             CrowdInstance::new(model, 0, i as f32 * 0.3, 1.0)
         })
         .collect();
-    headless
-        .renderer
-        .crowd
-        .add_crowd(
-            &ctx,
-            &mesh,
-            &baked,
-            &Material::default(),
-            &SurfaceMaterial::default(),
-            &instances,
-        )
-        .unwrap();
+    add_crowd(&ctx, &mut headless, &mesh, &baked, &instances);
     let mut view = frame(Vec3::new(0.0, 1.0, 3.2), Vec3::new(0.0, 0.9, 0.0), 50.0);
     let filled = headless.render(&ctx, &view).unwrap().0;
     view.post.wireframe = true;

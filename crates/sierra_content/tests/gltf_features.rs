@@ -18,9 +18,7 @@ use glam::{Mat3, Vec2, Vec3, Vec4};
 use serde_json::{json, Value};
 use sierra_content::upload_gltf;
 use sierra_gltf::{GltfAsset, ImportOptions, Resolver};
-use sierra_render::{
-    Camera, DebugView, FrameData, GpuContext, HeadlessRenderer, PostSettings, Sun,
-};
+use sierra_render::{DebugView, FrameData, GpuContext, HeadlessRenderer, PostSettings, Sun};
 use sierra_testkit::glb::merge;
 use support::context;
 
@@ -149,15 +147,7 @@ fn render(ctx: &GpuContext, quad: &Quad, lit: bool) -> image::RgbaImage {
     .unwrap_or_else(|e| panic!("{e}"));
     let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
     let model = upload_gltf(ctx, &mut headless.renderer, &asset).unwrap_or_else(|e| panic!("{e}"));
-    let camera = Camera::look_at(
-        Vec3::Y,
-        Vec3::ZERO,
-        Vec3::NEG_Z,
-        90f32.to_radians(),
-        1.0,
-        0.1,
-        10.0,
-    );
+    let camera = support::square_camera(Vec3::Y, Vec3::NEG_Z, 90f32.to_radians(), 10.0);
     let frame = FrameData {
         sun: Sun {
             intensity: 0.0,

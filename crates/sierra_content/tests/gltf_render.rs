@@ -25,20 +25,15 @@ fn render(relative: &str, name: &str) -> Option<image::RgbaImage> {
     let (eye, centre, near, far) = gltf_checks::view(model.bounds_min, model.bounds_max);
     let camera = Camera::look_at(eye, centre, Vec3::Y, 45f32.to_radians(), 1.0, near, far);
     let frame = FrameData {
-        camera,
         sun: Sun {
             direction: SUN_DIRECTION.normalize(),
             color: Vec3::ONE,
             intensity: 1.0,
             ambient: Vec3::splat(AMBIENT),
         },
-        point_lights: Vec::new(),
         draws: model.draws.clone(),
         clear_color: CLEAR.extend(1.0),
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..FrameData::new(camera)
     };
     let (image, _) = headless
         .render(&ctx, &frame)

@@ -15,7 +15,7 @@ use sierra_anim::{sample_morph_weights, Playback};
 use sierra_content::skinned_mesh::rigid_primitive_mesh;
 use sierra_gltf::GltfAsset;
 use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedDrawItem, Skinning};
-use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, RenderError, Sun};
+use sierra_render::{FrameData, HeadlessRenderer, Material, RenderError};
 use support::context;
 
 /// The joint that places the morphed mesh: non-uniform scale and a rotation, so the order of
@@ -194,28 +194,17 @@ fn morph_primitives_test_renders_with_its_default_weights() {
                 palettes.push(world[n]);
             }
         }
-        let centre = (lo + hi) * 0.5;
-        let radius = (hi - lo).length() * 0.5;
+        // Low and from the side: the bumps (POSITION deltas along +Y, no normal deltas) show
+        // in the silhouette.
+        let camera = support::framing_camera(
+            (lo, hi),
+            Vec3::new(1.0, 0.25, 0.35),
+            2.2,
+            45f32.to_radians(),
+        );
         let mut frame = FrameData {
-            camera: Camera::look_at(
-                // Low and from the side: the bumps (POSITION deltas along +Y, no normal
-                // deltas) show in the silhouette.
-                centre + Vec3::new(1.0, 0.25, 0.35).normalize() * radius * 2.2,
-                centre,
-                Vec3::Y,
-                45f32.to_radians(),
-                1.0,
-                radius * 0.05,
-                radius * 10.0,
-            ),
-            sun: Sun::default(),
-            point_lights: Vec::new(),
-            draws: Vec::new(),
             clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
-            skinned: Default::default(),
-            crowds: Default::default(),
-            sea: Default::default(),
-            post: Default::default(),
+            ..FrameData::new(camera)
         };
         skinning
             .skin(&ctx, &palettes, &draws, &mut frame.draws)
@@ -364,13 +353,10 @@ fn skinned_model_follows_the_clips_weights_channel_before_skinning() {
     let mut poser = sierra_content::ModelPoser::new(&asset, 0).unwrap();
     for t in [0.25f32, 0.75] {
         // The frame path: palettes, draws and morph weights in the frame, skinned by the renderer.
-        let mut frame = support::frame(sierra_render::Camera::look_at(
+        let mut frame = support::frame(support::square_camera(
             Vec3::new(0.0, 2.0, 6.0),
-            Vec3::ZERO,
             Vec3::Y,
             1.0,
-            1.0,
-            0.1,
             50.0,
         ));
         model.morph_weights(0, t, &mut frame.skinned).unwrap();

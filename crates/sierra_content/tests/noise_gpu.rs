@@ -7,6 +7,7 @@ use sierra_render::compute::noise::{NoiseCompute, NoiseFunction};
 use sierra_render::GpuContext;
 use sierra_terrain::noise::grid::{fbm2_grid, GridSpec, Threads};
 use sierra_terrain::noise::{perlin2, perlin3, Fbm, FbmKind, FbmParams, Permutation};
+use sierra_testkit::diff::max_abs_diff;
 
 fn random_points(n: usize, seed: u64) -> Vec<[f32; 3]> {
     let mut s = seed;
@@ -20,14 +21,6 @@ fn random_points(n: usize, seed: u64) -> Vec<[f32; 3]> {
         ((z >> 11) as f64 / (1u64 << 53) as f64 * 512.0 - 256.0) as f32
     };
     (0..n).map(|_| [next(), next(), next()]).collect()
-}
-
-fn max_diff(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
 }
 
 #[test]
@@ -55,7 +48,7 @@ fn gpu_matches_cpu_f32_on_random_points() {
             .iter()
             .map(|p| perlin3(&perm, p[0], p[1], p[2]))
             .collect();
-        let d = max_diff(&gpu, &cpu);
+        let d = max_abs_diff(&gpu, &cpu);
         assert!(d <= 1e-5, "perlin3 max |gpu - cpu| = {d}");
         assert!(
             cpu.iter().any(|v| v.abs() > 0.5),
@@ -75,7 +68,7 @@ fn gpu_matches_cpu_f32_on_random_points() {
             .iter()
             .map(|p| fbm.fbm3(&perm, p[0], p[1], p[2]))
             .collect();
-        let d = max_diff(&gpu, &cpu);
+        let d = max_abs_diff(&gpu, &cpu);
         assert!(d <= 1e-5, "fbm3 max |gpu - cpu| = {d}");
 
         let gpu = compute
@@ -88,7 +81,7 @@ fn gpu_matches_cpu_f32_on_random_points() {
             )
             .unwrap();
         let cpu: Vec<f32> = points.iter().map(|p| perlin2(&perm, p[0], p[1])).collect();
-        assert!(max_diff(&gpu, &cpu) <= 1e-5);
+        assert!(max_abs_diff(&gpu, &cpu) <= 1e-5);
     }
     let ridged = Fbm::new(FbmParams {
         octaves: 4.5,
@@ -111,7 +104,7 @@ fn gpu_matches_cpu_f32_on_random_points() {
         .iter()
         .map(|p| ridged.fbm2(&perm, p[0], p[1]))
         .collect();
-    assert!(max_diff(&gpu, &cpu) <= 1e-5);
+    assert!(max_abs_diff(&gpu, &cpu) <= 1e-5);
 }
 
 #[test]
@@ -126,7 +119,7 @@ fn gpu_grid_matches_cpu_grid() {
     let gpu = fbm2_grid_gpu(&ctx, &compute, &perm, &fbm, &grid).unwrap();
     let mut cpu = vec![0f32; 77 * 45];
     fbm2_grid(&perm, &fbm, &grid, Threads::One, &mut cpu).unwrap();
-    let d = max_diff(&gpu, &cpu);
+    let d = max_abs_diff(&gpu, &cpu);
     assert!(d <= 1e-5, "grid max |gpu - cpu| = {d}");
 }
 
@@ -167,7 +160,7 @@ fn island_generated_on_the_gpu_matches_the_cpu() {
     };
     let gpu = generate_island_gpu(&ctx, &compute, &params).unwrap();
     let cpu = Island::generate_cpu(&params, Threads::One).unwrap();
-    let d = max_diff(gpu.height_field().heights(), cpu.height_field().heights());
+    let d = max_abs_diff(gpu.height_field().heights(), cpu.height_field().heights());
     assert!(d < 1e-3, "max height difference {d} m");
     // Heights were read back once; gameplay queries run on the CPU copy.
     assert!(gpu.height_at(0.0, 0.0).is_some());

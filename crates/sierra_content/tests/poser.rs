@@ -3,26 +3,23 @@
 //! shared sample model with a skin and the built-in mannequin: every skin, every clip, several
 //! times including both ends.
 
+#[path = "common/reference_palette.rs"]
+mod reference_palette;
+
 use std::path::{Path, PathBuf};
 
 use glam::Mat4;
+use reference_palette::reference_palette;
 use sierra_anim::Playback;
 use sierra_content::ModelPoser;
-use sierra_gltf::{pose, ClipSelector, GltfAsset, ImportOptions};
+use sierra_gltf::{ClipSelector, GltfAsset, ImportOptions};
 
 /// Tolerance relative to the matrix's largest element (at least 1).
 const TOLERANCE: f32 = 1e-4;
 
 /// The reference: `sierra_gltf::pose`'s joint world matrices times the inverse bind matrices.
 fn reference(asset: &GltfAsset, clip: usize, time: f32, skin: usize) -> Vec<Mat4> {
-    let report = pose::pose(asset, &ClipSelector::Index(clip), time, skin).unwrap();
-    let ibm = &asset.skin(skin).unwrap().skin.inverse_bind_matrices;
-    report
-        .joints
-        .iter()
-        .zip(ibm)
-        .map(|(j, m)| j.world * *m)
-        .collect()
+    reference_palette(asset, &ClipSelector::Index(clip), time, skin)
 }
 
 /// Largest difference of two palettes relative to the reference's scale.

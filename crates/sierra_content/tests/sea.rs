@@ -3,74 +3,31 @@
 //! moves as the simulation steps (drops spreading rings). Frames are written as PNGs to
 //! `$CARGO_TARGET_TMPDIR/sea_frame_N.png` to look at.
 
+// The renderer tests' helpers (GPU context, HDR read-back), shared rather than copied.
+#[path = "../../sierra_render/tests/support/mod.rs"]
+mod support;
+
 use glam::{Mat4, Vec2, Vec3, Vec4};
 use sierra_content::water::water_compute;
+use sierra_render::compute::water::WaterCompute;
 use sierra_render::passes::forward::ForwardPass;
-use sierra_render::passes::sea::{SeaPass, SeaUniforms};
+use sierra_render::passes::sea::SeaPass;
 use sierra_render::passes::sea_lod::SeaLod;
-use sierra_render::passes::{Pass, PassInputs};
-use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT, LDR_FORMAT};
+use sierra_render::passes::{Pass, PassInputs, PassQueries};
+use sierra_render::targets::RenderTargets;
 use sierra_render::{
-    readback, Camera, DrawItem, FrameData, GpuContext, GpuMesh, HeadlessRenderer, Material,
-    MeshData, MeshHandle, Sun,
+    Camera, DrawItem, FrameData, GpuContext, GpuMesh, HeadlessRenderer, Material, MeshData,
+    MeshHandle, Sun,
 };
 use sierra_render::{MaterialStore, MeshStore};
 use sierra_render::{PostSettings, TonemapSettings, Tonemapper};
 use sierra_terrain::island::{Island, TerrainParams};
 use sierra_terrain::noise::grid::Threads;
 use sierra_terrain::water::{InitialState, WaterParams};
+use support::context;
 
 const W: u32 = 256;
 const H: u32 = 176;
-
-fn f16_to_f32(bits: u16) -> f32 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exponent = i32::from((bits >> 10) & 0x1f);
-    let mantissa = f32::from(bits & 0x3ff);
-    match exponent {
-        0 => sign * mantissa * 2f32.powi(-24),
-        31 => sign * f32::INFINITY,
-        e => sign * (1.0 + mantissa / 1024.0) * 2f32.powi(e - 15),
-    }
-}
-
-/// HDR targets that can be read back (the renderer's own lack `COPY_SRC`).
-fn targets(ctx: &GpuContext) -> RenderTargets {
-    let tex = |label, format| {
-        ctx.create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width: W,
-                height: H,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        })
-        .unwrap()
-    };
-    let hdr = tex("test hdr", HDR_FORMAT);
-    let depth = tex("test depth", DEPTH_FORMAT);
-    let ldr = tex("test ldr", LDR_FORMAT);
-    RenderTargets {
-        width: W,
-        height: H,
-        ldr_view: ldr.create_view(&Default::default()),
-        ldr,
-        hdr_view: hdr.create_view(&Default::default()),
-        hdr,
-        depth_view: depth.create_view(&Default::default()),
-        depth,
-        sample_count: 1,
-        msaa_hdr_view: None,
-    }
-}
 
 fn island_mesh(island: &Island) -> MeshData {
     let m = island.mesh();
@@ -83,13 +40,116 @@ fn island_mesh(island: &Island) -> MeshData {
     }
 }
 
-/// Linear HDR → Reinhard → sRGB-ish 8 bit.
-fn to_rgb8(hdr: &[u8]) -> Vec<[f32; 3]> {
-    hdr.chunks_exact(8)
-        .map(|t| {
-            let c = |k: usize| f16_to_f32(u16::from_le_bytes([t[2 * k], t[2 * k + 1]]));
-            [c(0), c(1), c(2)].map(|v| (v / (1.0 + v)).powf(1.0 / 2.2))
+/// The island's heights at the centres of an `n`×`n` water grid of `cell`-metre cells whose
+/// corner is at `origin` (the grid's row-major terrain).
+fn terrain_under_grid(island: &Island, n: usize, cell: f32, origin: Vec3) -> Vec<f32> {
+    (0..n * n)
+        .map(|i| {
+            let x = origin.x + ((i % n) as f32 + 0.5) * cell;
+            let z = origin.z + ((i / n) as f32 + 0.5) * cell;
+            island.height_at(x, z).unwrap()
         })
+        .collect()
+}
+
+/// F's island generated on the CPU at `resolution` (chunks of 32 cells) under a water grid
+/// of `n`² cells covering it, still water at `level` (the island's sea level for `None`), with
+/// a drop `radius` m wide and 3 m high at each world (x, z) of `drops`. Returns the island,
+/// the grid's corner and the simulation.
+fn island_sea(
+    ctx: &GpuContext,
+    resolution: i64,
+    (n, level): (usize, Option<f32>),
+    drops: &[(f32, f32)],
+    radius: f32,
+) -> (Island, Vec3, WaterCompute) {
+    let tp = TerrainParams {
+        resolution,
+        chunk_cells: 32,
+        ..TerrainParams::default()
+    };
+    let island = Island::generate_cpu(&tp, Threads::All).unwrap();
+    let cell = tp.size / n as f32;
+    let origin = Vec3::new(-tp.size * 0.5, 0.0, -tp.size * 0.5);
+    let p = WaterParams::new(n, n, cell);
+    let terrain = terrain_under_grid(&island, n, cell, origin);
+    let level = level.unwrap_or(tp.sea_level);
+    let depth = InitialState::Still { level }.depth(&p, &terrain).unwrap();
+    let mut water = water_compute(ctx, p, &terrain, &depth).unwrap();
+    for &(x, z) in drops {
+        let at = Vec2::new(x, z) - Vec2::new(origin.x, origin.z);
+        water.add_drop(ctx, at, radius, 3.0).unwrap();
+    }
+    (island, origin, water)
+}
+
+/// A sun low over the sea, shining away from the camera, in `color` with `ambient` light.
+fn sea_sun(color: Vec3, ambient: f32) -> Sun {
+    Sun {
+        direction: Vec3::new(0.25, -0.45, 1.0),
+        color,
+        intensity: 2.0,
+        ambient: Vec3::splat(ambient),
+    }
+}
+
+/// A `W`:`H` camera at `eye` looking at `target`.
+fn camera(eye: Vec3, target: Vec3, up: Vec3, fov_y: f32, near: f32, far: f32) -> Camera {
+    Camera::look_at(eye, target, up, fov_y, W as f32 / H as f32, near, far)
+}
+
+/// The forward pass then the sea pass drawing `water` (grid corner at `origin`) into
+/// `W`×`H` targets whose HDR image the test reads back.
+struct ForwardThenSea {
+    targets: RenderTargets,
+    materials: MaterialStore,
+    forward: ForwardPass,
+    sea: SeaPass,
+}
+
+impl ForwardThenSea {
+    fn new(ctx: &GpuContext, water: &WaterCompute, origin: Vec3) -> Self {
+        let materials = MaterialStore::new(ctx).unwrap();
+        let forward = ForwardPass::new(ctx, &materials).unwrap();
+        let mut sea = SeaPass::new(ctx).unwrap();
+        sea.settings.origin = origin;
+        sea.bind_water(ctx, water).unwrap();
+        Self {
+            targets: RenderTargets::new(ctx, W, H).unwrap(),
+            materials,
+            forward,
+            sea,
+        }
+    }
+
+    /// Draws `frame` (its draws from `meshes`) and returns the HDR image, tonemapped by
+    /// [`to_rgb`], row-major.
+    fn draw(&mut self, ctx: &GpuContext, frame: &FrameData, meshes: &MeshStore) -> Vec<[f32; 3]> {
+        let inputs = PassInputs {
+            frame,
+            draws: &frame.draws,
+            meshes,
+            materials: &self.materials,
+            targets: &self.targets,
+            output: &self.targets.hdr_view.clone(),
+            shadow_casters: &[],
+        };
+        self.forward.prepare(ctx, &inputs).unwrap();
+        self.sea.prepare(ctx, &inputs).unwrap();
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        self.forward
+            .record(&mut encoder, &inputs, PassQueries::none());
+        self.sea.record(&mut encoder, &inputs, PassQueries::none());
+        ctx.queue.submit([encoder.finish()]);
+        ctx.take_uncaptured_errors("sea test frame").unwrap();
+        to_rgb(&support::read_rgb(ctx, &self.targets.hdr))
+    }
+}
+
+/// Linear HDR → Reinhard → sRGB-ish, in 0..1.
+fn to_rgb(hdr: &[Vec3]) -> Vec<[f32; 3]> {
+    hdr.iter()
+        .map(|c| c.to_array().map(|v| (v / (1.0 + v)).powf(1.0 / 2.2)))
         .collect()
 }
 
@@ -106,68 +166,22 @@ fn save(path: &std::path::Path, rgb: &[[f32; 3]]) {
 
 #[test]
 fn sea_over_the_island_moves_and_stays_off_the_land() {
-    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
-    let tp = TerrainParams {
-        resolution: 129,
-        chunk_cells: 32,
-        ..TerrainParams::default()
-    };
-    let island = Island::generate_cpu(&tp, Threads::All).unwrap();
+    let ctx = context();
+    // The water grid: 128² cells of 4 m over the 512 m island, still sea at sea level; drops
+    // in the sea in front of the camera: rings spreading towards the beach.
+    let (island, origin, mut water) = island_sea(
+        &ctx,
+        129,
+        (128, None),
+        &[(-150.0, 170.0), (120.0, 200.0)],
+        24.0,
+    );
     let mesh = GpuMesh::upload(&ctx, &island_mesh(&island), "island").unwrap();
 
-    // The water grid: 128² cells of 4 m over the 512 m island, still sea at sea level.
-    let (n, cell) = (128usize, tp.size / 128.0);
-    let origin = Vec3::new(-tp.size * 0.5, 0.0, -tp.size * 0.5);
-    let p = WaterParams::new(n, n, cell);
-    let terrain: Vec<f32> = (0..n * n)
-        .map(|i| {
-            let x = origin.x + ((i % n) as f32 + 0.5) * cell;
-            let z = origin.z + ((i / n) as f32 + 0.5) * cell;
-            island.height_at(x, z).unwrap()
-        })
-        .collect();
-    let depth = InitialState::Still {
-        level: tp.sea_level,
-    }
-    .depth(&p, &terrain)
-    .unwrap();
-    let mut water = water_compute(&ctx, p, &terrain, &depth).unwrap();
-    // Drops in the sea in front of the camera: rings spreading towards the beach.
-    for (x, z) in [(-150.0, 170.0), (120.0, 200.0)] {
-        water
-            .add_drop(
-                &ctx,
-                Vec2::new(x, z) - Vec2::new(origin.x, origin.z),
-                24.0,
-                3.0,
-            )
-            .unwrap();
-    }
-
-    let targets = targets(&ctx);
-    let materials = MaterialStore::new(&ctx).unwrap();
-    let mut forward = ForwardPass::new(&ctx, &materials).unwrap();
-    let mut sea = SeaPass::new(&ctx).unwrap();
-    sea.settings.origin = origin;
-    sea.bind_water(&ctx, &water).unwrap();
+    let mut passes = ForwardThenSea::new(&ctx, &water, origin);
     let eye = Vec3::new(0.0, 170.0, 380.0);
     let frame = FrameData {
-        camera: Camera::look_at(
-            eye,
-            Vec3::new(0.0, 0.0, 40.0),
-            Vec3::Y,
-            0.9,
-            W as f32 / H as f32,
-            1.0,
-            2000.0,
-        ),
-        sun: Sun {
-            direction: Vec3::new(0.25, -0.45, 1.0),
-            color: Vec3::new(1.0, 0.95, 0.85),
-            intensity: 2.0,
-            ambient: Vec3::splat(0.15),
-        },
-        point_lights: vec![],
+        sun: sea_sun(Vec3::new(1.0, 0.95, 0.85), 0.15),
         draws: vec![DrawItem {
             mesh: MeshHandle(0),
             model: Mat4::IDENTITY,
@@ -175,46 +189,25 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
             surface: None,
         }],
         clear_color: Vec4::new(0.5, 0.65, 0.9, 1.0),
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..FrameData::new(camera(
+            eye,
+            Vec3::new(0.0, 0.0, 40.0),
+            Vec3::Y,
+            0.9,
+            1.0,
+            2000.0,
+        ))
     };
-    let dummy_output = targets.hdr_view.clone();
     let mut meshes = MeshStore::new();
     meshes.add_gpu_mesh(mesh);
-    let inputs = PassInputs {
-        frame: &frame,
-        draws: &frame.draws,
-        meshes: &meshes,
-        materials: &materials,
-        targets: &targets,
-        output: &dummy_output,
-        shadow_casters: &[],
-    };
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let mut frames = Vec::new();
     for k in 0..3 {
         if k > 0 {
             water.step(&ctx, 0.25, 24).unwrap();
         }
-        sea.set_current(water.current_index());
-        forward.prepare(&ctx, &inputs).unwrap();
-        sea.prepare(&ctx, &inputs).unwrap();
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        forward.record(
-            &mut encoder,
-            &inputs,
-            sierra_render::passes::PassQueries::none(),
-        );
-        sea.record(
-            &mut encoder,
-            &inputs,
-            sierra_render::passes::PassQueries::none(),
-        );
-        ctx.queue.submit([encoder.finish()]);
-        ctx.take_uncaptured_errors("sea test frame").unwrap();
-        let rgb = to_rgb8(&readback::read_texture(&ctx, &targets.hdr).unwrap());
+        passes.sea.set_current(water.current_index());
+        let rgb = passes.draw(&ctx, &frame, &meshes);
         save(&dir.join(format!("sea_frame_{k}.png")), &rgb);
         frames.push(rgb);
     }
@@ -254,21 +247,7 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
     let changed = diff(&frames[0], &frames[2]);
     assert!(changed > 200, "only {changed} pixels changed");
     assert!(diff(&frames[1], &frames[2]) > 100);
-    // And the uniform block matches the shader.
-    let module =
-        naga::front::wgsl::parse_str(include_str!("../../sierra_render/src/passes/sea.wgsl"))
-            .unwrap();
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).unwrap();
-    let (h, _) = module
-        .types
-        .iter()
-        .find(|(_, t)| t.name.as_deref() == Some("SeaUniforms"))
-        .unwrap();
-    assert_eq!(
-        layouter[h].size as usize,
-        std::mem::size_of::<SeaUniforms>()
-    );
+    // The uniform block's layout against the shader: `sierra_render/tests/uniform_layout.rs`.
 }
 
 /// The sea through the whole renderer (shadow → forward → sky → sea → bloom → tonemap), as the
@@ -276,35 +255,9 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
 /// Writes `$CARGO_TARGET_TMPDIR/sea_renderer_N.png`.
 #[test]
 fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
-    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
-    let tp = TerrainParams {
-        resolution: 65,
-        chunk_cells: 32,
-        ..TerrainParams::default()
-    };
-    let island = Island::generate_cpu(&tp, Threads::All).unwrap();
-    let (n, cell) = (96usize, tp.size / 96.0);
-    let origin = Vec3::new(-tp.size * 0.5, 0.0, -tp.size * 0.5);
-    let p = WaterParams::new(n, n, cell);
-    let terrain: Vec<f32> = (0..n * n)
-        .map(|i| {
-            let x = origin.x + ((i % n) as f32 + 0.5) * cell;
-            let z = origin.z + ((i / n) as f32 + 0.5) * cell;
-            island.height_at(x, z).unwrap()
-        })
-        .collect();
-    let depth = InitialState::Still { level: 0.0 }
-        .depth(&p, &terrain)
-        .unwrap();
-    let mut water = water_compute(&ctx, p, &terrain, &depth).unwrap();
-    water
-        .add_drop(
-            &ctx,
-            Vec2::new(-120.0, 180.0) - Vec2::new(origin.x, origin.z),
-            30.0,
-            3.0,
-        )
-        .unwrap();
+    let ctx = context();
+    let (island, origin, mut water) =
+        island_sea(&ctx, 65, (96, Some(0.0)), &[(-120.0, 180.0)], 30.0);
 
     let mut headless = HeadlessRenderer::new(&ctx, W, H).unwrap();
     let r = &mut headless.renderer;
@@ -314,22 +267,7 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
     r.sea.settings.origin = origin;
     r.sea.bind_water(&ctx, &water).unwrap();
     let frame = FrameData {
-        camera: Camera::look_at(
-            Vec3::new(0.0, 170.0, 380.0),
-            Vec3::new(0.0, 0.0, 40.0),
-            Vec3::Y,
-            0.9,
-            W as f32 / H as f32,
-            1.0,
-            2000.0,
-        ),
-        sun: Sun {
-            direction: Vec3::new(0.25, -0.45, 1.0),
-            color: Vec3::new(1.0, 0.95, 0.85),
-            intensity: 2.0,
-            ambient: Vec3::splat(0.2),
-        },
-        point_lights: vec![],
+        sun: sea_sun(Vec3::new(1.0, 0.95, 0.85), 0.2),
         draws: vec![DrawItem {
             mesh,
             model: Mat4::IDENTITY,
@@ -337,9 +275,6 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
             surface: None,
         }],
         clear_color: Vec4::new(0.5, 0.65, 0.9, 1.0),
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
         post: PostSettings {
             tonemap: TonemapSettings {
                 tonemapper: Tonemapper::Aces,
@@ -347,6 +282,14 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
             },
             ..PostSettings::default()
         },
+        ..FrameData::new(camera(
+            Vec3::new(0.0, 170.0, 380.0),
+            Vec3::new(0.0, 0.0, 40.0),
+            Vec3::Y,
+            0.9,
+            1.0,
+            2000.0,
+        ))
     };
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let mut images = Vec::new();
@@ -387,7 +330,7 @@ fn renderer_runs_the_sea_pass_between_sky_and_bloom() {
 /// `horizon = 0` it is not drawn at all (the clear colour shows).
 #[test]
 fn open_sea_continues_the_grid_without_an_edge() {
-    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
+    let ctx = context();
     // A 32 m square of still water 60 m deep over a flat floor, corner at (-16, -60, -16).
     let (n, cell) = (16usize, 2.0);
     let origin = Vec3::new(-16.0, -60.0, -16.0);
@@ -397,24 +340,10 @@ fn open_sea_continues_the_grid_without_an_edge() {
         .depth(&p, &terrain)
         .unwrap();
     let water = water_compute(&ctx, p, &terrain, &depth).unwrap();
-    let targets = targets(&ctx);
-    let materials = MaterialStore::new(&ctx).unwrap();
-    let mut forward = ForwardPass::new(&ctx, &materials).unwrap();
-    let mut sea = SeaPass::new(&ctx).unwrap();
-    sea.settings.origin = origin;
-    sea.settings.rest_level = 0.0;
-    sea.bind_water(&ctx, &water).unwrap();
+    let mut passes = ForwardThenSea::new(&ctx, &water, origin);
+    passes.sea.settings.rest_level = 0.0;
     // Looking down at the grid's +X edge from above: left half grid, right half open sea.
     let frame = FrameData {
-        camera: Camera::look_at(
-            Vec3::new(15.0, 20.0, 0.0),
-            Vec3::new(15.0, 0.0, 0.0),
-            Vec3::NEG_Z,
-            0.9,
-            W as f32 / H as f32,
-            0.5,
-            500.0,
-        ),
         sun: Sun {
             // Low, so its highlight is out of view.
             direction: Vec3::new(1.0, -0.4, 0.3),
@@ -422,41 +351,20 @@ fn open_sea_continues_the_grid_without_an_edge() {
             intensity: 2.0,
             ambient: Vec3::splat(0.2),
         },
-        point_lights: vec![],
-        draws: vec![],
         clear_color: Vec4::new(1.0, 0.0, 1.0, 1.0),
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..FrameData::new(camera(
+            Vec3::new(15.0, 20.0, 0.0),
+            Vec3::new(15.0, 0.0, 0.0),
+            Vec3::NEG_Z,
+            0.9,
+            0.5,
+            500.0,
+        ))
     };
-    let dummy_output = targets.hdr_view.clone();
-    let inputs = PassInputs {
-        frame: &frame,
-        draws: &frame.draws,
-        meshes: &MeshStore::new(),
-        materials: &materials,
-        targets: &targets,
-        output: &dummy_output,
-        shadow_casters: &[],
-    };
+    let meshes = MeshStore::new();
     let mut render = |horizon: f32| {
-        sea.settings.horizon = horizon;
-        forward.prepare(&ctx, &inputs).unwrap();
-        sea.prepare(&ctx, &inputs).unwrap();
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        forward.record(
-            &mut encoder,
-            &inputs,
-            sierra_render::passes::PassQueries::none(),
-        );
-        sea.record(
-            &mut encoder,
-            &inputs,
-            sierra_render::passes::PassQueries::none(),
-        );
-        ctx.queue.submit([encoder.finish()]);
-        to_rgb8(&readback::read_texture(&ctx, &targets.hdr).unwrap())
+        passes.sea.settings.horizon = horizon;
+        passes.draw(&ctx, &frame, &meshes)
     };
     let without = render(0.0);
     let with = render(200.0);
@@ -494,75 +402,34 @@ enum Wire {
 /// returns the image and the grid triangles drawn.
 fn sea_alone(
     ctx: &GpuContext,
-    water: &sierra_render::compute::water::WaterCompute,
+    water: &WaterCompute,
     origin: Vec3,
     lod: Option<SeaLod>,
     wire: Wire,
 ) -> (Vec<[f32; 3]>, u32) {
     let wireframe = wire != Wire::Off;
-    let targets = targets(ctx);
-    let materials = MaterialStore::new(ctx).unwrap();
-    let mut forward = ForwardPass::new(ctx, &materials).unwrap();
-    let mut sea = SeaPass::new(ctx).unwrap();
-    sea.settings.origin = origin;
-    sea.settings.lod = lod;
-    sea.barycentric_wireframe = wire == Wire::Barycentric;
-    sea.bind_water(ctx, water).unwrap();
-    sea.set_current(water.current_index());
+    let mut passes = ForwardThenSea::new(ctx, water, origin);
+    passes.sea.settings.lod = lod;
+    passes.sea.barycentric_wireframe = wire == Wire::Barycentric;
+    passes.sea.set_current(water.current_index());
     let frame = FrameData {
-        camera: Camera::look_at(
-            origin + Vec3::new(256.0, 60.0, -40.0),
-            origin + Vec3::new(256.0, 0.0, 200.0),
-            Vec3::Y,
-            1.0,
-            W as f32 / H as f32,
-            1.0,
-            3000.0,
-        ),
-        sun: Sun {
-            direction: Vec3::new(0.25, -0.45, 1.0),
-            color: Vec3::ONE,
-            intensity: 2.0,
-            ambient: Vec3::splat(0.15),
-        },
-        point_lights: vec![],
-        draws: vec![],
+        sun: sea_sun(Vec3::ONE, 0.15),
         clear_color: Vec4::new(1.0, 0.0, 1.0, 1.0),
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
         post: PostSettings {
             wireframe,
             ..Default::default()
         },
+        ..FrameData::new(camera(
+            origin + Vec3::new(256.0, 60.0, -40.0),
+            origin + Vec3::new(256.0, 0.0, 200.0),
+            Vec3::Y,
+            1.0,
+            1.0,
+            3000.0,
+        ))
     };
-    let meshes = MeshStore::new();
-    let inputs = PassInputs {
-        frame: &frame,
-        draws: &frame.draws,
-        meshes: &meshes,
-        materials: &materials,
-        targets: &targets,
-        output: &targets.hdr_view.clone(),
-        shadow_casters: &[],
-    };
-    forward.prepare(ctx, &inputs).unwrap();
-    sea.prepare(ctx, &inputs).unwrap();
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    forward.record(
-        &mut encoder,
-        &inputs,
-        sierra_render::passes::PassQueries::none(),
-    );
-    sea.record(
-        &mut encoder,
-        &inputs,
-        sierra_render::passes::PassQueries::none(),
-    );
-    ctx.queue.submit([encoder.finish()]);
-    ctx.take_uncaptured_errors("sea lod frame").unwrap();
-    let rgb = to_rgb8(&readback::read_texture(ctx, &targets.hdr).unwrap());
-    (rgb, sea.triangle_count())
+    let rgb = passes.draw(ctx, &frame, &MeshStore::new());
+    (rgb, passes.sea.triangle_count())
 }
 
 /// The sea's level of detail: far tiles coarser (fewer triangles than the full grid), no
@@ -571,7 +438,7 @@ fn sea_alone(
 /// them keep the volume to 1e-6. Writes `$CARGO_TARGET_TMPDIR/sea_lod_{full,lod}.png`.
 #[test]
 fn sea_lod_draws_fewer_triangles_without_cracks_and_leaves_the_simulation_alone() {
-    let ctx = GpuContext::headless().unwrap_or_else(|e| panic!("{e}"));
+    let ctx = context();
     let (n, cell) = (128usize, 4.0);
     let origin = Vec3::new(-256.0, 0.0, -256.0);
     let mut p = WaterParams::new(n, n, cell);

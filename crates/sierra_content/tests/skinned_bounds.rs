@@ -3,23 +3,26 @@
 //! mannequin at several times of a clip, stay close to the exact box, and differ from the
 //! bind-pose box (which would miss posed vertices).
 
+#[path = "common/reference_palette.rs"]
+mod reference_palette;
+
 use glam::{Mat4, Vec3};
+use reference_palette::reference_palette;
 use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
-use sierra_gltf::{pose, ClipSelector, GltfAsset};
+use sierra_gltf::{ClipSelector, GltfAsset};
 use sierra_render::skinned_bounds::{transform_bounds, JointBounds};
-use sierra_render::skinning::skin_on_cpu;
+use sierra_render::skinning::{skin_on_cpu, SkinnedMeshData};
 
-/// `[skin joint]` glTF joint matrices (joint world × inverse bind matrix), computed by the
-/// importer's pose report, independent of the bounds code.
-fn palette(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> Vec<Mat4> {
-    let report = pose::pose(asset, clip, time, skin).unwrap();
-    report
-        .joints
+/// The box of `mesh`'s bind-pose vertex positions (min, max corners).
+fn bind_pose_box(mesh: &SkinnedMeshData) -> (Vec3, Vec3) {
+    mesh.mesh
+        .positions
         .iter()
-        .zip(&asset.skins[skin].skin.inverse_bind_matrices)
-        .map(|(j, m)| j.world * *m)
-        .collect()
+        .map(|p| Vec3::from(*p))
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(a, b), p| {
+            (a.min(p), b.max(p))
+        })
 }
 
 fn inside((lo, hi): (Vec3, Vec3), p: Vec3, eps: f32) -> bool {
@@ -35,16 +38,9 @@ fn check(asset: &GltfAsset, clip: ClipSelector, times: &[f32], name: &str) -> us
         for (k, prim) in asset.meshes[inst.mesh].primitives.iter().enumerate() {
             let mesh = skinned_primitive_mesh(prim, joints).unwrap();
             let bounds = JointBounds::new(&mesh);
-            let bind = mesh
-                .mesh
-                .positions
-                .iter()
-                .map(|p| Vec3::from(*p))
-                .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(a, b), p| {
-                    (a.min(p), b.max(p))
-                });
+            let bind = bind_pose_box(&mesh);
             for &t in times {
-                let pal = palette(asset, &clip, t, inst.skin);
+                let pal = reference_palette(asset, &clip, t, inst.skin);
                 let posed = bounds.posed_bounds(&pal).unwrap();
                 let skinned = skin_on_cpu(&mesh, &pal);
                 let exact = skinned
@@ -138,14 +134,7 @@ fn a_palette_shorter_than_the_skin_gives_no_bounds() {
     assert_eq!(bounds.posed_bounds(&vec![Mat4::IDENTITY; joints - 1]), None);
     // The identity palette gives the bind-pose box.
     let (lo, hi) = bounds.posed_bounds(&vec![Mat4::IDENTITY; joints]).unwrap();
-    let (blo, bhi) = mesh
-        .mesh
-        .positions
-        .iter()
-        .map(|p| Vec3::from(*p))
-        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(a, b), p| {
-            (a.min(p), b.max(p))
-        });
+    let (blo, bhi) = bind_pose_box(&mesh);
     assert!((lo - blo).length() < 1e-6 && (hi - bhi).length() < 1e-6);
 }
 
@@ -194,7 +183,7 @@ fn skinning_pass_posed_bounds_contain_the_gpu_skinned_vertices() {
     );
     // A leading dummy joint, so the draw's palette range does not start at 0.
     let mut palettes = vec![Mat4::from_scale(Vec3::splat(100.0))];
-    palettes.extend(palette(
+    palettes.extend(reference_palette(
         &asset,
         &ClipSelector::Name("jump_start".into()),
         0.3,

@@ -3,31 +3,30 @@
 //! (both drawn as plain meshes with the same palette), almost no differing pixels.
 //! Images: `sierra_skin_<model>_<time>_{gpu,cpu}.png` in the temp directory.
 
+#[path = "common/reference_palette.rs"]
+mod reference_palette;
+#[path = "common/silhouette.rs"]
+mod silhouette;
+
 // The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
 #[path = "../../sierra_render/tests/support/mod.rs"]
 mod support;
 
 use glam::{Mat4, Vec3, Vec4};
+use reference_palette::reference_palette;
 use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
-use sierra_gltf::{pose, ClipSelector, GltfAsset};
+use sierra_gltf::{ClipSelector, GltfAsset};
 use sierra_render::skinning::{skin_on_cpu, SkinnedDrawItem, SkinnedMeshData, Skinning};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, Sun};
+use silhouette::differing_and_covered;
 use support::context;
 
 const SIZE: u32 = 128;
 
-/// `[skin joint]` glTF joint matrices (world × inverse bind matrix): the mesh node's own
-/// transform is not applied, as glTF 2.0 §3.7.3.3 requires.
+/// The reference palette of skin `skin` at `time` s into the clip named `clip`.
 fn palette(asset: &GltfAsset, clip: &str, time: f32, skin: usize) -> Vec<Mat4> {
-    let report = pose::pose(asset, &ClipSelector::Name(clip.into()), time, skin).unwrap();
-    let ibm = &asset.skins[skin].skin.inverse_bind_matrices;
-    report
-        .joints
-        .iter()
-        .zip(ibm)
-        .map(|(j, m)| j.world * *m)
-        .collect()
+    reference_palette(asset, &ClipSelector::Name(clip.into()), time, skin)
 }
 
 fn skinned_meshes(asset: &GltfAsset) -> Vec<(SkinnedMeshData, usize)> {
@@ -39,10 +38,6 @@ fn skinned_meshes(asset: &GltfAsset) -> Vec<(SkinnedMeshData, usize)> {
         }
     }
     out
-}
-
-fn bounds(positions: impl Iterator<Item = Vec3>) -> (Vec3, Vec3) {
-    positions.fold((Vec3::MAX, Vec3::MIN), |(a, b), p| (a.min(p), b.max(p)))
 }
 
 /// Renders `asset` posed by `clip` at `time` both ways; returns (gpu, cpu, posed bounds).
@@ -93,18 +88,9 @@ fn render_both(
         });
         palettes.extend(p);
     }
-    let (lo, hi) = bounds(cpu_positions.into_iter());
-    let centre = (lo + hi) * 0.5;
-    let radius = (hi - lo).length() * 0.5;
-    let camera = Camera::look_at(
-        centre + Vec3::new(0.3, 0.2, 1.0).normalize() * radius * 2.6,
-        centre,
-        Vec3::Y,
-        45f32.to_radians(),
-        1.0,
-        radius * 0.05,
-        radius * 10.0,
-    );
+    let (lo, hi) = support::bounding_box(cpu_positions);
+    let camera =
+        support::framing_camera((lo, hi), Vec3::new(0.3, 0.2, 1.0), 2.6, 45f32.to_radians());
     let mut frame = FrameData {
         camera,
         sun: Sun {
@@ -130,24 +116,12 @@ fn render_both(
     (gpu, cpu, (lo, hi))
 }
 
-/// (pixels differing by more than 8 in a channel, pixels not background).
-fn compare(gpu: &image::RgbaImage, cpu: &image::RgbaImage) -> (usize, usize) {
-    let background = *cpu.get_pixel(0, 0);
-    let differing = gpu
-        .pixels()
-        .zip(cpu.pixels())
-        .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 8))
-        .count();
-    let covered = cpu.pixels().filter(|p| **p != background).count();
-    (differing, covered)
-}
-
 fn check_model(asset: &GltfAsset, clip: &str, times: [f32; 3], name: &str) -> Vec<(Vec3, Vec3)> {
     times
         .iter()
         .map(|&t| {
             let (gpu, cpu, b) = render_both(asset, clip, t, name);
-            let (differing, covered) = compare(&gpu, &cpu);
+            let (differing, covered) = differing_and_covered(&gpu, &cpu);
             assert!(covered > 300, "{name} t={t}: only {covered} pixels covered");
             assert!(
                 differing * 200 <= covered,
@@ -468,7 +442,8 @@ fn baked_matrices_give_the_palette_paths_image() {
             .upload(&ctx, headless.renderer.meshes_mut(), mesh, "m")
             .unwrap();
         let mut frame = FrameData {
-            camera: Camera::look_at(
+            clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
+            ..FrameData::new(Camera::look_at(
                 Vec3::new(1.0, 1.2, 3.0),
                 Vec3::new(0.0, 0.9, 0.0),
                 Vec3::Y,
@@ -476,15 +451,7 @@ fn baked_matrices_give_the_palette_paths_image() {
                 1.0,
                 0.1,
                 20.0,
-            ),
-            sun: Sun::default(),
-            point_lights: Vec::new(),
-            draws: Vec::new(),
-            clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
-            skinned: Default::default(),
-            crowds: Default::default(),
-            sea: Default::default(),
-            post: Default::default(),
+            ))
         };
         let draw = SkinnedDrawItem {
             mesh: h,
@@ -495,7 +462,7 @@ fn baked_matrices_give_the_palette_paths_image() {
         skinning.skin(&ctx, p, &[draw], &mut frame.draws).unwrap();
         images.push(headless.render(&ctx, &frame).unwrap().0);
     }
-    let (differing, covered) = compare(&images[0], &images[1]);
+    let (differing, covered) = differing_and_covered(&images[0], &images[1]);
     assert!(
         covered > 300 && differing * 100 <= covered,
         "{differing} of {covered}"

@@ -8,13 +8,14 @@
 #[path = "../../sierra_render/tests/support/mod.rs"]
 mod support;
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::Vec3;
 use sierra_render::material::SurfaceMaterial;
 use sierra_render::texture::{ColorSpace, Texture2d};
-use sierra_render::{primitives, Camera, DrawItem, HeadlessRenderer, Material, MeshData, Sun};
+use sierra_render::{primitives, HeadlessRenderer, MeshData};
 use sierra_terrain::chunks::height_field_tangent;
 use sierra_terrain::detail::{DetailMap, UV_TILE};
-use support::{context, frame, red_stats};
+use sierra_testkit::relief::assert_bumpy_left_flat_right;
+use support::{context, render_bumpy_beside_flat};
 
 const W: u32 = 256;
 const H: u32 = 128;
@@ -88,55 +89,20 @@ fn detail_normal_map_shows_relief_on_terrain_ground_under_a_grazing_sun() {
         },
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = frame(Camera::look_at(
-        Vec3::new(0.0, 8.0, 0.001),
-        Vec3::ZERO,
-        Vec3::Y,
-        0.8,
-        W as f32 / H as f32,
-        0.1,
-        30.0,
-    ));
     // 15 degrees above the horizon, diagonal (so both the tangent and the bitangent matter):
     // flat ground gets N.L = sin 15°, bumps more or less.
     let sun_direction = Vec3::new(0.707, -0.268, 0.707);
-    frame.sun = Sun {
-        direction: sun_direction,
-        color: Vec3::ONE,
-        intensity: 2.0,
-        ambient: Vec3::ZERO,
-    };
-    let material = Material {
-        base_color: Vec4::ONE,
-        specular_color: Vec3::ZERO,
-        ..Material::default()
-    };
-    for (mesh, x) in [(bumpy, -8.0), (flat, 8.0)] {
-        frame.draws.push(DrawItem {
-            mesh,
-            model: Mat4::from_translation(Vec3::new(x, 0.0, 0.0)),
-            material,
-            surface: None,
-        });
-    }
-    let (image, _) = headless
-        .render(&ctx, &frame)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let image = render_bumpy_beside_flat(
+        &ctx,
+        &mut headless,
+        (bumpy, flat),
+        8.0,
+        8.0,
+        W as f32 / H as f32,
+        sun_direction,
+    );
     let _ = image.save(std::env::temp_dir().join("sierra_terrain_detail_normal_map.png"));
-    let (bumpy_mean, bumpy_var) = red_stats(&image, 8, W / 2 - 8);
-    let (flat_mean, flat_var) = red_stats(&image, W / 2 + 8, W - 8);
-    assert!(
-        flat_mean > 40.0 && bumpy_mean > 20.0,
-        "lit: {bumpy_mean}, {flat_mean}"
-    );
-    assert!(
-        flat_var < 4.0,
-        "flat ground is one colour: variance {flat_var}"
-    );
-    assert!(
-        bumpy_var > 20.0 && bumpy_var > 10.0 * flat_var.max(1.0),
-        "relief shows: variance {bumpy_var} vs flat {flat_var}"
-    );
+    let (bumpy_mean, flat_mean) = assert_bumpy_left_flat_right(&image, 20.0, 10.0);
     // The pattern is the map's own, lit from the right side: per pixel, the brightness follows
     // N·L of the texel under it with the world normal T·m.x + B·m.y + N·m.z = (m.x, m.z, −m.y)
     // (T = +X, B = cross(N, T) = −Z, up the texture); with the bitangent flipped (wrong

@@ -2,48 +2,22 @@
 //! (sierra_terrain::water::columns8): same state in, same state out after 100 steps; the GPU
 //! conserves volume.
 
-use glam::Vec2;
+// The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
+#[path = "../../sierra_render/tests/support/mod.rs"]
+mod support;
+#[path = "common/water_scene.rs"]
+mod water_scene;
+
 use sierra_content::water::water8_compute;
-use sierra_render::GpuContext;
-use sierra_terrain::water::{Boundary, Columns8Sim, InitialState, WaterParams};
-
-fn context() -> GpuContext {
-    GpuContext::headless().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Ground with dry islands on a grid whose sides are not multiples of 16.
-fn scene() -> (WaterParams, Vec<f32>, Vec<f32>) {
-    let mut p = WaterParams::new(70, 45, 0.5);
-    p.damping = 0.05;
-    let terrain: Vec<f32> = (0..p.cell_count())
-        .map(|i| {
-            let (x, y) = ((i % p.cols) as f32, (i / p.cols) as f32);
-            0.5 + 0.4 * (x * 0.31).sin() * (y * 0.27).cos()
-        })
-        .collect();
-    let depth = InitialState::Bump {
-        level: 0.7,
-        center: Vec2::new(20.0, 30.0),
-        amplitude: 0.6,
-        frequency: 0.4,
-    }
-    .depth(&p, &terrain)
-    .unwrap();
-    (p, terrain, depth)
-}
-
-fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
-}
+use sierra_terrain::water::{Boundary, Columns8Sim, WaterParams};
+use sierra_testkit::diff::max_abs_diff;
+use support::context;
+use water_scene::scene;
 
 #[test]
 fn gpu_matches_cpu_after_100_steps() {
     let ctx = context();
-    let (p, terrain, depth) = scene();
+    let (p, terrain, depth) = scene(Boundary::Closed);
     assert!(depth.contains(&0.0), "dry islands exercise the limiter");
     let mut cpu = Columns8Sim::new(p, terrain.clone(), depth.clone()).unwrap();
     let mut gpu = water8_compute(&ctx, p, &terrain, &depth).unwrap();
@@ -78,7 +52,7 @@ fn gpu_matches_cpu_after_100_steps() {
 #[test]
 fn gpu_conserves_volume_and_refuses_open_edges() {
     let ctx = context();
-    let (p, terrain, depth) = scene();
+    let (p, terrain, depth) = scene(Boundary::Closed);
     let volume = |d: &[f32]| d.iter().map(|&x| f64::from(x)).sum::<f64>();
     let v0 = volume(&depth);
     let mut gpu = water8_compute(&ctx, p, &terrain, &depth).unwrap();

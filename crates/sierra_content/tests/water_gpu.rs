@@ -1,45 +1,20 @@
 //! The GPU water columns (compute/water.wgsl) against the CPU reference
 //! (sierra_terrain::water): same state in, same state out after 100 steps.
 
+// The renderer tests' helpers (GPU context, frames, HDR targets), shared rather than copied.
+#[path = "../../sierra_render/tests/support/mod.rs"]
+mod support;
+#[path = "common/water_scene.rs"]
+mod water_scene;
+
 use glam::Vec2;
 use sierra_content::water::{water_compute, water_compute_from_sim};
 use sierra_render::compute::water::WaterKernels;
-use sierra_render::{GpuContext, RenderError};
-use sierra_terrain::water::{Boundary, InitialState, WaterParams, WaterSim};
-
-fn context() -> GpuContext {
-    GpuContext::headless().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Ground with dry islands, on a grid whose sides are not multiples of 16 (partial workgroups).
-fn scene(boundary: Boundary) -> (WaterParams, Vec<f32>, Vec<f32>) {
-    let mut p = WaterParams::new(70, 45, 0.5);
-    p.boundary = boundary;
-    p.damping = 0.05;
-    let terrain: Vec<f32> = (0..p.cell_count())
-        .map(|i| {
-            let (x, y) = ((i % p.cols) as f32, (i / p.cols) as f32);
-            0.5 + 0.4 * (x * 0.31).sin() * (y * 0.27).cos()
-        })
-        .collect();
-    let depth = InitialState::Bump {
-        level: 0.7,
-        center: Vec2::new(20.0, 30.0),
-        amplitude: 0.6,
-        frequency: 0.4,
-    }
-    .depth(&p, &terrain)
-    .unwrap();
-    (p, terrain, depth)
-}
-
-fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
-}
+use sierra_render::RenderError;
+use sierra_terrain::water::{Boundary, WaterParams, WaterSim};
+use sierra_testkit::diff::max_abs_diff;
+use support::context;
+use water_scene::scene;
 
 fn compare_after_100_steps(boundary: Boundary, rain: f32, kernels: WaterKernels) {
     let ctx = context();

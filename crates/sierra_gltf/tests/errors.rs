@@ -34,10 +34,9 @@ fn expect_err(bytes: &[u8], name: &str, needles: &[&str]) -> Error {
 
 #[test]
 fn joint_index_out_of_range() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/CesiumMan/CesiumMan.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/CesiumMan/CesiumMan.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let attrs = raw.json["meshes"][0]["primitives"][0]["attributes"].clone();
     let (ja, wa) = (
         attrs["JOINTS_0"].as_u64().unwrap() as usize,
@@ -69,10 +68,9 @@ fn joint_index_out_of_range() {
 
 #[test]
 fn skin_joint_not_in_scene() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/SimpleSkin/SimpleSkin.gltf") else {
+    let Some(mut raw) = RawGltf::shared("gltf/SimpleSkin/SimpleSkin.gltf") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let nodes = raw.json["nodes"].as_array_mut().unwrap();
     nodes.push(json!({"name": "orphan", "translation": [0.0, 2.0, 0.0]}));
     let orphan = nodes.len() - 1;
@@ -95,9 +93,7 @@ fn wrong_accessor_component_type() {
     };
     let mut raw = RawGltf::load(&path);
     // Animation input (key times) must be FLOAT; make it UNSIGNED_INT (same byte size).
-    let input = raw.json["animations"][0]["samplers"][0]["input"]
-        .as_u64()
-        .unwrap() as usize;
+    let input = raw.index_at("/animations/0/samplers/0/input");
     raw.json["accessors"][input]["componentType"] = 5125.into();
     raw.json["accessors"][input]
         .as_object_mut()
@@ -115,9 +111,7 @@ fn wrong_accessor_component_type() {
 
     // WEIGHTS_0 as UNSIGNED_INT (not allowed by the spec).
     let mut raw = RawGltf::load(&path);
-    let wa = raw.json["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"]
-        .as_u64()
-        .unwrap() as usize;
+    let wa = raw.first_primitive_attribute("WEIGHTS_0");
     raw.json["accessors"][wa]["componentType"] = 5125.into();
     let err = import(&raw.to_glb(), "uint-weights.glb").expect_err("must fail");
     let msg = err.to_string();
@@ -131,18 +125,12 @@ fn wrong_accessor_component_type() {
 
 #[test]
 fn nan_keyframes() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/Fox/Fox.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/Fox/Fox.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let walk = raw.animation_index("Walk");
-    let output = raw.json["animations"][walk]["samplers"][0]["output"]
-        .as_u64()
-        .unwrap() as usize;
-    let mut v = raw.accessor(output);
-    v[5] = f32::NAN;
-    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-    raw.write_accessor(output, &bytes);
+    let output = raw.index_at(&format!("/animations/{walk}/samplers/0/output"));
+    raw.edit_f32_accessor(output, |v| v[5] = f32::NAN);
     let err = expect_err(
         &raw.to_glb(),
         "nan.glb",
@@ -157,17 +145,11 @@ fn nan_keyframes() {
 
 #[test]
 fn key_times_not_increasing() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/Fox/Fox.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/Fox/Fox.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
-    let input = raw.json["animations"][2]["samplers"][0]["input"]
-        .as_u64()
-        .unwrap() as usize;
-    let mut v = raw.accessor(input);
-    v.swap(3, 4);
-    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-    raw.write_accessor(input, &bytes);
+    let input = raw.index_at("/animations/2/samplers/0/input");
+    raw.edit_f32_accessor(input, |v| v.swap(3, 4));
     expect_err(
         &raw.to_glb(),
         "times.glb",

@@ -72,12 +72,7 @@ fn max_pose_difference(file: &Path) -> f32 {
             assert_eq!(joints.len(), ours.joints.len(), "clip {clip}");
             for (j, t) in ours.joints.iter().zip(joints) {
                 assert_eq!(j.name, t["name"].as_str().unwrap(), "clip {clip}");
-                let world: Vec<f32> = t["world"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_f64().unwrap() as f32)
-                    .collect();
+                let world: Vec<f32> = sierra_testkit::json::f32_array(&t["world"]);
                 for (a, b) in j.world.to_cols_array().iter().zip(&world) {
                     worst = worst.max((a - b).abs());
                 }

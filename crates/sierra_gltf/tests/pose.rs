@@ -8,12 +8,7 @@ use glam::Mat4;
 use sierra_gltf::{pose, ClipSelector, GltfAsset, ImportOptions};
 
 fn mat(v: &serde_json::Value) -> Mat4 {
-    let f: Vec<f32> = v
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap() as f32)
-        .collect();
+    let f: Vec<f32> = sierra_testkit::json::f32_array(v);
     assert_eq!(f.len(), 16);
     Mat4::from_cols_slice(&f)
 }

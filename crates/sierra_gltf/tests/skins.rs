@@ -25,11 +25,11 @@ fn load_bytes(bytes: &[u8], name: &str) -> GltfAsset {
     .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Palette of skin 0 with clip 0 at `t`.
-fn palette(asset: &GltfAsset, t: f32) -> Vec<Mat4> {
-    let s = &asset.skins[0];
-    let n = s.skeleton.joint_count();
-    let clip = asset.skin_clip(0, 0).unwrap();
+/// Model-space matrices of skin `skin`'s skeleton posed by clip 0 at `t` (played once).
+fn skeleton_models(asset: &GltfAsset, skin: usize, t: f32) -> Vec<Mat4> {
+    let skeleton = &asset.skins[skin].skeleton;
+    let n = skeleton.joint_count();
+    let clip = asset.skin_clip(skin, 0).unwrap();
     let mut local = vec![Transform::IDENTITY; n];
     let mut model = vec![Mat4::IDENTITY; n];
     sample_clip(
@@ -40,7 +40,14 @@ fn palette(asset: &GltfAsset, t: f32) -> Vec<Mat4> {
         &mut local,
     )
     .unwrap();
-    local_to_model(&s.skeleton, &local, Mat4::IDENTITY, &mut model).unwrap();
+    local_to_model(skeleton, &local, Mat4::IDENTITY, &mut model).unwrap();
+    model
+}
+
+/// Palette of skin 0 with clip 0 at `t`.
+fn palette(asset: &GltfAsset, t: f32) -> Vec<Mat4> {
+    let s = &asset.skins[0];
+    let model = skeleton_models(asset, 0, t);
     let mut pal = vec![Mat4::IDENTITY; s.joint_count()];
     skinning_palette(&s.skin, &model, &mut pal).unwrap();
     pal
@@ -86,9 +93,7 @@ fn cesium_man_with_reversed_joints_poses_identically() {
         .collect();
     raw.json["skins"][0]["joints"] = joints.into();
     // Reorder the inverse bind matrices to match.
-    let ibm_acc = raw.json["skins"][0]["inverseBindMatrices"]
-        .as_u64()
-        .unwrap() as usize;
+    let ibm_acc = raw.index_at("/skins/0/inverseBindMatrices");
     let ibms = raw.accessor(ibm_acc);
     let reversed: Vec<u8> = ibms
         .chunks(16)
@@ -98,9 +103,7 @@ fn cesium_man_with_reversed_joints_poses_identically() {
         .collect();
     raw.write_accessor(ibm_acc, &reversed);
     // Remap JOINTS_0: new index = n - 1 - old.
-    let j_acc = raw.json["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"]
-        .as_u64()
-        .unwrap() as usize;
+    let j_acc = raw.first_primitive_attribute("JOINTS_0");
     let ct = raw.json["accessors"][j_acc]["componentType"]
         .as_u64()
         .unwrap();
@@ -144,10 +147,9 @@ fn cesium_man_with_reversed_joints_poses_identically() {
 
 #[test]
 fn simple_skin_without_inverse_bind_matrices_uses_identity() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/SimpleSkin/SimpleSkin.gltf") else {
+    let Some(mut raw) = RawGltf::shared("gltf/SimpleSkin/SimpleSkin.gltf") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     assert!(raw.json["skins"][0]["inverseBindMatrices"].is_u64());
     raw.json["skins"][0]
         .as_object_mut()
@@ -169,10 +171,9 @@ fn simple_skin_without_inverse_bind_matrices_uses_identity() {
 
 #[test]
 fn eight_influences_keep_the_four_largest_renormalised() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/CesiumMan/CesiumMan.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/CesiumMan/CesiumMan.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
     let attrs = raw.json["meshes"][0]["primitives"][0]["attributes"].clone();
     let j0 = raw.accessor(attrs["JOINTS_0"].as_u64().unwrap() as usize);
     let w0 = raw.accessor(attrs["WEIGHTS_0"].as_u64().unwrap() as usize);
@@ -227,17 +228,11 @@ fn eight_influences_keep_the_four_largest_renormalised() {
 
 #[test]
 fn zero_weight_vertices_bind_to_joint_zero_and_warn_once() {
-    let Some(path) = sierra_testkit::shared_asset("gltf/CesiumMan/CesiumMan.glb") else {
+    let Some(mut raw) = RawGltf::shared("gltf/CesiumMan/CesiumMan.glb") else {
         return;
     };
-    let mut raw = RawGltf::load(&path);
-    let wacc = raw.json["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"]
-        .as_u64()
-        .unwrap() as usize;
-    let mut w = raw.accessor(wacc);
-    w[0..8].fill(0.0); // vertices 0 and 1
-    let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
-    raw.write_accessor(wacc, &bytes);
+    let wacc = raw.first_primitive_attribute("WEIGHTS_0");
+    raw.edit_f32_accessor(wacc, |w| w[0..8].fill(0.0)); // vertices 0 and 1
     let asset = load_bytes(&raw.to_glb(), "CesiumMan-zero-weights.glb");
     let p = &asset.meshes[0].primitives[0];
     assert_eq!(p.weights[0], Vec4::X);
@@ -255,9 +250,7 @@ fn simple_sparse_accessor_reads_sparse_values() {
     };
     let raw = RawGltf::load(&path);
     let asset = GltfAsset::load(&path).unwrap();
-    let pos_acc = raw.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
-        .as_u64()
-        .unwrap() as usize;
+    let pos_acc = raw.first_primitive_attribute("POSITION");
     let acc = &raw.json["accessors"][pos_acc];
     let sparse = &acc["sparse"];
     assert!(sparse.is_object());
@@ -327,19 +320,7 @@ fn recursive_skeletons_one_instance_per_node_and_animated_ancestors_honoured() {
     for t in [0.0f32, 0.5, 1.0, 1.7, 2.0] {
         let expected = raw.world_matrices(Some(0), t);
         for (s, skin) in asset.skins.iter().enumerate() {
-            let n = skin.skeleton.joint_count();
-            let clip = asset.skin_clip(s, 0).unwrap();
-            let mut local = vec![Transform::IDENTITY; n];
-            let mut model = vec![Mat4::IDENTITY; n];
-            sample_clip(
-                &clip,
-                t,
-                Playback::Once,
-                &mut SamplingContext::new(n),
-                &mut local,
-            )
-            .unwrap();
-            local_to_model(&skin.skeleton, &local, Mat4::IDENTITY, &mut model).unwrap();
+            let model = skeleton_models(&asset, s, t);
             for (i, &node) in skin.joint_nodes.iter().enumerate() {
                 let world = model[skin.skin.joints[i] as usize];
                 let scale = expected[node].w_axis.truncate().length().max(1.0);

@@ -64,12 +64,7 @@ fn threejs_gltf_loader_reads_68_joints_six_clips_and_fingers_within_limits() {
             let Some(joint) = track["name"].as_str().unwrap().strip_suffix(".quaternion") else {
                 continue;
             };
-            let v: Vec<f32> = track["values"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_f64().unwrap() as f32)
-                .collect();
+            let v: Vec<f32> = sierra_testkit::json::f32_array(&track["values"]);
             let quats = v
                 .chunks_exact(4)
                 .map(|q| Quat::from_xyzw(q[0], q[1], q[2], q[3]));

@@ -3,16 +3,22 @@
 
 use std::time::Duration;
 
-use sierra_profile::{profile_scope, ManualClock, Profiler, ProfilerConfig};
+use sierra_profile::{profile_scope, ManualClock, Profiler, ProfilerConfig, TraceGuard};
 
-#[test]
-fn known_span_durations_give_exact_stats() {
+/// A profiler whose spans are timed by a clock the test advances (default settings otherwise):
+/// the clock, then the profiler, its tracing dispatcher and the guard that flushes its trace.
+fn on_manual_clock() -> (ManualClock, (Profiler, tracing::Dispatch, TraceGuard)) {
     let clock = ManualClock::new();
     let config = ProfilerConfig {
         clock: std::sync::Arc::new(clock.clone()),
         ..ProfilerConfig::default()
     };
-    let (profiler, dispatch, _guard) = Profiler::build(config).unwrap();
+    (clock, Profiler::build(config).unwrap())
+}
+
+#[test]
+fn known_span_durations_give_exact_stats() {
+    let (clock, (profiler, dispatch, _guard)) = on_manual_clock();
     tracing::dispatcher::with_default(&dispatch, || {
         for frame in 1..=10u64 {
             {
@@ -59,12 +65,7 @@ fn known_span_durations_give_exact_stats() {
 
 #[test]
 fn stats_json_has_the_documented_shape() {
-    let clock = ManualClock::new();
-    let config = ProfilerConfig {
-        clock: std::sync::Arc::new(clock.clone()),
-        ..ProfilerConfig::default()
-    };
-    let (profiler, dispatch, _guard) = Profiler::build(config).unwrap();
+    let (clock, (profiler, dispatch, _guard)) = on_manual_clock();
     tracing::dispatcher::with_default(&dispatch, || {
         profile_scope!("water");
         clock.advance(Duration::from_micros(1500));

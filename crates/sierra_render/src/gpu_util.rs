@@ -21,6 +21,20 @@ pub fn wgsl_module(
     ctx.create_shader_module(label, source)
 }
 
+/// A binding of `ty` visible to `visibility` (not an array: `count` is `None`).
+fn layout_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    ty: wgpu::BindingType,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty,
+        count: None,
+    }
+}
+
 /// A buffer binding of `ty`, with a dynamic offset when `has_dynamic_offset`.
 fn buffer_entry(
     binding: u32,
@@ -28,16 +42,12 @@ fn buffer_entry(
     (ty, has_dynamic_offset): (wgpu::BufferBindingType, bool),
     min_binding_size: Option<wgpu::BufferSize>,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset,
-            min_binding_size,
-        },
-        count: None,
-    }
+    let ty = wgpu::BindingType::Buffer {
+        ty,
+        has_dynamic_offset,
+        min_binding_size,
+    };
+    layout_entry(binding, visibility, ty)
 }
 
 /// A uniform buffer binding with a dynamic offset, `min_size` bytes per binding (per-draw data
@@ -93,16 +103,12 @@ pub fn texture_entry(
     visibility: wgpu::ShaderStages,
     sample_type: wgpu::TextureSampleType,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Texture {
-            sample_type,
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
+    let ty = wgpu::BindingType::Texture {
+        sample_type,
+        view_dimension: wgpu::TextureViewDimension::D2,
+        multisampled: false,
+    };
+    layout_entry(binding, visibility, ty)
 }
 
 /// A sampler binding of `ty` (`Filtering`, `NonFiltering` or `Comparison`).
@@ -111,12 +117,7 @@ pub fn sampler_entry(
     visibility: wgpu::ShaderStages,
     ty: wgpu::SamplerBindingType,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Sampler(ty),
-        count: None,
-    }
+    layout_entry(binding, visibility, wgpu::BindingType::Sampler(ty))
 }
 
 /// A bind group layout of `entries`.
@@ -227,37 +228,47 @@ fn buffer_holding<T: bytemuck::Pod>(
     })
 }
 
-/// A compute pipeline running `entry_point` of `module`, labelled with the entry point.
-pub fn compute_pipeline(
+/// One compute pipeline per entry point of `module`, each labelled with its entry point and
+/// laid out by `layout`, or by the layout wgpu derives from the entry point's bindings when
+/// `None`.
+pub fn compute_pipelines<const N: usize>(
     ctx: &GpuContext,
-    layout: &wgpu::PipelineLayout,
+    layout: Option<&wgpu::PipelineLayout>,
     module: &wgpu::ShaderModule,
-    entry_point: &str,
-) -> wgpu::ComputePipeline {
-    ctx.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(entry_point),
-        layout: Some(layout),
-        module,
-        entry_point: Some(entry_point),
-        compilation_options: Default::default(),
-        cache: None,
+    entry_points: [&str; N],
+) -> [wgpu::ComputePipeline; N] {
+    entry_points.map(|entry_point| {
+        ctx.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry_point),
+            layout,
+            module,
+            entry_point: Some(entry_point),
+            compilation_options: Default::default(),
+            cache: None,
+        })
     })
 }
 
-/// Records one compute pass that binds `group` at group 0 and dispatches `pipeline` over
-/// `workgroups` (x, y, z), untimed.
-pub fn dispatch(
-    encoder: &mut wgpu::CommandEncoder,
+/// The kernels of one compute shader sharing one bind group (group 0): compiles `source`
+/// (labelled `file`), lays out `entries` (labelled `label`) and makes one pipeline per entry
+/// point, as [`compute_pipelines`]. Call inside an error scope.
+pub fn compute_kernels<const N: usize>(
+    ctx: &GpuContext,
     label: &str,
-    pipeline: &wgpu::ComputePipeline,
-    group: &wgpu::BindGroup,
-    workgroups: [u32; 3],
-) {
-    dispatch_timed(encoder, label, pipeline, group, workgroups, None);
+    (file, source): (&str, &'static str),
+    entries: &[wgpu::BindGroupLayoutEntry],
+    entry_points: [&str; N],
+) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; N]) {
+    let module = wgsl_module(ctx, file, source);
+    let layout = bind_group_layout(&ctx.device, label, entries);
+    let pipeline_layout = pipeline_layout(&ctx.device, label, &[&layout]);
+    let pipelines = compute_pipelines(ctx, Some(&pipeline_layout), &module, entry_points);
+    (layout, pipelines)
 }
 
-/// [`dispatch`], its compute pass timed by `timestamps` when given.
-pub fn dispatch_timed(
+/// Records one compute pass that binds `group` at group 0 and dispatches `pipeline` over
+/// `workgroups` (x, y, z), timed by `timestamps` when given.
+pub fn dispatch(
     encoder: &mut wgpu::CommandEncoder,
     label: &str,
     pipeline: &wgpu::ComputePipeline,
@@ -272,6 +283,22 @@ pub fn dispatch_timed(
     pass.set_pipeline(pipeline);
     pass.set_bind_group(0, group, &[]);
     pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
+}
+
+/// Records one untimed [`dispatch`] into a fresh command encoder labelled `label` and submits
+/// it (a one-off kernel: a bake, a noise evaluation).
+pub fn submit_dispatch(
+    ctx: &GpuContext,
+    label: &str,
+    pipeline: &wgpu::ComputePipeline,
+    group: &wgpu::BindGroup,
+    workgroups: [u32; 3],
+) {
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+    dispatch(&mut encoder, label, pipeline, group, workgroups, None);
+    ctx.queue.submit([encoder.finish()]);
 }
 
 /// Begins a render pass labelled `label` into `colour` (when given) and `depth` (when given),
@@ -311,16 +338,26 @@ pub fn colour_pass<'e>(
     load: wgpu::LoadOp<wgpu::Color>,
     queries: PassQueries<'_>,
 ) -> QueriedRenderPass<'e> {
-    let attachment = wgpu::RenderPassColorAttachment {
-        view: target,
+    let attachment = colour_attachment(target, None, load);
+    render_pass(encoder, label, Some(attachment), None, queries)
+}
+
+/// A colour attachment of `view` (single-layer), loaded with `load` and stored, resolved into
+/// `resolve_target` when given.
+pub fn colour_attachment<'a>(
+    view: &'a wgpu::TextureView,
+    resolve_target: Option<&'a wgpu::TextureView>,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPassColorAttachment<'a> {
+    wgpu::RenderPassColorAttachment {
+        view,
         depth_slice: None,
-        resolve_target: None,
+        resolve_target,
         ops: wgpu::Operations {
             load,
             store: wgpu::StoreOp::Store,
         },
-    };
-    render_pass(encoder, label, Some(attachment), None, queries)
+    }
 }
 
 /// A depth attachment of `view`, loaded with `load` and stored, without stencil.

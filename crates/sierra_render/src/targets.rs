@@ -2,6 +2,7 @@
 
 use crate::context::GpuContext;
 use crate::error::Result;
+use crate::gpu_util::{colour_attachment, depth_attachment, render_pass};
 use crate::pipeline_statistics::{PassQueries, QueriedRenderPass};
 
 /// Format of the HDR scene target: linear RGB, values above 1 kept for bloom/tonemapping.
@@ -77,45 +78,28 @@ impl RenderTargets {
                 "{sample_count} samples per pixel for {HDR_FORMAT:?} colour and {DEPTH_FORMAT:?} depth"
             )));
         }
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let target = |label, format, usage, sample_count| {
+            ctx.create_texture(&wgpu::TextureDescriptor {
+                sample_count,
+                ..texture_desc(label, width, height, format, usage)
+            })
+        };
+        let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        let usage = attachment | wgpu::TextureUsages::TEXTURE_BINDING;
         // Copied from too: tests measure the HDR image before bloom and tonemapping.
-        let hdr = ctx.create_texture(&texture_desc(
-            "hdr target",
-            width,
-            height,
-            HDR_FORMAT,
-            usage | wgpu::TextureUsages::COPY_SRC,
-        ))?;
+        let hdr_usage = usage | wgpu::TextureUsages::COPY_SRC;
+        let hdr = target("hdr target", HDR_FORMAT, hdr_usage, 1)?;
         // Multisampled attachments are only drawn into and resolved, never sampled.
         let (depth_usage, msaa_hdr_view) = if sample_count > 1 {
-            let msaa = ctx.create_texture(&wgpu::TextureDescriptor {
-                sample_count,
-                ..texture_desc(
-                    "hdr target (multisampled)",
-                    width,
-                    height,
-                    HDR_FORMAT,
-                    wgpu::TextureUsages::RENDER_ATTACHMENT,
-                )
-            })?;
-            (
-                wgpu::TextureUsages::RENDER_ATTACHMENT,
-                Some(msaa.create_view(&wgpu::TextureViewDescriptor::default())),
-            )
+            let label = "hdr target (multisampled)";
+            let msaa = target(label, HDR_FORMAT, attachment, sample_count)?;
+            let view = msaa.create_view(&wgpu::TextureViewDescriptor::default());
+            (attachment, Some(view))
         } else {
             (usage, None)
         };
-        let depth = ctx.create_texture(&wgpu::TextureDescriptor {
-            sample_count,
-            ..texture_desc("depth target", width, height, DEPTH_FORMAT, depth_usage)
-        })?;
-        let ldr = ctx.create_texture(&texture_desc(
-            "ldr target",
-            width,
-            height,
-            LDR_FORMAT,
-            usage,
-        ))?;
+        let depth = target("depth target", DEPTH_FORMAT, depth_usage, sample_count)?;
+        let ldr = target("ldr target", LDR_FORMAT, usage, 1)?;
         Ok(Self {
             width,
             height,
@@ -155,13 +139,9 @@ impl RenderTargets {
         depth: wgpu::LoadOp<f32>,
         queries: PassQueries<'_>,
     ) -> QueriedRenderPass<'e> {
-        crate::gpu_util::render_pass(
-            encoder,
-            label,
-            Some(self.scene_color_attachment(colour)),
-            Some(crate::gpu_util::depth_attachment(&self.depth_view, depth)),
-            queries,
-        )
+        let colour = self.scene_color_attachment(colour);
+        let depth = depth_attachment(&self.depth_view, depth);
+        render_pass(encoder, label, Some(colour), Some(depth), queries)
     }
 
     /// Resolves the multisampled HDR target into `hdr` (an empty render pass whose only work is
@@ -174,25 +154,8 @@ impl RenderTargets {
         let Some(msaa) = &self.msaa_hdr_view else {
             return false;
         };
-        queries.begin_render_pass(
-            encoder,
-            wgpu::RenderPassDescriptor {
-                label: Some("msaa resolve"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: msaa,
-                    depth_slice: None,
-                    resolve_target: Some(&self.hdr_view),
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            },
-        );
+        let attachment = colour_attachment(msaa, Some(&self.hdr_view), wgpu::LoadOp::Load);
+        render_pass(encoder, "msaa resolve", Some(attachment), None, queries);
         true
     }
 
@@ -204,24 +167,8 @@ impl RenderTargets {
         &self,
         load: wgpu::LoadOp<wgpu::Color>,
     ) -> wgpu::RenderPassColorAttachment<'_> {
-        let ops = wgpu::Operations {
-            load,
-            store: wgpu::StoreOp::Store,
-        };
-        match &self.msaa_hdr_view {
-            Some(msaa) => wgpu::RenderPassColorAttachment {
-                view: msaa,
-                depth_slice: None,
-                resolve_target: None,
-                ops,
-            },
-            None => wgpu::RenderPassColorAttachment {
-                view: &self.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops,
-            },
-        }
+        let view = self.msaa_hdr_view.as_ref().unwrap_or(&self.hdr_view);
+        colour_attachment(view, None, load)
     }
 }
 
@@ -255,13 +202,8 @@ impl OffscreenTarget {
     /// As [`RenderTargets::new`].
     pub fn new(ctx: &GpuContext, width: u32, height: u32) -> Result<Self> {
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
-        let texture = ctx.create_texture(&texture_desc(
-            "output image",
-            width,
-            height,
-            OUTPUT_FORMAT,
-            usage,
-        ))?;
+        let desc = texture_desc("output image", width, height, OUTPUT_FORMAT, usage);
+        let texture = ctx.create_texture(&desc)?;
         Ok(Self {
             view: texture.create_view(&wgpu::TextureViewDescriptor::default()),
             _memory: ctx.release_on_drop(&texture),

@@ -7,19 +7,16 @@ use glam::Vec3;
 use sierra_render::passes::bloom::{BloomPass, GAUSSIAN_WEIGHTS};
 use sierra_render::passes::{Pass, PassInputs};
 use sierra_render::targets::RenderTargets;
-use sierra_render::{BloomSettings, Camera, FrameData, GpuContext};
+use sierra_render::{BloomSettings, FrameData, GpuContext};
 use support::{context, read_rgb, targets, write_hdr};
 
 const SIZE: u32 = 64;
 
 fn frame() -> FrameData {
-    support::frame(Camera::look_at(
+    support::frame(support::square_camera(
         glam::Vec3::Z,
-        glam::Vec3::ZERO,
         glam::Vec3::Y,
         1.0,
-        1.0,
-        0.1,
         10.0,
     ))
 }

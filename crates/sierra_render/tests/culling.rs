@@ -4,24 +4,18 @@
 mod support;
 
 use glam::{Mat4, Vec3};
-use sierra_render::{primitives, Camera, DrawItem, HeadlessRenderer, Material};
+use sierra_render::{primitives, DrawItem, Material};
 use support::{context, frame};
 
 #[test]
 fn objects_outside_the_frustum_are_not_drawn() {
     let ctx = context();
-    let mut headless = HeadlessRenderer::new(&ctx, 64, 64).unwrap_or_else(|e| panic!("{e}"));
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = frame(Camera::look_at(
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (64, 64), &primitives::cube(1.0), "cube");
+    let mut frame = frame(support::square_camera(
         Vec3::new(0.0, 0.0, 4.0),
-        Vec3::ZERO,
         Vec3::Y,
         1.0,
-        1.0,
-        0.1,
         50.0,
     ));
     let at = |x: f32, z: f32| DrawItem {

@@ -4,10 +4,11 @@
 
 mod support;
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::Vec3;
 use sierra_render::material::{DetailBump, SurfaceMaterial};
-use sierra_render::{primitives, Camera, DrawItem, HeadlessRenderer, Material, Sun};
-use support::{context, frame, red_stats};
+use sierra_render::{primitives, HeadlessRenderer};
+use sierra_testkit::relief::assert_bumpy_left_flat_right;
+use support::{context, render_bumpy_beside_flat};
 
 const W: u32 = 128;
 const H: u32 = 64;
@@ -35,51 +36,16 @@ fn detail_bump_shows_relief_under_a_grazing_sun() {
         },
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = frame(Camera::look_at(
-        Vec3::new(0.0, 10.0, 0.001),
-        Vec3::ZERO,
-        Vec3::Y,
-        0.8,
-        W as f32 / H as f32,
-        0.1,
-        30.0,
-    ));
     // 15 degrees above the horizon: a flat plane gets N.L = sin 15°, bumps much more or less.
-    frame.sun = Sun {
-        direction: Vec3::new(1.0, -0.268, 0.0),
-        color: Vec3::ONE,
-        intensity: 2.0,
-        ambient: Vec3::ZERO,
-    };
-    let material = Material {
-        base_color: Vec4::ONE,
-        specular_color: Vec3::ZERO,
-        ..Material::default()
-    };
-    for (mesh, x) in [(bumpy, -4.0), (flat, 4.0)] {
-        frame.draws.push(DrawItem {
-            mesh,
-            model: Mat4::from_translation(Vec3::new(x, 0.0, 0.0)),
-            material,
-            surface: None,
-        });
-    }
-    let (image, _) = headless
-        .render(&ctx, &frame)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let image = render_bumpy_beside_flat(
+        &ctx,
+        &mut headless,
+        (bumpy, flat),
+        4.0,
+        10.0,
+        W as f32 / H as f32,
+        Vec3::new(1.0, -0.268, 0.0),
+    );
     let _ = image.save(std::env::temp_dir().join("sierra_detail_bump.png"));
-    let (bumpy_mean, bumpy_var) = red_stats(&image, 8, W / 2 - 8);
-    let (flat_mean, flat_var) = red_stats(&image, W / 2 + 8, W - 8);
-    assert!(
-        flat_mean > 40.0 && bumpy_mean > 20.0,
-        "lit: {bumpy_mean}, {flat_mean}"
-    );
-    assert!(
-        flat_var < 4.0,
-        "flat plane is one colour: variance {flat_var}"
-    );
-    assert!(
-        bumpy_var > 50.0 && bumpy_var > 20.0 * flat_var.max(1.0),
-        "relief shows: variance {bumpy_var} vs flat {flat_var}"
-    );
+    assert_bumpy_left_flat_right(&image, 50.0, 20.0);
 }

@@ -25,13 +25,9 @@ fn edge_frame(ctx: &GpuContext, headless: &mut HeadlessRenderer, aa: AntiAliasin
     frame
 }
 
-fn srgb_to_linear(byte: u8) -> f32 {
-    let c = f32::from(byte) / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
+/// An sRGB-encoded byte as linear light (the test kit's independent decoder).
+fn srgb_to_linear(c: u8) -> f32 {
+    sierra_testkit::srgb::srgb_to_linear(c) as f32
 }
 
 /// `[SIZE * SIZE]` linear red values of a render at `size` × `size`, box-averaged down to

@@ -76,8 +76,7 @@ fn render_targets_are_released_when_a_resize_replaces_them_and_read_backs_add_no
     );
 
     let eye = glam::Vec3::new(0.0, 0.0, 3.0);
-    let camera =
-        sierra_render::Camera::look_at(eye, glam::Vec3::ZERO, glam::Vec3::Y, 0.9, 1.0, 0.1, 10.0);
+    let camera = support::square_camera(eye, glam::Vec3::Y, 0.9, 10.0);
     let frame = support::frame(camera);
     headless.render(&ctx, &frame).unwrap();
     let once = ctx.gpu_memory();

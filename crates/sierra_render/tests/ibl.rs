@@ -13,8 +13,8 @@ use glam::{Mat4, Vec3, Vec4};
 use sierra_render::environment::EnvironmentSizes;
 use sierra_render::material::{ShadingModel, SurfaceMaterial};
 use sierra_render::{
-    primitives, Camera, DrawItem, EnvironmentSource, FrameData, GpuContext, HeadlessRenderer,
-    Material, MeshHandle, Sun,
+    primitives, DrawItem, EnvironmentSource, FrameData, GpuContext, HeadlessRenderer, Material,
+    MeshHandle, Sun,
 };
 
 /// Side of the rendered images.
@@ -75,15 +75,7 @@ fn sphere_frame(scene: &mut Scene, metallic: f32, roughness: f32, albedo: f32) -
             },
         )
         .unwrap_or_else(|e| panic!("{e}"));
-    let camera = Camera::look_at(
-        Vec3::new(0.0, 0.0, 3.2),
-        Vec3::ZERO,
-        Vec3::Y,
-        0.7,
-        1.0,
-        0.1,
-        10.0,
-    );
+    let camera = support::square_camera(Vec3::new(0.0, 0.0, 3.2), Vec3::Y, 0.7, 10.0);
     let mut frame = support::frame(camera);
     frame.sun = Sun {
         direction: Vec3::new(-0.4, -0.6, -0.5),

@@ -109,15 +109,6 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
         surface: None,
     });
     let frame = FrameData {
-        camera: Camera::look_at(
-            Vec3::new(0.0, 5.0, 9.0),
-            Vec3::new(0.0, 0.3, 0.0),
-            Vec3::Y,
-            50f32.to_radians(),
-            W as f32 / H as f32,
-            0.1,
-            100.0,
-        ),
         sun: Sun {
             direction: Vec3::new(-0.5, -1.0, -0.35),
             color: Vec3::new(1.0, 0.97, 0.9),
@@ -127,9 +118,6 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
         point_lights: lights,
         draws,
         clear_color: Vec4::new(0.04, 0.05, 0.09, 1.0),
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
         post: PostSettings {
             sky: SkySettings {
                 enabled: true,
@@ -148,6 +136,15 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
             aa: Default::default(),
             environment: Default::default(),
         },
+        ..FrameData::new(Camera::look_at(
+            Vec3::new(0.0, 5.0, 9.0),
+            Vec3::new(0.0, 0.3, 0.0),
+            Vec3::Y,
+            50f32.to_radians(),
+            W as f32 / H as f32,
+            0.1,
+            100.0,
+        ))
     };
     let (image, _) = headless
         .render(&ctx, &frame)

@@ -5,22 +5,16 @@
 mod support;
 
 use glam::{Mat4, Vec3, Vec4};
-use sierra_render::{
-    primitives, Camera, DrawItem, FrameData, HeadlessRenderer, Material, PointLight, Sun,
-};
+use sierra_render::{primitives, Camera, DrawItem, FrameData, Material, PointLight, Sun};
 use support::context;
 
 const SIZE: u32 = 128;
 /// Camera height above the plane (metres); a 90° view sees ±10 m.
 const HEIGHT: f32 = 10.0;
 
-fn srgb_to_linear(byte: u8) -> f32 {
-    let c = f32::from(byte) / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
+/// An sRGB-encoded byte as linear light (the test kit's independent decoder).
+fn srgb_to_linear(c: u8) -> f32 {
+    sierra_testkit::srgb::srgb_to_linear(c) as f32
 }
 
 fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
@@ -69,18 +63,12 @@ fn lit(light: &PointLight, p: Vec3) -> Vec3 {
 /// A white diffuse plane at y = 0 seen from straight above, lit only by `lights`.
 fn render(lights: Vec<PointLight>) -> View {
     let ctx = context();
-    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap_or_else(|e| panic!("{e}"));
-    let plane = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::plane(40.0), "plane")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let camera = Camera::look_at(
+    let (mut headless, plane) =
+        support::renderer_with_mesh(&ctx, (SIZE, SIZE), &primitives::plane(40.0), "plane");
+    let camera = support::square_camera(
         Vec3::new(0.0, HEIGHT, 0.0),
-        Vec3::ZERO,
         Vec3::NEG_Z,
         90f32.to_radians(),
-        1.0,
-        0.1,
         100.0,
     );
     let frame = FrameData {

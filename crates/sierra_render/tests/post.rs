@@ -10,14 +10,14 @@ use sierra_render::{primitives, Camera, DrawItem, HeadlessRenderer, Material, Me
 use sierra_render::{TonemapSettings, Tonemapper};
 use support::{context, targets, write_hdr};
 
+/// Linear [0, 1] → 8-bit sRGB (the test kit's independent encoder).
 fn srgb_byte(linear: f32) -> u8 {
-    let c = linear.clamp(0.0, 1.0);
-    let encoded = if c <= 0.0031308 {
-        12.92 * c
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    };
-    (encoded * 255.0).round() as u8
+    sierra_testkit::srgb::srgb_byte(f64::from(linear))
+}
+
+/// An empty frame seen from 1 m along +Z through a square 1 rad view.
+fn unit_frame() -> sierra_render::FrameData {
+    support::frame(support::square_camera(Vec3::Z, Vec3::Y, 1.0, 10.0))
 }
 
 /// Tonemaps a row of grey HDR values `inputs[i]` and returns the output bytes of each pixel.
@@ -37,15 +37,7 @@ fn tonemap_row(inputs: &[f32], tonemapper: Tonemapper) -> Vec<[u8; 4]> {
         TonemapPass::new(&ctx, sierra_render::OUTPUT_FORMAT).unwrap_or_else(|e| panic!("{e}"));
     pass.resize(&ctx, &targets)
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = support::frame(Camera::look_at(
-        Vec3::Z,
-        Vec3::ZERO,
-        Vec3::Y,
-        1.0,
-        1.0,
-        0.1,
-        10.0,
-    ));
+    let mut frame = unit_frame();
     frame.post.tonemap = TonemapSettings {
         tonemapper,
         exposure_ev: 0.0,
@@ -125,11 +117,8 @@ fn agx_is_monotonic_and_compresses_highlights() {
 fn sky_fills_the_background_with_the_sun_disc_on_the_sun_direction() {
     let ctx = context();
     let size = 96;
-    let mut headless = HeadlessRenderer::new(&ctx, size, size).unwrap_or_else(|e| panic!("{e}"));
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (size, size), &primitives::cube(1.0), "cube");
     assert_eq!(cube, MeshHandle(0));
     let eye = Vec3::new(0.0, 1.0, 5.0);
     let camera = Camera::look_at(eye, Vec3::new(0.0, 1.5, 0.0), Vec3::Y, 1.2, 1.0, 0.1, 100.0);
@@ -203,15 +192,7 @@ fn sky_fills_the_background_with_the_sun_disc_on_the_sun_direction() {
 fn every_pass_reports_gpu_time_where_timestamps_exist() {
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, 32, 32).unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = support::frame(Camera::look_at(
-        Vec3::Z,
-        Vec3::ZERO,
-        Vec3::Y,
-        1.0,
-        1.0,
-        0.1,
-        10.0,
-    ));
+    let mut frame = unit_frame();
     frame.post.sky.enabled = true;
     frame.post.bloom.enabled = true;
     frame.post.tonemap.tonemapper = Tonemapper::Aces;
@@ -266,13 +247,10 @@ fn wireframe_mode_draws_edges_only() {
         .renderer
         .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = support::frame(Camera::look_at(
+    let mut frame = support::frame(support::square_camera(
         Vec3::new(0.9, 0.9, 1.5),
-        Vec3::ZERO,
         Vec3::Y,
         1.0,
-        1.0,
-        0.1,
         10.0,
     ));
     frame.draws.push(DrawItem {

@@ -1,25 +1,18 @@
 //! Headless render tests (run on Mesa lavapipe without a GPU): the forward pass
 //! against the analytic Blinn-Phong value, depth, read-back of odd widths, determinism.
 
+mod support;
+
 use glam::{Mat4, Vec3, Vec4};
 use sierra_render::{
     primitives, readback, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material,
     MeshHandle, PointLight, Sun,
 };
+use support::context;
 
-fn context() -> GpuContext {
-    GpuContext::headless().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// sRGB transfer function (IEC 61966-2-1), linear [0,1] → 8-bit.
+/// Linear [0, 1] → 8-bit sRGB (the test kit's independent encoder).
 fn srgb_byte(linear: f32) -> u8 {
-    let c = linear.clamp(0.0, 1.0);
-    let encoded = if c <= 0.0031308 {
-        12.92 * c
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    };
-    (encoded * 255.0).round() as u8
+    sierra_testkit::srgb::srgb_byte(f64::from(linear))
 }
 
 fn srgb_bytes(linear: Vec3) -> [u8; 3] {
@@ -63,15 +56,10 @@ fn camera(eye: Vec3, width: u32, height: u32) -> Camera {
 
 fn frame(camera: Camera, sun: Sun, draws: Vec<DrawItem>) -> FrameData {
     FrameData {
-        camera,
         sun,
-        point_lights: Vec::new(),
         draws,
         clear_color: CLEAR,
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..FrameData::new(camera)
     }
 }
 
@@ -79,11 +67,8 @@ fn frame(camera: Camera, sun: Sun, draws: Vec<DrawItem>) -> FrameData {
 fn lit_cube_centre_matches_analytic_blinn_phong_and_corners_are_clear() {
     let ctx = context();
     let (w, h) = (64, 64);
-    let mut headless = HeadlessRenderer::new(&ctx, w, h).unwrap();
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap();
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (w, h), &primitives::cube(1.0), "cube");
     let to_sun = Vec3::new(0.3, 0.4, 1.0).normalize();
     let sun = Sun {
         direction: -to_sun,
@@ -147,11 +132,8 @@ fn lit_cube_centre_matches_analytic_blinn_phong_and_corners_are_clear() {
 fn near_object_occludes_far_object_in_either_draw_order() {
     let ctx = context();
     let (w, h) = (32, 32);
-    let mut headless = HeadlessRenderer::new(&ctx, w, h).unwrap();
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap();
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (w, h), &primitives::cube(1.0), "cube");
     let unlit = |rgb: Vec3| Material {
         base_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
         specular_color: Vec3::ZERO,
@@ -228,11 +210,8 @@ fn texture_of_width_37_reads_back_without_row_skew() {
 fn rendered_37x23_image_has_straight_vertical_edges() {
     let ctx = context();
     let (w, h) = (37, 23);
-    let mut headless = HeadlessRenderer::new(&ctx, w, h).unwrap();
-    let cube = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::cube(1.0), "cube")
-        .unwrap();
+    let (mut headless, cube) =
+        support::renderer_with_mesh(&ctx, (w, h), &primitives::cube(1.0), "cube");
     // A tall white box whose left edge is vertical on screen: with skewed rows the edge would slant.
     let draw = DrawItem {
         mesh: cube,
@@ -261,11 +240,8 @@ fn rendered_37x23_image_has_straight_vertical_edges() {
 fn point_light_is_full_inside_inner_radius_and_zero_beyond_outer() {
     let ctx = context();
     let (w, h) = (64, 64);
-    let mut headless = HeadlessRenderer::new(&ctx, w, h).unwrap();
-    let plane = headless
-        .renderer
-        .upload_mesh(&ctx, &primitives::plane(20.0), "plane")
-        .unwrap();
+    let (mut headless, plane) =
+        support::renderer_with_mesh(&ctx, (w, h), &primitives::plane(20.0), "plane");
     let material = Material {
         base_color: Vec4::new(0.5, 0.5, 0.5, 1.0),
         specular_color: Vec3::ZERO,
@@ -278,13 +254,10 @@ fn point_light_is_full_inside_inner_radius_and_zero_beyond_outer() {
         ..Sun::default()
     };
     // Camera straight above the plane looking down; light 1 m above the centre.
-    let cam = Camera::look_at(
+    let cam = support::square_camera(
         Vec3::new(0.0, 6.0, 0.0),
-        Vec3::ZERO,
         Vec3::NEG_Z,
         90f32.to_radians(),
-        1.0,
-        0.1,
         100.0,
     );
     let mut data = frame(
@@ -364,13 +337,8 @@ fn rendering_is_deterministic() {
             .0
     };
     let (a, b) = (render(), render());
-    let max_diff = a
-        .as_raw()
-        .iter()
-        .zip(b.as_raw())
-        .map(|(x, y)| x.abs_diff(*y))
-        .max();
-    assert!(max_diff <= Some(1), "max difference {max_diff:?}");
+    let max_diff = sierra_testkit::diff::max_byte_diff(a.as_raw(), b.as_raw());
+    assert!(max_diff <= 1, "max difference {max_diff}");
 }
 
 #[test]
@@ -406,26 +374,30 @@ fn oversized_and_zero_targets_are_errors() {
     ));
 }
 
-#[test]
-fn validation_errors_are_results_not_panics() {
-    let ctx = context();
-    // A uniform buffer bound as a vertex buffer in a copy: invalid usage → captured by the error scope.
+/// Submits a copy within a 16-byte buffer made for uniforms only (no `COPY_SRC` or
+/// `COPY_DST`): a validation error.
+fn copy_from_a_uniform_buffer(ctx: &GpuContext) {
     let buffer = ctx
         .create_buffer(&wgpu::BufferDescriptor {
-            label: Some("small"),
+            label: Some("uniforms only"),
             size: 16,
             usage: wgpu::BufferUsages::UNIFORM,
             mapped_at_creation: false,
         })
         .unwrap();
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(&buffer, 0, &buffer, 0, 16);
+    ctx.queue.submit([encoder.finish()]);
+}
+
+#[test]
+fn validation_errors_are_results_not_panics() {
+    let ctx = context();
+    // A uniform buffer copied from: invalid usage → captured by the error scope.
     let err = ctx
         .scoped(
             || "copying from a buffer without COPY_SRC".to_owned(),
-            || {
-                let mut encoder = ctx.device.create_command_encoder(&Default::default());
-                encoder.copy_buffer_to_buffer(&buffer, 0, &buffer, 0, 16);
-                ctx.queue.submit([encoder.finish()]);
-            },
+            || copy_from_a_uniform_buffer(&ctx),
         )
         .unwrap_err();
     assert!(err.to_string().contains("COPY_SRC"), "{err}");
@@ -434,19 +406,9 @@ fn validation_errors_are_results_not_panics() {
 #[test]
 fn errors_outside_scopes_are_recorded_instead_of_panicking() {
     let ctx = context();
-    let buffer = ctx
-        .create_buffer(&wgpu::BufferDescriptor {
-            label: Some("no copy usage"),
-            size: 16,
-            usage: wgpu::BufferUsages::UNIFORM,
-            mapped_at_creation: false,
-        })
-        .unwrap();
     assert!(ctx.take_uncaptured_errors("before").is_ok());
     // No error scope here: wgpu's default handler would panic; ours records the error.
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(&buffer, 0, &buffer, 0, 16);
-    ctx.queue.submit([encoder.finish()]);
+    copy_from_a_uniform_buffer(&ctx);
     let err = ctx
         .take_uncaptured_errors("copying without COPY_SRC")
         .unwrap_err();

@@ -58,14 +58,12 @@ fn render(shadows: bool) -> Scene {
         100.0,
     );
     let frame = sierra_render::FrameData {
-        camera,
         sun: Sun {
             direction: sun_direction(),
             color: Vec3::ONE,
             intensity: 1.0,
             ambient: Vec3::splat(0.1),
         },
-        point_lights: Vec::new(),
         draws: vec![
             DrawItem {
                 mesh: plane,
@@ -81,10 +79,7 @@ fn render(shadows: bool) -> Scene {
             },
         ],
         clear_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..sierra_render::FrameData::new(camera)
     };
     let (image, _) = headless
         .render(&ctx, &frame)
@@ -92,14 +87,9 @@ fn render(shadows: bool) -> Scene {
     Scene { image, camera }
 }
 
+/// Linear [0, 1] → 8-bit sRGB (the test kit's independent encoder).
 fn srgb_byte(linear: f32) -> u8 {
-    let c = linear.clamp(0.0, 1.0);
-    let encoded = if c <= 0.0031308 {
-        12.92 * c
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    };
-    (encoded * 255.0).round() as u8
+    sierra_testkit::srgb::srgb_byte(f64::from(linear))
 }
 
 #[test]

@@ -126,6 +126,29 @@ fn environment_uniforms_match_wgsl() {
 }
 
 #[test]
+fn sea_uniforms_match_wgsl() {
+    use sierra_render::passes::sea::SeaUniforms;
+    check(
+        include_str!("../src/passes/sea.wgsl"),
+        "SeaUniforms",
+        members!(SeaUniforms {
+            view_proj,
+            camera_pos,
+            sun_dir,
+            sun_color,
+            ambient,
+            shallow,
+            deep,
+            sky,
+            foam,
+            origin,
+            grid,
+            far
+        }),
+    );
+}
+
+#[test]
 fn tonemap_params_match_wgsl() {
     use sierra_render::passes::{fullscreen::FULLSCREEN_WGSL, tonemap::TonemapParams};
     // The pass prepends the shared full-screen triangle, as `TonemapPass::new` does.
@@ -144,6 +167,66 @@ fn tonemap_params_match_wgsl() {
                 ("luma_alpha", offset_of!(TonemapParams, luma_alpha)),
             ],
         ),
+    );
+}
+
+#[test]
+fn bloom_sky_shadow_and_material_uniforms_match_wgsl() {
+    use sierra_render::material::MaterialUniform;
+    use sierra_render::passes::bloom::BloomParams;
+    use sierra_render::passes::fullscreen::FULLSCREEN_WGSL;
+    use sierra_render::passes::shadow::ShadowUniform;
+    use sierra_render::passes::sky::SkyUniform;
+    // The bloom pass prepends the shared full-screen triangle, as `BloomPass::new` does.
+    check(
+        &format!(
+            "{FULLSCREEN_WGSL}{}",
+            include_str!("../src/passes/bloom.wgsl")
+        ),
+        "BloomParams",
+        members!(BloomParams {
+            direction,
+            threshold,
+            intensity
+        }),
+    );
+    check(
+        include_str!("../src/passes/sky.wgsl"),
+        "SkyUniform",
+        members!(SkyUniform {
+            inv_view_proj,
+            camera_position,
+            to_sun,
+            zenith,
+            horizon,
+            ground,
+            sun
+        }),
+    );
+    // The shadow pass writes the uniform the forward pass reads: both shaders declare it.
+    for source in [include_str!("../src/passes/shadow.wgsl"), forward::SHADER] {
+        check(
+            source,
+            "ShadowUniform",
+            members!(ShadowUniform {
+                light_view_proj,
+                params
+            }),
+        );
+    }
+    check(
+        forward::SHADER,
+        "MaterialUniform",
+        members!(MaterialUniform {
+            flags,
+            alpha_cutoff,
+            metallic,
+            roughness,
+            normal_scale,
+            occlusion_strength,
+            detail_frequency,
+            detail_amplitude
+        }),
     );
 }
 

@@ -1,5 +1,8 @@
 //! Ray casts against oriented collision boxes that follow their nodes.
 
+mod common;
+
+use common::add_at;
 use glam::{Quat, Vec3};
 use sierra_scene::collision::{Aabb, CollisionWorld, Ray};
 use sierra_scene::graph::{SceneGraph, Transform};
@@ -12,27 +15,9 @@ fn unit() -> Aabb {
 fn closest_hit_among_overlapping_boxes() {
     let mut g = SceneGraph::new();
     // Three overlapping boxes along +X; listed far-to-near so order cannot decide.
-    let far = g
-        .add(
-            "far",
-            Transform::from_translation(Vec3::new(1.6, 0.0, 0.0)),
-            None,
-        )
-        .unwrap();
-    let mid = g
-        .add(
-            "mid",
-            Transform::from_translation(Vec3::new(1.0, 0.0, 0.0)),
-            None,
-        )
-        .unwrap();
-    let near = g
-        .add(
-            "near",
-            Transform::from_translation(Vec3::new(0.3, 0.0, 0.0)),
-            None,
-        )
-        .unwrap();
+    let far = add_at(&mut g, "far", Vec3::new(1.6, 0.0, 0.0), None);
+    let mid = add_at(&mut g, "mid", Vec3::new(1.0, 0.0, 0.0), None);
+    let near = add_at(&mut g, "near", Vec3::new(0.3, 0.0, 0.0), None);
     g.propagate();
     let mut w = CollisionWorld::default();
     for id in [far, mid, near] {
@@ -134,12 +119,8 @@ fn scaled_box_distance_is_in_world_metres() {
 fn update_refreshes_only_boxes_whose_nodes_moved() {
     let mut g = SceneGraph::new();
     let still = g.add("still", Transform::IDENTITY, None).unwrap();
-    let mover = g
-        .add("mover", Transform::from_translation(Vec3::X * 3.0), None)
-        .unwrap();
-    let rider = g
-        .add("rider", Transform::from_translation(Vec3::Y), Some(mover))
-        .unwrap();
+    let mover = add_at(&mut g, "mover", Vec3::X * 3.0, None);
+    let rider = add_at(&mut g, "rider", Vec3::Y, Some(mover));
     g.propagate();
     let mut w = CollisionWorld::default();
     for node in [still, mover, rider] {

@@ -65,51 +65,45 @@ fn wrong_field_type_names_the_field() {
     assert!(message.contains("invalid type"), "{text}");
 }
 
+/// Errors found while reading the JSON name the JSON path and say what is wrong: a field of
+/// the wrong type read before the component's `type`, missing and unknown fields, an unknown
+/// mesh primitive (listing the valid ones).
 #[test]
-fn wrong_field_type_with_type_key_last() {
-    let (err, text, _) = load_err(
-        r#"{"objects": [{"name": "A", "components": [{"degreesPerSecond": "fast", "type": "Spinner"}]}]}"#,
-    );
-    let (path, _, _, message) = json_fields(&err);
-    assert_eq!(path, "objects[0].components[0]", "{text}");
-    assert!(
-        message.contains("degreesPerSecond") && message.contains("invalid type"),
-        "{text}"
-    );
-}
-
-#[test]
-fn missing_required_field() {
-    let (err, text, _) =
-        load_err(r#"{"objects": [{"name": "A", "components": [{"type": "CollisionBox"}]}]}"#);
-    let (path, _, _, message) = json_fields(&err);
-    assert_eq!(path, "objects[0].components[0]", "{text}");
-    assert!(message.contains("missing field `halfExtents`"), "{text}");
-
-    let (err, text, _) = load_err(r#"{"objects": [{"position": [0, 1, 0]}]}"#);
-    let (path, _, _, message) = json_fields(&err);
-    assert_eq!(path, "objects[0]", "{text}");
-    assert!(message.contains("missing field `name`"), "{text}");
-}
-
-#[test]
-fn unknown_field_is_refused() {
-    let (err, text, _) = load_err(r#"{"objects": [{"name": "A", "positon": [0, 1, 0]}]}"#);
-    let (path, _, _, message) = json_fields(&err);
-    assert_eq!(path, "objects[0].positon", "{text}");
-    assert!(
-        message.contains("unknown field `positon`") && message.contains("position"),
-        "{text}"
-    );
-}
-
-#[test]
-fn unknown_mesh_primitive_lists_valid_ones() {
-    let (err, text, _) = load_err(r#"{"objects": [{"name": "A", "mesh": "cylinder"}]}"#);
-    let (path, _, _, message) = json_fields(&err);
-    assert_eq!(path, "objects[0].mesh", "{text}");
-    for p in sierra_scene::level::PRIMITIVE_NAMES {
-        assert!(message.contains(p), "{text}");
+fn json_errors_name_the_path_and_what_is_wrong() {
+    let cases: [(&str, &str, Vec<&str>); 5] = [
+        (
+            r#"{"objects": [{"name": "A", "components": [{"degreesPerSecond": "fast", "type": "Spinner"}]}]}"#,
+            "objects[0].components[0]",
+            vec!["degreesPerSecond", "invalid type"],
+        ),
+        (
+            r#"{"objects": [{"name": "A", "components": [{"type": "CollisionBox"}]}]}"#,
+            "objects[0].components[0]",
+            vec!["missing field `halfExtents`"],
+        ),
+        (
+            r#"{"objects": [{"position": [0, 1, 0]}]}"#,
+            "objects[0]",
+            vec!["missing field `name`"],
+        ),
+        (
+            r#"{"objects": [{"name": "A", "positon": [0, 1, 0]}]}"#,
+            "objects[0].positon",
+            vec!["unknown field `positon`", "position"],
+        ),
+        (
+            r#"{"objects": [{"name": "A", "mesh": "cylinder"}]}"#,
+            "objects[0].mesh",
+            sierra_scene::level::PRIMITIVE_NAMES.to_vec(),
+        ),
+    ];
+    for (json, expected_path, needles) in cases {
+        let (err, text, _) = load_err(json);
+        let (path, _, _, message) = json_fields(&err);
+        assert_eq!(path, expected_path, "{text}");
+        for needle in needles {
+            assert!(message.contains(needle), "{needle:?}: {text}");
+        }
     }
 }
 

@@ -2,6 +2,9 @@
 //! parent-first order under add / remove / re-parent, and the structure-of-arrays pass against
 //! the per-node reference (`world[parent] * local.to_affine()`) bit for bit.
 
+mod common;
+
+use common::add_at;
 use glam::{Affine3A, EulerRot, Quat, Vec3};
 use proptest::prelude::*;
 use sierra_scene::graph::{NodeId, SceneGraph, Transform};
@@ -184,24 +187,12 @@ fn frame_without_edits_recomputes_nothing() {
 fn moving_one_node_recomputes_only_its_subtree() {
     let mut g = SceneGraph::new();
     let root = g.add("root", Transform::IDENTITY, None).unwrap();
-    let a = g
-        .add("a", Transform::from_translation(Vec3::X), Some(root))
-        .unwrap();
-    let b = g
-        .add("b", Transform::from_translation(Vec3::Y), Some(root))
-        .unwrap();
-    let a1 = g
-        .add("a1", Transform::from_translation(Vec3::Z), Some(a))
-        .unwrap();
-    let _a2 = g
-        .add("a2", Transform::from_translation(Vec3::Z), Some(a))
-        .unwrap();
-    let _a11 = g
-        .add("a11", Transform::from_translation(Vec3::Z), Some(a1))
-        .unwrap();
-    let _b1 = g
-        .add("b1", Transform::from_translation(Vec3::Z), Some(b))
-        .unwrap();
+    let a = add_at(&mut g, "a", Vec3::X, Some(root));
+    let b = add_at(&mut g, "b", Vec3::Y, Some(root));
+    let a1 = add_at(&mut g, "a1", Vec3::Z, Some(a));
+    let _a2 = add_at(&mut g, "a2", Vec3::Z, Some(a));
+    let _a11 = add_at(&mut g, "a11", Vec3::Z, Some(a1));
+    let _b1 = add_at(&mut g, "b1", Vec3::Z, Some(b));
     g.propagate();
     g.set_local(a, Transform::from_translation(Vec3::new(5.0, 0.0, 0.0)));
     assert_eq!(g.propagate().recomputed, 4, "a, a1, a2, a11");
@@ -216,22 +207,10 @@ fn moving_one_node_recomputes_only_its_subtree() {
 #[test]
 fn reparent_under_a_later_node_keeps_parents_first() {
     let mut g = SceneGraph::new();
-    let a = g
-        .add("a", Transform::from_translation(Vec3::X), None)
-        .unwrap();
-    let a1 = g
-        .add("a1", Transform::from_translation(Vec3::Y), Some(a))
-        .unwrap();
-    let a11 = g
-        .add("a11", Transform::from_translation(Vec3::Z), Some(a1))
-        .unwrap();
-    let b = g
-        .add(
-            "b",
-            Transform::from_translation(Vec3::new(10.0, 0.0, 0.0)),
-            None,
-        )
-        .unwrap();
+    let a = add_at(&mut g, "a", Vec3::X, None);
+    let a1 = add_at(&mut g, "a1", Vec3::Y, Some(a));
+    let a11 = add_at(&mut g, "a11", Vec3::Z, Some(a1));
+    let b = add_at(&mut g, "b", Vec3::new(10.0, 0.0, 0.0), None);
     g.propagate();
     // a1 (slot 1) goes under b (slot 3): its subtree must move behind b.
     g.set_parent(a1, Some(b)).unwrap();
@@ -258,30 +237,10 @@ fn reparent_under_a_later_node_keeps_parents_first() {
 #[test]
 fn driven_joints_are_not_recomputed_and_attachments_follow() {
     let mut g = SceneGraph::new();
-    let character = g
-        .add(
-            "Player",
-            Transform::from_translation(Vec3::new(1.0, 0.0, 0.0)),
-            None,
-        )
-        .unwrap();
-    let hips = g
-        .add(
-            "Hips",
-            Transform::from_translation(Vec3::Y),
-            Some(character),
-        )
-        .unwrap();
-    let hand = g
-        .add("Hand_R", Transform::from_translation(Vec3::X), Some(hips))
-        .unwrap();
-    let sword = g
-        .add(
-            "Sword",
-            Transform::from_translation(Vec3::new(0.0, 0.5, 0.0)),
-            Some(hand),
-        )
-        .unwrap();
+    let character = add_at(&mut g, "Player", Vec3::new(1.0, 0.0, 0.0), None);
+    let hips = add_at(&mut g, "Hips", Vec3::Y, Some(character));
+    let hand = add_at(&mut g, "Hand_R", Vec3::X, Some(hips));
+    let sword = add_at(&mut g, "Sword", Vec3::new(0.0, 0.5, 0.0), Some(hand));
     g.propagate();
     // The animation job writes the joints' world matrices.
     let hips_world = Affine3A::from_translation(Vec3::new(1.0, 1.1, 0.0));

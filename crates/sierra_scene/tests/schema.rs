@@ -9,17 +9,12 @@ fn levels_dir() -> PathBuf {
 
 #[test]
 fn committed_schema_matches_generated() {
-    let path = levels_dir().join("schema.json");
     let generated =
         serde_json::to_string_pretty(&sierra_scene::level::level_schema()).unwrap() + "\n";
-    if std::env::var_os("SIERRA_BLESS").is_some() {
-        std::fs::write(&path, &generated).unwrap();
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == generated,
-        "{} is stale: regenerate it with `SIERRA_BLESS=1 cargo test --release -p sierra_scene --test schema`",
-        path.display()
+    sierra_testkit::generated::assert_committed_matches(
+        &levels_dir().join("schema.json"),
+        &generated,
+        "SIERRA_BLESS=1 cargo test --release -p sierra_scene --test schema",
     );
 }
 

@@ -1,45 +1,23 @@
 //! Behaviour of the virtual-pipes water simulation: invariants of the model
 //! (conservation, lake at rest, positivity, symmetry), the stability limit and bad input.
 
+mod common;
+
+use common::{
+    bumpy_terrain, dam, dam_break_scene, lake_scene, min_value, run_tracking_volume,
+    worst_asymmetry,
+};
 use glam::Vec2;
 use sierra_terrain::water::{
     Boundary, InitialState, WaterComponent, WaterError, WaterParams, WaterSim, MAX_GRID_SIDE,
 };
-
-/// Rolling ground with islands above 0.6 m: exercises wet/dry cells.
-fn bumpy_terrain(p: &WaterParams) -> Vec<f32> {
-    (0..p.cell_count())
-        .map(|i| {
-            let (x, y) = ((i % p.cols) as f32, (i / p.cols) as f32);
-            0.5 + 0.4 * (x * 0.37).sin() * (y * 0.23).cos()
-        })
-        .collect()
-}
-
-fn min_depth(sim: &WaterSim) -> f32 {
-    sim.depth().iter().copied().fold(f32::INFINITY, f32::min)
-}
+use sierra_testkit::diff::max_abs_diff;
 
 #[test]
 fn volume_is_conserved_over_10000_steps_with_closed_boundaries() {
-    let p = WaterParams::new(48, 40, 0.5);
-    let terrain = bumpy_terrain(&p);
-    let init = InitialState::Dam {
-        low: 0.7,
-        high: 1.6,
-        center: Vec2::new(8.0, 10.0),
-        radius: 4.0,
-    };
-    let depth = init.depth(&p, &terrain).unwrap();
+    let (p, terrain, depth) = dam_break_scene();
     let mut sim = WaterSim::new(p, terrain, depth).unwrap();
-    let v0 = sim.total_volume();
-    let dt = 0.9 * p.max_stable_dt(1.6);
-    let mut lowest = f32::INFINITY;
-    for _ in 0..10_000 {
-        sim.step(dt).unwrap();
-        lowest = lowest.min(min_depth(&sim));
-    }
-    let rel = (sim.total_volume() - v0).abs() / v0;
+    let (rel, lowest) = run_tracking_volume(&mut sim, 0.9 * p.max_stable_dt(1.6), 10_000);
     assert!(rel < 1e-4, "relative volume change {rel:e}");
     assert!(lowest >= 0.0, "negative depth {lowest}");
     // The water did move: the surface is no longer the dam.
@@ -48,13 +26,7 @@ fn volume_is_conserved_over_10000_steps_with_closed_boundaries() {
 
 #[test]
 fn lake_at_rest_stays_at_rest() {
-    let p = WaterParams::new(40, 40, 1.0);
-    let terrain = bumpy_terrain(&p);
-    // Level 0.6: some cells are dry islands, the rest one flat lake.
-    let depth = InitialState::Still { level: 0.6 }
-        .depth(&p, &terrain)
-        .unwrap();
-    assert!(depth.iter().any(|&d| d == 0.0) && depth.iter().any(|&d| d > 0.1));
+    let (p, terrain, depth) = lake_scene();
     let start = depth.clone();
     let mut sim = WaterSim::new(p, terrain, depth).unwrap();
     let mut velocity = vec![Vec2::ZERO; p.cell_count()];
@@ -64,12 +36,7 @@ fn lake_at_rest_stays_at_rest() {
     sim.velocity_field(&mut velocity);
     let vmax = velocity.iter().map(|v| v.length()).fold(0.0, f32::max);
     assert!(vmax < 1e-6, "max |velocity| {vmax}");
-    let dmax = sim
-        .depth()
-        .iter()
-        .zip(&start)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f32::max);
+    let dmax = max_abs_diff(sim.depth(), &start);
     assert!(dmax < 1e-6, "depth moved by {dmax}");
 }
 
@@ -87,7 +54,7 @@ fn water_never_goes_negative_when_flooding_dry_slopes() {
     let v0 = sim.total_volume();
     for _ in 0..3000 {
         sim.step(0.95 * sim.max_stable_dt()).unwrap();
-        let m = min_depth(&sim);
+        let m = min_value(sim.depth());
         assert!(m >= 0.0, "negative depth {m} at step {}", sim.steps());
     }
     assert!((sim.total_volume() - v0).abs() / v0 < 1e-4);
@@ -113,15 +80,7 @@ fn dam_break_spreads_symmetrically() {
     }
     let d = sim.depth();
     let at = |x: usize, y: usize| d[y * n + x];
-    let mut worst = 0.0f32;
-    for y in 0..n {
-        for x in 0..n {
-            let v = at(x, y);
-            for m in [at(n - 1 - x, y), at(x, n - 1 - y), at(y, x)] {
-                worst = worst.max((v - m).abs());
-            }
-        }
-    }
+    let worst = worst_asymmetry(d, n);
     assert!(worst < 1e-5, "asymmetry {worst}");
     // The centre dropped and a ring travelled out: 16 m from the centre the water rose.
     assert!(at(32, 32) < 1.9, "centre {}", at(32, 32));
@@ -297,13 +256,7 @@ fn run_on_threads(threads: usize, steps: usize) -> (Vec<u32>, Vec<u32>, u64) {
         ..WaterParams::new(37, 29, 0.5)
     };
     let terrain = bumpy_terrain(&p);
-    let init = InitialState::Dam {
-        low: 0.7,
-        high: 1.6,
-        center: Vec2::new(9.0, 7.0),
-        radius: 3.0,
-    };
-    let depth = init.depth(&p, &terrain).unwrap();
+    let depth = dam(Vec2::new(9.0, 7.0), 3.0).depth(&p, &terrain).unwrap();
     let mut sim = WaterSim::new(p, terrain, depth).unwrap();
     sim.set_rain(0.01).unwrap();
     let dt = 0.9 * p.max_stable_dt(1.6);

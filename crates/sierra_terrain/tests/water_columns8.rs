@@ -1,43 +1,19 @@
 //! Behaviour of the thesis's 8-connection water columns (`water::columns8`): conservation,
 //! a lake at rest, positivity on dry slopes, the thesis's initial condition, symmetry.
 
+mod common;
+
+use common::{dam_break_scene, lake_scene, min_value, run_tracking_volume, worst_asymmetry};
 use glam::Vec2;
 use sierra_terrain::water::{Columns8Sim, InitialState, WaterParams};
-
-/// Rolling ground with islands above 0.6 m: exercises wet and dry columns.
-fn bumpy_terrain(p: &WaterParams) -> Vec<f32> {
-    (0..p.cell_count())
-        .map(|i| {
-            let (x, y) = ((i % p.cols) as f32, (i / p.cols) as f32);
-            0.5 + 0.4 * (x * 0.37).sin() * (y * 0.23).cos()
-        })
-        .collect()
-}
-
-fn min_depth(sim: &Columns8Sim) -> f32 {
-    sim.depth().iter().copied().fold(f32::INFINITY, f32::min)
-}
+use sierra_testkit::diff::max_abs_diff;
 
 #[test]
 fn volume_is_conserved_over_10000_steps() {
-    let p = WaterParams::new(48, 40, 0.5);
-    let terrain = bumpy_terrain(&p);
-    let init = InitialState::Dam {
-        low: 0.7,
-        high: 1.6,
-        center: Vec2::new(8.0, 10.0),
-        radius: 4.0,
-    };
-    let depth = init.depth(&p, &terrain).unwrap();
+    let (p, terrain, depth) = dam_break_scene();
     let mut sim = Columns8Sim::new(p, terrain, depth).unwrap();
-    let v0 = sim.total_volume();
     let dt = 0.9 * Columns8Sim::pipe_dt_limit(&p).min(p.cfl_dt_limit(1.6));
-    let mut lowest = f32::INFINITY;
-    for _ in 0..10_000 {
-        sim.step(dt).unwrap();
-        lowest = lowest.min(min_depth(&sim));
-    }
-    let rel = (sim.total_volume() - v0).abs() / v0;
+    let (rel, lowest) = run_tracking_volume(&mut sim, dt, 10_000);
     assert!(rel < 1e-5, "relative volume change {rel:e}");
     assert!(lowest >= 0.0, "negative depth {lowest}");
     assert!(sim.max_depth() < 1.5, "the dam spread: {}", sim.max_depth());
@@ -45,23 +21,13 @@ fn volume_is_conserved_over_10000_steps() {
 
 #[test]
 fn lake_at_rest_stays_at_rest() {
-    let p = WaterParams::new(40, 40, 1.0);
-    let terrain = bumpy_terrain(&p);
-    let depth = InitialState::Still { level: 0.6 }
-        .depth(&p, &terrain)
-        .unwrap();
-    assert!(depth.contains(&0.0) && depth.iter().any(|&d| d > 0.1));
+    let (p, terrain, depth) = lake_scene();
     let start = depth.clone();
     let mut sim = Columns8Sim::new(p, terrain.clone(), depth).unwrap();
     for _ in 0..2_000 {
         sim.step(0.9 * sim.max_stable_dt()).unwrap();
     }
-    let moved = sim
-        .depth()
-        .iter()
-        .zip(&start)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f32::max);
+    let moved = max_abs_diff(sim.depth(), &start);
     assert!(moved < 1e-5, "a lake at rest moved by {moved} m");
     let flow = sim
         .flow()
@@ -78,12 +44,7 @@ fn lake_at_rest_stays_at_rest() {
         .collect();
     let mut sim = Columns8Sim::new(p, terrain, tilted.clone()).unwrap();
     sim.step(0.9 * sim.max_stable_dt()).unwrap();
-    let moved = sim
-        .depth()
-        .iter()
-        .zip(&tilted)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f32::max);
+    let moved = max_abs_diff(sim.depth(), &tilted);
     assert!(moved > 1e-3, "a tilted lake must move: {moved}");
 }
 
@@ -105,7 +66,7 @@ fn the_thesis_bump_falls_and_never_goes_negative() {
         sim.step(0.9 * sim.max_stable_dt()).unwrap();
     }
     assert!((sim.total_volume() - v0).abs() / v0 < 1e-5);
-    assert!(min_depth(&sim) >= 0.0);
+    assert!(min_value(sim.depth()) >= 0.0);
     assert!(sim.max_depth() < 45.0, "the bump fell: {}", sim.max_depth());
 }
 
@@ -130,20 +91,8 @@ fn a_centred_bump_keeps_the_square_symmetries() {
         sim.step(0.9 * sim.max_stable_dt()).unwrap();
     }
     let d = sim.depth();
-    let mut worst = 0.0f32;
-    for y in 0..n {
-        for x in 0..n {
-            let v = d[y * n + x];
-            for w in [d[(n - 1 - y) * n + x], d[y * n + n - 1 - x], d[x * n + y]] {
-                worst = worst.max((v - w).abs());
-            }
-        }
-    }
+    let worst = worst_asymmetry(d, n);
     assert!(worst < 1e-3, "asymmetry {worst} m");
-    let moved = d
-        .iter()
-        .zip(&start)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f32::max);
+    let moved = max_abs_diff(d, &start);
     assert!(moved > 1.0, "the water moved: {moved}");
 }

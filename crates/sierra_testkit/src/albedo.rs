@@ -9,6 +9,8 @@
 //! the rendered pixels that differ from the clear colour. Both are sRGB 8-bit means per channel
 //! (0-255), as the image files hold them.
 
+use crate::srgb::{linear_to_srgb, srgb_to_linear};
+
 /// An RGBA8 image, rows top to bottom (glTF UV `(0, 0)` is the top-left corner of texel
 /// `(0, 0)`, §3.8.4).
 #[derive(Clone, Copy, Debug)]
@@ -98,26 +100,8 @@ fn visible_pixels(clip: &[[f32; 4]], indices: &[u32], width: u32, height: u32) -
         if area <= 0.0 {
             continue;
         }
-        let x0 = xy
-            .iter()
-            .map(|p| p[0])
-            .fold(f32::INFINITY, f32::min)
-            .max(0.0) as u32;
-        let x1 = (xy
-            .iter()
-            .map(|p| p[0])
-            .fold(f32::NEG_INFINITY, f32::max)
-            .min(wf - 1.0)) as u32;
-        let y0 = xy
-            .iter()
-            .map(|p| p[1])
-            .fold(f32::INFINITY, f32::min)
-            .max(0.0) as u32;
-        let y1 = (xy
-            .iter()
-            .map(|p| p[1])
-            .fold(f32::NEG_INFINITY, f32::max)
-            .min(hf - 1.0)) as u32;
+        let (x0, x1) = pixel_span(xy.map(|p| p[0]), wf);
+        let (y0, y1) = pixel_span(xy.map(|p| p[1]), hf);
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let p = [x as f32 + 0.5, y as f32 + 0.5];
@@ -145,24 +129,16 @@ fn visible_pixels(clip: &[[f32; 4]], indices: &[u32], width: u32, height: u32) -
     pixels
 }
 
-/// An sRGB-encoded byte as a linear value in [0, 1] (IEC 61966-2-1).
-fn srgb_to_linear(c: u8) -> f64 {
-    let c = f64::from(c) / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
-}
-
-/// A linear value in [0, 1] as an sRGB-encoded value in [0, 255].
-fn linear_to_srgb(l: f64) -> f64 {
-    let c = if l <= 0.003_130_8 {
-        l * 12.92
-    } else {
-        1.055 * l.powf(1.0 / 2.4) - 0.055
-    };
-    c * 255.0
+/// The first and last pixel (in 0..`size`) that coordinates `c` (pixel units) reach along one
+/// axis: the bounding span of a triangle, clamped to the image.
+fn pixel_span(c: [f32; 3], size: f32) -> (u32, u32) {
+    let lo = c.iter().copied().fold(f32::INFINITY, f32::min).max(0.0);
+    let hi = c
+        .iter()
+        .copied()
+        .fold(f32::NEG_INFINITY, f32::max)
+        .min(size - 1.0);
+    (lo as u32, hi as u32)
 }
 
 /// Twice the signed area of triangle `abc` (positive counter-clockwise, y up).

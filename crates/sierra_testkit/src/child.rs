@@ -234,19 +234,20 @@ fn truncate(text: &str, max_chars: usize) -> String {
 mod tests {
     use super::*;
 
-    fn sh(script: &str) -> Command {
+    /// Runs `sh -c SCRIPT` with an address-space limit of `bytes` and a timeout.
+    fn sh(script: &str, bytes: u64, timeout: Duration) -> Outcome {
         let mut cmd = Command::new("sh");
         cmd.args(["-c", script]);
-        cmd
+        run_limited(&mut cmd, &Limits::address_space(bytes, timeout)).unwrap()
     }
 
     #[test]
     fn captures_exit_code_and_both_streams() {
-        let out = run_limited(
-            &mut sh("echo out; echo err >&2; exit 3"),
-            &Limits::address_space(1 << 30, Duration::from_secs(10)),
-        )
-        .unwrap();
+        let out = sh(
+            "echo out; echo err >&2; exit 3",
+            1 << 30,
+            Duration::from_secs(10),
+        );
         assert_eq!(out.exit_code(), Some(3));
         assert_eq!(out.stdout, "out\n");
         assert_eq!(out.stderr, "err\n");
@@ -255,11 +256,11 @@ mod tests {
 
     #[test]
     fn a_hang_is_killed_at_the_timeout_with_its_children() {
-        let out = run_limited(
-            &mut sh("sleep 30 & sleep 30; wait"),
-            &Limits::address_space(1 << 30, Duration::from_millis(300)),
-        )
-        .unwrap();
+        let out = sh(
+            "sleep 30 & sleep 30; wait",
+            1 << 30,
+            Duration::from_millis(300),
+        );
         assert!(out.timed_out, "{}", out.describe());
         assert_eq!(out.signal(), Some(libc::SIGKILL));
         assert!(out.wall < Duration::from_secs(5), "{}", out.describe());
@@ -269,29 +270,29 @@ mod tests {
     fn the_memory_limit_stops_a_large_allocation_and_peak_rss_is_measured() {
         // `head -c` of /dev/zero into `tr` holds little; a 64 MiB `dd` block must be allocated
         // whole. Under a 32 MiB address space dd cannot allocate its buffer and fails.
-        let limited = run_limited(
-            &mut sh("dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1"),
-            &Limits::address_space(32 << 20, Duration::from_secs(10)),
-        )
-        .unwrap();
+        let limited = sh(
+            "dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1",
+            32 << 20,
+            Duration::from_secs(10),
+        );
         assert_ne!(limited.exit_code(), Some(0), "{}", limited.describe());
         // Negative control: with room, the same command succeeds and its peak RSS shows the block.
-        let roomy = run_limited(
-            &mut sh("dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1"),
-            &Limits::address_space(1 << 30, Duration::from_secs(10)),
-        )
-        .unwrap();
+        let roomy = sh(
+            "dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1",
+            1 << 30,
+            Duration::from_secs(10),
+        );
         assert_eq!(roomy.exit_code(), Some(0), "{}", roomy.describe());
         assert!(roomy.peak_rss_kib >= 60 * 1024, "{}", roomy.describe());
     }
 
     #[test]
     fn output_past_the_capture_limit_is_counted_not_kept() {
-        let out = run_limited(
-            &mut sh("head -c 20000000 /dev/zero"),
-            &Limits::address_space(1 << 30, Duration::from_secs(20)),
-        )
-        .unwrap();
+        let out = sh(
+            "head -c 20000000 /dev/zero",
+            1 << 30,
+            Duration::from_secs(20),
+        );
         assert_eq!(out.stdout_bytes, 20_000_000);
         assert!(out.stdout.len() <= CAPTURE_LIMIT_BYTES);
     }

@@ -13,13 +13,25 @@
 //! timeout, so that a regression fails a test instead of exhausting the machine.
 //!
 //! [`glb::glb`] writes glTF files built in tests as GLB; [`node_tools`] runs the pinned Node tools of `tools/js` (three.js, gltfpack).
+//!
+//! [`process`] runs a program a test needs to succeed (or to fail cleanly); [`json`] reads the
+//! JSON it prints or writes and compares documents with a tolerance for numbers; [`diff`] says
+//! how far two fields of numbers are apart; [`srgb`] decodes rendered bytes to linear light;
+//! [`relief`] measures bumps on a lit plane in a rendered image; [`generated`] keeps committed
+//! generated files (schemas) equal to what the code generates.
 
 pub mod albedo;
 pub mod alloc;
 pub mod child;
+pub mod diff;
+pub mod generated;
 pub mod glb;
 pub mod image_diff;
+pub mod json;
 pub mod node_tools;
+pub mod process;
+pub mod relief;
+pub mod srgb;
 
 use std::path::PathBuf;
 

@@ -36,17 +36,7 @@ pub fn installed(package: &str) -> bool {
 /// # Panics
 /// When node cannot start or the script fails (its stderr in the message).
 pub fn node(script: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
-    let out = Command::new("node")
-        .arg(tools_js().join(script))
-        .args(args)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "node {script} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    crate::process::output_ok(Command::new("node").arg(tools_js().join(script)).args(args)).stdout
 }
 
 /// `gltfpack FLAGS… -i INPUT -o OUTPUT` (the pinned npm build, run by node).

@@ -5,20 +5,33 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs `sierra ARGS…` under `xvfb-run -a` (a 1024x768 screen, lavapipe unless `WGPU_BACKEND`
-/// says otherwise, a private `XDG_RUNTIME_DIR`) and waits up to `timeout` for it to exit.
-/// Returns `None` (test skipped) when `xvfb-run` is not installed, and fails instead when `CI`
-/// is set. Panics (the test fails) when the run outlasts `timeout`.
-pub fn run_in_xvfb<I, S>(args: I, timeout: Duration) -> Option<Output>
+/// The screen the window tests run on unless they need another.
+pub const SCREEN: &str = "1024x768";
+
+/// Runs `sierra ARGS…` under `xvfb-run -a` on a screen of `screen` pixels (`"WIDTHxHEIGHT"`,
+/// 24-bit colour; e.g. [`SCREEN`]), on lavapipe unless `WGPU_BACKEND` says otherwise, with a
+/// private `XDG_RUNTIME_DIR`, and waits up to `timeout` for it to exit; the run must exit 0.
+/// Returns its stdout and stderr as text, or `None` (test skipped) when `xvfb-run` is not
+/// installed, and fails instead when `CI` is set. Panics (the test fails) when the run
+/// outlasts `timeout` or exits with an error (its output in the message).
+pub fn window_run_ok<I, S>(screen: &str, args: I, timeout: Duration) -> Option<(String, String)>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    run_in_xvfb_on("1024x768", args, timeout)
+    let out = run_in_xvfb_on(screen, args, timeout)?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    Some((stdout, stderr))
 }
 
-/// As [`run_in_xvfb`] on a screen of `screen` pixels (`"WIDTHxHEIGHT"`, 24-bit colour).
-pub fn run_in_xvfb_on<I, S>(screen: &str, args: I, timeout: Duration) -> Option<Output>
+/// As [`window_run_ok`], whatever the exit: returns the whole output.
+fn run_in_xvfb_on<I, S>(screen: &str, args: I, timeout: Duration) -> Option<Output>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,

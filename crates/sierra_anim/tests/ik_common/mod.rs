@@ -4,6 +4,37 @@
 
 use glam::{Mat4, Quat, Vec3};
 use sierra_anim::ik::JointLimit;
+use sierra_anim::{RawJoint, RawSkeleton, Skeleton, Transform};
+
+/// The skeleton of `joints` — (name, parent index, rest translation from the parent), no
+/// rest rotation, unit scale — built for the runtime.
+///
+/// # Panics
+/// When the raw skeleton does not build (a test's own mistake).
+pub fn skeleton_of(joints: &[(&str, Option<usize>, Vec3)]) -> Skeleton {
+    Skeleton::build(&RawSkeleton {
+        joints: joints
+            .iter()
+            .map(|&(name, parent, t)| RawJoint {
+                name: name.into(),
+                parent,
+                rest: Transform::from_trs(t, Quat::IDENTITY, Vec3::ONE),
+            })
+            .collect(),
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Signed distance of `mid` (the middle joint) from the root–target line, towards the side of
+/// `pole`: positive when the chain bends towards the pole.
+pub fn pole_side(root: Vec3, mid: Vec3, target: Vec3, pole: Vec3) -> f32 {
+    let axis = (target - root).normalize();
+    let off = |p: Vec3| {
+        let v = p - root;
+        v - axis * v.dot(axis)
+    };
+    off(mid).dot(off(pole).normalize())
+}
 
 /// SplitMix64: small, seeded, reproducible.
 pub struct Rng(u64);

@@ -57,6 +57,38 @@ fn u32le(b: &[u8], o: usize) -> u32 {
 }
 
 impl RawGltf {
+    /// The index (a JSON integer) at `pointer` in the document, e.g.
+    /// `"/animations/0/samplers/0/input"` (RFC 6901 JSON pointer).
+    ///
+    /// # Panics
+    /// When there is no integer there.
+    pub fn index_at(&self, pointer: &str) -> usize {
+        self.json
+            .pointer(pointer)
+            .and_then(|v| v.as_u64())
+            .unwrap_or_else(|| panic!("no index at {pointer}")) as usize
+    }
+
+    /// The accessor of attribute `name` (e.g. `"WEIGHTS_0"`) of mesh 0's first primitive.
+    pub fn first_primitive_attribute(&self, name: &str) -> usize {
+        self.index_at(&format!("/meshes/0/primitives/0/attributes/{name}"))
+    }
+
+    /// Reads float accessor `index`, lets `edit` change its values, and writes them back
+    /// (little-endian `f32`, tightly packed).
+    pub fn edit_f32_accessor(&mut self, index: usize, edit: impl FnOnce(&mut Vec<f32>)) {
+        let mut values = self.accessor(index);
+        edit(&mut values);
+        let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.write_accessor(index, &bytes);
+    }
+
+    /// The shared sample asset `relative` (e.g. `"gltf/Fox/Fox.glb"`) loaded for editing, or
+    /// `None` (test skipped, or failed under CI) as [`sierra_testkit::shared_asset`] says.
+    pub fn shared(relative: &str) -> Option<Self> {
+        sierra_testkit::shared_asset(relative).map(|path| Self::load(&path))
+    }
+
     pub fn load(path: &Path) -> Self {
         let bytes = std::fs::read(path).unwrap();
         if &bytes[0..4] == b"glTF" {

@@ -12,10 +12,7 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, dispatch, pipeline_layout, storage_entry,
-    uniform_entry, wgsl_module,
-};
+use crate::gpu_util::{bind_group, compute_kernels, storage_entry, submit_dispatch, uniform_entry};
 use crate::readback::read_buffer;
 
 /// The WGSL source.
@@ -144,31 +141,23 @@ impl NoiseCompute {
     /// # Errors
     /// [`RenderError::Gpu`] when the shader or a pipeline fails validation.
     pub fn new(ctx: &GpuContext) -> Result<Self> {
-        ctx.scoped(
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let entries = [
+            storage_entry(0, compute, true),
+            uniform_entry(1, compute),
+            storage_entry(2, compute, true),
+            storage_entry(3, compute, false),
+        ];
+        let shader = ("noise.wgsl", NOISE_WGSL);
+        let (layout, [points, grid]) = ctx.scoped(
             || "creating the noise compute pipelines".to_owned(),
-            || {
-                let device = &ctx.device;
-                let module = wgsl_module(ctx, "noise.wgsl", NOISE_WGSL);
-                let compute = wgpu::ShaderStages::COMPUTE;
-                let layout = bind_group_layout(
-                    device,
-                    "noise",
-                    &[
-                        storage_entry(0, compute, true),
-                        uniform_entry(1, compute),
-                        storage_entry(2, compute, true),
-                        storage_entry(3, compute, false),
-                    ],
-                );
-                let pipeline_layout = pipeline_layout(device, "noise", &[&layout]);
-                let make = |entry: &str| compute_pipeline(ctx, &pipeline_layout, &module, entry);
-                Self {
-                    points: make("points_main"),
-                    grid: make("grid_main"),
-                    layout,
-                }
-            },
-        )
+            || compute_kernels(ctx, "noise", shader, &entries, ["points_main", "grid_main"]),
+        )?;
+        Ok(Self {
+            layout,
+            points,
+            grid,
+        })
     }
 
     /// Evaluates `function` at each point (`[x, y, z]`; z ignored by the 2D functions).
@@ -296,19 +285,7 @@ impl NoiseCompute {
                         out.as_entire_binding(),
                     ],
                 );
-                let mut encoder =
-                    ctx.device
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                            label: Some("noise"),
-                        });
-                dispatch(
-                    &mut encoder,
-                    "noise",
-                    pipeline,
-                    &bind,
-                    [groups.0, groups.1, 1],
-                );
-                ctx.queue.submit([encoder.finish()]);
+                submit_dispatch(ctx, "noise", pipeline, &bind, [groups.0, groups.1, 1]);
             },
         )?;
         let bytes = read_buffer(ctx, &out)?;

@@ -29,7 +29,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 use crate::compute::water_gpu::{
-    read_f32, read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid,
+    read_f32, read_vec4, submit, zeroed_storage, StepKernels, WaterGrid,
 };
 pub(crate) use crate::compute::water_params::invalid;
 pub use crate::compute::water_params::{
@@ -37,7 +37,7 @@ pub use crate::compute::water_params::{
 };
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
-use crate::gpu_util::{dispatch_timed, storage_entry, uniform_entry};
+use crate::gpu_util::dispatch;
 
 /// WGSL of the 4-pipe kernels: `water_common.wgsl` (uniforms, terrain binding, grid index)
 /// followed by `water.wgsl`.
@@ -45,6 +45,21 @@ pub const SHADER: &str = concat!(
     include_str!("water_common.wgsl"),
     include_str!("water.wgsl")
 );
+
+/// The kernels of [`SHADER`]: flux_main, depth_main, drop_main, flux_direct, depth_direct
+/// (the drop kernel writes the current depth).
+const KERNELS: StepKernels<5> = StepKernels {
+    what: "water",
+    source: SHADER,
+    depth_in_read_only: false,
+    entry_points: [
+        "flux_main",
+        "depth_main",
+        "drop_main",
+        "flux_direct",
+        "depth_direct",
+    ],
+};
 
 /// Which pair of kernels a step runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,14 +121,8 @@ impl WaterCompute {
             bytemuck::bytes_of(&DropUniforms::default()),
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
-        let (layout, pipelines) = create_pipelines(ctx)?;
-        let grid = WaterGrid::new(
-            ctx,
-            "water",
-            params,
-            (terrain, depth),
-            (&layout, &[&flux, &velocity, &drop_uniforms]),
-        )?;
+        let rest = [&flux, &velocity, &drop_uniforms];
+        let (grid, pipelines) = WaterGrid::new(ctx, &KERNELS, params, (terrain, depth), &rest)?;
         Ok(Self {
             grid,
             flux,
@@ -277,7 +286,7 @@ impl WaterCompute {
         };
         queue.write_buffer(&self.drop_uniforms, 0, bytemuck::bytes_of(&d));
         let groups = self.grid.workgroups();
-        dispatch_timed(
+        dispatch(
             encoder,
             "water drop",
             &self.pipelines[2],
@@ -407,33 +416,6 @@ pub(crate) fn check_state(params: &WaterGpuParams, terrain: &[f32], depth: &[f32
         )));
     }
     Ok(())
-}
-
-/// The step layout and pipelines: flux_main, depth_main, drop_main, flux_direct, depth_direct.
-fn create_pipelines(
-    ctx: &GpuContext,
-) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; 5])> {
-    let compute = wgpu::ShaderStages::COMPUTE;
-    step_pipelines(
-        ctx,
-        "water",
-        ("water.wgsl", SHADER),
-        (
-            false,
-            &[
-                storage_entry(4, compute, false),
-                storage_entry(5, compute, false),
-                uniform_entry(6, compute),
-            ],
-        ),
-        [
-            "flux_main",
-            "depth_main",
-            "drop_main",
-            "flux_direct",
-            "depth_direct",
-        ],
-    )
 }
 
 #[cfg(test)]

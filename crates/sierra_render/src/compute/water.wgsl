@@ -40,25 +40,16 @@ fn tile_index(local: vec3<u32>) -> u32 {
     return (local.y + 1u) * TILE + local.x + 1u;
 }
 
-@compute @workgroup_size(16, 16, 1)
-fn flux_main(
+// The ids a staged kernel's invocation needs: its workgroup and its place in it.
+struct TileIds {
     @builtin(workgroup_id) group: vec3<u32>,
     @builtin(local_invocation_id) local: vec3<u32>,
     @builtin(local_invocation_index) li: u32,
-) {
-    let origin = group.xy * GROUP;
-    // 256 invocations stage 324 heights: every invocation one, the first 68 a second.
-    for (var t = li; t < TILE_CELLS; t += GROUP * GROUP) {
-        tile_h[t] = height_at(tile_cell(origin, t), 0.0);
-    }
-    workgroupBarrier();
+}
 
-    let cell = vec2<i32>(origin + local.xy);
-    if !inside(cell) {
-        return;
-    }
+// New outflow flux of `cell` (tile entry `t`) from the staged total heights.
+fn flux_staged(cell: vec2<i32>, t: u32) {
     let i = index_of(cell);
-    let t = tile_index(local);
     let h = tile_h[t];
     let d = depth_in[i];
     // An open edge is a dry neighbour on the same ground: its total height is our terrain.
@@ -73,6 +64,20 @@ fn flux_main(
     if at_edge.z { ht = ground; }
     if at_edge.w { hb = ground; }
     flux[i] = new_flux(flux[i], h, d, vec4<f32>(hl, hr, ht, hb), at_edge);
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn flux_main(ids: TileIds) {
+    let origin = ids.group.xy * GROUP;
+    // 256 invocations stage 324 heights: every invocation one, the first 68 a second.
+    for (var t = ids.li; t < TILE_CELLS; t += GROUP * GROUP) {
+        tile_h[t] = height_at(tile_cell(origin, t), 0.0);
+    }
+    workgroupBarrier();
+    let cell = vec2<i32>(origin + ids.local.xy);
+    if inside(cell) {
+        flux_staged(cell, tile_index(ids.local));
+    }
 }
 
 // Whether `cell` is on the grid's left, right, top and bottom edge.
@@ -96,31 +101,28 @@ fn new_flux(old: vec4<f32>, h: f32, d: f32, nb: vec4<f32>, at_edge: vec4<bool>) 
     return f * k;
 }
 
-@compute @workgroup_size(16, 16, 1)
-fn depth_main(
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(local_invocation_id) local: vec3<u32>,
-    @builtin(local_invocation_index) li: u32,
-) {
-    let origin = group.xy * GROUP;
-    // Outside the grid nothing flows in: staging zeros there makes the edges need no test.
-    for (var t = li; t < TILE_CELLS; t += GROUP * GROUP) {
-        tile_f[t] = flux_at(tile_cell(origin, t));
-    }
-    workgroupBarrier();
-
-    let cell = vec2<i32>(origin + local.xy);
-    if !inside(cell) {
-        return;
-    }
-    let i = index_of(cell);
-    let t = tile_index(local);
+// New depth and velocity of `cell` (tile entry `t`) from the staged new fluxes.
+fn depth_staged(cell: vec2<i32>, t: u32) {
     let own = tile_f[t];
     let from_left = tile_f[t - 1u].y;
     let from_right = tile_f[t + 1u].x;
     let from_top = tile_f[t - TILE].w;
     let from_bottom = tile_f[t + TILE].z;
-    write_depth(i, own, vec4<f32>(from_left, from_right, from_top, from_bottom));
+    write_depth(index_of(cell), own, vec4<f32>(from_left, from_right, from_top, from_bottom));
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn depth_main(ids: TileIds) {
+    let origin = ids.group.xy * GROUP;
+    // Outside the grid nothing flows in: staging zeros there makes the edges need no test.
+    for (var t = ids.li; t < TILE_CELLS; t += GROUP * GROUP) {
+        tile_f[t] = flux_at(tile_cell(origin, t));
+    }
+    workgroupBarrier();
+    let cell = vec2<i32>(origin + ids.local.xy);
+    if inside(cell) {
+        depth_staged(cell, tile_index(ids.local));
+    }
 }
 
 // Mei eq. 4-5 and §3.2 for cell `i` from its own new flux and the inflow from its left,
@@ -170,13 +172,8 @@ fn height_at(c: vec2<i32>, fallback: f32) -> f32 {
     return fallback;
 }
 
-@compute @workgroup_size(16, 16, 1)
-fn flux_direct(@builtin(global_invocation_id) id: vec3<u32>) {
-    let cell = vec2<i32>(id.xy);
-    if !inside(cell) {
-        return;
-    }
-    let i = index_of(cell);
+// New outflow flux of `cell` (index `i`), reading its neighbours' heights from storage.
+fn flux_unstaged(cell: vec2<i32>, i: u32) {
     let d = depth_in[i];
     let ground = terrain[i];
     let h = ground + d;
@@ -188,6 +185,14 @@ fn flux_direct(@builtin(global_invocation_id) id: vec3<u32>) {
     flux[i] = new_flux(flux[i], h, d, vec4<f32>(hl, hr, ht, hb), edges(cell));
 }
 
+@compute @workgroup_size(16, 16, 1)
+fn flux_direct(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec2<i32>(id.xy);
+    if inside(cell) {
+        flux_unstaged(cell, index_of(cell));
+    }
+}
+
 // Outflow flux of cell `c`, zero off the grid (nothing flows in from there).
 fn flux_at(c: vec2<i32>) -> vec4<f32> {
     if inside(c) {
@@ -196,17 +201,20 @@ fn flux_at(c: vec2<i32>) -> vec4<f32> {
     return vec4<f32>(0.0);
 }
 
-@compute @workgroup_size(16, 16, 1)
-fn depth_direct(@builtin(global_invocation_id) id: vec3<u32>) {
-    let cell = vec2<i32>(id.xy);
-    if !inside(cell) {
-        return;
-    }
-    let i = index_of(cell);
+// New depth and velocity of `cell` (index `i`), reading the new fluxes from storage.
+fn depth_unstaged(cell: vec2<i32>, i: u32) {
     let own = flux[i];
     let from_left = flux_at(cell - vec2<i32>(1, 0)).y;
     let from_right = flux_at(cell + vec2<i32>(1, 0)).x;
     let from_top = flux_at(cell - vec2<i32>(0, 1)).w;
     let from_bottom = flux_at(cell + vec2<i32>(0, 1)).z;
     write_depth(i, own, vec4<f32>(from_left, from_right, from_top, from_bottom));
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn depth_direct(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec2<i32>(id.xy);
+    if inside(cell) {
+        depth_unstaged(cell, index_of(cell));
+    }
 }

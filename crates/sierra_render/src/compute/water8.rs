@@ -12,11 +12,10 @@
 //! the two models share their physical constants.
 
 use crate::compute::water::{check_state, wait_idle};
-use crate::compute::water_gpu::{read_vec4, step_pipelines, submit, zeroed_storage, WaterGrid};
+use crate::compute::water_gpu::{read_vec4, submit, zeroed_storage, StepKernels, WaterGrid};
 use crate::compute::water_params::{invalid, WaterBoundary, WaterGpuParams};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::storage_entry;
 
 /// WGSL of the 8-connection kernels: `water_common.wgsl` (the uniforms, terrain binding and
 /// grid index of Mei's kernel) followed by `water8.wgsl`.
@@ -24,6 +23,14 @@ pub const SHADER: &str = concat!(
     include_str!("water_common.wgsl"),
     include_str!("water8.wgsl")
 );
+
+/// The kernels of [`SHADER`], one per pass of a step.
+const KERNELS: StepKernels<3> = StepKernels {
+    what: "water8",
+    source: SHADER,
+    depth_in_read_only: true,
+    entry_points: ["flow8_main", "limit8_main", "depth8_main"],
+};
 
 /// Largest step the 8-pipe flow update allows, seconds: `sqrt(l · cell² / (3 A g))`
 /// (derived in `sierra_terrain::water::columns8`), and the CFL bound
@@ -68,14 +75,8 @@ impl Water8Compute {
         let flow = zeroed_storage(ctx, "water8 flow", n * 16)?;
         let raw = zeroed_storage(ctx, "water8 unlimited flow", n * 16)?;
         let limit = zeroed_storage(ctx, "water8 limiter", n * 4)?;
-        let (layout, pipelines) = create_pipelines(ctx)?;
-        let grid = WaterGrid::new(
-            ctx,
-            "water8",
-            params,
-            (terrain, depth),
-            (&layout, &[&flow, &raw, &limit]),
-        )?;
+        let rest = [&flow, &raw, &limit];
+        let (grid, pipelines) = WaterGrid::new(ctx, &KERNELS, params, (terrain, depth), &rest)?;
         Ok(Self {
             grid,
             flow,
@@ -181,25 +182,4 @@ impl Water8Compute {
     pub fn read_flow(&self, ctx: &GpuContext) -> Result<Vec<[f32; 4]>> {
         read_vec4(ctx, &self.flow)
     }
-}
-
-/// The step layout and pipelines: flow8_main, limit8_main, depth8_main.
-fn create_pipelines(
-    ctx: &GpuContext,
-) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3])> {
-    let compute = wgpu::ShaderStages::COMPUTE;
-    step_pipelines(
-        ctx,
-        "water8",
-        ("water8.wgsl", SHADER),
-        (
-            true,
-            &[
-                storage_entry(4, compute, false),
-                storage_entry(5, compute, false),
-                storage_entry(6, compute, false),
-            ],
-        ),
-        ["flow8_main", "limit8_main", "depth8_main"],
-    )
 }

@@ -26,13 +26,8 @@ fn pos(v: f32) -> f32 {
     return select(0.0, v, v > 0.0);
 }
 
-@compute @workgroup_size(16, 16, 1)
-fn flow8_main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let cell = vec2<i32>(id.xy);
-    if !inside(cell) {
-        return;
-    }
-    let i = index_of(cell);
+// Unlimited flows of column `cell` (index `i`) from the old heights and last step's flows.
+fn flow8(cell: vec2<i32>, i: u32) {
     let h = terrain[i] + depth_in[i];
     let old = flow[i];
     var q = vec4<f32>(0.0);
@@ -47,12 +42,16 @@ fn flow8_main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 @compute @workgroup_size(16, 16, 1)
-fn limit8_main(@builtin(global_invocation_id) id: vec3<u32>) {
+fn flow8_main(@builtin(global_invocation_id) id: vec3<u32>) {
     let cell = vec2<i32>(id.xy);
-    if !inside(cell) {
-        return;
+    if inside(cell) {
+        flow8(cell, index_of(cell));
     }
-    let i = index_of(cell);
+}
+
+// Limiter K of column `cell` (index `i`): the share of its outflow over its 8 pipes that its
+// water can supply this step.
+fn limit8(cell: vec2<i32>, i: u32) {
     let own = raw[i];
     var out = ((pos(own.x) + pos(own.y)) + pos(own.z)) + pos(own.w);
     for (var k = 0u; k < 4u; k++) {
@@ -66,17 +65,20 @@ fn limit8_main(@builtin(global_invocation_id) id: vec3<u32>) {
     limit[i] = select(1.0, held / out_volume, out_volume > held);
 }
 
+@compute @workgroup_size(16, 16, 1)
+fn limit8_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec2<i32>(id.xy);
+    if inside(cell) {
+        limit8(cell, index_of(cell));
+    }
+}
+
 fn limited(q: f32, k_from: f32, k_to: f32) -> f32 {
     return q * select(k_to, k_from, q > 0.0);
 }
 
-@compute @workgroup_size(16, 16, 1)
-fn depth8_main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let cell = vec2<i32>(id.xy);
-    if !inside(cell) {
-        return;
-    }
-    let i = index_of(cell);
+// Limited flows of column `cell` (index `i`), stored for the next step, and its new depth.
+fn depth8(cell: vec2<i32>, i: u32) {
     let q = raw[i];
     let k_i = limit[i];
     var own = vec4<f32>(0.0);
@@ -96,4 +98,12 @@ fn depth8_main(@builtin(global_invocation_id) id: vec3<u32>) {
     let out_sum = ((own.x + own.y) + own.z) + own.w;
     let in_sum = ((inflow.x + inflow.y) + inflow.z) + inflow.w;
     depth_out[i] = pos(depth_in[i] + (in_sum - out_sum) * u.dt_over_area + u.rain_dt);
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn depth8_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec2<i32>(id.xy);
+    if inside(cell) {
+        depth8(cell, index_of(cell));
+    }
 }

@@ -1,7 +1,7 @@
 //! GPU plumbing both water kernels share ([`super::water::WaterCompute`], Mei's 4 pipes, and
 //! [`super::water8::Water8Compute`], the thesis's 8 connections): scratch buffers, the two
-//! ping-pong bind groups, the pipelines of one shader, and [`WaterGrid`], the state both step
-//! (uniform upload, step loop, CFL bookkeeping).
+//! ping-pong bind groups, [`StepKernels`] (a model's shader, laid out and compiled here), and
+//! [`WaterGrid`], the state both step (uniform upload, step loop, CFL bookkeeping).
 //!
 //! Both kernels bind, at group 0, the uniforms (0), the terrain (1), the depth read (2) and the
 //! depth written (3), then buffers of their own (4 …); `water_common.wgsl` declares 0 and 1.
@@ -9,10 +9,7 @@
 use crate::compute::water_params::{invalid, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::{
-    bind_group, bind_group_layout, compute_pipeline, pipeline_layout, storage_entry, uniform_entry,
-    wgsl_module,
-};
+use crate::gpu_util::{bind_group, compute_kernels, storage_entry, uniform_entry};
 use crate::readback;
 
 /// A zero-filled storage buffer of `bytes` bytes (copy in and out), checked against the
@@ -61,39 +58,52 @@ pub(crate) fn workgroups(params: &WaterGpuParams) -> (u32, u32) {
     )
 }
 
-/// The step layout (compute stage: uniforms 0, terrain 1 read-only, depth read 2, read-only
-/// when `depth_in_read_only`, depth written 3, then `rest` from binding 4) and one compute
-/// pipeline per entry point of `source` (labelled `file`), created in an error scope; `what`
-/// names them in labels and errors.
-///
-/// # Errors
-/// [`crate::RenderError::Gpu`] when the device refuses the shader or a pipeline.
-pub(crate) fn step_pipelines<const N: usize>(
-    ctx: &GpuContext,
-    what: &str,
-    (file, source): (&str, &'static str),
-    (depth_in_read_only, rest): (bool, &[wgpu::BindGroupLayoutEntry]),
-    entry_points: [&str; N],
-) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; N])> {
-    let compute = wgpu::ShaderStages::COMPUTE;
-    let mut entries = vec![
-        uniform_entry(0, compute),
-        storage_entry(1, compute, true),
-        storage_entry(2, compute, depth_in_read_only),
-        storage_entry(3, compute, false),
-    ];
-    entries.extend_from_slice(rest);
-    ctx.scoped(
-        || format!("creating the {what} compute pipelines"),
-        || {
-            let shader = wgsl_module(ctx, file, source);
-            let layout = bind_group_layout(&ctx.device, what, &entries);
-            let pipeline_layout = pipeline_layout(&ctx.device, what, &[&layout]);
-            let pipelines =
-                entry_points.map(|entry| compute_pipeline(ctx, &pipeline_layout, &shader, entry));
-            (layout, pipelines)
-        },
-    )
+/// A water model's compute shader: its kernels share the step layout (compute stage:
+/// uniforms 0, terrain 1 read-only, depth read 2, depth written 3, then the model's own
+/// buffers from binding 4).
+pub(crate) struct StepKernels<const N: usize> {
+    /// Names the shader (`{what}.wgsl`), its pipelines and buffers in labels and errors.
+    pub(crate) what: &'static str,
+    /// The WGSL source.
+    pub(crate) source: &'static str,
+    /// Whether the kernels only read binding 2 (the current depth).
+    pub(crate) depth_in_read_only: bool,
+    /// One pipeline per entry point, in this order.
+    pub(crate) entry_points: [&'static str; N],
+}
+
+impl<const N: usize> StepKernels<N> {
+    /// The step layout, with `rest` at bindings 4 … (uniform buffers as uniforms, others as
+    /// read-write storage), and one pipeline per entry point, created in an error scope.
+    ///
+    /// # Errors
+    /// [`crate::RenderError::Gpu`] when the device refuses the shader or a pipeline.
+    fn create(
+        &self,
+        ctx: &GpuContext,
+        rest: &[&wgpu::Buffer],
+    ) -> Result<(wgpu::BindGroupLayout, [wgpu::ComputePipeline; N])> {
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let mut entries = vec![
+            uniform_entry(0, compute),
+            storage_entry(1, compute, true),
+            storage_entry(2, compute, self.depth_in_read_only),
+            storage_entry(3, compute, false),
+        ];
+        entries.extend((4..).zip(rest).map(|(binding, buffer)| {
+            if buffer.usage().contains(wgpu::BufferUsages::UNIFORM) {
+                uniform_entry(binding, compute)
+            } else {
+                storage_entry(binding, compute, false)
+            }
+        }));
+        let what = self.what;
+        let file = format!("{what}.wgsl");
+        ctx.scoped(
+            || format!("creating the {what} compute pipelines"),
+            || compute_kernels(ctx, what, (&file, self.source), &entries, self.entry_points),
+        )
+    }
 }
 
 /// The two step bind groups of `layout`: group `i` binds `uniforms`, `terrain`, `depth[i]`
@@ -189,17 +199,20 @@ pub(crate) struct WaterGrid {
 
 impl WaterGrid {
     /// Uploads `terrain` and `depth` (metres, `[rows * cols]`, checked by the caller) and the
-    /// uniforms, and binds them with `rest` (bindings 4 …) to `layout`; `what` labels them.
+    /// uniforms, creates `kernels`' pipelines and binds the state with `rest` (the model's own
+    /// buffers, bindings 4 …); returns the grid and the pipelines.
     ///
     /// # Errors
     /// [`crate::RenderError::LimitExceeded`] above the device's limits, [`crate::RenderError::Gpu`].
-    pub(crate) fn new(
+    pub(crate) fn new<const N: usize>(
         ctx: &GpuContext,
-        what: &str,
+        kernels: &StepKernels<N>,
         params: WaterGpuParams,
         (terrain, depth): (&[f32], &[f32]),
-        (layout, rest): (&wgpu::BindGroupLayout, &[&wgpu::Buffer]),
-    ) -> Result<Self> {
+        rest: &[&wgpu::Buffer],
+    ) -> Result<(Self, [wgpu::ComputePipeline; N])> {
+        let (layout, pipelines) = kernels.create(ctx, rest)?;
+        let what = kernels.what;
         let (terrain_buf, depth_bufs) = state_buffers(ctx, what, terrain, depth)?;
         let uniforms = ctx.create_buffer_init(
             &format!("{what} uniforms"),
@@ -209,11 +222,11 @@ impl WaterGrid {
         let bind_groups = step_bind_groups(
             ctx,
             what,
-            layout,
+            &layout,
             (&uniforms, &terrain_buf, &depth_bufs),
             rest,
         )?;
-        Ok(Self {
+        let grid = Self {
             params,
             terrain: terrain_buf,
             depth: depth_bufs,
@@ -224,7 +237,8 @@ impl WaterGrid {
             rain: 0.0,
             depth_bound: depth.iter().copied().fold(0.0, f32::max),
             steps: 0,
-        })
+        };
+        Ok((grid, pipelines))
     }
 
     /// Sets the uniform rain, m/s.

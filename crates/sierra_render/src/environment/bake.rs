@@ -6,7 +6,9 @@
 
 use glam::Vec4;
 
-use super::maps::{clamped_linear_sampler, cube_texture, cube_view, faces_view, EnvironmentMaps};
+use super::maps::{
+    clamped_linear_sampler, cube_texture, cube_view, faces_view, lighting_cubes, EnvironmentMaps,
+};
 use super::schedule::BakeStep;
 use crate::context::GpuContext;
 use crate::error::Result;
@@ -103,14 +105,7 @@ impl EnvironmentBaker {
             storage,
         )?;
         let work = storage | wgpu::TextureUsages::COPY_SRC;
-        let work_irradiance = cube_texture(ctx, "irradiance (bake)", sizes.irradiance, 1, work)?;
-        let work_prefiltered = cube_texture(
-            ctx,
-            "prefiltered environment (bake)",
-            sizes.cube,
-            sizes.prefiltered_mips,
-            work,
-        )?;
+        let [work_irradiance, work_prefiltered] = lighting_cubes(ctx, &sizes, " (bake)", work)?;
         let equirect = crate::texture::Texture2d::solid(
             ctx,
             "environment image placeholder",
@@ -156,20 +151,9 @@ impl EnvironmentBaker {
 
     /// Records and submits the BRDF table's kernel (the table depends on no source).
     fn bake_lut(&self, ctx: &GpuContext, maps: &EnvironmentMaps) {
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("BRDF table"),
-            });
         let side = groups_for(maps.sizes.brdf_lut);
-        gpu_util::dispatch(
-            &mut encoder,
-            "BRDF table",
-            &self.kernels.lut,
-            &self.lut,
-            [side, side, 1],
-        );
-        ctx.queue.submit([encoder.finish()]);
+        let workgroups = [side, side, 1];
+        gpu_util::submit_dispatch(ctx, "BRDF table", &self.kernels.lut, &self.lut, workgroups);
     }
 
     /// The bind groups of every step over the source image `equirect`.
@@ -316,8 +300,8 @@ impl EnvironmentBaker {
                 label: Some("environment"),
                 timestamp_writes: timestamps,
             });
-            for step in steps {
-                for (kernel, dispatch) in self.dispatches_of(*step) {
+            for (kernel, dispatches) in steps.iter().filter_map(|&step| self.dispatches_of(step)) {
+                for dispatch in dispatches {
                     pass.set_pipeline(kernel);
                     pass.set_bind_group(0, &dispatch.group, &[]);
                     let [x, y, z] = dispatch.workgroups;
@@ -330,26 +314,20 @@ impl EnvironmentBaker {
         }
     }
 
-    /// The kernels and dispatches of `step`.
-    fn dispatches_of(&self, step: BakeStep) -> Vec<(&wgpu::ComputePipeline, &Dispatch)> {
-        let k = &self.kernels;
-        match step {
-            BakeStep::SourceFace(face) => self
-                .faces
-                .get(face as usize)
-                .map(|d| (&k.source, d))
-                .into_iter()
-                .collect(),
-            BakeStep::SourceMips => self.mips.iter().map(|d| (&k.downsample, d)).collect(),
-            BakeStep::Irradiance => self.irradiance.iter().map(|d| (&k.irradiance, d)).collect(),
-            BakeStep::Prefilter(mip) => self
-                .prefilter
-                .get(mip as usize)
-                .map(|d| (&k.prefilter, d))
-                .into_iter()
-                .collect(),
-            BakeStep::Publish => Vec::new(),
+    /// The kernel of `step` and its dispatches (none past the end of a list); `None` for
+    /// [`BakeStep::Publish`], which dispatches nothing.
+    fn dispatches_of(&self, step: BakeStep) -> Option<(&wgpu::ComputePipeline, &[Dispatch])> {
+        fn one(list: &[Dispatch], i: u32) -> &[Dispatch] {
+            list.get(i as usize..=i as usize).unwrap_or_default()
         }
+        let k = &self.kernels;
+        Some(match step {
+            BakeStep::SourceFace(face) => (&k.source, one(&self.faces, face)),
+            BakeStep::SourceMips => (&k.downsample, &self.mips),
+            BakeStep::Irradiance => (&k.irradiance, &self.irradiance),
+            BakeStep::Prefilter(mip) => (&k.prefilter, one(&self.prefilter, mip)),
+            BakeStep::Publish => return None,
+        })
     }
 
     /// Copies the work irradiance and prefiltered cubes (every mip) over `maps`'.
@@ -407,22 +385,24 @@ pub fn shader_source() -> String {
 /// The bake's compute pipelines (layouts derived from each entry point's bindings).
 fn kernels(ctx: &GpuContext) -> Kernels {
     let module = ctx.create_shader_module("sky.wgsl + bake.wgsl", shader_source());
-    let kernel = |entry: &str| {
-        ctx.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(entry),
-            layout: None,
-            module: &module,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        })
-    };
+    let [source, downsample, irradiance, prefilter, lut] = gpu_util::compute_pipelines(
+        ctx,
+        None,
+        &module,
+        [
+            "bake_source",
+            "bake_downsample",
+            "bake_irradiance",
+            "bake_prefilter",
+            "bake_brdf_lut",
+        ],
+    );
     Kernels {
-        source: kernel("bake_source"),
-        downsample: kernel("bake_downsample"),
-        irradiance: kernel("bake_irradiance"),
-        prefilter: kernel("bake_prefilter"),
-        lut: kernel("bake_brdf_lut"),
+        source,
+        downsample,
+        irradiance,
+        prefilter,
+        lut,
     }
 }
 

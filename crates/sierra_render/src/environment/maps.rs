@@ -123,6 +123,26 @@ pub(crate) fn cube_texture(
     })
 }
 
+/// The irradiance cube and the prefiltered cube (with its mips) of `sizes`, labelled
+/// `irradiance{suffix}` and `prefiltered environment{suffix}`: the maps the scene passes
+/// sample, and the bake's work copies of them.
+///
+/// # Errors
+/// As [`cube_texture`].
+pub(crate) fn lighting_cubes(
+    ctx: &GpuContext,
+    sizes: &EnvironmentSizes,
+    suffix: &str,
+    usage: wgpu::TextureUsages,
+) -> Result<[wgpu::Texture; 2]> {
+    let irradiance_label = format!("irradiance{suffix}");
+    let irradiance = cube_texture(ctx, &irradiance_label, sizes.irradiance, 1, usage)?;
+    let prefiltered_label = format!("prefiltered environment{suffix}");
+    let mips = sizes.prefiltered_mips;
+    let prefiltered = cube_texture(ctx, &prefiltered_label, sizes.cube, mips, usage)?;
+    Ok([irradiance, prefiltered])
+}
+
 /// `texture` viewed as a cube (every mip).
 pub(crate) fn cube_view(texture: &wgpu::Texture) -> wgpu::TextureView {
     texture.create_view(&wgpu::TextureViewDescriptor {
@@ -162,14 +182,7 @@ impl EnvironmentMaps {
     pub fn new(ctx: &GpuContext, sizes: EnvironmentSizes) -> Result<Self> {
         sizes.validate()?;
         let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
-        let irradiance = cube_texture(ctx, "irradiance", sizes.irradiance, 1, sampled)?;
-        let prefiltered = cube_texture(
-            ctx,
-            "prefiltered environment",
-            sizes.cube,
-            sizes.prefiltered_mips,
-            sampled,
-        )?;
+        let [irradiance, prefiltered] = lighting_cubes(ctx, &sizes, "", sampled)?;
         let lut = ctx.create_texture(&crate::targets::texture_desc(
             "BRDF table",
             sizes.brdf_lut,

@@ -12,14 +12,11 @@
 //!
 //! All textures are `Rgba16Float` (linear HDR). Call [`BloomPass::resize`] when the HDR target changes.
 
-use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
+use super::fullscreen::{draw_fullscreen, ScreenPass, SourceRead};
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::{
-    bind_group, bind_group_layout, pipeline_layout, sampler_entry, texture_entry, uniform_buffer,
-    uniform_entry_for, ADDITIVE_BLEND,
-};
+use crate::gpu_util::{uniform_buffer, uniform_entry_for, ADDITIVE_BLEND};
 use crate::post::BloomSettings;
 use crate::targets::{RenderTargets, HDR_FORMAT};
 
@@ -60,8 +57,7 @@ struct Chain {
 
 /// The bloom pass: owns its pipelines, its half- and quarter-resolution targets and uniforms.
 pub struct BloomPass {
-    layout: wgpu::BindGroupLayout,
-    sampler: wgpu::Sampler,
+    screen: ScreenPass,
     bright: wgpu::RenderPipeline,
     downsample: wgpu::RenderPipeline,
     blur: wgpu::RenderPipeline,
@@ -88,35 +84,14 @@ impl BloomPass {
 
     fn create(ctx: &GpuContext) -> Self {
         let device = &ctx.device;
-        let module = fullscreen_module(ctx, "bloom.wgsl", include_str!("bloom.wgsl"));
-        let fragment = wgpu::ShaderStages::FRAGMENT;
-        let layout = bind_group_layout(
-            device,
-            "bloom",
-            &[
-                texture_entry(
-                    0,
-                    fragment,
-                    wgpu::TextureSampleType::Float { filterable: true },
-                ),
-                sampler_entry(1, fragment, wgpu::SamplerBindingType::Filtering),
-                uniform_entry_for::<BloomParams>(2, fragment),
-            ],
-        );
-        let pipeline_layout = pipeline_layout(device, "bloom", &[&layout]);
-        let pipeline = |entry: &str, blend: Option<wgpu::BlendState>| {
-            fullscreen_pipeline(ctx, &pipeline_layout, &module, entry, BLOOM_FORMAT, blend)
-        };
+        let read = SourceRead::Bilinear;
+        let params_entry = uniform_entry_for::<BloomParams>;
+        let screen = ScreenPass::new(ctx, "bloom", include_str!("bloom.wgsl"), read, params_entry);
+        let pipeline = |entry, blend| screen.pipeline(ctx, entry, BLOOM_FORMAT, blend);
         let bright = pipeline("fs_bright", None);
         let downsample = pipeline("fs_downsample", None);
         let blur = pipeline("fs_blur", None);
         let composite = pipeline("fs_composite", Some(ADDITIVE_BLEND));
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("bloom"),
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
         let uniform = |label: &str, params: BloomParams| uniform_buffer(device, label, &params);
         let settings = BloomSettings::default();
         let params = uniform("bloom params", Self::params(&settings));
@@ -135,8 +110,7 @@ impl BloomPass {
             },
         );
         Self {
-            layout,
-            sampler,
+            screen,
             bright,
             downsample,
             blur,
@@ -240,13 +214,10 @@ impl Pass for BloomPass {
             || {
                 Chain::new(
                     ctx,
-                    &self.layout,
-                    &self.sampler,
+                    &self.screen,
                     &targets.hdr_view,
                     [targets.width, targets.height],
-                    &self.params,
-                    &self.blur_h,
-                    &self.blur_v,
+                    [&self.params, &self.blur_h, &self.blur_v],
                 )
             },
         )??;
@@ -268,18 +239,15 @@ impl Pass for BloomPass {
 }
 
 impl Chain {
-    #[allow(clippy::too_many_arguments)]
+    /// The targets of an HDR image of `size` and their bind groups: `hdr` and the targets
+    /// read through `screen` with the composite's `params` or a blur direction's.
     fn new(
         ctx: &GpuContext,
-        layout: &wgpu::BindGroupLayout,
-        sampler: &wgpu::Sampler,
+        screen: &ScreenPass,
         hdr: &wgpu::TextureView,
         size: [u32; 2],
-        params: &wgpu::Buffer,
-        blur_h: &wgpu::Buffer,
-        blur_v: &wgpu::Buffer,
+        [params, blur_h, blur_v]: [&wgpu::Buffer; 3],
     ) -> Result<Self> {
-        let device = &ctx.device;
         let half_size = [size[0].div_ceil(2).max(1), size[1].div_ceil(2).max(1)];
         let quarter_size = [
             half_size[0].div_ceil(2).max(1),
@@ -290,24 +258,13 @@ impl Chain {
             Target::new(ctx, "bloom quarter 1", quarter_size)?,
             Target::new(ctx, "bloom quarter 2", quarter_size)?,
         ];
-        let group = |view: &wgpu::TextureView, uniform: &wgpu::Buffer| {
-            bind_group(
-                device,
-                "bloom",
-                layout,
-                &[
-                    wgpu::BindingResource::TextureView(view),
-                    wgpu::BindingResource::Sampler(sampler),
-                    uniform.as_entire_binding(),
-                ],
-            )
-        };
+        let group = |view, uniform| screen.bind_group(ctx, view, uniform);
         Ok(Self {
-            bright_group: group(hdr, params),
-            downsample_group: group(&half.view, params),
-            blur_h_group: group(&quarter[0].view, blur_h),
-            blur_v_group: group(&quarter[1].view, blur_v),
-            composite_group: group(&quarter[0].view, params),
+            bright_group: group(hdr, params)?,
+            downsample_group: group(&half.view, params)?,
+            blur_h_group: group(&quarter[0].view, blur_h)?,
+            blur_v_group: group(&quarter[1].view, blur_v)?,
+            composite_group: group(&quarter[0].view, params)?,
             half,
             quarter,
         })

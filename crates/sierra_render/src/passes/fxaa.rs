@@ -10,14 +10,11 @@
 //! Cost: one full-screen pass of 9 taps per pixel, plus up to 24 along edges; no extra memory
 //! beyond the `ldr` target. It works with or without MSAA (which the scene passes resolve first).
 
-use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
+use super::fullscreen::{draw_fullscreen, ScreenPass, SourceRead};
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::{
-    bind_group, bind_group_layout, pipeline_layout, sampler_entry, storage_buffer, storage_entry,
-    texture_entry,
-};
+use crate::gpu_util::{storage_buffer, storage_entry};
 use crate::post::AntiAliasing;
 use crate::targets::RenderTargets;
 
@@ -35,9 +32,8 @@ pub struct FxaaParams {
 
 /// The FXAA pass: `ldr` target → final image.
 pub struct FxaaPass {
-    layout: wgpu::BindGroupLayout,
+    screen: ScreenPass,
     pipeline: wgpu::RenderPipeline,
-    sampler: wgpu::Sampler,
     params: wgpu::Buffer,
     group: Option<wgpu::BindGroup>,
     encode_srgb: bool,
@@ -51,57 +47,26 @@ impl FxaaPass {
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
-        ctx.scoped(
+        // Storage, not uniform: the shader branches on `encode_srgb` (see the forward pass's
+        // module docs).
+        let params_entry = |binding, stage| storage_entry(binding, stage, true);
+        let (screen, pipeline) = ctx.scoped(
             || format!("creating the FXAA pass for {output_format:?}"),
-            || Self::create(ctx, output_format),
-        )
-    }
-
-    fn create(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Self {
-        let device = &ctx.device;
-        let module = fullscreen_module(ctx, "fxaa.wgsl", include_str!("fxaa.wgsl"));
-        let fragment = wgpu::ShaderStages::FRAGMENT;
-        let layout = bind_group_layout(
-            device,
-            "fxaa",
-            &[
-                texture_entry(
-                    0,
-                    fragment,
-                    wgpu::TextureSampleType::Float { filterable: true },
-                ),
-                sampler_entry(1, fragment, wgpu::SamplerBindingType::Filtering),
-                // Storage, not uniform: the shader branches on `encode_srgb` (see the forward
-                // pass's module docs).
-                storage_entry(2, fragment, true),
-            ],
-        );
-        let pipeline_layout = pipeline_layout(device, "fxaa", &[&layout]);
-        let pipeline = fullscreen_pipeline(
-            ctx,
-            &pipeline_layout,
-            &module,
-            "fs_fxaa",
-            output_format,
-            None,
-        );
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("fxaa"),
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
-        let encode_srgb = !output_format.is_srgb();
-        let params = storage_buffer(device, "fxaa params", &FxaaParams::default());
-        Self {
-            layout,
+            || {
+                let wgsl = include_str!("fxaa.wgsl");
+                let screen = ScreenPass::new(ctx, "fxaa", wgsl, SourceRead::Bilinear, params_entry);
+                let pipeline = screen.pipeline(ctx, "fs_fxaa", output_format, None);
+                (screen, pipeline)
+            },
+        )?;
+        Ok(Self {
+            screen,
             pipeline,
-            sampler,
-            params,
+            params: storage_buffer(&ctx.device, "fxaa params", &FxaaParams::default()),
             group: None,
-            encode_srgb,
+            encode_srgb: !output_format.is_srgb(),
             enabled: false,
-        }
+        })
     }
 }
 
@@ -122,22 +87,10 @@ impl Pass for FxaaPass {
         };
         ctx.queue
             .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-        let group = ctx.scoped(
-            || "creating the FXAA bind group".to_owned(),
-            || {
-                bind_group(
-                    &ctx.device,
-                    "fxaa",
-                    &self.layout,
-                    &[
-                        wgpu::BindingResource::TextureView(&targets.ldr_view),
-                        wgpu::BindingResource::Sampler(&self.sampler),
-                        self.params.as_entire_binding(),
-                    ],
-                )
-            },
-        )?;
-        self.group = Some(group);
+        self.group = Some(
+            self.screen
+                .bind_group(ctx, &targets.ldr_view, &self.params)?,
+        );
         Ok(())
     }
 

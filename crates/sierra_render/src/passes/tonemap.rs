@@ -7,13 +7,11 @@
 //! the same bytes. With FXAA on (`post.aa`), it writes linear colour and perceptual luma into
 //! [`RenderTargets::ldr`] instead, and the FXAA pass ([`super::fxaa`]) writes the final image.
 
-use super::fullscreen::{draw_fullscreen, fullscreen_module, fullscreen_pipeline};
+use super::fullscreen::{draw_fullscreen, ScreenPass, SourceRead};
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::gpu_util::{
-    bind_group, bind_group_layout, pipeline_layout, storage_buffer, storage_entry, texture_entry,
-};
+use crate::gpu_util::{storage_buffer, storage_entry};
 use crate::post::{AntiAliasing, TonemapSettings};
 use crate::targets::{RenderTargets, LDR_FORMAT};
 
@@ -33,7 +31,7 @@ pub struct TonemapParams {
 
 /// The tonemap pass: reads the HDR target texel for texel, writes the final image.
 pub struct TonemapPass {
-    layout: wgpu::BindGroupLayout,
+    screen: ScreenPass,
     /// Writes the final image (the output format).
     pipeline: wgpu::RenderPipeline,
     /// Writes the FXAA input ([`LDR_FORMAT`]).
@@ -53,50 +51,34 @@ impl TonemapPass {
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
-        ctx.scoped(
+        let (screen, pipelines) = ctx.scoped(
             || format!("creating the tonemap pass for {output_format:?}"),
-            || Self::create(ctx, output_format),
-        )
-    }
-
-    fn create(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Self {
-        let device = &ctx.device;
-        let module = fullscreen_module(ctx, "tonemap.wgsl", include_str!("tonemap.wgsl"));
-        let fragment = wgpu::ShaderStages::FRAGMENT;
-        let layout = bind_group_layout(
-            device,
-            "tonemap",
-            &[
-                texture_entry(
-                    0,
-                    fragment,
-                    wgpu::TextureSampleType::Float { filterable: false },
-                ),
+            || {
                 // Storage, not uniform: the shader switches on the tonemapper (see the forward
                 // pass's module docs).
-                storage_entry(1, fragment, true),
-            ],
-        );
-        let pipeline_layout = pipeline_layout(device, "tonemap", &[&layout]);
-        let [pipeline, ldr_pipeline] = [output_format, LDR_FORMAT].map(|format| {
-            fullscreen_pipeline(ctx, &pipeline_layout, &module, "fs_tonemap", format, None)
-        });
+                let params_entry = |binding, stage| storage_entry(binding, stage, true);
+                let wgsl = include_str!("tonemap.wgsl");
+                let screen =
+                    ScreenPass::new(ctx, "tonemap", wgsl, SourceRead::Texels, params_entry);
+                let pipelines = [output_format, LDR_FORMAT]
+                    .map(|format| screen.pipeline(ctx, "fs_tonemap", format, None));
+                (screen, pipelines)
+            },
+        )?;
+        let [pipeline, ldr_pipeline] = pipelines;
         let encode_srgb = !output_format.is_srgb();
-        let params = storage_buffer(
-            device,
-            "tonemap params",
-            &Self::params(&TonemapSettings::default(), encode_srgb, false),
-        );
-        Self {
-            layout,
+        let settings = TonemapSettings::default();
+        let params = Self::params(&settings, encode_srgb, false);
+        Ok(Self {
+            screen,
             pipeline,
             ldr_pipeline,
-            params,
+            params: storage_buffer(&ctx.device, "tonemap params", &params),
             group: None,
             encode_srgb,
-            settings: TonemapSettings::default(),
+            settings,
             to_ldr: false,
-        }
+        })
     }
 
     fn params(settings: &TonemapSettings, encode_srgb: bool, to_ldr: bool) -> TonemapParams {
@@ -107,23 +89,6 @@ impl TonemapPass {
             encode_srgb: u32::from(encode_srgb && !to_ldr),
             luma_alpha: u32::from(to_ldr),
         }
-    }
-
-    fn bind_group(
-        device: &wgpu::Device,
-        layout: &wgpu::BindGroupLayout,
-        hdr: &wgpu::TextureView,
-        params: &wgpu::Buffer,
-    ) -> wgpu::BindGroup {
-        bind_group(
-            device,
-            "tonemap",
-            layout,
-            &[
-                wgpu::BindingResource::TextureView(hdr),
-                params.as_entire_binding(),
-            ],
-        )
     }
 }
 
@@ -137,11 +102,10 @@ impl Pass for TonemapPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        let group = ctx.scoped(
-            || "creating the tonemap bind group".to_owned(),
-            || Self::bind_group(&ctx.device, &self.layout, &targets.hdr_view, &self.params),
-        )?;
-        self.group = Some(group);
+        self.group = Some(
+            self.screen
+                .bind_group(ctx, &targets.hdr_view, &self.params)?,
+        );
         Ok(())
     }
 

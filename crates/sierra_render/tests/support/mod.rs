@@ -5,25 +5,70 @@
 use glam::{Mat4, Vec3, Vec4};
 use sierra_render::targets::{RenderTargets, DEPTH_FORMAT, HDR_FORMAT, LDR_FORMAT};
 use sierra_render::{
-    primitives, readback, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, Sun,
+    primitives, readback, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material,
+    MeshData, MeshHandle, Sun,
 };
 
 pub fn context() -> GpuContext {
     GpuContext::headless().unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A headless renderer of `width`×`height` pixels with `mesh` uploaded under `label`; the
+/// renderer and the mesh's handle.
+pub fn renderer_with_mesh(
+    ctx: &GpuContext,
+    (width, height): (u32, u32),
+    mesh: &MeshData,
+    label: &str,
+) -> (HeadlessRenderer, MeshHandle) {
+    let mut headless = HeadlessRenderer::new(ctx, width, height).unwrap_or_else(|e| panic!("{e}"));
+    let handle = headless
+        .renderer
+        .upload_mesh(ctx, mesh, label)
+        .unwrap_or_else(|e| panic!("{e}"));
+    (headless, handle)
+}
+
+/// A square (1:1) camera at `eye` looking at the origin with `up`, a vertical field of view of
+/// `fov_y` radians, the near plane at 0.1 m and the far plane at `far` m.
+pub fn square_camera(eye: Vec3, up: Vec3, fov_y: f32, far: f32) -> Camera {
+    Camera::look_at(eye, Vec3::ZERO, up, fov_y, 1.0, 0.1, far)
+}
+
+/// The axis-aligned box (min, max corners) of `points`; (`Vec3::MAX`, `Vec3::MIN`) for none.
+pub fn bounding_box(points: impl IntoIterator<Item = Vec3>) -> (Vec3, Vec3) {
+    points
+        .into_iter()
+        .fold((Vec3::MAX, Vec3::MIN), |(a, b), p| (a.min(p), b.max(p)))
+}
+
+/// A square camera framing the box `lo`..`hi`: at `distance` box radii (half diagonals) from
+/// its centre along `direction` (normalised here), looking at the centre with +Y up through
+/// a vertical field of view of `fov_y` radians, its near and far planes at 0.05 and 10 radii.
+pub fn framing_camera(
+    (lo, hi): (Vec3, Vec3),
+    direction: Vec3,
+    distance: f32,
+    fov_y: f32,
+) -> Camera {
+    let centre = (lo + hi) * 0.5;
+    let radius = (hi - lo).length() * 0.5;
+    Camera::look_at(
+        centre + direction.normalize() * radius * distance,
+        centre,
+        Vec3::Y,
+        fov_y,
+        1.0,
+        radius * 0.05,
+        radius * 10.0,
+    )
+}
+
 /// A frame with no draws and the given camera.
 pub fn frame(camera: Camera) -> FrameData {
     FrameData {
-        camera,
-        sun: Sun::default(),
-        point_lights: Vec::new(),
-        draws: Vec::new(),
         clear_color: Vec4::ZERO,
-        skinned: Default::default(),
-        crowds: Default::default(),
-        sea: Default::default(),
-        post: Default::default(),
+        ..FrameData::new(camera)
     }
 }
 
@@ -39,15 +84,7 @@ pub fn white_cube_frame(
         .renderer
         .upload_mesh(ctx, &primitives::cube(1.0), "cube")
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut frame = frame(Camera::look_at(
-        Vec3::new(0.0, 0.0, 3.0),
-        Vec3::ZERO,
-        Vec3::Y,
-        0.9,
-        1.0,
-        0.1,
-        10.0,
-    ));
+    let mut frame = frame(square_camera(Vec3::new(0.0, 0.0, 3.0), Vec3::Y, 0.9, 10.0));
     frame.sun = Sun {
         direction: Vec3::ZERO,
         ambient: Vec3::ZERO,
@@ -175,15 +212,49 @@ pub fn read_rgb(ctx: &GpuContext, texture: &wgpu::Texture) -> Vec<Vec3> {
         .collect()
 }
 
-/// Mean and variance of the red channel over columns `x0..x1`, leaving an 8-pixel margin at
-/// the top and bottom of `image` (8-bit values).
-pub fn red_stats(image: &image::RgbaImage, x0: u32, x1: u32) -> (f64, f64) {
-    let h = image.height();
-    let values: Vec<f64> = (8..h.saturating_sub(8))
-        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-        .map(|(x, y)| f64::from(image.get_pixel(x, y).0[0]))
-        .collect();
-    let mean = values.iter().sum::<f64>() / values.len() as f64;
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64;
-    (mean, variance)
+/// The relief scene of the bump tests: `bumpy` at x = −`offset` and `flat` at x = +`offset`
+/// (white, no specular), seen from `eye_height` m straight above (image right is +X) through a
+/// 0.8 rad view of `aspect` (width / height), under a white sun of intensity 2 shining along
+/// `sun_direction` with no ambient light. Renders it and returns the image.
+pub fn render_bumpy_beside_flat(
+    ctx: &GpuContext,
+    headless: &mut HeadlessRenderer,
+    (bumpy, flat): (MeshHandle, MeshHandle),
+    offset: f32,
+    eye_height: f32,
+    aspect: f32,
+    sun_direction: Vec3,
+) -> image::RgbaImage {
+    let mut frame = frame(Camera::look_at(
+        Vec3::new(0.0, eye_height, 0.001),
+        Vec3::ZERO,
+        Vec3::Y,
+        0.8,
+        aspect,
+        0.1,
+        30.0,
+    ));
+    frame.sun = Sun {
+        direction: sun_direction,
+        color: Vec3::ONE,
+        intensity: 2.0,
+        ambient: Vec3::ZERO,
+    };
+    let material = Material {
+        base_color: Vec4::ONE,
+        specular_color: Vec3::ZERO,
+        ..Material::default()
+    };
+    for (mesh, x) in [(bumpy, -offset), (flat, offset)] {
+        frame.draws.push(DrawItem {
+            mesh,
+            model: Mat4::from_translation(Vec3::new(x, 0.0, 0.0)),
+            material,
+            surface: None,
+        });
+    }
+    headless
+        .render(ctx, &frame)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
 }
