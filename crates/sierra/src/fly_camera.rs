@@ -103,33 +103,20 @@ mod tests {
     fn moves_along_view_and_strafes_right_handed() {
         let mut cam = FlyCamera::look_at(Vec3::ZERO, Vec3::NEG_Z);
         cam.speed = 2.0;
-        cam.update(
-            FlyKeys {
-                forward: true,
-                ..Default::default()
-            },
-            0.5,
-        );
+        let mut keys = FlyKeys {
+            forward: true,
+            ..FlyKeys::default()
+        };
+        cam.update(keys, 0.5);
         assert!(cam.position.abs_diff_eq(Vec3::new(0.0, 0.0, -1.0), 1e-6));
         // Looking along −Z with Y up, right is +X.
-        cam.update(
-            FlyKeys {
-                right: true,
-                ..Default::default()
-            },
-            0.5,
-        );
+        (keys.forward, keys.right) = (false, true);
+        cam.update(keys, 0.5);
         assert!(cam.position.abs_diff_eq(Vec3::new(1.0, 0.0, -1.0), 1e-6));
         // Diagonal: same speed.
         let before = cam.position;
-        cam.update(
-            FlyKeys {
-                forward: true,
-                left: true,
-                ..Default::default()
-            },
-            1.0,
-        );
+        (keys.forward, keys.left, keys.right) = (true, true, false);
+        cam.update(keys, 1.0);
         assert!(((cam.position - before).length() - 2.0).abs() < 1e-5);
     }
 

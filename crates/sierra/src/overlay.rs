@@ -55,6 +55,25 @@ pub struct OverlayControls {
 }
 
 impl OverlayControls {
+    /// The controls a level starts with: the sun towards `to_sun` (a direction from the
+    /// scene, normalised here), the level's bloom threshold (linear HDR luminance) and
+    /// intensity; nothing paused, stepped, dropped or in wireframe; character 0 selected.
+    pub fn new(to_sun: glam::Vec3, bloom_threshold: f32, bloom_intensity: f32) -> Self {
+        let mut controls = Self {
+            sun_azimuth: 0.0,
+            sun_elevation: 0.0,
+            bloom_threshold,
+            bloom_intensity,
+            wireframe: false,
+            paused: false,
+            step: false,
+            drop_requested: false,
+            selected_character: 0,
+        };
+        controls.set_to_sun(to_sun);
+        controls
+    }
+
     /// Direction *from the scene towards the sun* (unit), from azimuth and elevation.
     pub fn to_sun(&self) -> glam::Vec3 {
         let (se, ce) = self.sun_elevation.sin_cos();
@@ -526,13 +545,7 @@ mod tests {
         let mut controls = OverlayControls {
             sun_azimuth: 0.3,
             sun_elevation: 0.6,
-            bloom_threshold: 1.0,
-            bloom_intensity: 0.5,
-            wireframe: false,
-            paused: false,
-            step: false,
-            drop_requested: false,
-            selected_character: 0,
+            ..OverlayControls::new(glam::Vec3::Z, 1.0, 0.5)
         };
         let mut layout = None;
         let mut painted = Vec::new();
@@ -650,17 +663,7 @@ mod tests {
 
     #[test]
     fn sun_angles_round_trip() {
-        let mut c = OverlayControls {
-            sun_azimuth: 0.0,
-            sun_elevation: 0.0,
-            bloom_threshold: 1.0,
-            bloom_intensity: 0.5,
-            wireframe: false,
-            paused: false,
-            step: false,
-            drop_requested: false,
-            selected_character: 0,
-        };
+        let mut c = OverlayControls::new(glam::Vec3::Z, 1.0, 0.5);
         let d = glam::Vec3::new(0.3, 0.8, -0.5).normalize();
         c.set_to_sun(d);
         assert!(c.to_sun().abs_diff_eq(d, 1e-5));

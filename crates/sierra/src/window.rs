@@ -237,19 +237,12 @@ pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
 
 /// The overlay's controls as the level starts them: its sun and bloom, nothing else on.
 fn initial_controls(game: &Game) -> OverlayControls {
-    let mut controls = OverlayControls {
-        sun_azimuth: 0.0,
-        sun_elevation: 0.0,
-        bloom_threshold: game.scene.post.bloom_threshold,
-        bloom_intensity: game.scene.post.bloom_intensity,
-        wireframe: false,
-        paused: false,
-        step: false,
-        drop_requested: false,
-        selected_character: 0,
-    };
-    controls.set_to_sun(-game.scene.sun.direction);
-    controls
+    let post = &game.scene.post;
+    OverlayControls::new(
+        -game.scene.sun.direction,
+        post.bloom_threshold,
+        post.bloom_intensity,
+    )
 }
 
 /// State of the scripted `--test-resize`: shrink at frame 10, grow back 5 frames after the 1 × 1 resize arrived.
@@ -281,6 +274,20 @@ struct Running {
     camera_mode: CameraMode,
     looking: bool,
     screenshot_requested: bool,
+}
+
+impl Running {
+    /// Reconfigures the surface and the renderer's targets for a window of `size` pixels
+    /// (both non-zero).
+    ///
+    /// # Errors
+    /// Surface configuration and target creation errors.
+    fn resize_surface(&mut self, size: PhysicalSize<u32>) -> Result<()> {
+        let (width, height) = (size.width, size.height);
+        self.config = self.ctx.configure_surface(&self.surface, width, height)?;
+        self.renderer.resize(&self.ctx, width, height)?;
+        Ok(())
+    }
 }
 
 struct App {
@@ -376,13 +383,7 @@ impl App {
             return Ok(());
         }
         running.minimised = false;
-        running.config =
-            running
-                .ctx
-                .configure_surface(&running.surface, size.width, size.height)?;
-        running
-            .renderer
-            .resize(&running.ctx, size.width, size.height)?;
+        running.resize_surface(size)?;
         if size.width == 1 && size.height == 1 && self.resize.small_seen_at.is_none() {
             self.resize.small_seen_at = Some(self.frames);
         }
@@ -624,13 +625,7 @@ fn acquire(running: &mut Running) -> Result<Option<wgpu::SurfaceTexture>> {
         wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
             let size = running.window.inner_size();
             if size.width > 0 && size.height > 0 {
-                running.config =
-                    running
-                        .ctx
-                        .configure_surface(&running.surface, size.width, size.height)?;
-                running
-                    .renderer
-                    .resize(&running.ctx, size.width, size.height)?;
+                running.resize_surface(size)?;
             }
             return Ok(None);
         }

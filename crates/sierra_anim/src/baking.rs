@@ -4,9 +4,7 @@
 use glam::{Mat4, Vec4};
 use rayon::prelude::*;
 
-use crate::{
-    AnimError, CharacterJob, CharacterPose, Clip, ClipLayer, NoHook, Playback, Skeleton, Skin,
-};
+use crate::{AnimError, CharacterJob, CharacterPose, Clip, ClipLayer, Playback, Skeleton, Skin};
 
 /// Where one clip's frames are in [`BakedAnimation::texels`].
 #[derive(Clone, Debug, PartialEq)]
@@ -129,21 +127,8 @@ fn bake_clip(
     let mut texels = Vec::with_capacity(frames as usize * jc * 3);
     for f in 0..frames {
         let t = (f as f32 / sample_rate).min(clip.duration());
-        let layers = [ClipLayer {
-            clip,
-            time: t,
-            playback: Playback::Once,
-            weight: 1.0,
-        }];
-        CharacterJob {
-            skeleton,
-            skin: Some(skin),
-            layers: &layers,
-            root: Mat4::IDENTITY,
-            hook: &NoHook,
-            character: 0,
-        }
-        .run(&mut pose)?;
+        let layers = [ClipLayer::single(clip, t, Playback::Once)];
+        CharacterJob::new(skeleton, Some(skin), &layers).run(&mut pose)?;
         for m in &pose.palette {
             texels.extend(
                 (0..3).map(|r| Vec4::new(m.x_axis[r], m.y_axis[r], m.z_axis[r], m.w_axis[r])),

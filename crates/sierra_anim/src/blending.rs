@@ -3,25 +3,34 @@
 //! structure-of-arrays poses ([`blend_poses_soa`]); both run the same formulas
 //! ([`blend_lane`]), so they agree bit for bit.
 
+use crate::error::check_len;
 use crate::lane::{arr3, arr4, dot4, normalize4, quat_mul, Lane, Trs};
 use crate::simd::{dispatch, SimdLevel, F8};
 use crate::soa::SoaTransform;
 use crate::{AnimError, Transform};
 
-/// One input of [`blend_poses`]: a local pose, its weight (>= 0) and optional per-joint weights.
+/// One input of a blend: a local pose, its weight and optional per-joint weights, for
+/// array-of-structures poses ([`BlendLayer`], `P` = [`Transform`], `W` = `f32`) or
+/// structure-of-arrays poses ([`SoaBlendLayer`], `P` = [`SoaTransform`], `W` = [`F8`]).
 #[derive(Clone, Copy, Debug)]
-pub struct BlendLayer<'a> {
-    /// `[joint_count]` local transforms.
-    pub pose: &'a [Transform],
+pub struct PoseLayer<'a, P, W> {
+    /// `[joint_count]` local transforms (SoA: `[soa_blocks(joint_count)]` blocks of eight).
+    pub pose: &'a [P],
     /// Non-negative weight; weights are normalised by their sum, per joint.
     pub weight: f32,
-    /// `[joint_count]` per-joint factors of `weight` (a joint mask; `None`: all 1).
-    pub joint_weights: Option<&'a [f32]>,
+    /// Per-joint factors of `weight`, shaped like `pose` (a joint mask; `None`: all 1).
+    pub joint_weights: Option<&'a [W]>,
 }
 
-impl<'a> BlendLayer<'a> {
+/// One input of [`blend_poses`]: `[joint_count]` transforms and joint weights.
+pub type BlendLayer<'a> = PoseLayer<'a, Transform, f32>;
+
+/// One input of [`blend_poses_soa`]: as [`BlendLayer`], on SoA poses.
+pub type SoaBlendLayer<'a> = PoseLayer<'a, SoaTransform, F8>;
+
+impl<'a, P, W> PoseLayer<'a, P, W> {
     /// A layer of `pose` with `weight` and no joint mask.
-    pub fn new(pose: &'a [Transform], weight: f32) -> Self {
+    pub fn new(pose: &'a [P], weight: f32) -> Self {
         Self {
             pose,
             weight,
@@ -30,15 +39,23 @@ impl<'a> BlendLayer<'a> {
     }
 }
 
-/// One input of [`blend_poses_soa`]: as [`BlendLayer`], on SoA poses.
-#[derive(Clone, Copy, Debug)]
-pub struct SoaBlendLayer<'a> {
-    /// `[soa_blocks(joint_count)]` local transforms.
-    pub pose: &'a [SoaTransform],
-    /// Non-negative weight.
-    pub weight: f32,
-    /// `[soa_blocks(joint_count)]` per-joint factors of `weight` (`None`: all 1).
-    pub joint_weights: Option<&'a [F8]>,
+/// Checks that `rest_pose`, every layer's pose and joint weights have `n` elements.
+///
+/// Errors: [`AnimError::BufferSize`] naming the first that does not.
+fn check_layers<P, W>(
+    layers: &[PoseLayer<'_, P, W>],
+    additive: &[PoseLayer<'_, P, W>],
+    rest_pose: &[P],
+    n: usize,
+) -> Result<(), AnimError> {
+    check_len("blend rest pose", n, rest_pose.len())?;
+    for l in layers.iter().chain(additive) {
+        check_len("blend layer pose", n, l.pose.len())?;
+        if let Some(w) = l.joint_weights {
+            check_len("blend joint weights", n, w.len())?;
+        }
+    }
+    Ok(())
 }
 
 /// The blend of one joint (scalar) or one block (SoA). `weight(i)` / `pose(i)` give layer
@@ -144,17 +161,6 @@ fn term<L: Lane>(p: &Trs<L>, w: L, inv: L, reference: &[L; 4]) -> (Trs<L>, L, L)
     (*p, w, signed)
 }
 
-fn check_len(what: &'static str, expected: usize, actual: usize) -> Result<(), AnimError> {
-    if expected != actual {
-        return Err(AnimError::BufferSize {
-            what,
-            expected,
-            actual,
-        });
-    }
-    Ok(())
-}
-
 /// Blends `layers` into `output` (`[joint_count]` local transforms); the rules are those of
 /// [`blend_poses_layered`] without additive layers.
 ///
@@ -180,14 +186,7 @@ pub fn blend_poses_layered(
     rest_pose: &[Transform],
     output: &mut [Transform],
 ) -> Result<(), AnimError> {
-    let n = output.len();
-    check_len("blend rest pose", n, rest_pose.len())?;
-    for l in layers.iter().chain(additive) {
-        check_len("blend layer pose", n, l.pose.len())?;
-        if let Some(w) = l.joint_weights {
-            check_len("blend joint weights", n, w.len())?;
-        }
-    }
+    check_layers(layers, additive, rest_pose, output.len())?;
     let weight = |l: &BlendLayer, j: usize| match l.joint_weights {
         Some(w) => l.weight * w[j],
         None => l.weight,
@@ -238,14 +237,7 @@ pub fn blend_poses_soa_with(
     rest_pose: &[SoaTransform],
     output: &mut [SoaTransform],
 ) -> Result<(), AnimError> {
-    let n = output.len();
-    check_len("blend rest pose", n, rest_pose.len())?;
-    for l in layers.iter().chain(additive) {
-        check_len("blend layer pose", n, l.pose.len())?;
-        if let Some(w) = l.joint_weights {
-            check_len("blend joint weights", n, w.len())?;
-        }
-    }
+    check_layers(layers, additive, rest_pose, output.len())?;
     blend_soa_dispatch(level, layers, additive, rest_pose, output);
     Ok(())
 }

@@ -14,7 +14,7 @@ use glam::{Mat4, Vec3};
 
 use crate::{
     local_to_model, sample_clip, CharacterJob, CharacterPose, Clip, ClipLayer, ClipSource,
-    CompressionSettings, NoHook, Playback, SamplingContext, Skeleton, Transform,
+    CompressionSettings, Playback, SamplingContext, Skeleton, Transform,
 };
 
 /// Bytes of a clip's joint tracks as [`Clip`] stores them: key times (4 bytes per key per
@@ -77,20 +77,8 @@ pub fn max_vertex_error<C: ClipSource + ?Sized>(
     let mut pose = CharacterPose::new(skeleton, 0, 1);
     let mut worst = 0.0f32;
     for t in sample_times(raw) {
-        let layers = [ClipLayer {
-            clip: other,
-            time: t,
-            playback: Playback::Once,
-            weight: 1.0,
-        }];
-        let job = CharacterJob {
-            skeleton,
-            skin: None,
-            layers: &layers,
-            root: Mat4::IDENTITY,
-            hook: &NoHook,
-            character: 0,
-        };
+        let layers = [ClipLayer::single(other, t, Playback::Once)];
+        let job = CharacterJob::new(skeleton, None, &layers);
         if sample_clip(raw, t, Playback::Once, &mut ca, &mut la).is_err()
             || local_to_model(skeleton, &la, Mat4::IDENTITY, &mut ma).is_err()
             || job.run(&mut pose).is_err()

@@ -34,6 +34,7 @@ use std::collections::HashMap;
 use glam::{Mat4, Quat, Vec3, Vec3A, Vec4};
 
 use crate::clip::{MorphTrack, TrackHeader, TrackSet};
+use crate::error::check_len;
 use crate::{AnimError, Clip, Interpolation, Skeleton};
 
 /// `Wide::group` of a constant track.
@@ -99,6 +100,44 @@ struct Wide {
     /// Animated: `min`/`quantum` stored (24 bytes); `false` for rotations quantised over the
     /// fixed smallest-three range `[−1/√2, 1/√2]` (cheaper for tracks with few keys).
     pub ranged: bool,
+}
+
+impl Wide {
+    /// A constant track holding `value` (`x y z 0` or `x y z w`); `identity` when that value
+    /// equals the identity within the budget.
+    fn constant(identity: bool, value: [f32; 4]) -> Self {
+        Self {
+            identity,
+            group: CONSTANT,
+            step: true,
+            bits: 0,
+            offset: 0,
+            len: 0,
+            min: value,
+            quantum: [0.0; 3],
+            ranged: false,
+        }
+    }
+}
+
+/// Componentwise `(min, max − min)` of `points` (at least one).
+fn min_extent(points: impl Iterator<Item = Vec3>) -> (Vec3, Vec3) {
+    let (min, max) = points.fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    );
+    (min, max - min)
+}
+
+/// The decoded step per component, `extent / (2^bits − 1)` (`extent` itself for
+/// [`LOSSLESS`] tracks, which store raw `f32` bits and never use it).
+fn quantum_of(extent: Vec3, bits: u8) -> [f32; 3] {
+    let steps = if bits == LOSSLESS {
+        1.0
+    } else {
+        ((1u32 << bits) - 1) as f32
+    };
+    (extent / steps).to_array()
 }
 
 /// Key times shared by animated tracks: `times[first..first + keys]` of the clip.
@@ -312,13 +351,7 @@ impl CompressedClip {
         settings: &CompressionSettings,
     ) -> Result<Self, AnimError> {
         let n = skeleton.joint_count();
-        if clip.joint_count() != n {
-            return Err(AnimError::BufferSize {
-                what: "clip joints",
-                expected: n,
-                actual: clip.joint_count(),
-            });
-        }
+        check_len("clip joints", n, clip.joint_count())?;
         let bounds = JointBounds::measure(clip, skeleton, settings)?;
         let world = settings.world_scale.abs().max(f32::MIN_POSITIVE);
         let mut budget = settings.tolerance / world;
@@ -366,31 +399,22 @@ impl CompressedClip {
         let sqrt3 = 3f32.sqrt();
         for j in 0..n {
             let delta = budget / (sqrt3 * bounds.parent_scale[j]);
-            tracks.push(enc.vec_track(
-                &clip.translations,
-                j,
-                (delta, extra[j]),
-                budget,
-                bounds.parent_scale[j],
-                0.0,
-            ));
+            let set = &clip.translations;
+            let keys = track_keys(set, set.headers[j], budget, bounds.parent_scale[j], false);
+            tracks.push(enc.vec_track(keys, (delta, extra[j]), 0.0));
         }
         for j in 0..n {
             let reach = bounds.reach[j];
             let delta = budget / (8.0 * reach);
-            tracks.push(enc.rot_track(&clip.rotations, j, (delta, extra[n + j]), budget, reach));
+            let set = &clip.rotations;
+            let keys = track_keys(set, set.headers[j], budget, reach, true);
+            tracks.push(enc.rot_track(keys, (delta, extra[n + j])));
         }
         for j in 0..n {
             let reach = bounds.reach[j] / bounds.min_scale[j];
             let delta = budget / (sqrt3 * reach);
-            tracks.push(enc.vec_track(
-                &clip.scales,
-                j,
-                (delta, extra[2 * n + j]),
-                budget,
-                reach,
-                1.0,
-            ));
+            let keys = track_keys(&clip.scales, clip.scales.headers[j], budget, reach, false);
+            tracks.push(enc.vec_track(keys, (delta, extra[2 * n + j]), 1.0));
         }
         // Pack: kinds, constants, animated headers with their range and keys re-laid
         // contiguously (range first).
@@ -712,24 +736,39 @@ impl Encoder {
         g
     }
 
-    fn vec_track(
+    /// The animated track whose keys were pushed to the bit stream from bit `offset` on,
+    /// with `bits` per component over the range `min` + `quantum` steps.
+    fn animated(
         &mut self,
-        set: &TrackSet<Vec3A>,
-        j: usize,
-        (delta, extra): (f32, i8),
-        budget: f32,
-        reach: f32,
-        identity: f32,
+        keys: &Keys,
+        bits: u8,
+        offset: u32,
+        min: [f32; 3],
+        quantum: [f32; 3],
+        ranged: bool,
     ) -> Wide {
-        let keys = track_keys(set, set.headers[j], budget, reach, false);
+        Wide {
+            identity: false,
+            group: self.group(&keys.times),
+            step: keys.step,
+            bits,
+            offset,
+            len: self.bits.len as u32 - offset,
+            min: [min[0], min[1], min[2], 0.0],
+            quantum,
+            ranged,
+        }
+    }
+
+    /// A translation or scale track from its kept `keys`, each component within `delta` of
+    /// the clip (`extra` bits added); constant tracks within `delta` of `identity` are identity.
+    fn vec_track(&mut self, keys: Keys, (delta, extra): (f32, i8), identity: f32) -> Wide {
         let v: Vec<Vec3> = keys
             .values
             .iter()
             .map(|a| Vec3::new(a[0], a[1], a[2]))
             .collect();
-        let min = v.iter().fold(Vec3::splat(f32::MAX), |a, &b| a.min(b));
-        let max = v.iter().fold(Vec3::splat(f32::MIN), |a, &b| a.max(b));
-        let extent = max - min;
+        let (min, extent) = min_extent(v.iter().copied());
         if v.len() == 1 || extent.max_element() <= 2.0 * delta {
             let c = if v.len() == 1 {
                 v[0]
@@ -739,25 +778,10 @@ impl Encoder {
             let is_identity = v
                 .iter()
                 .all(|x| (*x - Vec3::splat(identity)).abs().max_element() <= delta);
-            return Wide {
-                identity: is_identity,
-                group: CONSTANT,
-                step: true,
-                bits: 0,
-                offset: 0,
-                len: 0,
-                min: [c.x, c.y, c.z, 0.0],
-                quantum: [0.0; 3],
-                ranged: false,
-            };
+            return Wide::constant(is_identity, c.extend(0.0).to_array());
         }
         let bits = adjust(bits_for(extent.max_element(), delta), extra);
-        let steps = if bits == LOSSLESS {
-            1.0
-        } else {
-            ((1u32 << bits) - 1) as f32
-        };
-        let quantum = (extent / steps).to_array();
+        let quantum = quantum_of(extent, bits);
         let offset = self.bits.len as u32;
         let min = min.to_array();
         for x in &v {
@@ -770,28 +794,11 @@ impl Encoder {
                 self.bits.push(u, bits as u32);
             }
         }
-        Wide {
-            identity: false,
-            group: self.group(&keys.times),
-            step: keys.step,
-            bits,
-            offset,
-            len: self.bits.len as u32 - offset,
-            min: [min[0], min[1], min[2], 0.0],
-            quantum,
-            ranged: bits != LOSSLESS,
-        }
+        self.animated(&keys, bits, offset, min, quantum, bits != LOSSLESS)
     }
 
-    fn rot_track(
-        &mut self,
-        set: &TrackSet<Quat>,
-        j: usize,
-        (delta, extra): (f32, i8),
-        budget: f32,
-        reach: f32,
-    ) -> Wide {
-        let keys = track_keys(set, set.headers[j], budget, reach, true);
+    /// A rotation track from its kept `keys` (smallest-three), each component within `delta`.
+    fn rot_track(&mut self, keys: Keys, (delta, extra): (f32, i8)) -> Wide {
         let q: Vec<Vec4> = keys
             .values
             .iter()
@@ -807,17 +814,7 @@ impl Encoder {
                 let k = if k.w < 0.0 { -k } else { k };
                 (k - Vec4::W).abs().max_element() <= delta
             });
-            return Wide {
-                identity: is_identity,
-                len: 0,
-                group: CONSTANT,
-                step: true,
-                bits: 0,
-                offset: 0,
-                min: q0.to_array(),
-                quantum: [0.0; 3],
-                ranged: false,
-            };
+            return Wide::constant(is_identity, q0.to_array());
         }
         // Smallest three: (index of the largest |component|, the other three with it positive).
         let three: Vec<(u32, Vec3)> = q
@@ -839,9 +836,7 @@ impl Encoder {
                 (largest as u32, Vec3::from_array(r))
             })
             .collect();
-        let min = three.iter().fold(Vec3::splat(f32::MAX), |a, b| a.min(b.1));
-        let max = three.iter().fold(Vec3::splat(f32::MIN), |a, b| a.max(b.1));
-        let extent = max - min;
+        let (min, extent) = min_extent(three.iter().map(|t| t.1));
         let bits = adjust(bits_for(extent.max_element(), delta), extra);
         // Or over the fixed range, when the 24 bytes of range cost more than the bits they save.
         let full = std::f32::consts::SQRT_2;
@@ -860,12 +855,7 @@ impl Encoder {
         } else {
             (Vec3::splat(-0.5 * full), Vec3::splat(full), bits_full)
         };
-        let steps = if bits == LOSSLESS {
-            1.0
-        } else {
-            ((1u32 << bits) - 1) as f32
-        };
-        let quantum = (extent / steps).to_array();
+        let quantum = quantum_of(extent, bits);
         let offset = self.bits.len as u32;
         let min = min.to_array();
         if bits == LOSSLESS {
@@ -882,16 +872,6 @@ impl Encoder {
                     .push(quantize(r[c], min[c], quantum[c], bits), bits as u32);
             }
         }
-        Wide {
-            identity: false,
-            group: self.group(&keys.times),
-            step: keys.step,
-            bits,
-            offset,
-            len: self.bits.len as u32 - offset,
-            min: [min[0], min[1], min[2], 0.0],
-            quantum,
-            ranged,
-        }
+        self.animated(&keys, bits, offset, min, quantum, ranged)
     }
 }

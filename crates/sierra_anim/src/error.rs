@@ -65,3 +65,19 @@ pub enum AnimError {
     #[error("sample rate must be positive and finite, got {0}")]
     BadSampleRate(f32),
 }
+
+/// `Ok` when buffer `what` has its `expected` length, else [`AnimError::BufferSize`].
+pub(crate) fn check_len(
+    what: &'static str,
+    expected: usize,
+    actual: usize,
+) -> Result<(), AnimError> {
+    if expected != actual {
+        return Err(AnimError::BufferSize {
+            what,
+            expected,
+            actual,
+        });
+    }
+    Ok(())
+}

@@ -11,8 +11,8 @@ use crate::simd::{dispatch, SimdLevel, F8};
 use crate::soa::{from_soa, soa_blocks, SoaTransform};
 use crate::{
     blend_poses_soa_with, local_to_model_from, local_to_model_soa_with, sample_clip_soa_with,
-    sample_compressed_soa_with, skinning_palette, AnimError, Clip, ClipRef, ClipSource, Playback,
-    SamplingContext, Skeleton, Skin, SoaBlendLayer, Transform,
+    skinning_palette, AnimError, Clip, ClipRef, ClipSource, Playback, SamplingContext, Skeleton,
+    Skin, SoaBlendLayer, Transform,
 };
 
 /// A post-sampling hook (IK) run inside [`CharacterJob::run`] after the first
@@ -88,6 +88,18 @@ pub struct ClipLayer<'a, C: ?Sized = Clip> {
     pub weight: f32,
 }
 
+impl<'a, C: ?Sized> ClipLayer<'a, C> {
+    /// `clip` as the only layer: at `time` seconds mapped by `playback`, weight 1.
+    pub fn single(clip: &'a C, time: f32, playback: Playback) -> Self {
+        Self {
+            clip,
+            time,
+            playback,
+            weight: 1.0,
+        }
+    }
+}
+
 impl<C: ?Sized> Clone for ClipLayer<'_, C> {
     fn clone(&self) -> Self {
         *self
@@ -150,6 +162,31 @@ impl CharacterPose {
     pub fn max_layers(&self) -> usize {
         self.contexts.len()
     }
+
+    /// The stages every job runs after its first local-to-model (`local` and `model` hold
+    /// the blended pose): `hook` edits `local` given `model`, `model` is recomputed (under
+    /// `root`) from the first joint it changed, then the palette of `skin` is written
+    /// (`None`: no hook, or no palette).
+    ///
+    /// Errors: [`AnimError::BufferSize`] when the buffers do not match `skeleton` or `skin`.
+    pub(crate) fn finish<H: PoseHook>(
+        &mut self,
+        skeleton: &Skeleton,
+        skin: Option<&Skin>,
+        hook: Option<&H>,
+        character: usize,
+        root: Mat4,
+    ) -> Result<(), AnimError> {
+        let changed = hook.and_then(|h| h.apply(character, skeleton, &mut self.local, &self.model));
+        if let Some(from) = changed {
+            let from = from.min(skeleton.joint_count());
+            local_to_model_from(skeleton, &self.local, root, from, &mut self.model)?;
+        }
+        if let Some(skin) = skin {
+            skinning_palette(skin, &self.model, &mut self.palette)?;
+        }
+        Ok(())
+    }
 }
 
 /// One character's frame: sample every layer → blend → hook (IK) → local-to-model
@@ -170,6 +207,25 @@ pub struct CharacterJob<'a, H: PoseHook = NoHook, C: ClipSource + ?Sized = Clip>
     pub hook: &'a H,
     /// Index passed to the hook.
     pub character: usize,
+}
+
+impl<'a, C: ClipSource + ?Sized> CharacterJob<'a, NoHook, C> {
+    /// The job without a hook: `layers` blended for `skeleton` in model space (identity
+    /// root), character 0, and the palette of `skin` when given.
+    pub fn new(
+        skeleton: &'a Skeleton,
+        skin: Option<&'a Skin>,
+        layers: &'a [ClipLayer<'a, C>],
+    ) -> Self {
+        Self {
+            skeleton,
+            skin,
+            layers,
+            root: Mat4::IDENTITY,
+            hook: &NoHook,
+            character: 0,
+        }
+    }
 }
 
 impl<H: PoseHook, C: ClipSource + ?Sized> CharacterJob<'_, H, C> {
@@ -219,34 +275,23 @@ impl<H: PoseHook, C: ClipSource + ?Sized> CharacterJob<'_, H, C> {
         }
         let level = SimdLevel::detect();
         if let [layer] = self.layers {
-            sample_layer(level, layer, &mut pose.contexts[0], &mut pose.soa_local)?;
+            sample_clip_soa_with(
+                level,
+                layer.clip,
+                layer.time,
+                layer.playback,
+                &mut pose.contexts[0],
+                &mut pose.soa_local,
+            )?;
         } else if let ([a, b], true) = (self.layers, fused) {
             let (ca, rest) = pose.contexts.split_at_mut(1);
             let (ca, cb) = (&mut ca[0], &mut rest[0]);
-            let (wa, wb, r) = (a.weight, b.weight, self.skeleton.soa_rest_pose());
-            let out = &mut pose.soa_local;
-            match (a.clip.clip_ref(), b.clip.clip_ref()) {
-                (ClipRef::Raw(x), ClipRef::Raw(y)) => {
-                    let mut sa = SoaSampler::new(x, a.time, a.playback, ca);
-                    let mut sb = SoaSampler::new(y, b.time, b.playback, cb);
-                    fused_rr(level, &mut sa, &mut sb, wa, wb, r, out);
-                }
-                (ClipRef::Raw(x), ClipRef::Compressed(y)) => {
-                    let mut sa = SoaSampler::new(x, a.time, a.playback, ca);
-                    let mut sb = CompressedSampler::new(y, b.time, b.playback, cb);
-                    fused_rc(level, &mut sa, &mut sb, wa, wb, r, out);
-                }
-                (ClipRef::Compressed(x), ClipRef::Raw(y)) => {
-                    let mut sa = CompressedSampler::new(x, a.time, a.playback, ca);
-                    let mut sb = SoaSampler::new(y, b.time, b.playback, cb);
-                    fused_cr(level, &mut sa, &mut sb, wa, wb, r, out);
-                }
-                (ClipRef::Compressed(x), ClipRef::Compressed(y)) => {
-                    let mut sa = CompressedSampler::new(x, a.time, a.playback, ca);
-                    let mut sb = CompressedSampler::new(y, b.time, b.playback, cb);
-                    fused_cc(level, &mut sa, &mut sb, wa, wb, r, out);
-                }
-            }
+            let target = FuseTarget {
+                level,
+                rest: self.skeleton.soa_rest_pose(),
+                out: &mut pose.soa_local,
+            };
+            fuse_layers((a, ca), (b, cb), target);
         } else {
             for ((layer, ctx), out) in self
                 .layers
@@ -254,7 +299,7 @@ impl<H: PoseHook, C: ClipSource + ?Sized> CharacterJob<'_, H, C> {
                 .zip(&mut pose.contexts)
                 .zip(pose.layer_poses.chunks_exact_mut(blocks))
             {
-                sample_layer(level, layer, ctx, out)?;
+                sample_clip_soa_with(level, layer.clip, layer.time, layer.playback, ctx, out)?;
             }
             let mut blend = [SoaBlendLayer {
                 pose: &[],
@@ -301,86 +346,71 @@ impl<H: PoseHook, C: ClipSource + ?Sized> CharacterJob<'_, H, C> {
             self.root,
             &mut pose.model,
         )?;
-        if !self.hook.edits_pose() {
-        } else if let Some(from) = {
+        let hook = if self.hook.edits_pose() {
             from_soa(&pose.soa_local, &mut pose.local)?;
-            self.hook
-                .apply(self.character, self.skeleton, &mut pose.local, &pose.model)
-        } {
-            local_to_model_from(
-                self.skeleton,
-                &pose.local,
-                self.root,
-                from.min(n),
-                &mut pose.model,
-            )?;
-        }
-        if let Some(skin) = self.skin {
-            skinning_palette(skin, &pose.model, &mut pose.palette)?;
-        }
-        Ok(())
+            Some(self.hook)
+        } else {
+            None
+        };
+        pose.finish(self.skeleton, self.skin, hook, self.character, self.root)
     }
 }
 
-/// Samples one layer into `out` (`[soa_blocks(joint_count)]`).
-#[inline(always)]
-fn sample_layer<C: ClipSource + ?Sized>(
+/// Where a fused crossfade writes: `out` (`[soa_blocks(joint_count)]`), `rest` the rest pose
+/// (for joints whose weights sum to zero), on instruction set `level`.
+struct FuseTarget<'o> {
     level: SimdLevel,
-    layer: &ClipLayer<'_, C>,
-    ctx: &mut SamplingContext,
-    out: &mut [SoaTransform],
-) -> Result<(), AnimError> {
-    match layer.clip.clip_ref() {
-        ClipRef::Raw(c) => sample_clip_soa_with(level, c, layer.time, layer.playback, ctx, out),
-        ClipRef::Compressed(c) => {
-            sample_compressed_soa_with(level, c, layer.time, layer.playback, ctx, out)
+    rest: &'o [SoaTransform],
+    out: &'o mut [SoaTransform],
+}
+
+/// The crossfade of layer `a` (sampled with context `ca`) and layer `b` (with `cb`), each clip
+/// raw or compressed: picks `a`'s sampler, then [`fuse_with`] picks `b`'s and runs [`fused2`].
+fn fuse_layers<C: ClipSource + ?Sized>(
+    (a, ca): (&ClipLayer<'_, C>, &mut SamplingContext),
+    b: (&ClipLayer<'_, C>, &mut SamplingContext),
+    target: FuseTarget<'_>,
+) {
+    let (t, p, w) = (a.time, a.playback, a.weight);
+    match a.clip.clip_ref() {
+        ClipRef::Raw(x) => fuse_with(&mut SoaSampler::new(x, t, p, ca), w, b, target),
+        ClipRef::Compressed(x) => fuse_with(&mut CompressedSampler::new(x, t, p, ca), w, b, target),
+    }
+}
+
+/// [`fuse_layers`] once the first layer's sampler `sa` (weight `wa`) is built.
+fn fuse_with<A: BlockSource, C: ClipSource + ?Sized>(
+    sa: &mut A,
+    wa: f32,
+    (b, cb): (&ClipLayer<'_, C>, &mut SamplingContext),
+    FuseTarget { level, rest, out }: FuseTarget<'_>,
+) {
+    let (t, p, wb) = (b.time, b.playback, b.weight);
+    match b.clip.clip_ref() {
+        ClipRef::Raw(y) => fused2(
+            level,
+            sa,
+            &mut SoaSampler::new(y, t, p, cb),
+            wa,
+            wb,
+            rest,
+            out,
+        ),
+        ClipRef::Compressed(y) => {
+            let mut sb = CompressedSampler::new(y, t, p, cb);
+            fused2(level, sa, &mut sb, wa, wb, rest, out);
         }
     }
 }
 
 dispatch! {
-    /// The crossfade fast path: samples both clips block by block and blends in the same
-    /// pass, without writing the two intermediate poses (the same bits as sampling twice
-    /// and [`blend_poses_soa`]). Raw clips.
-    fn fused_rr(
-        sa: &mut SoaSampler<'_>,
-        sb: &mut SoaSampler<'_>,
-        wa: f32,
-        wb: f32,
-        rest: &[SoaTransform],
-        out: &mut [SoaTransform],
-    ) => fused2_kernel
-}
-
-dispatch! {
-    /// [`fused_rr`] for a raw and a compressed clip.
-    fn fused_rc(
-        sa: &mut SoaSampler<'_>,
-        sb: &mut CompressedSampler<'_>,
-        wa: f32,
-        wb: f32,
-        rest: &[SoaTransform],
-        out: &mut [SoaTransform],
-    ) => fused2_kernel
-}
-
-dispatch! {
-    /// [`fused_rr`] for a compressed and a raw clip.
-    fn fused_cr(
-        sa: &mut CompressedSampler<'_>,
-        sb: &mut SoaSampler<'_>,
-        wa: f32,
-        wb: f32,
-        rest: &[SoaTransform],
-        out: &mut [SoaTransform],
-    ) => fused2_kernel
-}
-
-dispatch! {
-    /// [`fused_rr`] for two compressed clips.
-    fn fused_cc(
-        sa: &mut CompressedSampler<'_>,
-        sb: &mut CompressedSampler<'_>,
+    /// The crossfade fast path: samples both clips (each a raw [`SoaSampler`] or a
+    /// [`CompressedSampler`]) block by block and blends in the same pass, without writing the
+    /// two intermediate poses (the same bits as sampling twice and [`blend_poses_soa`]).
+    /// `rest` and `out` are `[soa_blocks(joint_count)]`; `wa`, `wb` are the layer weights.
+    fn fused2<A: BlockSource, B: BlockSource>(
+        sa: &mut A,
+        sb: &mut B,
         wa: f32,
         wb: f32,
         rest: &[SoaTransform],

@@ -68,7 +68,7 @@ mod transform;
 
 pub use baking::{bake_skinning_matrices, BakedAnimation, BakedClip};
 pub use blending::{
-    blend_poses, blend_poses_layered, blend_poses_soa, blend_poses_soa_with, BlendLayer,
+    blend_poses, blend_poses_layered, blend_poses_soa, blend_poses_soa_with, BlendLayer, PoseLayer,
     SoaBlendLayer,
 };
 pub use clip::{Clip, Interpolation, MorphTrack, RawClip, RawJointTrack, RawMorphTrack, RawTrack};
@@ -83,7 +83,10 @@ pub use local_to_model::{
 };
 pub use palette::{joint_matrices, skinning_palette, Skin};
 pub use sampling::{sample_clip, sample_morph_weights, Playback, SamplingContext};
-pub use sampling_compressed::{sample_compressed_soa, sample_compressed_soa_with};
+/// [`sample_clip_soa`] under the name it had for compressed clips (it takes either kind).
+pub use sampling_soa::sample_clip_soa as sample_compressed_soa;
+/// [`sample_clip_soa_with`] under the name it had for compressed clips (it takes either kind).
+pub use sampling_soa::sample_clip_soa_with as sample_compressed_soa_with;
 pub use sampling_soa::{sample_clip_soa, sample_clip_soa_with};
 pub use simd::{SimdLevel, F8, LANES};
 pub use skeleton::{RawJoint, RawSkeleton, Skeleton, NO_PARENT};

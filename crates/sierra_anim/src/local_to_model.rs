@@ -5,6 +5,7 @@
 
 use glam::{Mat4, Vec4};
 
+use crate::error::check_len;
 use crate::lane::{trs_to_affine, Trs};
 use crate::simd::{dispatch, SimdLevel, LANES};
 use crate::soa::{check_blocks, SoaTransform};
@@ -12,21 +13,8 @@ use crate::{AnimError, Skeleton, Transform, NO_PARENT};
 
 fn check(skeleton: &Skeleton, local: usize, model: &[Mat4]) -> Result<(), AnimError> {
     let n = skeleton.joint_count();
-    if local != n {
-        return Err(AnimError::BufferSize {
-            what: "local pose",
-            expected: n,
-            actual: local,
-        });
-    }
-    if model.len() != n {
-        return Err(AnimError::BufferSize {
-            what: "model-space output",
-            expected: n,
-            actual: model.len(),
-        });
-    }
-    Ok(())
+    check_len("local pose", n, local)?;
+    check_len("model-space output", n, model.len())
 }
 
 /// `parent · L` for the affine local matrix `L` given as columns `l = [x; 3, y; 3, z; 3, t; 3]`

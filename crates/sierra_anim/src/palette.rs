@@ -2,6 +2,7 @@
 
 use glam::Mat4;
 
+use crate::error::check_len;
 use crate::{AnimError, Skeleton};
 
 /// A skin: which skeleton joints deform a mesh, with their inverse bind matrices
@@ -23,13 +24,8 @@ impl Skin {
 
     /// Checks that every joint exists in `skeleton` and that both arrays have the same length.
     pub fn validate(&self, skeleton: &Skeleton) -> Result<(), AnimError> {
-        if self.inverse_bind_matrices.len() != self.joints.len() {
-            return Err(AnimError::BufferSize {
-                what: "inverse bind matrices",
-                expected: self.joints.len(),
-                actual: self.inverse_bind_matrices.len(),
-            });
-        }
+        let bind = self.inverse_bind_matrices.len();
+        check_len("inverse bind matrices", self.joints.len(), bind)?;
         let count = skeleton.joint_count();
         match self.joints.iter().position(|&j| j as usize >= count) {
             Some(i) => Err(AnimError::SkinJointOutOfRange {

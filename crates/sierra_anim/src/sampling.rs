@@ -11,6 +11,7 @@
 use glam::{Quat, Vec3A};
 
 use crate::clip::{TrackHeader, TrackSet};
+use crate::error::check_len;
 use crate::{AnimError, Clip, Interpolation, Transform};
 
 /// How a clip's time is mapped into its key range.
@@ -292,14 +293,7 @@ pub fn sample_clip(
     context: &mut SamplingContext,
     output: &mut [Transform],
 ) -> Result<(), AnimError> {
-    let n = clip.joint_count();
-    if output.len() != n {
-        return Err(AnimError::BufferSize {
-            what: "sampling output pose",
-            expected: n,
-            actual: output.len(),
-        });
-    }
+    check_len("sampling output pose", clip.joint_count(), output.len())?;
     let mut sampler = JointSampler::new(clip, time, playback, context);
     for (j, out) in output.iter_mut().enumerate() {
         *out = sampler.joint(j);
@@ -351,42 +345,39 @@ impl<'a> JointSampler<'a> {
     #[inline(always)]
     pub(crate) fn translation(&mut self, j: usize) -> Vec3A {
         let c = self.clip;
-        sample_track(
-            &c.translations,
-            &(),
-            c.translations.headers[j],
-            self.t,
-            self.wrap,
-            &mut self.cursors[j],
-            &mut self.memo[0],
-        )
+        self.track(&c.translations, &(), 0, j)
     }
 
     #[inline(always)]
     pub(crate) fn rotation(&mut self, j: usize) -> Quat {
         let c = self.clip;
-        sample_track(
-            &c.rotations,
-            &c.slerp,
-            c.rotations.headers[j],
-            self.t,
-            self.wrap,
-            &mut self.cursors[self.n + j],
-            &mut self.memo[1],
-        )
+        self.track(&c.rotations, &c.slerp, 1, j)
     }
 
     #[inline(always)]
     pub(crate) fn scale(&mut self, j: usize) -> Vec3A {
         let c = self.clip;
+        self.track(&c.scales, &(), 2, j)
+    }
+
+    /// Joint `j`'s track of `set`, channel `channel` (0 translation, 1 rotation, 2 scale:
+    /// the index of its cursors, `cursors[channel · n + j]`, and of its memo).
+    #[inline(always)]
+    fn track<V: Keyframe>(
+        &mut self,
+        set: &TrackSet<V>,
+        segments: &V::Segments,
+        channel: usize,
+        j: usize,
+    ) -> V {
         sample_track(
-            &c.scales,
-            &(),
-            c.scales.headers[j],
+            set,
+            segments,
+            set.headers[j],
             self.t,
             self.wrap,
-            &mut self.cursors[2 * self.n + j],
-            &mut self.memo[2],
+            &mut self.cursors[channel * self.n + j],
+            &mut self.memo[channel],
         )
     }
 }
@@ -410,13 +401,7 @@ pub fn sample_morph_weights(
         });
     };
     let w = m.weight_count;
-    if weights.len() != w {
-        return Err(AnimError::BufferSize {
-            what: "morph weights",
-            expected: w,
-            actual: weights.len(),
-        });
-    }
+    check_len("morph weights", w, weights.len())?;
     let (t, wrap) = playback.local_time(time, clip.duration());
     let cubic = m.interpolation == Interpolation::CubicSpline;
     let stride = if cubic { 3 * w } else { w };

@@ -10,11 +10,11 @@
 
 use crate::compressed::{CompressedClip, KIND_CONSTANT, KIND_IDENTITY, STEP};
 use crate::lane::{lerp3, slerp4, Trs};
-use crate::sampling_soa::{sample_kernel, BlockSource};
-use crate::simd::{dispatch, SimdLevel, F8, LANES};
+use crate::sampling_soa::BlockSource;
+use crate::simd::{F8, LANES};
 use crate::slerp::SlerpSegment;
-use crate::soa::{soa_blocks, SoaTransform};
-use crate::{AnimError, Playback, SamplingContext};
+use crate::soa::soa_blocks;
+use crate::{Playback, SamplingContext};
 
 /// The cached keys of eight tracks of one channel kind.
 #[derive(Clone, Copy, Debug)]
@@ -335,41 +335,4 @@ impl BlockSource for CompressedSampler<'_> {
             s: lerp3(&sb.a, &sb.b, u(sb.t0, sb.inv_dt)),
         }
     }
-}
-
-/// Samples every joint of the compressed `clip` at `time` seconds into `output`
-/// (`[soa_blocks(clip.joint_count())]`; lanes past the last joint get identity), mapping time
-/// with `playback`, with the best instruction set of this CPU. `context` keeps the decoded keys
-/// (see the module docs); no allocation once it has served a clip this large.
-///
-/// Errors: [`AnimError::BufferSize`] when `output` has the wrong length.
-pub fn sample_compressed_soa(
-    clip: &CompressedClip,
-    time: f32,
-    playback: Playback,
-    context: &mut SamplingContext,
-    output: &mut [SoaTransform],
-) -> Result<(), AnimError> {
-    sample_compressed_soa_with(SimdLevel::detect(), clip, time, playback, context, output)
-}
-
-/// [`sample_compressed_soa`] with a chosen instruction set (lowered to what this CPU supports).
-///
-/// Errors: as [`sample_compressed_soa`].
-pub fn sample_compressed_soa_with(
-    level: SimdLevel,
-    clip: &CompressedClip,
-    time: f32,
-    playback: Playback,
-    context: &mut SamplingContext,
-    output: &mut [SoaTransform],
-) -> Result<(), AnimError> {
-    crate::soa::check_blocks("SoA sampling output", clip.joint_count(), output.len())?;
-    let mut sampler = CompressedSampler::new(clip, time, playback, context);
-    sample_compressed_dispatch(level, &mut sampler, output);
-    Ok(())
-}
-
-dispatch! {
-    fn sample_compressed_dispatch(sampler: &mut CompressedSampler<'_>, output: &mut [SoaTransform]) => sample_kernel
 }

@@ -8,9 +8,10 @@
 use crate::clip_soa::SoaChannel;
 use crate::lane::{lerp3, slerp4, Trs};
 use crate::sampling::{locate, JointSampler};
+use crate::sampling_compressed::CompressedSampler;
 use crate::simd::{dispatch, SimdLevel, F8, LANES};
 use crate::soa::{soa_blocks, SoaTransform};
-use crate::{AnimError, Clip, Playback, SamplingContext};
+use crate::{AnimError, Clip, ClipRef, ClipSource, Playback, SamplingContext};
 
 /// Key-block offsets `k · blocks`, `(k + 1) · blocks` and the fraction `u` of one uniform channel.
 #[derive(Clone, Copy, Debug)]
@@ -101,17 +102,25 @@ pub(crate) trait BlockSource {
     fn block(&mut self, b: usize) -> Trs<F8>;
 }
 
+/// Linear interpolation of block `b` of a uniform vector channel (translations or scales)
+/// over the key interval `iv` (`None` when the channel is not uniform or in a wrap segment).
+#[inline(always)]
+fn lerp_block(iv: Option<Interval>, channel: Option<&SoaChannel<3>>, b: usize) -> Option<[F8; 3]> {
+    let (iv, ch) = (iv?, channel?);
+    Some(lerp3(
+        &ch.keys[iv.k0 + b],
+        &ch.keys[iv.k1 + b],
+        ch.interpolate[b] * iv.u,
+    ))
+}
+
 impl BlockSource for SoaSampler<'_> {
     #[inline(always)]
     fn block(&mut self, b: usize) -> Trs<F8> {
         let soa = &self.clip.soa;
-        let t = match (self.intervals[0], &soa.translations) {
-            (Some(iv), Some(ch)) => lerp3(
-                &ch.keys[iv.k0 + b],
-                &ch.keys[iv.k1 + b],
-                ch.interpolate[b] * iv.u,
-            ),
-            _ => self.lanes(b, [0.0; 3], |s, j| s.translation(j).to_array()),
+        let t = match lerp_block(self.intervals[0], soa.translations.as_ref(), b) {
+            Some(t) => t,
+            None => self.lanes(b, [0.0; 3], |s, j| s.translation(j).to_array()),
         };
         let q = match (self.intervals[1], &soa.rotations) {
             (Some(iv), Some(ch)) => {
@@ -127,26 +136,24 @@ impl BlockSource for SoaSampler<'_> {
             }
             _ => self.lanes(b, [0.0, 0.0, 0.0, 1.0], |s, j| s.rotation(j).to_array()),
         };
-        let s = match (self.intervals[2], &soa.scales) {
-            (Some(iv), Some(ch)) => lerp3(
-                &ch.keys[iv.k0 + b],
-                &ch.keys[iv.k1 + b],
-                ch.interpolate[b] * iv.u,
-            ),
-            _ => self.lanes(b, [1.0; 3], |s, j| s.scale(j).to_array()),
+        let s = match lerp_block(self.intervals[2], soa.scales.as_ref(), b) {
+            Some(s) => s,
+            None => self.lanes(b, [1.0; 3], |s, j| s.scale(j).to_array()),
         };
         Trs { t, q, s }
     }
 }
 
-/// Samples every joint of `clip` at `time` seconds into `output`
-/// (`[soa_blocks(clip.joint_count())]`; lanes past the last joint get identity), mapping
-/// time with `playback`: the same bits as [`crate::sample_clip`], eight joints at a time,
-/// with the best instruction set of this CPU.
+/// Samples every joint of `clip` (a raw [`Clip`], a [`crate::CompressedClip`] or a
+/// [`crate::ClipRef`]) at `time` seconds into `output` (`[soa_blocks(clip.joint_count())]`;
+/// lanes past the last joint get identity), mapping time with `playback`, eight joints at a
+/// time with the best instruction set of this CPU. A raw clip gives the same bits as
+/// [`crate::sample_clip`]; a compressed one decodes its keys into `context` (see
+/// `compressed.rs`), with no allocation once the context has served a clip this large.
 ///
 /// Errors: [`AnimError::BufferSize`] when `output` has the wrong length.
-pub fn sample_clip_soa(
-    clip: &Clip,
+pub fn sample_clip_soa<C: ClipSource + ?Sized>(
+    clip: &C,
     time: f32,
     playback: Playback,
     context: &mut SamplingContext,
@@ -158,26 +165,34 @@ pub fn sample_clip_soa(
 /// [`sample_clip_soa`] with a chosen instruction set (lowered to what this CPU supports).
 ///
 /// Errors: as [`sample_clip_soa`].
-pub fn sample_clip_soa_with(
+pub fn sample_clip_soa_with<C: ClipSource + ?Sized>(
     level: SimdLevel,
-    clip: &Clip,
+    clip: &C,
     time: f32,
     playback: Playback,
     context: &mut SamplingContext,
     output: &mut [SoaTransform],
 ) -> Result<(), AnimError> {
     crate::soa::check_blocks("SoA sampling output", clip.joint_count(), output.len())?;
-    let mut sampler = SoaSampler::new(clip, time, playback, context);
-    sample_dispatch(level, &mut sampler, output);
+    match clip.clip_ref() {
+        ClipRef::Raw(c) => {
+            let mut sampler = SoaSampler::new(c, time, playback, context);
+            sample_dispatch(level, &mut sampler, output);
+        }
+        ClipRef::Compressed(c) => {
+            let mut sampler = CompressedSampler::new(c, time, playback, context);
+            sample_dispatch(level, &mut sampler, output);
+        }
+    }
     Ok(())
 }
 
 dispatch! {
-    fn sample_dispatch(sampler: &mut SoaSampler<'_>, output: &mut [SoaTransform]) => sample_kernel
+    fn sample_dispatch<S: BlockSource>(sampler: &mut S, output: &mut [SoaTransform]) => sample_kernel
 }
 
 #[inline(always)]
-pub(crate) fn sample_kernel<S: BlockSource>(sampler: &mut S, output: &mut [SoaTransform]) {
+fn sample_kernel<S: BlockSource>(sampler: &mut S, output: &mut [SoaTransform]) {
     for (b, o) in output.iter_mut().enumerate() {
         *o = sampler.block(b).into();
     }

@@ -155,16 +155,19 @@ impl SimdLevel {
 
 /// Defines `$name(level, args…)` running the `#[inline(always)]` kernel `$kernel(args…)`
 /// compiled for AVX-512, AVX2 or the baseline (the same operations, so the same bits).
+/// `$name` may take type parameters (`fn f<A: Bound, B: Bound>(…)`), each bound one path;
+/// the three compiled copies are then generic too, so one definition serves every
+/// combination of sampler types.
 macro_rules! dispatch {
-    ($(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? => $kernel:path) => {
+    ($(#[$m:meta])* $vis:vis fn $name:ident $(<$($g:ident: $bound:path),+>)? ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? => $kernel:path) => {
         $(#[$m])*
-        $vis fn $name(level: $crate::simd::SimdLevel, $($arg: $ty),*) $(-> $ret)? {
+        $vis fn $name $(<$($g: $bound),+>)? (level: $crate::simd::SimdLevel, $($arg: $ty),*) $(-> $ret)? {
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-                unsafe fn avx512($($arg: $ty),*) $(-> $ret)? { $kernel($($arg),*) }
+                unsafe fn avx512 $(<$($g: $bound),+>)? ($($arg: $ty),*) $(-> $ret)? { $kernel($($arg),*) }
                 #[target_feature(enable = "avx2,fma")]
-                unsafe fn avx2($($arg: $ty),*) $(-> $ret)? { $kernel($($arg),*) }
+                unsafe fn avx2 $(<$($g: $bound),+>)? ($($arg: $ty),*) $(-> $ret)? { $kernel($($arg),*) }
                 match level.supported() {
                     // SAFETY: `supported` checked these features on this CPU.
                     $crate::simd::SimdLevel::Avx512 => return unsafe { avx512($($arg),*) },

@@ -2,6 +2,7 @@
 
 use glam::{Quat, Vec3A};
 
+use crate::error::check_len;
 use crate::simd::{F8, LANES};
 use crate::{AnimError, Transform};
 
@@ -93,12 +94,5 @@ pub(crate) fn check_blocks(
     joints: usize,
     blocks: usize,
 ) -> Result<(), AnimError> {
-    if blocks != soa_blocks(joints) {
-        return Err(AnimError::BufferSize {
-            what,
-            expected: soa_blocks(joints),
-            actual: blocks,
-        });
-    }
-    Ok(())
+    check_len(what, soa_blocks(joints), blocks)
 }

@@ -5,12 +5,26 @@ use crate::{Clip, CompressedClip};
 /// A clip that [`crate::CharacterJob`] can sample: [`Clip`], [`CompressedClip`], or
 /// [`ClipRef`] (either, chosen at run time, so one job can mix both).
 pub trait ClipSource: Sync {
-    /// Joints of the skeleton the clip was built for.
-    fn joint_count(&self) -> usize;
-    /// Length in seconds.
-    fn duration(&self) -> f32;
     /// The clip as a [`ClipRef`].
     fn clip_ref(&self) -> ClipRef<'_>;
+
+    /// Joints of the skeleton the clip was built for.
+    #[inline(always)]
+    fn joint_count(&self) -> usize {
+        match self.clip_ref() {
+            ClipRef::Raw(c) => c.joint_count(),
+            ClipRef::Compressed(c) => c.joint_count(),
+        }
+    }
+
+    /// Length in seconds.
+    #[inline(always)]
+    fn duration(&self) -> f32 {
+        match self.clip_ref() {
+            ClipRef::Raw(c) => c.duration(),
+            ClipRef::Compressed(c) => c.duration(),
+        }
+    }
 }
 
 /// A borrowed raw or compressed clip.
@@ -36,14 +50,6 @@ impl<'a> From<&'a CompressedClip> for ClipRef<'a> {
 
 impl ClipSource for Clip {
     #[inline(always)]
-    fn joint_count(&self) -> usize {
-        Clip::joint_count(self)
-    }
-    #[inline(always)]
-    fn duration(&self) -> f32 {
-        Clip::duration(self)
-    }
-    #[inline(always)]
     fn clip_ref(&self) -> ClipRef<'_> {
         ClipRef::Raw(self)
     }
@@ -51,34 +57,12 @@ impl ClipSource for Clip {
 
 impl ClipSource for CompressedClip {
     #[inline(always)]
-    fn joint_count(&self) -> usize {
-        CompressedClip::joint_count(self)
-    }
-    #[inline(always)]
-    fn duration(&self) -> f32 {
-        CompressedClip::duration(self)
-    }
-    #[inline(always)]
     fn clip_ref(&self) -> ClipRef<'_> {
         ClipRef::Compressed(self)
     }
 }
 
 impl ClipSource for ClipRef<'_> {
-    #[inline(always)]
-    fn joint_count(&self) -> usize {
-        match self {
-            Self::Raw(c) => c.joint_count(),
-            Self::Compressed(c) => c.joint_count(),
-        }
-    }
-    #[inline(always)]
-    fn duration(&self) -> f32 {
-        match self {
-            Self::Raw(c) => c.duration(),
-            Self::Compressed(c) => c.duration(),
-        }
-    }
     #[inline(always)]
     fn clip_ref(&self) -> ClipRef<'_> {
         *self

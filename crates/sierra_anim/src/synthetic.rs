@@ -42,6 +42,15 @@ pub fn clip(skeleton: &Skeleton, name: &str, duration: f32, fps: f32, seed: u32)
         .unwrap_or_else(|e| unreachable!("synthetic clip is valid: {e}"))
 }
 
+/// A LINEAR track keyed at `times` (seconds) with the values `value(t)`.
+fn linear_track<T>(times: &[f32], value: impl Fn(f32) -> T) -> RawTrack<T> {
+    RawTrack {
+        interpolation: Interpolation::Linear,
+        times: times.to_vec(),
+        values: times.iter().map(|&t| value(t)).collect(),
+    }
+}
+
 /// The raw form of [`clip`] (what an importer would produce).
 pub fn raw_clip(skeleton: &Skeleton, name: &str, duration: f32, fps: f32, seed: u32) -> RawClip {
     let keys = (duration * fps).ceil() as usize + 1;
@@ -56,33 +65,19 @@ pub fn raw_clip(skeleton: &Skeleton, name: &str, duration: f32, fps: f32, seed: 
                 / u32::MAX as f32
                 * std::f32::consts::TAU;
             let rest = skeleton.rest_pose()[j];
-            let rotation = RawTrack {
-                interpolation: Interpolation::Linear,
-                times: times.clone(),
-                values: times
-                    .iter()
-                    .map(|&t| {
-                        let a = (t / duration * std::f32::consts::TAU + phase).sin() * 0.4;
-                        rest.rotation * Quat::from_euler(glam::EulerRot::XYZ, a, 0.5 * a, 0.25 * a)
-                    })
-                    .collect(),
-            };
+            let rotation = linear_track(&times, |t| {
+                let a = (t / duration * std::f32::consts::TAU + phase).sin() * 0.4;
+                rest.rotation * Quat::from_euler(glam::EulerRot::XYZ, a, 0.5 * a, 0.25 * a)
+            });
             let base = if j == 0 {
                 Vec3::new(0.0, 1.0, 0.0)
             } else {
                 Vec3::from(rest.translation)
             };
-            let translation = RawTrack {
-                interpolation: Interpolation::Linear,
-                times: times.clone(),
-                values: times
-                    .iter()
-                    .map(|&t| {
-                        let w = (t * std::f32::consts::TAU / duration * 2.0 + phase).sin();
-                        base + Vec3::new(0.002 * w, 0.05 * w * (j == 0) as u8 as f32, 0.001 * w)
-                    })
-                    .collect(),
-            };
+            let translation = linear_track(&times, |t| {
+                let w = (t * std::f32::consts::TAU / duration * 2.0 + phase).sin();
+                base + Vec3::new(0.002 * w, 0.05 * w * (j == 0) as u8 as f32, 0.001 * w)
+            });
             RawJointTrack {
                 joint: j,
                 translation,

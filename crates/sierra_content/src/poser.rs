@@ -7,8 +7,8 @@
 
 use glam::Mat4;
 use sierra_anim::{
-    sample_morph_weights, AnimError, CharacterJob, CharacterPose, Clip, ClipLayer, NoHook,
-    Playback, Skeleton, Skin,
+    sample_morph_weights, AnimError, CharacterJob, CharacterPose, Clip, ClipLayer, Playback,
+    Skeleton, Skin,
 };
 use sierra_gltf::GltfAsset;
 use sierra_render::{RenderError, Result};
@@ -75,22 +75,10 @@ impl ModelPoser {
                 self.clips.len()
             )));
         };
-        let layers = [ClipLayer {
-            clip,
-            time,
-            playback,
-            weight: 1.0,
-        }];
-        CharacterJob {
-            skeleton: &self.skeleton,
-            skin: Some(&self.skin),
-            layers: &layers,
-            root: Mat4::IDENTITY,
-            hook: &NoHook,
-            character: 0,
-        }
-        .run(&mut self.pose)
-        .map_err(invalid)?;
+        let layers = [ClipLayer::single(clip, time, playback)];
+        CharacterJob::new(&self.skeleton, Some(&self.skin), &layers)
+            .run(&mut self.pose)
+            .map_err(invalid)?;
         Ok(&self.pose.palette)
     }
 }
@@ -127,6 +115,11 @@ pub fn node_morph_weights(
 /// Every clip of a model built for its node hierarchy (one joint per glTF node), for the morph
 /// weights of models without a skin (AnimatedMorphCube).
 pub struct NodeClips {
+    /// The node hierarchy as a skeleton (one joint per node, parents first).
+    skeleton: Skeleton,
+    /// `[joint]` glTF node.
+    nodes: Vec<usize>,
+    /// Every clip of the model, built for `skeleton`.
     clips: Vec<Clip>,
 }
 
@@ -141,7 +134,11 @@ impl NodeClips {
         let clips = (0..asset.clips.len())
             .map(|c| asset.build_clip(c, &skeleton, &nodes).map_err(invalid))
             .collect::<Result<Vec<_>>>()?;
-        Ok(Self { clips })
+        Ok(Self {
+            skeleton,
+            nodes,
+            clips,
+        })
     }
 
     /// Clip `clip` (`None` when out of range).
@@ -156,10 +153,7 @@ impl NodeClips {
 /// path from (clip, time) to node transforms for models animated without a skin (BoxAnimated,
 /// AnimatedCube): `sierra view` places their meshes with it.
 pub struct NodePoser {
-    skeleton: Skeleton,
-    /// `[joint]` glTF node.
-    nodes: Vec<usize>,
-    clips: Vec<Clip>,
+    clips: NodeClips,
     context: sierra_anim::SamplingContext,
     local: Vec<sierra_anim::Transform>,
     model: Vec<Mat4>,
@@ -174,18 +168,13 @@ impl NodePoser {
     /// [`RenderError::InvalidInput`] with `sierra_gltf`'s message when the hierarchy or a clip
     /// cannot be built.
     pub fn new(asset: &GltfAsset) -> Result<Self> {
-        let (skeleton, nodes) = asset.node_skeleton().map_err(invalid)?;
-        let clips = (0..asset.clips.len())
-            .map(|c| asset.build_clip(c, &skeleton, &nodes).map_err(invalid))
-            .collect::<Result<Vec<_>>>()?;
-        let joints = skeleton.joint_count();
+        let clips = NodeClips::new(asset)?;
+        let joints = clips.skeleton.joint_count();
         Ok(Self {
             context: sierra_anim::SamplingContext::new(joints),
             local: vec![sierra_anim::Transform::default(); joints],
             model: vec![Mat4::IDENTITY; joints],
             world: asset.rest_world_matrices(),
-            skeleton,
-            nodes,
             clips,
         })
     }
@@ -196,17 +185,22 @@ impl NodePoser {
     /// # Errors
     /// [`RenderError::InvalidInput`] for a clip index out of range or a sampling error.
     pub fn world(&mut self, clip: usize, time: f32, playback: Playback) -> Result<&[Mat4]> {
-        let Some(c) = self.clips.get(clip) else {
+        let NodeClips {
+            skeleton,
+            nodes,
+            clips,
+        } = &self.clips;
+        let Some(c) = clips.get(clip) else {
             return Err(RenderError::InvalidInput(format!(
                 "clip index {clip} out of range ({} clips)",
-                self.clips.len()
+                clips.len()
             )));
         };
         sierra_anim::sample_clip(c, time, playback, &mut self.context, &mut self.local)
             .map_err(invalid)?;
-        sierra_anim::local_to_model(&self.skeleton, &self.local, Mat4::IDENTITY, &mut self.model)
+        sierra_anim::local_to_model(skeleton, &self.local, Mat4::IDENTITY, &mut self.model)
             .map_err(invalid)?;
-        for (&node, m) in self.nodes.iter().zip(&self.model) {
+        for (&node, m) in nodes.iter().zip(&self.model) {
             if let Some(w) = self.world.get_mut(node) {
                 *w = *m;
             }

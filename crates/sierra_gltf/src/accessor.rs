@@ -104,6 +104,27 @@ fn type_name(t: DataType) -> &'static str {
     }
 }
 
+/// An accessor of plain `f32` components of dimension `dims` (key times, matrices):
+/// [`read_floats`] with no integer types allowed.
+///
+/// # Errors
+/// As [`read_floats`].
+pub(crate) fn read_f32s(
+    file: &Path,
+    buffers: &Buffers,
+    accessor: &gltf::Accessor,
+    usage: &str,
+    dims: Dimensions,
+) -> Result<Vec<f32>> {
+    let expect = Expect {
+        usage,
+        dims: &[dims],
+        types: &[DataType::F32],
+        normalized: Norm::Forbidden,
+    };
+    read_floats(file, buffers, accessor, &expect)
+}
+
 /// Reads `accessor` as `count × components` floats (flattened), validating it against `expect`.
 pub(crate) fn read_floats(
     file: &Path,

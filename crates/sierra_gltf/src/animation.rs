@@ -7,9 +7,19 @@ use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use sierra_anim::{Interpolation, RawMorphTrack, RawTrack};
 
-use crate::accessor::{read_floats, Expect, Norm};
+use crate::accessor::{read_f32s, read_floats, Expect, Norm};
 use crate::source::Buffers;
 use crate::{Error, Result};
+
+/// Component types of rotation and morph-weight outputs: `f32`, or 8/16-bit integers
+/// that must be normalized (glTF 2.0 §3.11, animation sampler output accessors).
+const FLOAT_OR_NORMALIZED: &[DataType] = &[
+    DataType::F32,
+    DataType::I8,
+    DataType::U8,
+    DataType::I16,
+    DataType::U16,
+];
 
 /// Keyframes of one channel.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,17 +81,7 @@ pub(crate) fn read_animation(
             reason,
         };
         let usage = format!("animation {} channel {ci} input", anim.index());
-        let times = read_floats(
-            file,
-            buffers,
-            &input,
-            &Expect {
-                usage: &usage,
-                dims: &[Dimensions::Scalar],
-                types: &[DataType::F32],
-                normalized: Norm::Forbidden,
-            },
-        )?;
+        let times = read_f32s(file, buffers, &input, &usage, Dimensions::Scalar)?;
         if let Some(i) = times.iter().position(|t| !t.is_finite()) {
             return Err(key_err(
                 input.index(),
@@ -118,28 +118,10 @@ pub(crate) fn read_animation(
             Property::Translation | Property::Scale => {
                 (Dimensions::Vec3, &[DataType::F32], Norm::Forbidden)
             }
-            Property::Rotation => (
-                Dimensions::Vec4,
-                &[
-                    DataType::F32,
-                    DataType::I8,
-                    DataType::U8,
-                    DataType::I16,
-                    DataType::U16,
-                ],
-                Norm::Required,
-            ),
-            Property::MorphTargetWeights => (
-                Dimensions::Scalar,
-                &[
-                    DataType::F32,
-                    DataType::I8,
-                    DataType::U8,
-                    DataType::I16,
-                    DataType::U16,
-                ],
-                Norm::Required,
-            ),
+            Property::Rotation => (Dimensions::Vec4, FLOAT_OR_NORMALIZED, Norm::Required),
+            Property::MorphTargetWeights => {
+                (Dimensions::Scalar, FLOAT_OR_NORMALIZED, Norm::Required)
+            }
         };
         let values = read_floats(
             file,

@@ -3,12 +3,12 @@
 use std::path::Path;
 
 use glam::Mat4;
-use gltf::accessor::{DataType, Dimensions};
+use gltf::accessor::Dimensions;
 use sierra_anim::{RawJoint, RawSkeleton, Skeleton, Skin};
 
 use sierra_assets::Resolver;
 
-use crate::accessor::{read_floats, Expect, Norm};
+use crate::accessor::read_f32s;
 use crate::animation::read_animation;
 use crate::asset::{GltfAsset, ImportOptions, ImportedNode, ImportedSkin};
 use crate::extensions::RawJson;
@@ -190,17 +190,7 @@ fn read_skin(
     let inverse_bind_matrices = match skin.inverse_bind_matrices() {
         Some(acc) => {
             let usage = format!("skin {} inverseBindMatrices", skin.index());
-            let m = read_floats(
-                file,
-                buffers,
-                &acc,
-                &Expect {
-                    usage: &usage,
-                    dims: &[Dimensions::Mat4],
-                    types: &[DataType::F32],
-                    normalized: Norm::Forbidden,
-                },
-            )?;
+            let m = read_f32s(file, buffers, &acc, &usage, Dimensions::Mat4)?;
             if acc.count() < joint_nodes.len() {
                 return Err(Error::Accessor {
                     file: file.to_owned(),

@@ -4,6 +4,8 @@ use std::path::Path;
 
 use glam::{Vec2, Vec3, Vec4};
 use gltf::accessor::{DataType, Dimensions};
+// Accessor types spelled as in glTF (`VEC3`), apart from glam's vector types.
+use gltf::accessor::Dimensions::{Scalar, Vec2 as VEC2, Vec3 as VEC3, Vec4 as VEC4};
 use gltf::mesh::Semantic;
 
 use crate::accessor::{read_floats, Expect, Norm};
@@ -102,8 +104,100 @@ const QUANTISED: &[DataType] = &[
 /// `KHR_mesh_quantization`: signed normalised types (NORMAL, TANGENT and their morph deltas).
 const FLOAT_OR_SNORM: &[DataType] = &[DataType::F32, DataType::I8, DataType::I16];
 
+/// The accepted layouts of one kind of accessor: dimensions, component types and the
+/// `normalized` flag of integer components (glTF 2.0 §3.7.2.1 and `KHR_mesh_quantization`).
+struct Layout {
+    dims: &'static [Dimensions],
+    types: &'static [DataType],
+    normalized: Norm,
+}
+
+impl Layout {
+    const fn new(
+        dims: &'static [Dimensions],
+        types: &'static [DataType],
+        normalized: Norm,
+    ) -> Self {
+        Self {
+            dims,
+            types,
+            normalized,
+        }
+    }
+}
+
+const INDEX_TYPES: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
+const POSITION: Layout = Layout::new(&[VEC3], QUANTISED, Norm::Either);
+const NORMAL: Layout = Layout::new(&[VEC3], FLOAT_OR_SNORM, Norm::Required);
+const TANGENT: Layout = Layout::new(&[VEC4], FLOAT_OR_SNORM, Norm::Required);
+const TEXCOORD: Layout = Layout::new(&[VEC2], QUANTISED, Norm::Either);
+const COLOR: Layout = Layout::new(&[VEC3, VEC4], FLOAT_OR_UNORM, Norm::Required);
+const JOINTS: Layout = Layout::new(&[VEC4], &[DataType::U8, DataType::U16], Norm::Forbidden);
+const WEIGHTS: Layout = Layout::new(&[VEC4], FLOAT_OR_UNORM, Norm::Required);
+const INDICES: Layout = Layout::new(&[Scalar], INDEX_TYPES, Norm::Forbidden);
+/// Morph target POSITION deltas may be unnormalised integers.
+const POSITION_DELTA: Layout = Layout::new(&[VEC3], FLOAT_OR_SNORM, Norm::Either);
+/// Morph target NORMAL and TANGENT (xyz) deltas.
+const DIRECTION_DELTA: Layout = Layout::new(&[VEC3], FLOAT_OR_SNORM, Norm::Required);
+
 fn vec3s(v: Vec<f32>) -> Vec<Vec3> {
     v.chunks_exact(3).map(Vec3::from_slice).collect()
+}
+
+/// Reads the accessors of one primitive: every error names the file, the accessor and
+/// `mesh M primitive P WHAT` (WHAT the attribute: `NORMAL`, `TEXCOORD_1`, `morph target 0
+/// POSITION`…), and vertex attributes must have the `vertices` elements of POSITION.
+struct PrimitiveReader<'a> {
+    file: &'a Path,
+    buffers: &'a Buffers,
+    mesh: usize,
+    primitive: usize,
+    /// POSITION's element count (0 until POSITION is read).
+    vertices: usize,
+}
+
+impl PrimitiveReader<'_> {
+    /// `mesh M primitive P what`: the usage named in errors and warnings.
+    fn usage(&self, what: &str) -> String {
+        format!("mesh {} primitive {} {what}", self.mesh, self.primitive)
+    }
+
+    /// An [`Error::Accessor`] about accessor `a`, read as `what`.
+    fn error(&self, a: &gltf::Accessor, what: &str, reason: String) -> Error {
+        Error::Accessor {
+            file: self.file.to_owned(),
+            accessor: a.index(),
+            usage: self.usage(what),
+            reason,
+        }
+    }
+
+    /// `a`'s components as `f32` (`[count × components]`, normalised integers mapped to
+    /// [0, 1] or [-1, 1]), after checking them against `layout`.
+    fn floats(&self, a: &gltf::Accessor, what: &str, layout: &Layout) -> Result<Vec<f32>> {
+        let usage = self.usage(what);
+        let expect = Expect {
+            usage: &usage,
+            dims: layout.dims,
+            types: layout.types,
+            normalized: layout.normalized,
+        };
+        read_floats(self.file, self.buffers, a, &expect)
+    }
+
+    /// [`Self::floats`] of a vertex attribute, which must have one element per vertex.
+    fn attribute(&self, a: &gltf::Accessor, what: &str, layout: &Layout) -> Result<Vec<f32>> {
+        if a.count() != self.vertices {
+            let n = self.vertices;
+            return Err(self.error(a, what, format!("{} elements, POSITION has {n}", a.count())));
+        }
+        self.floats(a, what, layout)
+    }
+
+    /// A VEC3 vertex attribute as [`Vec3`]s.
+    fn vec3s(&self, a: &gltf::Accessor, what: &str, layout: &Layout) -> Result<Vec<Vec3>> {
+        Ok(vec3s(self.attribute(a, what, layout)?))
+    }
 }
 
 pub(crate) fn read_mesh(
@@ -117,116 +211,54 @@ pub(crate) fn read_mesh(
         ..Default::default()
     };
     for prim in mesh.primitives() {
-        let usage = |what: &str| format!("mesh {} primitive {} {what}", mesh.index(), prim.index());
+        let mut r = PrimitiveReader {
+            file,
+            buffers,
+            mesh: mesh.index(),
+            primitive: prim.index(),
+            vertices: 0,
+        };
         let attr = |sem: Semantic| prim.get(&sem);
         let Some(pos_acc) = attr(Semantic::Positions) else {
             return Err(Error::Accessor {
                 file: file.to_owned(),
                 accessor: usize::MAX,
-                usage: usage("POSITION"),
+                usage: r.usage("POSITION"),
                 reason: "primitive has no POSITION attribute".into(),
             });
         };
-        let u = usage("POSITION");
-        let positions = vec3s(read_floats(
-            file,
-            buffers,
-            &pos_acc,
-            &Expect {
-                usage: &u,
-                dims: &[Dimensions::Vec3],
-                types: QUANTISED,
-                normalized: Norm::Either,
-            },
-        )?);
+        r.vertices = pos_acc.count();
+        let positions = r.vec3s(&pos_acc, "POSITION", &POSITION)?;
         let n = positions.len();
-        let check_len = |acc: &gltf::Accessor, what: &str| -> Result<()> {
-            if acc.count() != n {
-                return Err(Error::Accessor {
-                    file: file.to_owned(),
-                    accessor: acc.index(),
-                    usage: usage(what),
-                    reason: format!("{} elements, POSITION has {n}", acc.count()),
-                });
-            }
-            Ok(())
-        };
         let mut p = ImportedPrimitive {
             positions,
             material: prim.material().index(),
             ..Default::default()
         };
         if let Some(a) = attr(Semantic::Normals) {
-            check_len(&a, "NORMAL")?;
-            let u = usage("NORMAL");
             // Quantised normals are only nearly unit: renormalise (KHR_mesh_quantization).
-            p.normals = vec3s(read_floats(
-                file,
-                buffers,
-                &a,
-                &Expect {
-                    usage: &u,
-                    dims: &[Dimensions::Vec3],
-                    types: FLOAT_OR_SNORM,
-                    normalized: Norm::Required,
-                },
-            )?)
-            .into_iter()
-            .map(|n| n.normalize_or(n))
-            .collect();
+            p.normals = r.vec3s(&a, "NORMAL", &NORMAL)?;
+            p.normals.iter_mut().for_each(|n| *n = n.normalize_or(*n));
         }
         if let Some(a) = attr(Semantic::Tangents) {
-            check_len(&a, "TANGENT")?;
-            let u = usage("TANGENT");
-            p.tangents = read_floats(
-                file,
-                buffers,
-                &a,
-                &Expect {
-                    usage: &u,
-                    dims: &[Dimensions::Vec4],
-                    types: FLOAT_OR_SNORM,
-                    normalized: Norm::Required,
-                },
-            )?
-            .chunks_exact(4)
-            .map(|t| Vec3::from_slice(t).normalize_or(Vec3::X).extend(t[3]))
-            .collect();
+            p.tangents = r
+                .attribute(&a, "TANGENT", &TANGENT)?
+                .chunks_exact(4)
+                .map(|t| Vec3::from_slice(t).normalize_or(Vec3::X).extend(t[3]))
+                .collect();
         }
         for (set, dst) in [(0u32, &mut p.uvs), (1, &mut p.uvs1)] {
             if let Some(a) = attr(Semantic::TexCoords(set)) {
-                check_len(&a, "TEXCOORD")?;
-                let u = usage(&format!("TEXCOORD_{set}"));
-                *dst = read_floats(
-                    file,
-                    buffers,
-                    &a,
-                    &Expect {
-                        usage: &u,
-                        dims: &[Dimensions::Vec2],
-                        types: QUANTISED,
-                        normalized: Norm::Either,
-                    },
-                )?
-                .chunks_exact(2)
-                .map(Vec2::from_slice)
-                .collect();
+                let what = format!("TEXCOORD_{set}");
+                *dst = r
+                    .attribute(&a, &what, &TEXCOORD)?
+                    .chunks_exact(2)
+                    .map(Vec2::from_slice)
+                    .collect();
             }
         }
         if let Some(a) = attr(Semantic::Colors(0)) {
-            check_len(&a, "COLOR_0")?;
-            let u = usage("COLOR_0");
-            let v = read_floats(
-                file,
-                buffers,
-                &a,
-                &Expect {
-                    usage: &u,
-                    dims: &[Dimensions::Vec3, Dimensions::Vec4],
-                    types: FLOAT_OR_UNORM,
-                    normalized: Norm::Required,
-                },
-            )?;
+            let v = r.attribute(&a, "COLOR_0", &COLOR)?;
             p.colors = if a.dimensions() == Dimensions::Vec3 {
                 v.chunks_exact(3)
                     .map(|c| Vec4::new(c[0], c[1], c[2], 1.0))
@@ -235,29 +267,14 @@ pub(crate) fn read_mesh(
                 v.chunks_exact(4).map(Vec4::from_slice).collect()
             };
         }
-        read_influences(file, buffers, &prim, &usage, n, &mut p, warnings)?;
+        read_influences(&r, &prim, &mut p, warnings)?;
         p.indices = match prim.indices() {
             Some(a) => {
-                let u = usage("indices");
-                let v = read_floats(
-                    file,
-                    buffers,
-                    &a,
-                    &Expect {
-                        usage: &u,
-                        dims: &[Dimensions::Scalar],
-                        types: &[DataType::U8, DataType::U16, DataType::U32],
-                        normalized: Norm::Forbidden,
-                    },
-                )?;
+                let v = r.floats(&a, "indices", &INDICES)?;
                 let idx: Vec<u32> = v.into_iter().map(|x| x as u32).collect();
                 if let Some(bad) = idx.iter().position(|&i| i as usize >= n) {
-                    return Err(Error::Accessor {
-                        file: file.to_owned(),
-                        accessor: a.index(),
-                        usage: u,
-                        reason: format!("index {bad} = {} >= vertex count {n}", idx[bad]),
-                    });
+                    let reason = format!("index {bad} = {} >= vertex count {n}", idx[bad]);
+                    return Err(r.error(&a, "indices", reason));
                 }
                 idx
             }
@@ -265,32 +282,24 @@ pub(crate) fn read_mesh(
         };
         for (ti, target) in prim.morph_targets().enumerate() {
             let mut t = MorphTarget::default();
-            for (acc, dst, what) in [
-                (target.positions(), &mut t.positions, "POSITION"),
-                (target.normals(), &mut t.normals, "NORMAL"),
-                (target.tangents(), &mut t.tangents, "TANGENT"),
+            for (acc, dst, what, layout) in [
+                (
+                    target.positions(),
+                    &mut t.positions,
+                    "POSITION",
+                    &POSITION_DELTA,
+                ),
+                (target.normals(), &mut t.normals, "NORMAL", &DIRECTION_DELTA),
+                (
+                    target.tangents(),
+                    &mut t.tangents,
+                    "TANGENT",
+                    &DIRECTION_DELTA,
+                ),
             ] {
                 if let Some(a) = acc {
-                    // KHR_mesh_quantization: position deltas may be unnormalised integers.
-                    let normalized = if what == "POSITION" {
-                        Norm::Either
-                    } else {
-                        Norm::Required
-                    };
                     let what = format!("morph target {ti} {what}");
-                    check_len(&a, &what)?;
-                    let u = usage(&what);
-                    *dst = vec3s(read_floats(
-                        file,
-                        buffers,
-                        &a,
-                        &Expect {
-                            usage: &u,
-                            dims: &[Dimensions::Vec3],
-                            types: FLOAT_OR_SNORM,
-                            normalized,
-                        },
-                    )?);
+                    *dst = r.vec3s(&a, &what, layout)?;
                 }
             }
             p.morph_targets.push(t);
@@ -305,15 +314,15 @@ pub(crate) fn read_mesh(
     Ok(out)
 }
 
+/// Reads every `JOINTS_n`/`WEIGHTS_n` set of `prim` into `p.joints`/`p.weights`: the four
+/// largest weights of each vertex over all sets, renormalised (see [`ImportedPrimitive`]).
 fn read_influences(
-    file: &Path,
-    buffers: &Buffers,
+    r: &PrimitiveReader<'_>,
     prim: &gltf::Primitive,
-    usage: &dyn Fn(&str) -> String,
-    n: usize,
     p: &mut ImportedPrimitive,
     warnings: &mut Vec<String>,
 ) -> Result<()> {
+    let n = r.vertices;
     // (joint, weight) candidates of every vertex over all sets.
     let mut influences: Vec<Vec<(u16, f32)>> = Vec::new();
     for set in 0.. {
@@ -323,50 +332,12 @@ fn read_influences(
         ) else {
             break;
         };
-        for (a, what) in [
-            (&ja, format!("JOINTS_{set}")),
-            (&wa, format!("WEIGHTS_{set}")),
-        ] {
-            if a.count() != n {
-                return Err(Error::Accessor {
-                    file: file.to_owned(),
-                    accessor: a.index(),
-                    usage: usage(&what),
-                    reason: format!("{} elements, POSITION has {n}", a.count()),
-                });
-            }
-        }
-        let uj = usage(&format!("JOINTS_{set}"));
-        let j = read_floats(
-            file,
-            buffers,
-            &ja,
-            &Expect {
-                usage: &uj,
-                dims: &[Dimensions::Vec4],
-                types: &[DataType::U8, DataType::U16],
-                normalized: Norm::Forbidden,
-            },
-        )?;
-        let uw = usage(&format!("WEIGHTS_{set}"));
-        let w = read_floats(
-            file,
-            buffers,
-            &wa,
-            &Expect {
-                usage: &uw,
-                dims: &[Dimensions::Vec4],
-                types: FLOAT_OR_UNORM,
-                normalized: Norm::Required,
-            },
-        )?;
+        let (joints, weights) = (format!("JOINTS_{set}"), format!("WEIGHTS_{set}"));
+        let j = r.attribute(&ja, &joints, &JOINTS)?;
+        let w = r.attribute(&wa, &weights, &WEIGHTS)?;
         if let Some(i) = w.iter().position(|x| !x.is_finite() || *x < 0.0) {
-            return Err(Error::Accessor {
-                file: file.to_owned(),
-                accessor: wa.index(),
-                usage: uw,
-                reason: format!("weight component {i} is {} (must be finite and >= 0)", w[i]),
-            });
+            let reason = format!("weight component {i} is {} (must be finite and >= 0)", w[i]);
+            return Err(r.error(&wa, &weights, reason));
         }
         influences.resize(n, Vec::new());
         for v in 0..n {
@@ -397,7 +368,7 @@ fn read_influences(
         }
     }
     if zero_sum > 0 {
-        let msg = format!("{}: {} ({zero_sum} vertices): skin weights sum to 0; bound to skin joint 0 with weight 1", file.display(), usage("WEIGHTS"));
+        let msg = format!("{}: {} ({zero_sum} vertices): skin weights sum to 0; bound to skin joint 0 with weight 1", r.file.display(), r.usage("WEIGHTS"));
         log::warn!("{msg}");
         warnings.push(msg);
     }

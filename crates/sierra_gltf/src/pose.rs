@@ -3,7 +3,9 @@
 
 use glam::Mat4;
 use serde_json::{json, Value};
-use sierra_anim::{local_to_model, sample_clip, Playback, SamplingContext, Transform};
+use sierra_anim::{
+    local_to_model, sample_clip, Clip, Playback, SamplingContext, Skeleton, Transform,
+};
 
 use crate::{ClipSelector, GltfAsset, Result};
 
@@ -44,6 +46,26 @@ pub struct PoseReport {
 /// Poses skin `skin` of `asset` with only clip `clip` applied at `time` seconds
 /// (clamped to the clip, one-shot). Errors: unknown clip or skin, and clip building errors.
 pub fn pose(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> Result<PoseReport> {
+    pose_with(asset, clip, time, skin, |skeleton, built, t| {
+        posed_model(asset, built, skeleton, t)
+    })
+}
+
+/// The report of skin `skin` posed by clip `clip` at `time` seconds (clamped to
+/// `[0, duration]`, 0 when not finite, one-shot), with `model_of(skeleton, clip, time)`
+/// giving the `[joint]` model matrices of a skeleton: [`pose`] samples and composes them
+/// directly; `sierra pose` runs the animation job. Both the skin's skeleton and the whole
+/// node tree (for the mesh node, which may sit outside the skin) are posed, then [`report`].
+///
+/// # Errors
+/// Unknown clip or skin, clip building errors, and those of `model_of`.
+pub fn pose_with<E: From<crate::Error>>(
+    asset: &GltfAsset,
+    clip: &ClipSelector,
+    time: f32,
+    skin: usize,
+    mut model_of: impl FnMut(&Skeleton, &Clip, f32) -> std::result::Result<Vec<Mat4>, E>,
+) -> std::result::Result<PoseReport, E> {
     let clip_index = asset.find_clip(clip)?;
     let s = asset.skin(skin)?;
     let built = asset.skin_clip(skin, clip_index)?;
@@ -53,19 +75,19 @@ pub fn pose(asset: &GltfAsset, clip: &ClipSelector, time: f32, skin: usize) -> R
     } else {
         0.0
     };
-    let model = posed_model(asset, &built, &s.skeleton, time)?;
+    let model = model_of(&s.skeleton, &built, time)?;
     // The mesh node may sit outside the skin's skeleton: pose the whole node tree for it.
     let (nodes_skel, node_of_joint) = asset.node_skeleton()?;
     let node_clip = asset.build_clip(clip_index, &nodes_skel, &node_of_joint)?;
-    let node_model = posed_model(asset, &node_clip, &nodes_skel, time)?;
-    report(
+    let node_model = model_of(&nodes_skel, &node_clip, time)?;
+    Ok(report(
         asset,
         skin,
         clip_index,
         (time, duration),
         &model,
         (&node_model, &node_of_joint),
-    )
+    )?)
 }
 
 /// The report of skin `skin` once its skeleton is posed: `model` is `[skeleton joint]` the
@@ -147,8 +169,8 @@ fn invert_or_identity(asset: &GltfAsset, node: usize, m: &Mat4) -> Mat4 {
 
 fn posed_model(
     asset: &GltfAsset,
-    clip: &sierra_anim::Clip,
-    skeleton: &sierra_anim::Skeleton,
+    clip: &Clip,
+    skeleton: &Skeleton,
     time: f32,
 ) -> Result<Vec<Mat4>> {
     let n = skeleton.joint_count();

@@ -6,7 +6,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{finite, size, Error};
+use crate::error::{all_positive, finite, named_fields, size, Error};
 use crate::mesh::Mesh;
 use crate::rng;
 
@@ -75,19 +75,7 @@ impl Flock {
     /// [`Error::Size`] for a count outside `1..=10000`; [`Error::NonFinite`]/[`Error::OutOfRange`].
     pub fn new(params: &BirdsParams) -> Result<Self, Error> {
         let count = size("bird count", params.count, 10_000)?;
-        for (name, v) in [
-            ("speed", params.speed),
-            ("wingspan", params.wingspan),
-            ("flap_hz", params.flap_hz),
-        ] {
-            if finite(name, f64::from(v))? <= 0.0 {
-                return Err(Error::OutOfRange {
-                    name: name.into(),
-                    value: f64::from(v),
-                    expected: "> 0".into(),
-                });
-            }
-        }
+        all_positive(&named_fields!(params: speed, wingspan, flap_hz), "> 0")?;
         for v in params.center.iter().chain(&params.half_extent) {
             finite("birds box", f64::from(*v))?;
         }

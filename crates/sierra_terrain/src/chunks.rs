@@ -196,14 +196,19 @@ mod tests {
     use crate::island::TerrainParams;
     use crate::noise::grid::Threads;
 
-    #[test]
-    fn chunk_tangents_are_unit_orthogonal_and_follow_the_texture() {
+    /// A 257² island in 32-cell chunks (8 per side).
+    fn small_island() -> Island {
         let p = TerrainParams {
             resolution: 257,
             chunk_cells: 32,
             ..TerrainParams::default()
         };
-        let island = Island::generate_cpu(&p, Threads::All).unwrap();
+        Island::generate_cpu(&p, Threads::All).unwrap()
+    }
+
+    #[test]
+    fn chunk_tangents_are_unit_orthogonal_and_follow_the_texture() {
+        let island = small_island();
         let grid = ChunkGrid::new(&island);
         let (mut steep, mut dots, mut count, mut off) = (0, 0.0, 0, 0);
         for lod in [0, 2] {
@@ -269,12 +274,7 @@ mod tests {
 
     #[test]
     fn lod_reduces_triangles_and_meshes_are_valid() {
-        let p = TerrainParams {
-            resolution: 257,
-            chunk_cells: 32,
-            ..TerrainParams::default()
-        };
-        let island = Island::generate_cpu(&p, Threads::All).unwrap();
+        let island = small_island();
         let grid = ChunkGrid::new(&island);
         assert_eq!(grid.chunks_per_side, 8);
         let near = grid.select(Vec3::new(0.0, 50.0, 0.0), 1e6);

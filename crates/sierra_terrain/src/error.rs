@@ -92,6 +92,39 @@ pub(crate) fn finite(name: &str, value: f64) -> Result<f64, Error> {
     }
 }
 
+/// `[(name, value)]` of fields of `$s`, each named as in the struct (the name its parameter
+/// has in level files and errors): `named_fields!(self: size, feature_size)`.
+macro_rules! named_fields {
+    ($s:ident: $($field:ident),+ $(,)?) => {
+        [$((stringify!($field), $s.$field)),+]
+    };
+}
+pub(crate) use named_fields;
+
+/// Checks that every `(name, value)` of `values` is finite ([`Error::NonFinite`] naming the
+/// first that is not).
+pub(crate) fn all_finite(values: &[(&str, f32)]) -> Result<(), Error> {
+    for &(name, v) in values {
+        finite(name, f64::from(v))?;
+    }
+    Ok(())
+}
+
+/// Checks that every `(name, value)` of `values` is finite and above zero; `expected` is the
+/// requirement an [`Error::OutOfRange`] states (`"> 0"`, `"> 0 metres"`).
+pub(crate) fn all_positive(values: &[(&str, f32)], expected: &str) -> Result<(), Error> {
+    for &(name, v) in values {
+        if finite(name, f64::from(v))? <= 0.0 {
+            return Err(Error::OutOfRange {
+                name: name.into(),
+                value: f64::from(v),
+                expected: expected.into(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Checks `1 <= value <= max` for a size given as a signed number (so negative input from the
 /// command line or a level file is reported as such, not wrapped).
 pub(crate) fn size(name: &str, value: i64, max: i64) -> Result<usize, Error> {

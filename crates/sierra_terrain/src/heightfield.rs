@@ -2,7 +2,7 @@
 
 use glam::{Vec2, Vec3};
 
-use crate::error::{finite, size, Error};
+use crate::error::{all_positive, size, Error};
 
 /// Largest accepted samples per side (16384, the 2D texture limit on the target GPUs).
 pub const MAX_RESOLUTION: i64 = 16384;
@@ -43,13 +43,7 @@ impl HeightField {
                 MAX_RESOLUTION,
             ));
         }
-        if finite("height-field size", f64::from(size_m))? <= 0.0 {
-            return Err(Error::OutOfRange {
-                name: "height-field size".into(),
-                value: f64::from(size_m),
-                expected: "> 0 metres".into(),
-            });
-        }
+        all_positive(&[("height-field size", size_m)], "> 0 metres")?;
         if heights.len() != resolution * resolution {
             return Err(Error::size(
                 "height-field sample count",

@@ -19,7 +19,7 @@ use glam::{Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{finite, size, Error};
+use crate::error::{all_finite, all_positive, named_fields, size, Error};
 use crate::heightfield::{HeightField, RayHit, MAX_RESOLUTION};
 use crate::mesh::Mesh;
 use crate::noise::grid::{fbm2_grid, GridSpec, Threads};
@@ -117,30 +117,10 @@ impl TerrainParams {
         }
         size("chunk_cells", self.chunk_cells, 1024)?;
         Fbm::new(self.mountains)?;
-        for (name, v) in [
-            ("size", self.size),
-            ("feature_size", self.feature_size),
-            ("coast_feature_size", self.coast_feature_size),
-        ] {
-            if finite(name, f64::from(v))? <= 0.0 {
-                return Err(Error::OutOfRange {
-                    name: name.into(),
-                    value: f64::from(v),
-                    expected: "> 0 metres".into(),
-                });
-            }
-        }
-        for (name, v) in [
-            ("height_scale", self.height_scale),
-            ("coast_wobble", self.coast_wobble),
-            ("sea_level", self.sea_level),
-            ("sea_depth", self.sea_depth),
-            ("wet_sand_height", self.wet_sand_height),
-            ("beach_height", self.beach_height),
-            ("snow_line", self.snow_line),
-        ] {
-            finite(name, f64::from(v))?;
-        }
+        let lengths = named_fields!(self: size, feature_size, coast_feature_size);
+        all_positive(&lengths, "> 0 metres")?;
+        all_finite(&named_fields!(self: height_scale, coast_wobble, sea_level, sea_depth))?;
+        all_finite(&named_fields!(self: wet_sand_height, beach_height, snow_line))?;
         Ok(())
     }
 

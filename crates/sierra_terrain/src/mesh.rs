@@ -26,6 +26,19 @@ pub struct Mesh {
     pub indices: Vec<u32>,
 }
 
+/// The cells of a grid of `rows × cols` quads whose `(rows + 1) × (cols + 1)` vertices are
+/// stored row-major: `(r, [a, b, c, d])` per cell, `a` = vertex (r, s), `b` = (r, s + 1),
+/// `c` = (r + 1, s), `d` = (r + 1, s + 1) (a lathe's rings or a sphere's latitude bands).
+pub(crate) fn grid_cells(rows: usize, cols: usize) -> impl Iterator<Item = (u32, [u32; 4])> {
+    let row = (cols + 1) as u32;
+    (0..rows as u32).flat_map(move |r| {
+        (0..cols as u32).map(move |s| {
+            let a = r * row + s;
+            (r, [a, a + 1, a + row, a + row + 1])
+        })
+    })
+}
+
 impl Mesh {
     /// An empty mesh with a name.
     pub fn named(name: &str) -> Self {

@@ -6,9 +6,9 @@ use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{finite, size, Error};
+use crate::error::{all_positive, finite, named_fields, size, Error};
 use crate::island::Island;
-use crate::mesh::Mesh;
+use crate::mesh::{grid_cells, Mesh};
 use crate::rng;
 
 /// Parameters of the `PalmTrees` level component.
@@ -59,19 +59,8 @@ impl PalmParams {
         }
         size("trunk_segments", self.trunk_segments, 64)?;
         size("fronds", self.fronds, 32)?;
-        for (name, v) in [
-            ("height", self.height),
-            ("trunk_radius", self.trunk_radius),
-            ("frond_length", self.frond_length),
-        ] {
-            if finite(name, f64::from(v))? <= 0.0 {
-                return Err(Error::OutOfRange {
-                    name: name.into(),
-                    value: f64::from(v),
-                    expected: "> 0 metres".into(),
-                });
-            }
-        }
+        let lengths = named_fields!(self: height, trunk_radius, frond_length);
+        all_positive(&lengths, "> 0 metres")?;
         finite("lean", f64::from(self.lean))?;
         Ok(())
     }
@@ -111,17 +100,8 @@ pub fn palm_mesh(params: &PalmParams, variant: u64) -> Result<Mesh, Error> {
             m.colors.push(if k % 2 == 0 { bark_dark } else { bark });
         }
     }
-    let row = (TRUNK_SIDES + 1) as u32;
-    for k in 0..segments as u32 {
-        for s in 0..TRUNK_SIDES as u32 {
-            let (a, b, c, d) = (
-                k * row + s,
-                k * row + s + 1,
-                (k + 1) * row + s,
-                (k + 1) * row + s + 1,
-            );
-            m.indices.extend_from_slice(&[a, b, c, c, b, d]);
-        }
+    for (_, [a, b, c, d]) in grid_cells(segments, TRUNK_SIDES) {
+        m.indices.extend_from_slice(&[a, b, c, c, b, d]);
     }
     let top = centre(1.0);
     let fronds = params.fronds as usize;

@@ -13,8 +13,8 @@ use glam::{Quat, Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{finite, size, Error};
-use crate::mesh::Mesh;
+use crate::error::{all_finite, all_positive, named_fields, size, Error};
+use crate::mesh::{grid_cells, Mesh};
 use crate::noise::{Fbm, FbmParams, Permutation};
 
 /// Parameters of the `Planet` level component.
@@ -155,28 +155,14 @@ impl PlanetParams {
         }
         Fbm::new(self.surface)?;
         Fbm::new(self.clouds)?;
-        for (name, v) in [("radius", self.radius), ("cloud_height", self.cloud_height)] {
-            if finite(name, f64::from(v))? <= 0.0 {
-                return Err(Error::OutOfRange {
-                    name: name.into(),
-                    value: f64::from(v),
-                    expected: "> 0".into(),
-                });
-            }
-        }
-        for (name, v) in [
-            ("relief", self.relief),
-            ("surface_frequency", self.surface_frequency),
-            ("cloud_frequency", self.cloud_frequency),
-            ("cloud_coverage", self.cloud_coverage),
-            ("cloud_speed", self.cloud_speed),
-            ("spin_speed", self.spin_speed),
+        all_positive(&named_fields!(self: radius, cloud_height), "> 0")?;
+        all_finite(&named_fields!(self: relief, surface_frequency, cloud_frequency))?;
+        all_finite(&named_fields!(self: cloud_coverage, cloud_speed, spin_speed))?;
+        all_finite(&[
             ("position.x", self.position[0]),
             ("position.y", self.position[1]),
             ("position.z", self.position[2]),
-        ] {
-            finite(name, f64::from(v))?;
-        }
+        ])?;
         Ok(())
     }
 
@@ -213,21 +199,13 @@ fn unit_sphere(rings: usize, name: &str) -> Mesh {
             ));
         }
     }
-    let row = (segments + 1) as u32;
-    for r in 0..rings as u32 {
-        for s in 0..segments as u32 {
-            let (a, b, c, d) = (
-                r * row + s,
-                r * row + s + 1,
-                (r + 1) * row + s,
-                (r + 1) * row + s + 1,
-            );
-            if r != 0 {
-                m.indices.extend_from_slice(&[a, c, b]);
-            }
-            if r + 1 != rings as u32 {
-                m.indices.extend_from_slice(&[b, c, d]);
-            }
+    // The first and last bands meet at a pole: one triangle per cell.
+    for (r, [a, b, c, d]) in grid_cells(rings, segments) {
+        if r != 0 {
+            m.indices.extend_from_slice(&[a, c, b]);
+        }
+        if r + 1 != rings as u32 {
+            m.indices.extend_from_slice(&[b, c, d]);
         }
     }
     m

@@ -41,52 +41,34 @@ pub fn bounded(text: &str, flag: &str, min: u64, max: u64) -> Result<u64, String
     Ok(value as u64)
 }
 
-/// `--frames`: 1..=[`MAX_FRAMES`].
-///
-/// # Errors
-/// See [`bounded`].
-pub fn parse_frames(text: &str) -> Result<u32, String> {
-    bounded(text, "--frames", 1, MAX_FRAMES).map(|v| v as u32)
+/// Defines clap `value_parser`s `fn(&str) -> Result<T, String>`, one a line:
+/// `name(flag) -> T: min..=MAX`, each [`bounded`] and converted to `T` (lossless: every
+/// `MAX` fits its `T`).
+macro_rules! bounded_parsers {
+    ($($(#[$doc:meta])* $name:ident($flag:literal) -> $ty:ty: $min:literal..=$max:ident;)*) => {$(
+        $(#[$doc])*
+        ///
+        /// # Errors
+        /// See [`bounded`].
+        pub fn $name(text: &str) -> Result<$ty, String> {
+            bounded(text, $flag, $min, $max).map(|v| v as $ty)
+        }
+    )*};
 }
 
-/// `--threads`: 1..=[`MAX_THREADS`].
-///
-/// # Errors
-/// See [`bounded`].
-pub fn parse_threads(text: &str) -> Result<usize, String> {
-    bounded(text, "--threads", 1, MAX_THREADS).map(|v| v as usize)
-}
-
-/// `--characters`: 1..=[`MAX_CHARACTERS`].
-///
-/// # Errors
-/// See [`bounded`].
-pub fn parse_characters(text: &str) -> Result<usize, String> {
-    bounded(text, "--characters", 1, MAX_CHARACTERS).map(|v| v as usize)
-}
-
-/// One `--instances` value: 1..=[`MAX_INSTANCES`].
-///
-/// # Errors
-/// See [`bounded`].
-pub fn parse_instances(text: &str) -> Result<u32, String> {
-    bounded(text, "--instances", 1, MAX_INSTANCES).map(|v| v as u32)
-}
-
-/// `--steps`: 1..=[`MAX_STEPS`].
-///
-/// # Errors
-/// See [`bounded`].
-pub fn parse_steps(text: &str) -> Result<u32, String> {
-    bounded(text, "--steps", 1, MAX_STEPS).map(|v| v as u32)
-}
-
-/// `--ticks`: 0..=[`MAX_TICKS`].
-///
-/// # Errors
-/// See [`bounded`].
-pub fn parse_ticks(text: &str) -> Result<u32, String> {
-    bounded(text, "--ticks", 0, MAX_TICKS).map(|v| v as u32)
+bounded_parsers! {
+    /// `--frames`: 1..=[`MAX_FRAMES`].
+    parse_frames("--frames") -> u32: 1..=MAX_FRAMES;
+    /// `--threads`: 1..=[`MAX_THREADS`].
+    parse_threads("--threads") -> usize: 1..=MAX_THREADS;
+    /// `--characters`: 1..=[`MAX_CHARACTERS`].
+    parse_characters("--characters") -> usize: 1..=MAX_CHARACTERS;
+    /// One `--instances` value: 1..=[`MAX_INSTANCES`].
+    parse_instances("--instances") -> u32: 1..=MAX_INSTANCES;
+    /// `--steps`: 1..=[`MAX_STEPS`].
+    parse_steps("--steps") -> u32: 1..=MAX_STEPS;
+    /// `--ticks`: 0..=[`MAX_TICKS`].
+    parse_ticks("--ticks") -> u32: 0..=MAX_TICKS;
 }
 
 /// At most `max` characters of `text` (whole characters), with `…` when cut: user input

@@ -13,7 +13,7 @@ use clap::Args;
 use glam::Mat4;
 use sierra_anim::{
     CharacterJob, CharacterPose, Clip, ClipLayer, ClipSource, CompressedClip, CompressionSettings,
-    NoHook, Playback, Skeleton,
+    Playback, Skeleton,
 };
 use sierra_gltf::pose::PoseReport;
 use sierra_gltf::{pose, ClipSelector, GltfAsset, ImportOptions};
@@ -70,21 +70,8 @@ fn job_model<C: ClipSource + ?Sized>(
     time: f32,
 ) -> anyhow::Result<Vec<Mat4>> {
     let mut pose = CharacterPose::new(skeleton, 0, 1);
-    let layers = [ClipLayer {
-        clip,
-        time,
-        playback: Playback::Once,
-        weight: 1.0,
-    }];
-    CharacterJob {
-        skeleton,
-        skin: None,
-        layers: &layers,
-        root: Mat4::IDENTITY,
-        hook: &NoHook,
-        character: 0,
-    }
-    .run(&mut pose)?;
+    let layers = [ClipLayer::single(clip, time, Playback::Once)];
+    CharacterJob::new(skeleton, None, &layers).run(&mut pose)?;
     Ok(pose.model)
 }
 
@@ -116,28 +103,9 @@ pub fn pose_report(
     skin: usize,
     compressed: bool,
 ) -> anyhow::Result<PoseReport> {
-    let clip_index = asset.find_clip(clip)?;
-    let s = asset.skin(skin)?;
-    let built = asset.skin_clip(skin, clip_index)?;
-    let duration = built.duration();
-    let time = if time.is_finite() {
-        time.clamp(0.0, duration)
-    } else {
-        0.0
-    };
-    let model = model_of(&s.skeleton, &built, time, compressed)?;
-    // The mesh node may sit outside the skin's skeleton: pose the whole node tree for it.
-    let (nodes_skel, node_of_joint) = asset.node_skeleton()?;
-    let node_clip = asset.build_clip(clip_index, &nodes_skel, &node_of_joint)?;
-    let node_model = model_of(&nodes_skel, &node_clip, time, compressed)?;
-    Ok(pose::report(
-        asset,
-        skin,
-        clip_index,
-        (time, duration),
-        &model,
-        (&node_model, &node_of_joint),
-    )?)
+    pose::pose_with(asset, clip, time, skin, |skeleton, built, t| {
+        model_of(skeleton, built, t, compressed)
+    })
 }
 
 /// Runs `sierra pose`.

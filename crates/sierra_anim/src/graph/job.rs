@@ -4,10 +4,7 @@
 use glam::Mat4;
 
 use super::{evaluate_graph, GraphBinding, GraphInstance, GraphPoseBuffers};
-use crate::{
-    local_to_model, local_to_model_from, skinning_palette, AnimError, CharacterPose, Clip,
-    PoseHook, Skeleton, Skin,
-};
+use crate::{local_to_model, AnimError, CharacterPose, Clip, PoseHook, Skeleton, Skin};
 
 /// One graph-driven character's frame; inputs borrowed, outputs in a [`CharacterPose`]
 /// (`local`, `model`, `palette`), scratch in [`GraphPoseBuffers`].
@@ -39,7 +36,6 @@ impl<H: PoseHook> GraphJob<'_, H> {
         buffers: &mut GraphPoseBuffers,
         pose: &mut CharacterPose,
     ) -> Result<(), AnimError> {
-        let n = self.skeleton.joint_count();
         evaluate_graph(
             self.instance,
             self.binding,
@@ -49,21 +45,12 @@ impl<H: PoseHook> GraphJob<'_, H> {
             &mut pose.local,
         )?;
         local_to_model(self.skeleton, &pose.local, self.root, &mut pose.model)?;
-        if let Some(from) =
-            self.hook
-                .apply(self.character, self.skeleton, &mut pose.local, &pose.model)
-        {
-            local_to_model_from(
-                self.skeleton,
-                &pose.local,
-                self.root,
-                from.min(n),
-                &mut pose.model,
-            )?;
-        }
-        if let Some(skin) = self.skin {
-            skinning_palette(skin, &pose.model, &mut pose.palette)?;
-        }
-        Ok(())
+        pose.finish(
+            self.skeleton,
+            self.skin,
+            Some(self.hook),
+            self.character,
+            self.root,
+        )
     }
 }

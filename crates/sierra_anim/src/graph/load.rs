@@ -59,6 +59,20 @@ fn json_error(file: &Path, json_path: String, inner: serde_json::Error) -> Graph
     }
 }
 
+/// `check(element, json_path)` for every element of the JSON array at `at` (element `k` at
+/// `{at}[{k}]`), in order; the first error ends it.
+fn each<T, U>(
+    items: &[T],
+    at: &str,
+    check: impl Fn(&T, String) -> Result<U, GraphError>,
+) -> Result<Vec<U>, GraphError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| check(item, format!("{at}[{k}]")))
+        .collect()
+}
+
 struct Validator<'a> {
     file: &'a Path,
 }
@@ -70,6 +84,21 @@ impl Validator<'_> {
             json_path: json_path.into(),
             message: message.into(),
         }
+    }
+
+    /// The position of `name` among `names`, or an error at `at` with the message
+    /// `missing(list)`, `list` the names comma-separated.
+    fn find<'n>(
+        &self,
+        at: String,
+        names: impl Iterator<Item = &'n str> + Clone,
+        name: &str,
+        missing: impl FnOnce(String) -> String,
+    ) -> Result<usize, GraphError> {
+        names.clone().position(|n| n == name).ok_or_else(|| {
+            let list: Vec<&str> = names.collect();
+            self.err(at, missing(list.join(", ")))
+        })
     }
 
     fn number(&self, at: String, v: f32, min: f32) -> Result<f32, GraphError> {
@@ -219,28 +248,16 @@ impl Validator<'_> {
             ));
         }
         let state_of = |name: &str, path: String| -> Result<StateId, GraphError> {
-            l.states
-                .iter()
-                .position(|s| s.name == name)
-                .map(|s| s as StateId)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = l.states.iter().map(|s| s.name.as_str()).collect();
-                    self.err(
-                        path,
-                        format!(
-                            "no state `{name}` in this layer (states: {})",
-                            names.join(", ")
-                        ),
-                    )
-                })
+            let names = l.states.iter().map(|s| s.name.as_str());
+            self.find(path, names, name, |list| {
+                format!("no state `{name}` in this layer (states: {list})")
+            })
+            .map(|s| s as StateId)
         };
         let entry = state_of(&l.entry, format!("{at}.entry"))?;
-        let states = l
-            .states
-            .iter()
-            .enumerate()
-            .map(|(k, s)| self.state(s, format!("{at}.states[{k}]"), n))
-            .collect::<Result<Vec<_>, _>>()?;
+        let states = each(&l.states, &format!("{at}.states"), |s, p| {
+            self.state(s, p, n)
+        })?;
         let mut transitions = Vec::new();
         for (k, t) in l.transitions.iter().enumerate() {
             let tat = format!("{at}.transitions[{k}]");
@@ -255,12 +272,9 @@ impl Validator<'_> {
                 .map(|e| self.number(format!("{tat}.exitTime"), e, 0.0))
                 .transpose()?;
             let duration = self.number(format!("{tat}.duration"), t.duration, 0.0)?;
-            let conditions = t
-                .conditions
-                .iter()
-                .enumerate()
-                .map(|(c, cond)| self.condition(cond, format!("{tat}.conditions[{c}]"), n))
-                .collect::<Result<Vec<_>, _>>()?;
+            let conditions = each(&t.conditions, &format!("{tat}.conditions"), |c, p| {
+                self.condition(c, p, n)
+            })?;
             transitions.push(Transition {
                 from,
                 to,
@@ -376,13 +390,10 @@ impl Names<'_> {
         kind: ParameterKind,
         at: String,
     ) -> Result<ParamId, GraphError> {
-        let Some(i) = self.parameters.iter().position(|p| p.name == name) else {
-            let names: Vec<&str> = self.parameters.iter().map(|p| p.name.as_str()).collect();
-            return Err(v.err(
-                at,
-                format!("no parameter `{name}` (parameters: {})", names.join(", ")),
-            ));
-        };
+        let names = self.parameters.iter().map(|p| p.name.as_str());
+        let i = v.find(at.clone(), names, name, |list| {
+            format!("no parameter `{name}` (parameters: {list})")
+        })?;
         if self.parameters[i].kind != kind {
             return Err(v.err(
                 at,
@@ -396,16 +407,10 @@ impl Names<'_> {
     }
 
     fn slot(&self, v: &Validator, name: &str, at: String) -> Result<u16, GraphError> {
-        self.slots
-            .iter()
-            .position(|s| s.name == name)
-            .map(|i| i as u16)
-            .ok_or_else(|| {
-                let names: Vec<&str> = self.slots.iter().map(|s| s.name.as_str()).collect();
-                v.err(
-                    at,
-                    format!("no clip slot `{name}` (slots: {})", names.join(", ")),
-                )
-            })
+        let names = self.slots.iter().map(|s| s.name.as_str());
+        v.find(at, names, name, |list| {
+            format!("no clip slot `{name}` (slots: {list})")
+        })
+        .map(|i| i as u16)
     }
 }

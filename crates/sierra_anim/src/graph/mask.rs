@@ -4,6 +4,7 @@
 //! once per joint. When the crate's blending gains per-joint weights (SoA rewrite), this
 //! function is what it must reproduce.
 
+use crate::error::check_len;
 use crate::{blend_poses, AnimError, BlendLayer, Skeleton, Transform};
 
 /// `[joint_count]` weights: 1 on the subtrees of `include` (a joint and its descendants),
@@ -68,13 +69,7 @@ pub(crate) fn check_lengths(
         ("joint mask", mask.map_or(n, <[f32]>::len)),
         ("rest pose", rest),
     ] {
-        if len != n {
-            return Err(AnimError::BufferSize {
-                what,
-                expected: n,
-                actual: len,
-            });
-        }
+        check_len(what, n, len)?;
     }
     Ok(())
 }

@@ -80,17 +80,7 @@ impl ChainPose {
         self.positions.copy_from_slice(positions);
         self.root_parent = Quat::IDENTITY;
         for i in 0..n - 1 {
-            let d = positions[i + 1] - positions[i];
-            let len = d.length();
-            if len.is_nan() || len < MIN_BONE_LENGTH {
-                return Err(IkError::ZeroLengthBone {
-                    position: i,
-                    joint: i,
-                    length: len,
-                });
-            }
-            self.lengths[i] = len;
-            self.bone_dirs[i] = d / len;
+            self.set_bone(i, i, positions[i + 1] - positions[i])?;
             self.local[i] = Quat::IDENTITY;
             self.rest[i] = Quat::IDENTITY;
             self.between[i] = Quat::IDENTITY;
@@ -127,21 +117,33 @@ impl ChainPose {
         for i in 0..n - 1 {
             let (j, child) = (joints[i], joints[i + 1]);
             let w = world_rot(j);
-            let d = w.conjugate() * (self.positions[i + 1] - self.positions[i]);
-            let len = d.length();
-            if len.is_nan() || len < MIN_BONE_LENGTH {
-                return Err(IkError::ZeroLengthBone {
-                    position: i,
-                    joint: j,
-                    length: len,
-                });
-            }
-            self.lengths[i] = len;
-            self.bone_dirs[i] = d / len;
+            self.set_bone(
+                i,
+                j,
+                w.conjugate() * (self.positions[i + 1] - self.positions[i]),
+            )?;
             self.local[i] = local_rotation(j).normalize();
             self.rest[i] = rest_rotation(j).normalize();
             self.between[i] = (w.conjugate() * parent_frame(child)).normalize();
         }
+        Ok(())
+    }
+
+    /// Sets bone `i` (from chain position `i` to `i + 1`, skeleton joint `joint`) from `d`,
+    /// the bone in its start joint's frame: its length and unit direction.
+    ///
+    /// Errors: [`IkError::ZeroLengthBone`] when `d` is shorter than `MIN_BONE_LENGTH` (or NaN).
+    fn set_bone(&mut self, i: usize, joint: usize, d: Vec3) -> Result<(), IkError> {
+        let len = d.length();
+        if len.is_nan() || len < MIN_BONE_LENGTH {
+            return Err(IkError::ZeroLengthBone {
+                position: i,
+                joint,
+                length: len,
+            });
+        }
+        self.lengths[i] = len;
+        self.bone_dirs[i] = d / len;
         Ok(())
     }
 

@@ -177,95 +177,13 @@ fn perlin_block<const Z3: bool>(
     }
 }
 
-/// One row of noise, `out[i] = perlin3(x0 + i·dx, y, z)` (or added, see [`Emit`]).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)] // the row's geometry, as the public row functions take it
-fn noise_row_impl<const Z3: bool, const L: usize>(
-    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
-    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
-    cells: &mut CellGrads,
-    p: &[u8; 512],
+/// Where a row samples: `x(i) = x0 + i·dx` at `y` and `z` (`z` unused by 2D rows).
+#[derive(Clone, Copy)]
+struct RowAt {
     x0: f32,
     dx: f32,
     y: f32,
     z: f32,
-    emit: Emit,
-    out: &mut [f32],
-) {
-    let (ya, za) = (Axis::new(y), Axis::new(if Z3 { z } else { 0.0 }));
-    let last = out.len().div_ceil(L) * L;
-    cells.fill::<Z3>(&fill, p, ya, za, x0, x0 + last as f32 * dx);
-    let mut block = [0f32; L];
-    for (c, chunk) in out.chunks_mut(L).enumerate() {
-        let xs = BlockX {
-            x0,
-            dx,
-            freq: 1.0,
-            first: c * L,
-        };
-        block_fn(cells, xs, ya, za, &mut block);
-        match emit {
-            Emit::Store if chunk.len() == L => chunk.copy_from_slice(&block),
-            Emit::Store => chunk.copy_from_slice(&block[..chunk.len()]),
-            Emit::Add(amp) => {
-                for (s, &n) in chunk.iter_mut().zip(&block) {
-                    *s += amp * n;
-                }
-            }
-        }
-    }
-}
-
-/// fBm of one row, `out[i] = fbm(x(i), y[, z])` in the same operation order as [`Fbm::fbm2`].
-#[inline(always)]
-#[allow(clippy::too_many_arguments)] // the row's geometry, as the public row functions take it
-fn fbm_row_impl<const Z3: bool, const L: usize>(
-    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
-    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
-    cells: &mut CellGrads,
-    p: &[u8; 512],
-    fbm: &Fbm,
-    x0: f32,
-    dx: f32,
-    y: f32,
-    z: f32,
-    out: &mut [f32],
-) {
-    let params = fbm.params();
-    let lacunarity = params.lacunarity as f32;
-    let gain = params.gain as f32;
-    let kind = fbm.kind();
-    out.fill(0.0);
-    let mut block = [0f32; L];
-    let last = out.len().div_ceil(L) * L;
-    let (mut freq, mut amp) = (1.0f32, 1.0f32);
-    let octaves = fbm.full_octaves() + u32::from(fbm.fraction() > 0.0);
-    for octave in 0..octaves {
-        let weight = (octave == fbm.full_octaves()).then_some(fbm.fraction() as f32);
-        let (ya, za) = (
-            Axis::new(y * freq),
-            Axis::new(if Z3 { z * freq } else { 0.0 }),
-        );
-        cells.fill::<Z3>(&fill, p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
-        for (c, chunk) in out.chunks_mut(L).enumerate() {
-            let xs = BlockX {
-                x0,
-                dx,
-                freq,
-                first: c * L,
-            };
-            block_fn(cells, xs, ya, za, &mut block);
-            for (s, &n) in chunk.iter_mut().zip(&block) {
-                let term = signal(kind, n) * amp;
-                *s = match weight {
-                    Some(wt) => *s + term * wt,
-                    None => *s + term,
-                };
-            }
-        }
-        freq *= lacunarity;
-        amp *= gain;
-    }
 }
 
 #[inline(always)]
@@ -292,86 +210,118 @@ enum Emit {
     Add(f32),
 }
 
-macro_rules! simd_rows {
-    ($feature:literal, $noise:ident, $fbm:ident, $module:ident, $lanes:expr, $fill:path) => {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feature)]
-        #[allow(clippy::too_many_arguments)]
-        fn $noise<const Z3: bool>(
-            cells: &mut CellGrads,
-            p: &[u8; 512],
-            x0: f32,
-            dx: f32,
-            y: f32,
-            z: f32,
-            emit: Emit,
-            out: &mut [f32],
-        ) {
-            noise_row_impl::<Z3, { $lanes }>(
-                // SAFETY: this function runs only where the CPU has `$feature`.
-                |c, x, y, z, o| unsafe { $module::perlin_block::<Z3>(c, x, y, z, o) },
-                |c, p, y, z, s, n| $fill(c, p, y, z, s, n),
-                cells,
-                p,
-                x0,
-                dx,
-                y,
-                z,
-                emit,
-                out,
-            )
-        }
+/// What one row computes: plain noise (stored, or added to a sum), or an fBm sum.
+#[derive(Clone, Copy)]
+enum Row<'f> {
+    Noise(Emit),
+    Fbm(&'f Fbm),
+}
 
+/// One row of `row` on lanes of `L`, with the block kernel `block_fn` and the cell fill `fill`
+/// of one code path, octave by octave: plain noise is one octave at frequency 1,
+/// `out[i] = perlin3(x0 + i·dx, y, z)` (or added, see [`Emit`]); fBm sums its octaves in the
+/// operation order of [`Fbm::fbm2`]. Each octave fills the row's cells at its frequency, then
+/// evaluates `out` block by block.
+#[inline(always)]
+fn row_impl<const Z3: bool, const L: usize>(
+    block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
+    fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
+    cells: &mut CellGrads,
+    p: &[u8; 512],
+    row: Row<'_>,
+    RowAt { x0, dx, y, z }: RowAt,
+    out: &mut [f32],
+) {
+    // (octaves, lacunarity, gain): one octave for plain noise.
+    let (octaves, lacunarity, gain) = match row {
+        Row::Noise(_) => (1, 1.0, 1.0),
+        Row::Fbm(fbm) => {
+            out.fill(0.0);
+            let params = fbm.params();
+            let octaves = fbm.full_octaves() + u32::from(fbm.fraction() > 0.0);
+            (octaves, params.lacunarity as f32, params.gain as f32)
+        }
+    };
+    let mut block = [0f32; L];
+    let last = out.len().div_ceil(L) * L;
+    let (mut freq, mut amp) = (1.0f32, 1.0f32);
+    for octave in 0..octaves {
+        let (ya, za) = (
+            Axis::new(y * freq),
+            Axis::new(if Z3 { z * freq } else { 0.0 }),
+        );
+        cells.fill::<Z3>(&fill, p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
+        for (c, chunk) in out.chunks_mut(L).enumerate() {
+            let xs = BlockX {
+                x0,
+                dx,
+                freq,
+                first: c * L,
+            };
+            block_fn(cells, xs, ya, za, &mut block);
+            match row {
+                Row::Noise(Emit::Store) => chunk.copy_from_slice(&block[..chunk.len()]),
+                Row::Noise(Emit::Add(amp)) => {
+                    for (s, &n) in chunk.iter_mut().zip(&block) {
+                        *s += amp * n;
+                    }
+                }
+                Row::Fbm(fbm) => {
+                    let kind = fbm.kind();
+                    let weight = (octave == fbm.full_octaves()).then_some(fbm.fraction() as f32);
+                    for (s, &n) in chunk.iter_mut().zip(&block) {
+                        let term = signal(kind, n) * amp;
+                        *s = match weight {
+                            Some(wt) => *s + term * wt,
+                            None => *s + term,
+                        };
+                    }
+                }
+            }
+        }
+        freq *= lacunarity;
+        amp *= gain;
+    }
+}
+
+/// Defines `$name::<Z3>(cells, p, row, at, out)`: [`row_impl`] compiled for the
+/// CPU features `$feature`, with `$module`'s block kernel on `$lanes` lanes and the cell fill `$fill`.
+macro_rules! simd_rows {
+    ($feature:literal, $name:ident, $module:ident, $lanes:expr, $fill:path) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $feature)]
-        #[allow(clippy::too_many_arguments)]
-        fn $fbm<const Z3: bool>(
+        fn $name<const Z3: bool>(
             cells: &mut CellGrads,
             p: &[u8; 512],
-            fbm: &Fbm,
-            x0: f32,
-            dx: f32,
-            y: f32,
-            z: f32,
+            row: Row<'_>,
+            at: RowAt,
             out: &mut [f32],
         ) {
-            fbm_row_impl::<Z3, { $lanes }>(
+            row_impl::<Z3, { $lanes }>(
                 // SAFETY: this function runs only where the CPU has `$feature`.
                 |c, x, y, z, o| unsafe { $module::perlin_block::<Z3>(c, x, y, z, o) },
                 |c, p, y, z, s, n| $fill(c, p, y, z, s, n),
                 cells,
                 p,
-                fbm,
-                x0,
-                dx,
-                y,
-                z,
+                row,
+                at,
                 out,
             )
         }
     };
 }
 
-simd_rows!(
-    "avx2",
-    noise_row_avx2,
-    fbm_row_avx2,
-    avx2,
-    LANES,
-    fill_scalar::<Z3>
-);
+simd_rows!("avx2", row_avx2, avx2, LANES, fill_scalar::<Z3>);
 simd_rows!(
     "avx512f",
-    noise_row_avx512,
-    fbm_row_avx512,
+    row_avx512,
     avx512,
     avx512::LANES,
     fill_scalar::<Z3>
 );
 simd_rows!(
     "avx512f,avx512bw,avx512vbmi",
-    noise_row_avx512_vbmi,
-    fbm_row_avx512_vbmi,
+    row_avx512_vbmi,
     avx512,
     avx512::LANES,
     fill_vbmi::fill::<Z3>
@@ -445,7 +395,7 @@ impl RowNoise {
         z: f32,
         out: &mut [f32],
     ) {
-        self.noise::<true>(perm, x0, dx, y, z, Emit::Store, out)
+        self.row::<true>(perm, Row::Noise(Emit::Store), RowAt { x0, dx, y, z }, out)
     }
 
     /// `acc[i] = acc[i] + amp·perlin3(x0 + i·dx, y, z)` for a whole row: one octave added to
@@ -462,12 +412,22 @@ impl RowNoise {
         amp: f32,
         acc: &mut [f32],
     ) {
-        self.noise::<true>(perm, x0, dx, y, z, Emit::Add(amp), acc)
+        self.row::<true>(
+            perm,
+            Row::Noise(Emit::Add(amp)),
+            RowAt { x0, dx, y, z },
+            acc,
+        )
     }
 
     /// `out[i] = perlin2(x0 + i·dx, y)` for a whole row.
     pub fn perlin2_row(&mut self, perm: &Permutation, x0: f32, dx: f32, y: f32, out: &mut [f32]) {
-        self.noise::<false>(perm, x0, dx, y, 0.0, Emit::Store, out)
+        self.row::<false>(
+            perm,
+            Row::Noise(Emit::Store),
+            RowAt { x0, dx, y, z: 0.0 },
+            out,
+        )
     }
 
     /// `out[i] = fbm.fbm3(x0 + i·dx, y, z)` for a whole row.
@@ -482,7 +442,7 @@ impl RowNoise {
         z: f32,
         out: &mut [f32],
     ) {
-        self.fbm::<true>(perm, fbm, x0, dx, y, z, out)
+        self.row::<true>(perm, Row::Fbm(fbm), RowAt { x0, dx, y, z }, out)
     }
 
     /// `out[i] = fbm.fbm2(x0 + i·dx, y)` for a whole row.
@@ -495,18 +455,14 @@ impl RowNoise {
         y: f32,
         out: &mut [f32],
     ) {
-        self.fbm::<false>(perm, fbm, x0, dx, y, 0.0, out)
+        self.row::<false>(perm, Row::Fbm(fbm), RowAt { x0, dx, y, z: 0.0 }, out)
     }
 
-    #[allow(clippy::too_many_arguments)] // the row's geometry
-    fn noise<const Z3: bool>(
+    fn row<const Z3: bool>(
         &mut self,
         perm: &Permutation,
-        x0: f32,
-        dx: f32,
-        y: f32,
-        z: f32,
-        emit: Emit,
+        row: Row<'_>,
+        at: RowAt,
         out: &mut [f32],
     ) {
         let (p, cells) = (perm.table(), &mut *self.cells);
@@ -515,46 +471,15 @@ impl RowNoise {
             // the CPU supports them.
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx512 if self.vbmi => unsafe {
-                noise_row_avx512_vbmi::<Z3>(cells, p, x0, dx, y, z, emit, out)
+                row_avx512_vbmi::<Z3>(cells, p, row, at, out)
             },
             #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx512 => unsafe {
-                noise_row_avx512::<Z3>(cells, p, x0, dx, y, z, emit, out)
-            },
+            SimdPath::Avx512 => unsafe { row_avx512::<Z3>(cells, p, row, at, out) },
             #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx2 => unsafe { noise_row_avx2::<Z3>(cells, p, x0, dx, y, z, emit, out) },
+            SimdPath::Avx2 => unsafe { row_avx2::<Z3>(cells, p, row, at, out) },
             _ => {
                 let (block, fill) = (perlin_block::<Z3>, fill_scalar::<Z3>);
-                noise_row_impl::<Z3, LANES>(block, fill, cells, p, x0, dx, y, z, emit, out)
-            }
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)] // the row's geometry
-    fn fbm<const Z3: bool>(
-        &mut self,
-        perm: &Permutation,
-        fbm: &Fbm,
-        x0: f32,
-        dx: f32,
-        y: f32,
-        z: f32,
-        out: &mut [f32],
-    ) {
-        let (p, cells) = (perm.table(), &mut *self.cells);
-        match self.path {
-            // SAFETY (all three arms): as in `noise`.
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx512 if self.vbmi => unsafe {
-                fbm_row_avx512_vbmi::<Z3>(cells, p, fbm, x0, dx, y, z, out)
-            },
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx512 => unsafe { fbm_row_avx512::<Z3>(cells, p, fbm, x0, dx, y, z, out) },
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx2 => unsafe { fbm_row_avx2::<Z3>(cells, p, fbm, x0, dx, y, z, out) },
-            _ => {
-                let (block, fill) = (perlin_block::<Z3>, fill_scalar::<Z3>);
-                fbm_row_impl::<Z3, LANES>(block, fill, cells, p, fbm, x0, dx, y, z, out)
+                row_impl::<Z3, LANES>(block, fill, cells, p, row, at, out)
             }
         }
     }

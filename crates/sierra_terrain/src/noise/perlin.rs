@@ -171,23 +171,33 @@ pub trait NoiseFloat:
     }
 }
 
-impl NoiseFloat for f64 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    #[inline(always)]
-    fn floor(self) -> Self {
-        // Without SSE4.1 in the baseline target, `f64::floor` is a libm call; truncation and a
-        // correction is exact for |x| < 2^52, and larger floats are already integers.
-        if self.abs() < 4_503_599_627_370_496.0 {
-            let t = self as i64 as f64;
-            if t > self {
+/// `floor(x)` of a float `x` by truncating through the integer type `$int` and stepping down
+/// when that rounded up (negative non-integers). Without SSE4.1 in the baseline target,
+/// `f32::floor`/`f64::floor` are libm calls; this is exact for `|x| < $limit` (2^mantissa
+/// bits), above which every float is an integer already.
+macro_rules! floor_by_truncation {
+    ($x:expr, $int:ty, $limit:expr) => {{
+        let x = $x;
+        if x.abs() < $limit {
+            let t = x as $int as Self;
+            if t > x {
                 t - 1.0
             } else {
                 t
             }
         } else {
-            self
+            x
         }
+    }};
+}
+
+impl NoiseFloat for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    #[inline(always)]
+    fn floor(self) -> Self {
+        // Exact for |x| < 2^52; larger floats are already integers.
+        floor_by_truncation!(self, i64, 4_503_599_627_370_496.0)
     }
     #[inline(always)]
     fn from_f64(v: f64) -> Self {
@@ -208,17 +218,8 @@ impl NoiseFloat for f32 {
     const ONE: Self = 1.0;
     #[inline(always)]
     fn floor(self) -> Self {
-        // As for f64: exact for |x| < 2^23, larger floats are integers.
-        if self.abs() < 8_388_608.0 {
-            let t = self as i32 as f32;
-            if t > self {
-                t - 1.0
-            } else {
-                t
-            }
-        } else {
-            self
-        }
+        // Exact for |x| < 2^23; larger floats are already integers.
+        floor_by_truncation!(self, i32, 8_388_608.0)
     }
     #[inline(always)]
     fn from_f64(v: f64) -> Self {

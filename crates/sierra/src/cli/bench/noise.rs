@@ -25,7 +25,7 @@ use sierra_terrain::noise::workloads::{
     perlin_tbl_grid, perlin_tbl_heightmap, GRID_SIDE, HEIGHTMAP_FREQUENCY, HEIGHTMAP_OCTAVES,
     HEIGHTMAP_SIDE,
 };
-use sierra_terrain::noise::{perlin3, Fbm, FbmParams, Permutation};
+use sierra_terrain::noise::{perlin3, Fbm, FbmParams, NoiseFloat, Permutation};
 
 /// `sierra bench noise` arguments.
 #[derive(Debug, Args)]
@@ -166,18 +166,10 @@ impl Workloads {
         let perm = &self.perm;
         let n = self.points.len() as f64;
         let f32_ns = best_ns(3, || {
-            let mut acc = 0.0f32;
-            for p in &self.points {
-                acc += perlin3(perm, black_box(p[0]), p[1], p[2]);
-            }
-            black_box(acc);
+            black_box(noise_sum(perm, &self.points));
         }) / n;
         let f64_ns = best_ns(3, || {
-            let mut acc = 0.0f64;
-            for p in &self.points64 {
-                acc += perlin3(perm, black_box(p[0]), p[1], p[2]);
-            }
-            black_box(acc);
+            black_box(noise_sum(perm, &self.points64));
         }) / n;
         let mut err: anyhow::Result<()> = Ok(());
         let grid = &mut self.grid;
@@ -323,6 +315,16 @@ pub fn measure(c_dir: &Path, rounds: usize) -> anyhow::Result<NoiseBench> {
     })
 }
 
+/// `Σ perlin3(p)` over `points` in order (the sum keeps the calls from being optimised away;
+/// `black_box` on each `x` keeps them from being hoisted).
+fn noise_sum<T: NoiseFloat>(perm: &Permutation, points: &[[T; 3]]) -> T {
+    let mut acc = T::ZERO;
+    for p in points {
+        acc = acc + perlin3(perm, black_box(p[0]), p[1], p[2]);
+    }
+    acc
+}
+
 /// Runs and prints.
 ///
 /// # Errors
@@ -342,43 +344,48 @@ pub fn run(args: NoiseBenchArgs) -> anyhow::Result<()> {
     if let Some(e) = &b.c_error {
         outln!("  C baseline perlin_tbl.c not run: {e} (no ratios)")?;
     }
-    let line = |name: &str, ns: f64, c: Option<f64>, ratio: Option<f64>| match (c, ratio) {
-        (Some(c), Some(r)) => {
-            outln!("  {name:<50} {ns:8.2} ns/sample   C {c:7.2} ns   ratio {r:.3}x")
+    // (workload, Sierra ns/sample, the C figure it is compared with, the ratio of the two).
+    type Row = (&'static str, f64, fn(&CFigures) -> f64, fn(&Ratios) -> f64);
+    let rows: [Row; 5] = [
+        (
+            "perlin3 scalar f32, random points",
+            b.perlin3_scalar_f32_ns_per_sample,
+            |c| c.random_points_ns_per_sample,
+            |r| r.perlin3_scalar_f32,
+        ),
+        (
+            "perlin3 scalar f64 (reference-exact)",
+            b.perlin3_scalar_f64_ns_per_sample,
+            |c| c.random_points_ns_per_sample,
+            |r| r.perlin3_scalar_f64,
+        ),
+        (
+            "perlin3 grid 128^3 at 0.0371",
+            b.grid_128_ns_per_sample,
+            |c| c.grid_ns_per_sample,
+            |r| r.grid_128,
+        ),
+        (
+            "heightmap 1024^2, 6-octave fBm of 3D noise, z=0.5",
+            b.heightmap_1024_ns_per_sample,
+            |c| c.heightmap_ns_per_sample,
+            |r| r.heightmap_1024,
+        ),
+        (
+            "fbm2_grid 1024^2, 6 octaves (2D: z=0 face)",
+            b.fbm2_grid_1024_ns_per_sample,
+            |c| c.heightmap_ns_per_sample,
+            |r| r.fbm2_grid_1024,
+        ),
+    ];
+    for (name, ns, c_ns, ratio) in rows {
+        match (b.c.as_ref().map(c_ns), b.ratios.as_ref().map(ratio)) {
+            (Some(c), Some(r)) => {
+                outln!("  {name:<50} {ns:8.2} ns/sample   C {c:7.2} ns   ratio {r:.3}x")?
+            }
+            _ => outln!("  {name:<50} {ns:8.2} ns/sample")?,
         }
-        _ => outln!("  {name:<50} {ns:8.2} ns/sample"),
-    };
-    let (c, r) = (b.c.as_ref(), b.ratios.as_ref());
-    line(
-        "perlin3 scalar f32, random points",
-        b.perlin3_scalar_f32_ns_per_sample,
-        c.map(|c| c.random_points_ns_per_sample),
-        r.map(|r| r.perlin3_scalar_f32),
-    )?;
-    line(
-        "perlin3 scalar f64 (reference-exact)",
-        b.perlin3_scalar_f64_ns_per_sample,
-        c.map(|c| c.random_points_ns_per_sample),
-        r.map(|r| r.perlin3_scalar_f64),
-    )?;
-    line(
-        "perlin3 grid 128^3 at 0.0371",
-        b.grid_128_ns_per_sample,
-        c.map(|c| c.grid_ns_per_sample),
-        r.map(|r| r.grid_128),
-    )?;
-    line(
-        "heightmap 1024^2, 6-octave fBm of 3D noise, z=0.5",
-        b.heightmap_1024_ns_per_sample,
-        c.map(|c| c.heightmap_ns_per_sample),
-        r.map(|r| r.heightmap_1024),
-    )?;
-    line(
-        "fbm2_grid 1024^2, 6 octaves (2D: z=0 face)",
-        b.fbm2_grid_1024_ns_per_sample,
-        c.map(|c| c.heightmap_ns_per_sample),
-        r.map(|r| r.fbm2_grid_1024),
-    )?;
+    }
     outln!(
         "  fbm2_grid 1024^2, 6 octaves, all {} threads         {:8.2} ms",
         b.threads,

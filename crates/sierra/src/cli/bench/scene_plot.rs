@@ -102,13 +102,7 @@ pub fn plot_frames(path: &Path, lines: &[Line]) -> Result<()> {
                 .label(line.label.as_str())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], c));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
-        Ok(())
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)
     })
 }
 
@@ -211,9 +205,18 @@ fn draw_panel(
             .label(backend_name(run.backend))
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
     }
+    draw_legend(&mut chart, SeriesLabelPosition::MiddleRight)
+}
+
+/// Draws the legend of `chart`'s labelled series at `position`, boxed in black on a
+/// translucent white background.
+fn draw_legend<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, BitMapBackend<'a>, CT>,
+    position: SeriesLabelPosition,
+) -> DrawResult {
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::MiddleRight)
+        .position(position)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()?;

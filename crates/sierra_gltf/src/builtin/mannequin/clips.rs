@@ -173,13 +173,19 @@ fn crouch(pose: &mut Pose, c: f32) {
     pose.pelvis.y = PELVIS_Y - 0.42 * (1.0 - (0.9 * c).cos()) - 0.40 * (1.0 - (0.7 * c).cos());
 }
 
+/// A tent over the clip's phase `p` in [0, 1]: 0 → 1 during the first `rise`, back to 0
+/// during the remaining `fall` (`rise + fall = 1`, both given so each stays a literal).
+fn rise_and_fall(p: f32, rise: f32, fall: f32) -> f32 {
+    if p < rise {
+        p / rise
+    } else {
+        1.0 - (p - rise) / fall
+    }
+}
+
 fn jump_start(p: f32) -> Pose {
     let mut pose = Pose::rest();
-    let c = if p < 0.6 {
-        p / 0.6
-    } else {
-        1.0 - (p - 0.6) / 0.4
-    };
+    let c = rise_and_fall(p, 0.6, 0.4);
     crouch(&mut pose, (c * PI * 0.5).sin());
     let reach = ((p - 0.6) / 0.4).clamp(0.0, 1.0);
     for (side, sign) in [(0, 1.0), (1, -1.0)] {
@@ -208,11 +214,7 @@ fn in_air(p: f32) -> Pose {
 
 fn land(p: f32) -> Pose {
     let mut pose = Pose::rest();
-    let c = if p < 0.3 {
-        p / 0.3
-    } else {
-        1.0 - (p - 0.3) / 0.7
-    };
+    let c = rise_and_fall(p, 0.3, 0.7);
     crouch(&mut pose, (c * PI * 0.5).sin() * 0.8);
     for (side, sign) in [(0, 1.0), (1, -1.0)] {
         pose.set(
