@@ -132,6 +132,7 @@ impl ForwardThenSea {
             materials: &self.materials,
             targets: &self.targets,
             output: &self.targets.hdr_view.clone(),
+            shadow_casters: &[],
         };
         self.forward.prepare(ctx, &inputs).unwrap();
         self.sea.prepare(ctx, &inputs).unwrap();

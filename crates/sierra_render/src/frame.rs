@@ -11,7 +11,7 @@
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use crate::camera::Camera;
-use crate::crowd_instance::{CrowdHandle, CrowdInstance};
+use crate::passes::crowd::instance::{CrowdHandle, CrowdInstance};
 pub use crate::post::PostSettings;
 
 /// Most point lights the forward pass shades with (as document 000).
@@ -167,10 +167,17 @@ pub struct SkinnedFrame {
 impl SkinnedFrame {
     /// Empties every list, keeping the capacity.
     pub fn clear(&mut self) {
-        self.palettes.clear();
-        self.draws.clear();
-        self.morphs.clear();
-        self.morph_weights.clear();
+        // Destructured: a list added to the frame cannot be left out here.
+        let Self {
+            palettes,
+            draws,
+            morphs,
+            morph_weights,
+        } = self;
+        palettes.clear();
+        draws.clear();
+        morphs.clear();
+        morph_weights.clear();
     }
 }
 

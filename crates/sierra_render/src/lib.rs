@@ -8,7 +8,7 @@
 //!   wireframe settings). It knows nothing of the scene graph; passes read only it and their
 //!   own GPU resources (`docs/architecture.md`).
 //! - [`Renderer`]: runs a frame's simulation inputs (water steps, morph weights, the skinning
-//!   compute pass) and then the passes in order (`passes/shadow.rs` → `forward.rs` → crowd →
+//!   compute pass) and then the passes in order (`passes/shadow.rs` → `forward.rs` → `crowd/` →
 //!   `sky.rs` → `sea.rs` → `resolve.rs` → `bloom.rs` → `tonemap.rs`), rendering into an `Rgba16Float` HDR
 //!   target first.
 //! - [`gpu_profiler`]: GPU scopes (`wgpu-profiler`) around every pass and compute dispatch,
@@ -32,8 +32,6 @@
 pub mod camera;
 pub mod compute;
 pub mod context;
-pub mod crowd;
-pub mod crowd_instance;
 pub mod environment;
 pub mod error;
 pub mod frame;
@@ -53,14 +51,18 @@ pub mod primitives;
 pub mod readback;
 pub mod renderer;
 pub mod sampler;
-pub mod skinned_bounds;
 pub mod skinned_mesh;
-pub mod skinning;
 pub mod tangents;
 pub mod targets;
 pub mod texture;
 
 pub use wgpu;
+
+// The crowd pass and GPU skinning live with the other passes and compute passes; their old
+// paths (`sierra_render::crowd`, `sierra_render::skinning`, …) stay valid.
+pub use compute::{skinned_bounds, skinning};
+pub use passes::crowd;
+pub use passes::crowd::instance as crowd_instance;
 
 pub use camera::Camera;
 pub use context::{CreationCounts, GpuContext};

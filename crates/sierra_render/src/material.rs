@@ -1,5 +1,5 @@
 //! Surface materials: the textures and shading model of a mesh, bound as the forward pass's
-//! group 3 (`forward.wgsl`: `MaterialUniform`, `material_sampler`, five textures).
+//! group 2 (`forward.wgsl`: `MaterialUniform`, `material_sampler`, five textures).
 //!
 //! Two shading models share the same lights (see `forward.wgsl`):
 //! - [`ShadingModel::Phong`]: seed 000's material (diffuse colour and texture, specular colour
@@ -184,7 +184,7 @@ pub struct MaterialVariant {
 /// A material's GPU side: its bind group and the pipeline variant it needs.
 #[derive(Clone, Debug)]
 pub struct GpuMaterial {
-    /// Group 3 of the forward pipeline.
+    /// Group 2 of the forward pipeline.
     pub bind_group: wgpu::BindGroup,
     /// Pipeline variant.
     pub variant: MaterialVariant,

@@ -1,6 +1,6 @@
 //! [`MaterialStore`]: the surface materials draws name by [`MaterialHandle`].
 //!
-//! A leaf: it binds [`SurfaceMaterial`]s (group 3 of the forward pipelines) and resolves the
+//! A leaf: it binds [`SurfaceMaterial`]s (group 2 of the forward and crowd pipelines) and resolves the
 //! material of a draw, knowing nothing of passes or the renderer. A draw names its material
 //! ([`DrawItem::surface`]); a draw that names none takes its mesh's default material
 //! ([`MaterialStore::set_mesh_default`], what `Renderer::set_material` sets), else the store's

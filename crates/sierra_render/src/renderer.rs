@@ -3,20 +3,21 @@
 //! A frame ([`FrameData`]) first runs its simulation inputs on the GPU — the sea's drops and
 //! water-column steps ([`crate::SeaFrame`]), the skinned meshes' morph weights and skinning
 //! ([`crate::SkinnedFrame`], one compute pass whose outputs join the frame's draws, culled by
-//! their posed bounds) — then the passes. Order: shadow (sun depth map) → forward (scene → HDR target) → crowd (instanced baked
-//! animation, same targets) → sky (behind the scene) →
-//! sea (simulated water, blended) → MSAA resolve (once, multisampled targets only) → bloom (added onto the HDR
-//! target) → tonemap (HDR → final image, or → the FXAA input) → FXAA (when `post.aa` asks). New
-//! passes (shadow before forward; sky, bloom, tonemap variants after) become a
-//! field and one entry in the pass lists of `Renderer::new`, `resize_passes` and
-//! `encode_and_submit`.
+//! their posed bounds) — then the passes. Order: shadow (sun depth map: every
+//! [`crate::passes::ShadowCaster`], the frame's meshes, the skinned outputs and the crowds) →
+//! forward (scene → HDR target) → crowd (instanced baked animation, same targets) → sky (behind
+//! the scene) → sea (simulated water, blended) → MSAA resolve (once, multisampled targets only) →
+//! bloom (added onto the HDR target) → tonemap (HDR → final image, or → the FXAA input) → FXAA
+//! (when `post.aa` asks). The order is written once, in `Renderer::parts`, which resizing,
+//! preparing and recording all iterate; a new pass is a field and one entry there (a pass that
+//! casts sun shadows also answers [`crate::passes::Pass::shadow_caster`]).
 //!
 //! Every pass and compute dispatch runs inside a GPU scope ([`crate::gpu_profiler`]); the
 //! timings come back in later frames' [`FrameStats::gpu`], never waited for.
 
+use crate::compute::skinning::{SkinnedMeshData, Skinning};
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
-use crate::crowd::CrowdPass;
 use crate::environment::{Environment, EnvironmentMaps, EnvironmentSizes};
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, SeaOp, SkinnedMeshHandle};
@@ -27,6 +28,7 @@ use crate::material_store::MaterialStore;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::mesh_store::MeshStore;
 use crate::passes::bloom::BloomPass;
+use crate::passes::crowd::CrowdPass;
 use crate::passes::forward::ForwardPass;
 use crate::passes::fxaa::FxaaPass;
 use crate::passes::resolve::MsaaResolvePass;
@@ -34,10 +36,9 @@ use crate::passes::sea::{SeaPass, SeaSettings};
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
 use crate::passes::tonemap::TonemapPass;
-use crate::passes::{Pass, PassInputs};
+use crate::passes::{Pass, PassInputs, ShadowCaster};
 use crate::pipeline_statistics::PassQueries;
 use crate::readback;
-use crate::skinning::{SkinnedMeshData, Skinning};
 use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
 
 /// Counters of one rendered frame (the `stats.json` entries).
@@ -107,6 +108,19 @@ pub struct Renderer {
     scopes: GpuScopes,
 }
 
+/// What encoding a frame borrows from the renderer ([`Renderer::parts`]): the passes, mutable,
+/// in frame order, and the shared data they read.
+struct FrameParts<'a> {
+    passes: [&'a mut dyn Pass; 9],
+    targets: &'a RenderTargets,
+    meshes: &'a MeshStore,
+    materials: &'a MaterialStore,
+    draws: &'a [DrawItem],
+    skinning: Option<&'a Skinning>,
+    environment: &'a Environment,
+    scopes: &'a mut GpuScopes,
+}
+
 /// Side of the sun's shadow map in texels.
 const SHADOW_MAP_RESOLUTION: u32 = 2048;
 
@@ -125,13 +139,14 @@ impl Renderer {
         let shadow = ShadowPass::new(ctx, SHADOW_MAP_RESOLUTION)?;
         let materials = MaterialStore::new(ctx)?;
         let environment = Environment::new(ctx, EnvironmentSizes::default())?;
+        let forward = ForwardPass::with_shadows(ctx, &shadow, &materials, &environment.maps)?;
         let mut renderer = Self {
             targets_memory: targets.memory_releases(ctx),
             targets,
             meshes: MeshStore::new(),
-            forward: ForwardPass::with_shadows(ctx, &shadow, &materials, &environment.maps)?,
+            crowd: CrowdPass::new(ctx, &shadow, forward.frame_bindings())?,
+            forward,
             materials,
-            crowd: CrowdPass::new(ctx, &shadow, &environment.maps)?,
             environment,
             shadow,
             sky: SkyPass::new(ctx)?,
@@ -161,7 +176,8 @@ impl Renderer {
     ) -> Result<()> {
         self.environment = Environment::new(ctx, sizes)?;
         self.forward.bind_environment(ctx, &self.environment.maps)?;
-        self.crowd.bind_environment(ctx, &self.environment.maps)
+        self.crowd.set_frame_bindings(self.forward.frame_bindings());
+        Ok(())
     }
 
     /// Bakes the environment of `sun` and `post` (a frame's [`FrameData::sun`] and
@@ -253,7 +269,7 @@ impl Renderer {
     }
 
     /// Registers a mesh already on the GPU (e.g. a skinned instance's output
-    /// vertex buffer, written by [`crate::skinning::Skinning`]).
+    /// vertex buffer, written by [`crate::compute::skinning::Skinning`]).
     pub fn add_gpu_mesh(&mut self, mesh: GpuMesh) -> MeshHandle {
         self.meshes.add_gpu_mesh(mesh)
     }
@@ -280,7 +296,7 @@ impl Renderer {
         &self.meshes
     }
 
-    /// The mesh store, to register meshes (e.g. [`crate::skinning::Skinning::upload`]).
+    /// The mesh store, to register meshes (e.g. [`crate::compute::skinning::Skinning::upload`]).
     pub fn meshes_mut(&mut self) -> &mut MeshStore {
         &mut self.meshes
     }
@@ -371,22 +387,39 @@ impl Renderer {
 
     /// Lets every pass rebuild what depends on the targets (sizes, sample count).
     fn resize_passes(&mut self, ctx: &GpuContext) -> Result<()> {
-        // Field by field: the passes are borrowed mutably, the targets shared.
-        let passes: [&mut dyn Pass; 9] = [
-            &mut self.shadow,
-            &mut self.forward,
-            &mut self.crowd,
-            &mut self.sky,
-            &mut self.sea,
-            &mut self.resolve,
-            &mut self.bloom,
-            &mut self.tonemap,
-            &mut self.fxaa,
-        ];
+        let FrameParts {
+            passes, targets, ..
+        } = self.parts();
         for pass in passes {
-            pass.resize(ctx, &self.targets)?;
+            pass.resize(ctx, targets)?;
         }
         Ok(())
+    }
+
+    /// The frame's passes in order — the one place the order is written: shadow (every
+    /// [`crate::passes::ShadowCaster`]) → forward → crowd → sky → sea → MSAA resolve → bloom →
+    /// tonemap → FXAA; beside them, borrowed shared, what they read.
+    fn parts(&mut self) -> FrameParts<'_> {
+        FrameParts {
+            passes: [
+                &mut self.shadow,
+                &mut self.forward,
+                &mut self.crowd,
+                &mut self.sky,
+                &mut self.sea,
+                &mut self.resolve,
+                &mut self.bloom,
+                &mut self.tonemap,
+                &mut self.fxaa,
+            ],
+            targets: &self.targets,
+            meshes: &self.meshes,
+            materials: &self.materials,
+            draws: &self.draws,
+            skinning: self.skinning.as_ref(),
+            environment: &self.environment,
+            scopes: &mut self.scopes,
+        }
     }
 
     /// Uploads one skinned mesh instance (bind pose, influences, morph targets) and registers
@@ -511,7 +544,8 @@ impl Renderer {
             skinning.set_morph_weights(ctx, m.mesh, weights)?;
         }
         // Encoded at the start of the frame's own command buffer (encode_and_submit).
-        skinning.prepare(ctx, &skinned.palettes, &skinned.draws, &mut self.draws)?;
+        let palettes_and_draws = (&skinned.palettes[..], &skinned.draws[..]);
+        skinning.prepare(ctx, palettes_and_draws, &mut self.draws)?;
         for d in &skinned.draws {
             if let Some(mesh) = skinning.output_mesh(d.mesh) {
                 self.meshes.set_bounds(mesh, skinning.posed_bounds(d.mesh));
@@ -557,26 +591,16 @@ impl Renderer {
         frame: &FrameData,
         output: &wgpu::TextureView,
     ) -> Result<()> {
-        // Split borrows: the passes are mutable, the meshes, targets and draws shared.
-        let Self {
+        let FrameParts {
+            mut passes,
             targets,
             meshes,
             materials,
             draws,
             skinning,
-            forward,
-            crowd,
-            shadow,
-            sky,
-            sea,
-            resolve,
-            bloom,
-            tonemap,
-            fxaa,
-            scopes,
             environment,
-            ..
-        } = self;
+            scopes,
+        } = self.parts();
         let inputs = PassInputs {
             frame,
             draws,
@@ -584,27 +608,26 @@ impl Renderer {
             materials,
             targets,
             output,
+            shadow_casters: &[],
         };
-        let passes: [&mut dyn Pass; 9] = [
-            shadow, forward, crowd, sky, sea, resolve, bloom, tonemap, fxaa,
-        ];
-        for pass in passes {
+        for pass in &mut passes {
             pass.prepare(ctx, &inputs)?;
         }
-        // Shared from here on: recording reads the passes (and the crowd also draws its
-        // shadow casters into the shadow pass's map).
-        let (shadow, crowd): (&ShadowPass, &CrowdPass) = (shadow, crowd);
-        let passes: [&dyn Pass; 9] = [
-            shadow, forward, crowd, sky, sea, resolve, bloom, tonemap, fxaa,
-        ];
+        // Shared from here on: recording reads the passes, and the shadow pass draws the
+        // casters the others own.
+        let casters: Vec<&dyn ShadowCaster> =
+            passes.iter().filter_map(|p| p.shadow_caster()).collect();
+        let inputs = PassInputs {
+            shadow_casters: &casters,
+            ..inputs
+        };
+        let descriptor = wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        };
+        let mut encoder = ctx.device.create_command_encoder(&descriptor);
         ctx.scoped(
             || "recording and submitting the frame".to_owned(),
             || {
-                let mut encoder =
-                    ctx.device
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                            label: Some("frame"),
-                        });
                 // The passes nest in a `frame` scope where the device can time the encoder.
                 let frame_scope = scopes.begin_encoder_scope("frame", &mut encoder);
                 let parent = frame_scope.as_ref();
@@ -616,12 +639,12 @@ impl Renderer {
                 }
                 // Skinned vertices (and morphs) first: the shadow and forward passes draw them.
                 let skinned = &frame.skinned.draws;
-                if let Some(skinning) = skinning.as_ref().filter(|_| !skinned.is_empty()) {
+                if let Some(skinning) = skinning.filter(|_| !skinned.is_empty()) {
                     scopes.compute_pass("skinning", &mut encoder, parent, |e, t| {
                         skinning.record(e, skinned, t);
                     });
                 }
-                for (i, pass) in passes.iter().enumerate() {
+                for pass in &passes {
                     // A scope only around a pass that writes its timestamps.
                     if pass.active() {
                         scopes.render_pass(pass.name(), &mut encoder, parent, |e, t| {
@@ -629,12 +652,6 @@ impl Renderer {
                         });
                     } else {
                         pass.record(&mut encoder, &inputs, PassQueries::none());
-                    }
-                    if i == 0 && crowd.casts_shadows(shadow) {
-                        // Crowds cast sun shadows: into the map the shadow pass just cleared.
-                        scopes.render_pass("crowd shadows", &mut encoder, parent, |e, t| {
-                            crowd.record_shadow_casters(e, shadow, t);
-                        });
                     }
                 }
                 if let Some(frame_scope) = frame_scope {

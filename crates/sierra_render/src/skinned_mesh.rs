@@ -1,6 +1,6 @@
 //! [`SkinnedMeshData`]: a skinned mesh on the CPU (bind pose, four influences per vertex, morph
-//! targets), the input of GPU skinning ([`crate::skinning`]), posed bounds
-//! ([`crate::skinned_bounds`]) and crowds ([`crate::crowd`]). Plain data: a leaf module.
+//! targets), the input of GPU skinning ([`crate::compute::skinning`]), posed bounds
+//! ([`crate::compute::skinned_bounds`]) and crowds ([`crate::passes::crowd`]). Plain data: a leaf module.
 
 use glam::Vec3;
 

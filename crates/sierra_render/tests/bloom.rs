@@ -43,6 +43,7 @@ fn run_bloom(
         materials: &sierra_render::MaterialStore::new(ctx).unwrap(),
         targets: &targets,
         output: &output,
+        shadow_casters: &[],
     };
     bloom
         .prepare(ctx, &inputs)

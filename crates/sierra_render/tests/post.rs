@@ -49,6 +49,7 @@ fn tonemap_row(inputs: &[f32], tonemapper: Tonemapper) -> Vec<[u8; 4]> {
         materials: &sierra_render::MaterialStore::new(&ctx).unwrap(),
         targets: &targets,
         output: &output.view,
+        shadow_casters: &[],
     };
     pass.prepare(&ctx, &inputs_)
         .unwrap_or_else(|e| panic!("{e}"));

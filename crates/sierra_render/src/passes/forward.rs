@@ -13,12 +13,15 @@
 //! inlined. The same rule holds in the crowd, tonemap and other passes
 //! ([`crate::gpu_util::storage_buffer`]); `sierra/tests/renderer_memory.rs` guards it.
 
+use std::borrow::Cow;
+
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use super::frustum::{transform_aabb, Frustum};
-use super::shadow::ShadowPass;
-use super::{Encoder, Pass, PassInputs, PassQueries};
+use super::scene_pipelines::ScenePipelines;
+use super::shadow::{ShadowPass, ShadowReceiver};
+use super::{Encoder, Pass, PassInputs, PassQueries, ShadowCaster};
 use crate::context::GpuContext;
 use crate::environment::{layout_entries, EnvironmentMaps, EnvironmentSizes, EnvironmentUniform};
 use crate::error::{RenderError, Result};
@@ -26,11 +29,9 @@ use crate::frame::{FrameData, MAX_POINT_LIGHTS};
 use crate::gpu_util;
 use crate::material::MaterialVariant;
 use crate::material_store::MaterialStore;
-use crate::mesh::Vertex;
+use crate::mesh::{GpuMesh, Vertex};
 use crate::mesh_store::MeshStore;
-use crate::pipeline_cache::{
-    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
-};
+use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::targets::RenderTargets;
 
 /// WGSL source of the pass.
@@ -161,11 +162,16 @@ impl ObjectUniform {
     }
 }
 
-/// Group 0 of the scene passes (forward and crowd, which share this shader's lighting): the
-/// frame's camera (uniform), lights and environment parameters (read-only storage: the shader
-/// branches on them) and the environment's maps.
+/// The view group, group 0 of the scene passes lit by this shader (forward and crowd): the
+/// frame's camera (binding 0, uniform), lights and environment parameters (1, 2: read-only
+/// storage, the shader branches on them), the environment's maps (3-6) and the sun's shadow
+/// map, comparison sampler and parameters (7-9, [`ShadowReceiver`]). One set for both passes: a
+/// clone shares the buffers and the group, and the forward pass writes them once per frame.
+#[derive(Clone)]
 pub struct FrameBindings {
     layout: wgpu::BindGroupLayout,
+    /// The sun's shadow map as receivers bind it.
+    shadow: ShadowReceiver,
     camera: wgpu::Buffer,
     lights: wgpu::Buffer,
     environment: wgpu::Buffer,
@@ -175,17 +181,24 @@ pub struct FrameBindings {
 }
 
 impl FrameBindings {
-    /// Creates the layout and buffers of the pass `label` and binds them with `environment`.
+    /// Creates the layout and buffers of the pass `label` and binds them with `environment` and
+    /// `shadow`.
     ///
     /// # Errors
     /// [`crate::RenderError::Gpu`] when creation fails.
-    pub fn new(ctx: &GpuContext, label: &str, environment: &EnvironmentMaps) -> Result<Self> {
+    pub fn new(
+        ctx: &GpuContext,
+        label: &str,
+        environment: &EnvironmentMaps,
+        shadow: &ShadowReceiver,
+    ) -> Result<Self> {
         let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let mut entries = vec![
             gpu_util::uniform_entry(0, stages),
             gpu_util::storage_entry(1, stages, true),
         ];
         entries.extend(layout_entries(2));
+        entries.extend(ShadowReceiver::layout_entries(7));
         let layout = ctx.scoped(
             || format!("creating the {label} frame layout"),
             || gpu_util::bind_group_layout(&ctx.device, label, &entries),
@@ -200,10 +213,11 @@ impl FrameBindings {
             ctx,
             &layout,
             [&camera, &lights, &environment_buffer],
-            environment,
+            (environment, shadow),
         )?;
         Ok(Self {
             layout,
+            shadow: shadow.clone(),
             camera,
             lights,
             environment: environment_buffer,
@@ -215,6 +229,32 @@ impl FrameBindings {
     /// The group-0 layout.
     pub fn layout(&self) -> &wgpu::BindGroupLayout {
         &self.layout
+    }
+
+    /// The pipelines of a scene pass lit by `forward.wgsl`'s fragment stage (`fs_main`; the
+    /// forward and crowd passes): `shader` is (label, file name, WGSL source, vertex entry
+    /// point), the groups this layout (0), the pass's own (1) and the materials' (2); `buffers`
+    /// the vertex buffers. Builds none until warmed.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the shader or the layout fails validation.
+    pub fn lit_pipelines(
+        &self,
+        ctx: &GpuContext,
+        (label, file, source, vertex_entry): (&'static str, &str, Cow<'static, str>, &'static str),
+        (own, materials): (&wgpu::BindGroupLayout, &wgpu::BindGroupLayout),
+        buffers: &[Option<wgpu::VertexBufferLayout<'static>>],
+    ) -> Result<ScenePipelines> {
+        ctx.scoped(
+            || format!("creating the {label} pipeline layout"),
+            || {
+                let module = ctx.create_shader_module(file, source);
+                let groups = [&self.layout, own, materials];
+                let layout = gpu_util::pipeline_layout(&ctx.device, label, &groups);
+                ScenePipelines::new(label, layout, module, (vertex_entry, "fs_main"))
+                    .buffers(buffers)
+            },
+        )
     }
 
     /// The bind group.
@@ -232,7 +272,7 @@ impl FrameBindings {
         environment: &EnvironmentMaps,
     ) -> Result<()> {
         let buffers = [&self.camera, &self.lights, &self.environment];
-        self.group = bind(ctx, &self.layout, buffers, environment)?;
+        self.group = bind(ctx, &self.layout, buffers, (environment, &self.shadow))?;
         self.environment_sizes = environment.sizes;
         Ok(())
     }
@@ -255,12 +295,13 @@ impl FrameBindings {
     }
 }
 
-/// The bind group of `buffers` (camera, lights, environment) and `environment`'s maps.
+/// The bind group of `buffers` (camera, lights, environment), `environment`'s maps and
+/// `shadow`'s map, sampler and parameters.
 fn bind(
     ctx: &GpuContext,
     layout: &wgpu::BindGroupLayout,
     buffers: [&wgpu::Buffer; 3],
-    environment: &EnvironmentMaps,
+    (environment, shadow): (&EnvironmentMaps, &ShadowReceiver),
 ) -> Result<wgpu::BindGroup> {
     ctx.scoped(
         || "creating a scene pass's frame bind group".to_owned(),
@@ -268,6 +309,7 @@ fn bind(
             let mut resources: Vec<wgpu::BindingResource<'_>> =
                 buffers.iter().map(|b| b.as_entire_binding()).collect();
             resources.extend(environment.bindings());
+            resources.extend(shadow.bindings());
             gpu_util::bind_group(&ctx.device, "scene frame", layout, &resources)
         },
     )
@@ -276,7 +318,10 @@ fn bind(
 /// The forward pass (see the module docs).
 pub struct ForwardPass {
     /// The pipelines by key, warmed for every key of each sample count the targets had.
-    pipelines: PipelineCache,
+    pipelines: ScenePipelines,
+    /// Depth-only pipeline drawing the draws into the sun's shadow map ([`ShadowCaster`]),
+    /// with the same per-draw uniforms.
+    caster_pipeline: wgpu::RenderPipeline,
     /// Whether the device draws lines (`Features::POLYGON_MODE_LINE`): wireframe mode.
     lines: bool,
     /// Frustum culling of draws by their world bounds (on by default).
@@ -296,10 +341,6 @@ pub struct ForwardPass {
     object_capacity: u64,
     /// CPU copy of this frame's object uniforms; reused so frames do not allocate.
     staging: Vec<u8>,
-    /// Group 2: the sun's shadow map ([`ShadowPass::shadow_bind_group`]).
-    shadow_group: wgpu::BindGroup,
-    pipeline_layout: wgpu::PipelineLayout,
-    module: wgpu::ShaderModule,
     /// Samples per pixel the pipelines were built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
 }
@@ -318,7 +359,8 @@ impl ForwardPass {
     }
 
     /// Creates the pass lit by the sun through `shadow`'s shadow map and by the environment
-    /// `environment` (group 0), drawing with the bind groups of `materials` (group 3).
+    /// `environment` (both in group 0, [`FrameBindings`]), drawing with the bind groups of
+    /// `materials` (group 2).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when pipeline or buffer creation fails.
@@ -329,32 +371,25 @@ impl ForwardPass {
         environment: &EnvironmentMaps,
     ) -> Result<Self> {
         let device = &ctx.device;
-        let frame = FrameBindings::new(ctx, "forward frame", environment)?;
-        let (object_layout, layout, module) = ctx.scoped(
-            || "creating the forward pipeline layout".to_owned(),
-            || {
-                let object_layout = object_layout(device);
-                let module = ctx.create_shader_module("forward.wgsl", SHADER);
-                let layout = gpu_util::pipeline_layout(
-                    device,
-                    "forward",
-                    &[
-                        frame.layout(),
-                        &object_layout,
-                        shadow.shadow_layout(),
-                        materials.layout(),
-                    ],
-                );
-                (object_layout, layout, module)
-            },
+        let frame = FrameBindings::new(ctx, "scene frame", environment, shadow.receiver())?;
+        let object_layout = object_layout(device);
+        // A model matrix with a negative determinant mirrors the mesh and turns its
+        // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those draws
+        // use the mirrored keys, so culling and `front_facing` still mean the mesh's outside.
+        let mut pipelines = frame.lit_pipelines(
+            ctx,
+            ("forward", "forward.wgsl", SHADER.into(), "vs_main"),
+            (&object_layout, materials.layout()),
+            &[Some(Vertex::layout())],
         )?;
         let lines = device
             .features()
             .contains(wgpu::Features::POLYGON_MODE_LINE);
-        let mut pipelines = PipelineCache::new();
-        pipelines.warm(ctx, "forward", forward_keys(1, lines), |key| {
-            forward_pipeline(ctx, &layout, &module, key)
-        })?;
+        pipelines.warm(ctx, forward_keys(1, lines))?;
+        let caster_pipeline = ctx.scoped(
+            || "creating the forward pass's shadow casters".to_owned(),
+            || shadow.mesh_caster_pipeline(ctx, &object_layout),
+        )?;
         let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
         let object_stride = (size_of::<ObjectUniform>() as u64).div_ceil(align) * align;
         let object_capacity = 64;
@@ -362,6 +397,7 @@ impl ForwardPass {
             create_object_buffer(ctx, &object_layout, object_stride, object_capacity)?;
         Ok(Self {
             pipelines,
+            caster_pipeline,
             lines,
             culling: true,
             culled: 0,
@@ -373,11 +409,14 @@ impl ForwardPass {
             object_stride,
             object_capacity,
             staging: Vec::new(),
-            shadow_group: shadow.shadow_bind_group().clone(),
-            pipeline_layout: layout,
-            module,
             sample_count: 1,
         })
+    }
+
+    /// Group 0 of the scene passes ([`FrameBindings`]), which this pass writes once per frame in
+    /// its `prepare`: the crowd pass binds the same group.
+    pub fn frame_bindings(&self) -> &FrameBindings {
+        &self.frame
     }
 
     /// Whether wireframe mode can draw lines here (the device has `POLYGON_MODE_LINE`; Vulkan,
@@ -460,24 +499,6 @@ fn draw_key(
     }
 }
 
-/// The forward pipeline of `key`.
-fn forward_pipeline(
-    ctx: &GpuContext,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    key: PipelineKey,
-) -> wgpu::RenderPipeline {
-    // A model matrix with a negative determinant mirrors the mesh and turns its
-    // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those draws use
-    // the mirrored keys, so culling and `front_facing` still mean the mesh's outside.
-    let buffers = [Some(Vertex::layout())];
-    scene_pipeline(
-        ctx,
-        &SceneShader::new("forward", layout, module, ("vs_main", "fs_main")).buffers(&buffers),
-        key,
-    )
-}
-
 fn buffer_desc(label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::BufferDescriptor<'_> {
     wgpu::BufferDescriptor {
         label: Some(label),
@@ -542,13 +563,8 @@ impl Pass for ForwardPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        let (layout, module) = (&self.pipeline_layout, &self.module);
-        self.pipelines.warm(
-            ctx,
-            "forward",
-            forward_keys(targets.sample_count, self.lines),
-            |key| forward_pipeline(ctx, layout, module, key),
-        )?;
+        self.pipelines
+            .warm(ctx, forward_keys(targets.sample_count, self.lines))?;
         self.sample_count = targets.sample_count;
         Ok(())
     }
@@ -640,7 +656,6 @@ impl Pass for ForwardPass {
             queries,
         );
         pass.set_bind_group(0, self.frame.group(), &[]);
-        pass.set_bind_group(2, &self.shadow_group, &[]);
         for &(_, i) in &self.draw_order {
             let i = i as usize;
             // prepare() checked every handle.
@@ -659,12 +674,41 @@ impl Pass for ForwardPass {
                 continue;
             };
             pass.set_pipeline(pipeline);
-            pass.set_bind_group(3, &material.bind_group, &[]);
-            let offset = (i as u64 * self.object_stride) as u32;
-            pass.set_bind_group(1, &self.object_bind_group, &[offset]);
-            pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
-            pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+            pass.set_bind_group(2, &material.bind_group, &[]);
+            self.draw_object(&mut pass, i, mesh);
+        }
+    }
+
+    fn shadow_caster(&self) -> Option<&dyn ShadowCaster> {
+        Some(self)
+    }
+}
+
+impl ForwardPass {
+    /// Binds draw `i`'s object uniforms (group 1) and `mesh`'s buffers, and draws it.
+    fn draw_object(&self, pass: &mut wgpu::RenderPass<'_>, i: usize, mesh: &GpuMesh) {
+        let offset = (i as u64 * self.object_stride) as u32;
+        pass.set_bind_group(1, &self.object_bind_group, &[offset]);
+        pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
+        pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+    }
+}
+
+/// The frame's meshes and its skinned outputs (every one of [`PassInputs::draws`], culled or
+/// not: a caster outside the view still shadows it) cast sun shadows, each with its model
+/// matrix from this pass's per-draw uniforms: one buffer for both passes.
+impl ShadowCaster for ForwardPass {
+    fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool {
+        !inputs.draws.is_empty()
+    }
+
+    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>) {
+        pass.set_pipeline(&self.caster_pipeline);
+        for (i, draw) in inputs.draws.iter().enumerate() {
+            if let Some(mesh) = inputs.meshes.get(draw.mesh) {
+                self.draw_object(pass, i, mesh);
+            }
         }
     }
 }

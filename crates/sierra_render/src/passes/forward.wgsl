@@ -83,9 +83,9 @@ struct ShadowUniform {
     // x: 1 when on; y: texel size in uv; z: normal offset in metres; w: PCF radius in texels.
     params: vec4<f32>,
 }
-@group(2) @binding(0) var shadow_map: texture_depth_2d;
-@group(2) @binding(1) var shadow_sampler: sampler_comparison;
-@group(2) @binding(2) var<storage, read> shadow: ShadowUniform;
+@group(0) @binding(7) var shadow_map: texture_depth_2d;
+@group(0) @binding(8) var shadow_sampler: sampler_comparison;
+@group(0) @binding(9) var<storage, read> shadow: ShadowUniform;
 
 // Surface material (`material.rs`). Flags: 1 metallic-roughness (else Phong), 2 normal map,
 // 4 alpha mask, 8 double-sided, 16 procedural bump detail.
@@ -100,15 +100,15 @@ struct MaterialUniform {
     detail_frequency: f32,
     detail_amplitude: f32,
 }
-@group(3) @binding(0) var<storage, read> material: MaterialUniform;
-@group(3) @binding(1) var material_sampler: sampler;
-@group(3) @binding(2) var base_color_texture: texture_2d<f32>;
+@group(2) @binding(0) var<storage, read> material: MaterialUniform;
+@group(2) @binding(1) var material_sampler: sampler;
+@group(2) @binding(2) var base_color_texture: texture_2d<f32>;
 // G: roughness, B: metalness (glTF).
-@group(3) @binding(3) var metallic_roughness_texture: texture_2d<f32>;
-@group(3) @binding(4) var normal_texture: texture_2d<f32>;
+@group(2) @binding(3) var metallic_roughness_texture: texture_2d<f32>;
+@group(2) @binding(4) var normal_texture: texture_2d<f32>;
 // R: ambient occlusion.
-@group(3) @binding(5) var occlusion_texture: texture_2d<f32>;
-@group(3) @binding(6) var emissive_texture: texture_2d<f32>;
+@group(2) @binding(5) var occlusion_texture: texture_2d<f32>;
+@group(2) @binding(6) var emissive_texture: texture_2d<f32>;
 
 const PI: f32 = 3.14159265;
 

@@ -1,16 +1,27 @@
 //! Render passes. A frame runs them in order (see [`crate::Renderer`]):
-//! shadow (+ crowd casters) → forward HDR → crowd → sky → sea → MSAA resolve → bloom → tonemap → FXAA. Each pass owns its
-//! pipelines and bind groups and implements [`Pass`]: `prepare` uploads this frame's data, read
-//! only from [`PassInputs`] (the frame and its draw list) — settings that change per frame travel
-//! in [`crate::FrameData::post`], never written into a pass from outside — and `record` encodes
-//! its commands.
+//! shadow → forward HDR → crowd (`crowd/`) → sky → sea → MSAA resolve → bloom → tonemap → FXAA.
+//! Each pass owns its pipelines and bind groups and implements [`Pass`]: `prepare` uploads this
+//! frame's data, read only from [`PassInputs`] (the frame and its draw list) — settings that
+//! change per frame travel in [`crate::FrameData::post`], never written into a pass from outside
+//! — and `record` encodes its commands.
+//!
+//! - Shadow casters: the shadow pass draws every [`ShadowCaster`] the other passes hand it
+//!   ([`Pass::shadow_caster`], gathered into [`PassInputs::shadow_casters`]) into the sun's map,
+//!   in one render pass: the forward pass's (the frame's meshes and skinned outputs, with its
+//!   per-draw uniforms: one model buffer for both) and the crowd pass's.
+//! - The view group: the forward and crowd passes bind one group 0
+//!   ([`forward::FrameBindings`]: camera, lights, environment, shadow map), written once a
+//!   frame by the forward pass; their pipelines come from [`scene_pipelines::ScenePipelines`].
+//!   Sky and sea keep their own uniforms (their shaders take inverse and sea-specific values).
 
 pub mod bloom;
+pub mod crowd;
 pub mod forward;
 pub mod frustum;
 pub mod fullscreen;
 pub mod fxaa;
 pub mod resolve;
+pub mod scene_pipelines;
 pub mod sea;
 pub mod sea_lod;
 pub mod shadow;
@@ -39,12 +50,31 @@ pub struct PassInputs<'a> {
     pub targets: &'a RenderTargets,
     /// The final image the output pass writes (surface texture or off-screen image).
     pub output: &'a wgpu::TextureView,
+    /// Shadow casters other passes own ([`Pass::shadow_caster`], e.g. the crowds), which the
+    /// shadow pass records after the frame's own meshes; empty while preparing.
+    pub shadow_casters: &'a [&'a dyn ShadowCaster],
+}
+
+impl PassInputs<'_> {
+    /// Begins the render pass `label` of a scene pass drawn after the forward pass (crowd, sky,
+    /// sea): onto the scene's HDR colour and depth, loading both; timed and counted by `queries`.
+    pub fn continue_scene_pass<'e>(
+        &self,
+        encoder: &'e mut Encoder,
+        label: &str,
+        queries: PassQueries<'_>,
+    ) -> crate::pipeline_statistics::QueriedRenderPass<'e> {
+        let load = (wgpu::LoadOp::Load, wgpu::LoadOp::Load);
+        self.targets
+            .begin_scene_pass(encoder, label, load.0, load.1, queries)
+    }
 }
 
 /// The command encoder passes record into.
 pub type Encoder = wgpu::CommandEncoder;
 
 pub use crate::pipeline_statistics::PassQueries;
+pub use shadow::ShadowCaster;
 
 /// One step of the frame.
 pub trait Pass {
@@ -75,4 +105,10 @@ pub trait Pass {
     /// them: `gpu_util::colour_pass`, `depth_pass`, `RenderTargets::begin_scene_pass`), which
     /// time and count them.
     fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>);
+
+    /// What this pass draws into the sun's shadow map, if anything: the renderer hands every
+    /// pass's caster to the shadow pass ([`PassInputs::shadow_casters`]).
+    fn shadow_caster(&self) -> Option<&dyn ShadowCaster> {
+        None
+    }
 }

@@ -28,11 +28,10 @@ use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util;
+use crate::passes::scene_pipelines::ScenePipelines;
 use crate::passes::sea_lod::{self, SeaLod, SeaTile};
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
-use crate::pipeline_cache::{
-    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
-};
+use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::targets::RenderTargets;
 
 /// How the sea looks and where its grid lies. Colours linear RGB.
@@ -74,6 +73,22 @@ pub struct SeaSettings {
     pub lod: Option<SeaLod>,
 }
 
+impl SeaSettings {
+    /// Linear colour of the open sea where it meets the horizon under `sun`: `sea.wgsl`'s
+    /// shading of deep, still water seen at a 1° grazing angle (Schlick Fresnel ≈ 0.92 towards
+    /// `sky_color`, no sun highlight). The sky pass paints this below the horizon
+    /// ([`crate::SkySettings::ground`]) when a sea reaches out, so the strip between the sea's
+    /// far edge and the horizon reads as more sea, not as ground.
+    pub fn horizon_color(&self, sun: &crate::frame::Sun) -> Vec3 {
+        let grazing = 1f32.to_radians().sin();
+        let fresnel = 0.02 + 0.98 * (1.0 - grazing).powi(5);
+        let light = -sun.direction.normalize_or_zero();
+        let n_dot_l = light.y.max(0.0);
+        let body = self.deep_color * (sun.ambient + 0.6 * n_dot_l * sun.color * sun.intensity);
+        body.lerp(self.sky_color, fresnel)
+    }
+}
+
 impl Default for SeaSettings {
     fn default() -> Self {
         Self {
@@ -92,22 +107,6 @@ impl Default for SeaSettings {
             horizon: 0.0,
             lod: None,
         }
-    }
-}
-
-impl SeaSettings {
-    /// Linear colour of the open sea where it meets the horizon under `sun`: `sea.wgsl`'s
-    /// shading of deep, still water seen at a 1° grazing angle (Schlick Fresnel ≈ 0.92 towards
-    /// `sky_color`, no sun highlight). The sky pass paints this below the horizon
-    /// ([`crate::SkySettings::ground`]) when a sea reaches out, so the strip between the sea's
-    /// far edge and the horizon reads as more sea, not as ground.
-    pub fn horizon_color(&self, sun: &crate::frame::Sun) -> Vec3 {
-        let grazing = 1f32.to_radians().sin();
-        let fresnel = 0.02 + 0.98 * (1.0 - grazing).powi(5);
-        let light = -sun.direction.normalize_or_zero();
-        let n_dot_l = light.y.max(0.0);
-        let body = self.deep_color * (sun.ambient + 0.6 * n_dot_l * sun.color * sun.intensity);
-        body.lerp(self.sky_color, fresnel)
     }
 }
 
@@ -152,7 +151,7 @@ pub struct SeaPass {
     /// Look and placement; read by the next [`Pass::prepare`].
     pub settings: SeaSettings,
     /// The pipeline per sample count the targets had (one key each).
-    pipelines: PipelineCache,
+    pipelines: ScenePipelines,
     layout: wgpu::BindGroupLayout,
     uniforms: wgpu::Buffer,
     /// One bind group per water depth buffer, and the grid size.
@@ -165,8 +164,6 @@ pub struct SeaPass {
     /// `[origin x, origin z, spacing, resolution, heights…]`; resolution 0 = none.
     shore: wgpu::Buffer,
     current: usize,
-    pipeline_layout: wgpu::PipelineLayout,
-    module: wgpu::ShaderModule,
     /// Samples per pixel `pipeline` was built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
     /// Draw wireframe frames with barycentric edges in the fragment shader (filled pipeline,
@@ -244,61 +241,23 @@ fn keys(ctx: &GpuContext, sample_count: u32) -> Vec<PipelineKey> {
     keys
 }
 
-/// The sea pipeline of `key`.
-fn sea_pipeline(
-    ctx: &GpuContext,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    key: PipelineKey,
-) -> wgpu::RenderPipeline {
-    scene_pipeline(
-        ctx,
-        &SceneShader::new("sea", layout, module, ("vs_main", "fs_main"))
-            .depth_read_only(wgpu::CompareFunction::Less),
-        key,
-    )
-}
-
 impl SeaPass {
     /// Creates the pipeline (HDR colour target, depth test without depth write, alpha blending).
     ///
     /// # Errors
     /// [`RenderError::Gpu`].
     pub fn new(ctx: &GpuContext) -> Result<Self> {
-        let device = &ctx.device;
-        let (layout, pipeline, pipeline_layout, module) = ctx.scoped(
+        let (layout, mut pipelines) = ctx.scoped(
             || "creating the sea pipeline".to_owned(),
-            || {
-                let vertex = wgpu::ShaderStages::VERTEX;
-                let layout = gpu_util::bind_group_layout(
-                    device,
-                    "sea",
-                    &[
-                        gpu_util::uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT),
-                        gpu_util::storage_entry(1, vertex, true),
-                        gpu_util::storage_entry(2, vertex, true),
-                        gpu_util::storage_entry(3, vertex, true),
-                        gpu_util::storage_entry(4, wgpu::ShaderStages::FRAGMENT, true),
-                        gpu_util::storage_entry(5, vertex, true),
-                    ],
-                );
-                let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
-                let pipeline_layout = gpu_util::pipeline_layout(device, "sea", &[&layout]);
-                let pipeline = sea_pipeline(ctx, &pipeline_layout, &module, key(1));
-                (layout, pipeline, pipeline_layout, module)
-            },
+            || Self::layouts(ctx),
         )?;
-        let uniforms = ctx.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("sea uniforms"),
-            size: std::mem::size_of::<SeaUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })?;
+        pipelines.warm(ctx, keys(ctx, 1))?;
+        let uniforms = ctx.create_buffer_init(
+            "sea uniforms",
+            bytemuck::bytes_of(&SeaUniforms::default()),
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        )?;
         let shore = shore_buffer(ctx, &ShoreHeights::NONE)?;
-        let mut pipelines = PipelineCache::with(key(1), pipeline);
-        pipelines.warm(ctx, "sea", keys(ctx, 1), |k| {
-            sea_pipeline(ctx, &pipeline_layout, &module, k)
-        })?;
         Ok(Self {
             settings: SeaSettings::default(),
             pipelines,
@@ -309,11 +268,37 @@ impl SeaPass {
             tiles_buffer: None,
             shore,
             current: 0,
-            pipeline_layout,
-            module,
             sample_count: 1,
             barycentric_wireframe: false,
         })
+    }
+
+    /// The sea's group layout (uniforms; terrain, depth, velocity, shore and tiles as storage)
+    /// and its pipelines, none built yet.
+    fn layouts(ctx: &GpuContext) -> (wgpu::BindGroupLayout, ScenePipelines) {
+        let device = &ctx.device;
+        let vertex = wgpu::ShaderStages::VERTEX;
+        let layout = gpu_util::bind_group_layout(
+            device,
+            "sea",
+            &[
+                gpu_util::uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT),
+                gpu_util::storage_entry(1, vertex, true),
+                gpu_util::storage_entry(2, vertex, true),
+                gpu_util::storage_entry(3, vertex, true),
+                gpu_util::storage_entry(4, wgpu::ShaderStages::FRAGMENT, true),
+                gpu_util::storage_entry(5, vertex, true),
+            ],
+        );
+        let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
+        let pipelines = ScenePipelines::new(
+            "sea",
+            gpu_util::pipeline_layout(device, "sea", &[&layout]),
+            module,
+            ("vs_main", "fs_main"),
+        )
+        .depth_read_only(wgpu::CompareFunction::Less);
+        (layout, pipelines)
     }
 
     /// Binds a water simulation's buffers (both depth buffers, so swapping costs nothing).
@@ -368,36 +353,19 @@ impl SeaPass {
             mapped_at_creation: false,
         })?;
         let group = |i: usize| {
-            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("sea water"),
-                layout: &self.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: self.uniforms.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: water.terrain_buffer().as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: water.depth_buffers()[i].as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: water.velocity_buffer().as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 4,
-                        resource: self.shore.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 5,
-                        resource: tiles_buffer.as_entire_binding(),
-                    },
+            gpu_util::bind_group(
+                &ctx.device,
+                "sea water",
+                &self.layout,
+                &[
+                    self.uniforms.as_entire_binding(),
+                    water.terrain_buffer().as_entire_binding(),
+                    water.depth_buffers()[i].as_entire_binding(),
+                    water.velocity_buffer().as_entire_binding(),
+                    self.shore.as_entire_binding(),
+                    tiles_buffer.as_entire_binding(),
                 ],
-            })
+            )
         };
         let groups = ctx.scoped(
             || "creating the sea bind groups".to_owned(),
@@ -500,16 +468,8 @@ impl Pass for SeaPass {
         "sea"
     }
 
-    fn active(&self) -> bool {
-        self.water.is_some()
-    }
-
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        let (layout, module) = (&self.pipeline_layout, &self.module);
-        self.pipelines
-            .warm(ctx, "sea", keys(ctx, targets.sample_count), |k| {
-                sea_pipeline(ctx, layout, module, k)
-            })?;
+        self.pipelines.warm(ctx, keys(ctx, targets.sample_count))?;
         self.sample_count = targets.sample_count;
         Ok(())
     }
@@ -522,6 +482,10 @@ impl Pass for SeaPass {
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         self.plan_tiles(ctx, camera.position);
         Ok(())
+    }
+
+    fn active(&self) -> bool {
+        self.water.is_some()
     }
 
     fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
@@ -544,13 +508,7 @@ impl Pass for SeaPass {
                 return;
             }
         };
-        let mut pass = inputs.targets.begin_scene_pass(
-            encoder,
-            "sea",
-            wgpu::LoadOp::Load,
-            wgpu::LoadOp::Load,
-            queries,
-        );
+        let mut pass = inputs.continue_scene_pass(encoder, "sea", queries);
         let filled = key(self.sample_count);
         let lines = PipelineKey {
             wireframe: true,

@@ -143,10 +143,20 @@ fn grid_vertex(x: u32, y: u32, s: u32, h: f32) -> VsOut {
     return out;
 }
 
-// Height of `t` cells along an edge between vertices `a` and `b` (`n` cells apart), on the
-// straight line a coarser neighbour draws there.
-fn on_edge(a: f32, b: f32, t: u32, n: u32) -> f32 {
-    return mix(a, b, f32(t) / f32(max(n, 1u)));
+// Height at vertex (x, y) on a tile edge running along Y (`along_y`) or X whose coarser
+// neighbour draws only every `coarse`-th vertex (0: the neighbour is not coarser): on the
+// straight line between the neighbour's two vertices around it, else `h`.
+fn on_coarse_edge(x: u32, y: u32, coarse: u32, along_y: bool, h: f32) -> f32 {
+    let t = select(x, y, along_y);
+    if coarse == 0u || t % coarse == 0u {
+        return h;
+    }
+    let t0 = t - t % coarse;
+    let t1 = min(t0 + coarse, select(u.grid.x, u.grid.y, along_y) - 1u);
+    let a = select(vec2<u32>(t0, y), vec2<u32>(x, t0), along_y);
+    let b = select(vec2<u32>(t1, y), vec2<u32>(x, t1), along_y);
+    let n = max(t1 - t0, 1u);
+    return mix(shown_height(a.x, a.y), shown_height(b.x, b.y), f32(t - t0) / f32(n));
 }
 
 // Vertex `vi` of LOD tile `tile`: its quads at the tile's stride; edge vertices a coarser
@@ -164,19 +174,11 @@ fn tile_vertex(vi: u32, tile: SeaTile) -> VsOut {
     var coarse = 0u;
     if x == tile.cell.x && n.x > s { coarse = n.x; }
     if x == tile.span.y && n.y > s { coarse = n.y; }
-    if coarse > 0u && y % coarse != 0u {
-        let y0 = y - y % coarse;
-        let y1 = min(y0 + coarse, u.grid.y - 1u);
-        h = on_edge(shown_height(x, y0), shown_height(x, y1), y - y0, y1 - y0);
-    }
+    h = on_coarse_edge(x, y, coarse, true, h);
     coarse = 0u;
     if y == tile.cell.y && n.z > s { coarse = n.z; }
     if y == tile.span.z && n.w > s { coarse = n.w; }
-    if coarse > 0u && x % coarse != 0u {
-        let x0 = x - x % coarse;
-        let x1 = min(x0 + coarse, u.grid.x - 1u);
-        h = on_edge(shown_height(x0, y), shown_height(x1, y), x - x0, x1 - x0);
-    }
+    h = on_coarse_edge(x, y, coarse, false, h);
     return grid_vertex(x, y, s, h);
 }
 

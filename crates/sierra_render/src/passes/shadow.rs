@@ -13,20 +13,20 @@
 //!   (`sampler_comparison` with linear filtering is itself a 2×2 bilinear PCF), giving an edge
 //!   that ramps over about 2r+2 texels.
 //!
-//! [`ShadowPass::shadow_layout`] and [`ShadowPass::shadow_bind_group`] are what the forward pass
-//! binds as its group 2 (`forward.wgsl`: `shadow_map`, `shadow_sampler`, `shadow`).
+//! [`ShadowPass::receiver`] is what the scene passes bind in their view group (group 0,
+//! [`crate::passes::forward::FrameBindings`]; `forward.wgsl`: `shadow_map`, `shadow_sampler`,
+//! `shadow`).
 
 use glam::camera::rh::{proj::directx, view};
 use glam::{Mat4, Vec3, Vec4};
-use wgpu::util::DeviceExt;
 
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::camera::Camera;
 use crate::context::GpuContext;
-use crate::error::{RenderError, Result};
+use crate::error::Result;
 use crate::gpu_util::{
-    bind_group, bind_group_layout, dynamic_uniform_entry, dynamic_uniform_group, pipeline_layout,
-    sampler_entry, storage_entry, texture_entry, uniform_entry_for,
+    bind_group, bind_group_layout, pipeline_layout, sampler_entry, storage_entry, texture_entry,
+    uniform_entry_for,
 };
 use crate::mesh::Vertex;
 
@@ -142,18 +142,11 @@ pub struct ShadowPass {
     resolution: u32,
     _map: wgpu::Texture,
     map_view: wgpu::TextureView,
-    pipeline: wgpu::RenderPipeline,
     uniform: wgpu::Buffer,
     caster_layout: wgpu::BindGroupLayout,
     caster_group: wgpu::BindGroup,
-    model_layout: wgpu::BindGroupLayout,
-    model_buffer: wgpu::Buffer,
-    model_group: wgpu::BindGroup,
-    model_stride: u64,
-    model_capacity: u64,
-    staging: Vec<u8>,
-    shadow_layout: wgpu::BindGroupLayout,
-    shadow_group: wgpu::BindGroup,
+    /// What receivers bind: the map, the comparison sampler, the uniform.
+    receiver: ShadowReceiver,
     /// Settings applied at the next `prepare`.
     pub settings: ShadowSettings,
 }
@@ -162,33 +155,34 @@ impl ShadowPass {
     /// Creates a `resolution` × `resolution` shadow map (2048 suits the demo; tests use less).
     ///
     /// # Errors
-    /// [`RenderError::InvalidInput`]/[`RenderError::LimitExceeded`] for a bad resolution,
-    /// [`RenderError::Gpu`] when creation fails.
+    /// [`crate::RenderError::InvalidInput`]/[`crate::RenderError::LimitExceeded`] for a bad
+    /// resolution, [`crate::RenderError::Gpu`] when creation fails.
     pub fn new(ctx: &GpuContext, resolution: u32) -> Result<Self> {
-        let settings = ShadowSettings::default();
         let map = shadow_map(ctx, resolution)?;
         let map_view = map.create_view(&wgpu::TextureViewDescriptor::default());
-        let device = &ctx.device;
-        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
-        let model_stride = (size_of::<Mat4>() as u64).div_ceil(align) * align;
-        let model_capacity = 64;
+        // Storage too: receivers read it as a storage buffer (see `ShadowReceiver`).
+        let uniform = ctx.create_buffer_init(
+            "shadow uniform",
+            bytemuck::bytes_of(&ShadowUniform {
+                light_view_proj: Mat4::IDENTITY,
+                params: Vec4::ZERO,
+            }),
+            wgpu::BufferUsages::UNIFORM
+                | wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_DST,
+        )?;
         ctx.scoped(
             || "creating the shadow pass".to_owned(),
             || {
                 let device = &ctx.device;
-                let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("shadow uniform"),
-                    contents: bytemuck::bytes_of(&ShadowUniform {
-                        light_view_proj: Mat4::IDENTITY,
-                        params: Vec4::ZERO,
-                    }),
-                    // Storage too: receivers read it as a storage buffer (see `shadow_layout`).
-                    usage: wgpu::BufferUsages::UNIFORM
-                        | wgpu::BufferUsages::STORAGE
-                        | wgpu::BufferUsages::COPY_DST,
-                });
-                let [caster_layout, model_layout, shadow_layout] = shadow_layouts(device);
-                let pipeline = caster_pipeline(ctx, &caster_layout, &model_layout, &settings);
+                let caster_layout = bind_group_layout(
+                    device,
+                    "shadow caster",
+                    &[uniform_entry_for::<ShadowUniform>(
+                        0,
+                        wgpu::ShaderStages::VERTEX,
+                    )],
+                );
                 let caster_group = bind_group(
                     device,
                     "shadow caster",
@@ -202,48 +196,80 @@ impl ShadowPass {
                     compare: Some(wgpu::CompareFunction::LessEqual),
                     ..Default::default()
                 });
-                let shadow_group = bind_group(
-                    device,
-                    "shadow receiver",
-                    &shadow_layout,
-                    &[
-                        wgpu::BindingResource::TextureView(&map_view),
-                        wgpu::BindingResource::Sampler(&sampler),
-                        uniform.as_entire_binding(),
-                    ],
-                );
-                let (model_buffer, model_group) =
-                    model_buffer(device, &model_layout, model_stride, model_capacity);
+                let receiver = ShadowReceiver {
+                    map_view: map_view.clone(),
+                    sampler,
+                    uniform: uniform.clone(),
+                };
                 Self {
                     resolution,
                     _map: map,
                     map_view,
-                    pipeline,
                     uniform,
                     caster_layout,
                     caster_group,
-                    model_layout,
-                    model_buffer,
-                    model_group,
-                    model_stride,
-                    model_capacity,
-                    staging: Vec::new(),
-                    shadow_layout,
-                    shadow_group,
-                    settings,
+                    receiver,
+                    settings: ShadowSettings::default(),
                 }
             },
         )
     }
 
-    /// Layout of the receivers' bind group (shadow map, comparison sampler, [`ShadowUniform`]).
-    pub fn shadow_layout(&self) -> &wgpu::BindGroupLayout {
-        &self.shadow_layout
+    /// A depth-only pipeline drawing casters into this map: `entry_point` of `module` as its
+    /// vertex stage, [`Self::caster_layout`] as group 0 and `groups` after it, `buffers` as its
+    /// vertex buffers. Both faces cast (single-sided planes and open meshes must shadow too),
+    /// with the settings' depth bias ([`shadow_depth_state`]).
+    pub fn caster_pipeline(
+        &self,
+        ctx: &GpuContext,
+        (module, entry_point): (&wgpu::ShaderModule, &str),
+        groups: &[&wgpu::BindGroupLayout],
+        buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+    ) -> wgpu::RenderPipeline {
+        let mut layouts = vec![&self.caster_layout];
+        layouts.extend_from_slice(groups);
+        let layout = pipeline_layout(&ctx.device, entry_point, &layouts);
+        ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(entry_point),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module,
+                entry_point: Some(entry_point),
+                compilation_options: Default::default(),
+                buffers,
+            },
+            primitive: wgpu::PrimitiveState {
+                cull_mode: None,
+                ..Default::default()
+            },
+            depth_stencil: Some(shadow_depth_state(&self.settings)),
+            multisample: Default::default(),
+            fragment: None,
+            multiview_mask: None,
+            cache: None,
+        })
     }
 
-    /// The receivers' bind group (valid for the pass's life).
-    pub fn shadow_bind_group(&self) -> &wgpu::BindGroup {
-        &self.shadow_group
+    /// The caster pipeline of meshes ([`Vertex`] buffers, `shadow.wgsl`), whose group 1 is
+    /// `model_layout`: a uniform at a dynamic offset starting with the draw's model matrix
+    /// (the forward pass's per-draw uniforms).
+    pub fn mesh_caster_pipeline(
+        &self,
+        ctx: &GpuContext,
+        model_layout: &wgpu::BindGroupLayout,
+    ) -> wgpu::RenderPipeline {
+        let module = ctx.create_shader_module("shadow.wgsl", include_str!("shadow.wgsl"));
+        self.caster_pipeline(
+            ctx,
+            (&module, "vs_shadow"),
+            &[model_layout],
+            &[Some(Vertex::layout())],
+        )
+    }
+
+    /// What receivers bind to sample the map ([`ShadowReceiver`]; valid for the pass's life).
+    pub fn receiver(&self) -> &ShadowReceiver {
+        &self.receiver
     }
 
     /// Side of the shadow map in texels.
@@ -287,70 +313,43 @@ fn shadow_map(ctx: &GpuContext, resolution: u32) -> Result<wgpu::Texture> {
     })
 }
 
-/// The caster's [`ShadowUniform`] (group 0), the casters' dynamic model matrices (group 1) and
-/// the receivers' map, comparison sampler and [`ShadowUniform`] as storage.
-fn shadow_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 3] {
-    let (vertex, fragment) = (wgpu::ShaderStages::VERTEX, wgpu::ShaderStages::FRAGMENT);
-    let uniform_size = wgpu::BufferSize::new(size_of::<ShadowUniform>() as u64);
-    let mut receiver_uniform = storage_entry(2, fragment, true);
-    if let wgpu::BindingType::Buffer {
-        min_binding_size, ..
-    } = &mut receiver_uniform.ty
-    {
-        *min_binding_size = uniform_size;
-    }
-    [
-        bind_group_layout(
-            device,
-            "shadow caster",
-            &[uniform_entry_for::<ShadowUniform>(0, vertex)],
-        ),
-        bind_group_layout(
-            device,
-            "shadow model",
-            &[dynamic_uniform_entry(0, vertex, 64)],
-        ),
-        bind_group_layout(
-            device,
-            "shadow receiver",
-            &[
-                texture_entry(0, fragment, wgpu::TextureSampleType::Depth),
-                sampler_entry(1, fragment, wgpu::SamplerBindingType::Comparison),
-                receiver_uniform,
-            ],
-        ),
-    ]
+/// What a receiver of the sun's shadow binds (`forward.wgsl`'s `shadow_map`, `shadow_sampler`,
+/// `shadow`; in the scene passes' view group, [`crate::passes::forward::FrameBindings`]): the
+/// map, a comparison sampler and the [`ShadowUniform`] as read-only storage (the shader loops
+/// on its PCF radius: see the forward pass's notes on storage buffers). Cloning shares them.
+#[derive(Clone, Debug)]
+pub struct ShadowReceiver {
+    map_view: wgpu::TextureView,
+    sampler: wgpu::Sampler,
+    uniform: wgpu::Buffer,
 }
 
-/// The depth-only caster pipeline: both faces cast (single-sided planes and open meshes must
-/// shadow too), with the settings' depth bias.
-fn caster_pipeline(
-    ctx: &GpuContext,
-    caster_layout: &wgpu::BindGroupLayout,
-    model_layout: &wgpu::BindGroupLayout,
-    settings: &ShadowSettings,
-) -> wgpu::RenderPipeline {
-    let module = ctx.create_shader_module("shadow.wgsl", include_str!("shadow.wgsl"));
-    let layout = pipeline_layout(&ctx.device, "shadow caster", &[caster_layout, model_layout]);
-    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("shadow caster"),
-        layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs_shadow"),
-            compilation_options: Default::default(),
-            buffers: &[Some(Vertex::layout())],
-        },
-        primitive: wgpu::PrimitiveState {
-            cull_mode: None,
-            ..Default::default()
-        },
-        depth_stencil: Some(shadow_depth_state(settings)),
-        multisample: Default::default(),
-        fragment: None,
-        multiview_mask: None,
-        cache: None,
-    })
+impl ShadowReceiver {
+    /// The layout entries at bindings `first..first + 3` (fragment stage).
+    pub fn layout_entries(first: u32) -> [wgpu::BindGroupLayoutEntry; 3] {
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let mut uniform = storage_entry(first + 2, fragment, true);
+        if let wgpu::BindingType::Buffer {
+            min_binding_size, ..
+        } = &mut uniform.ty
+        {
+            *min_binding_size = wgpu::BufferSize::new(size_of::<ShadowUniform>() as u64);
+        }
+        [
+            texture_entry(first, fragment, wgpu::TextureSampleType::Depth),
+            sampler_entry(first + 1, fragment, wgpu::SamplerBindingType::Comparison),
+            uniform,
+        ]
+    }
+
+    /// The resources of [`Self::layout_entries`], in order.
+    pub fn bindings(&self) -> [wgpu::BindingResource<'_>; 3] {
+        [
+            wgpu::BindingResource::TextureView(&self.map_view),
+            wgpu::BindingResource::Sampler(&self.sampler),
+            self.uniform.as_entire_binding(),
+        ]
+    }
 }
 
 /// Depth state of every shadow caster pipeline (static meshes and crowds): written, `Less`,
@@ -367,23 +366,6 @@ pub fn shadow_depth_state(settings: &ShadowSettings) -> wgpu::DepthStencilState 
             clamp: 0.0,
         },
     }
-}
-
-fn model_buffer(
-    device: &wgpu::Device,
-    layout: &wgpu::BindGroupLayout,
-    stride: u64,
-    capacity: u64,
-) -> (wgpu::Buffer, wgpu::BindGroup) {
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("shadow models"),
-        size: stride * capacity,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    // One mat4x4<f32> model matrix a draw.
-    let group = dynamic_uniform_group(device, "shadow models", layout, &buffer, 64);
-    (buffer, group)
 }
 
 impl Pass for ShadowPass {
@@ -417,41 +399,6 @@ impl Pass for ShadowPass {
         ctx.queue
             .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
 
-        let draw_count = inputs.draws.len() as u64;
-        if draw_count > self.model_capacity {
-            let capacity = draw_count.next_power_of_two();
-            let (buffer, group) = ctx.scoped(
-                || format!("growing the shadow model buffer to {capacity}"),
-                || model_buffer(&ctx.device, &self.model_layout, self.model_stride, capacity),
-            )?;
-            self.model_buffer = buffer;
-            self.model_group = group;
-            self.model_capacity = capacity;
-        }
-        self.staging.clear();
-        self.staging
-            .resize((self.model_stride * draw_count) as usize, 0);
-        for (slot, draw) in self
-            .staging
-            .chunks_exact_mut(self.model_stride as usize)
-            .zip(inputs.draws)
-        {
-            slot[..64].copy_from_slice(bytemuck::bytes_of(&draw.model));
-        }
-        if !self.staging.is_empty() {
-            ctx.queue.write_buffer(&self.model_buffer, 0, &self.staging);
-        }
-        if let Some(i) = inputs
-            .draws
-            .iter()
-            .position(|d| d.mesh.0 as usize >= inputs.meshes.len())
-        {
-            return Err(RenderError::InvalidInput(format!(
-                "draw {i} uses mesh handle {} but only {} meshes are uploaded",
-                inputs.draws[i].mesh.0,
-                inputs.meshes.len()
-            )));
-        }
         Ok(())
     }
 
@@ -467,17 +414,27 @@ impl Pass for ShadowPass {
         if !self.settings.enabled {
             return;
         }
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &self.caster_group, &[]);
-        for (i, draw) in inputs.draws.iter().enumerate() {
-            let Some(mesh) = inputs.meshes.get(draw.mesh) else {
-                continue;
-            };
-            let offset = (i as u64 * self.model_stride) as u32;
-            pass.set_bind_group(1, &self.model_group, &[offset]);
-            pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
-            pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+        // Every caster in one place: the frame's meshes and skinned outputs (drawn with the
+        // forward pass's per-draw uniforms), then the crowds.
+        for caster in inputs.shadow_casters {
+            if caster.casts_shadows(inputs) {
+                pass.set_bind_group(0, &self.caster_group, &[]);
+                caster.record_shadow(&mut pass, inputs);
+            }
         }
     }
+}
+
+/// Something drawn into the sun's shadow map: the shadow pass records every caster of a frame
+/// ([`PassInputs::shadow_casters`]: the forward pass's meshes and skinned outputs, the crowds)
+/// into its map, in one render pass ([`ShadowPass`]'s `record`). A caster draws with a pipeline
+/// from [`ShadowPass::caster_pipeline`], whose group 0 the shadow pass binds to this frame's
+/// light view-projection ([`ShadowUniform`]); everything else (its vertex buffers, its other
+/// groups) it binds itself.
+pub trait ShadowCaster {
+    /// Whether the caster draws anything this frame (after every pass's `prepare`).
+    fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool;
+
+    /// Draws the caster's depth into `pass` (the shadow map, group 0 bound).
+    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>);
 }

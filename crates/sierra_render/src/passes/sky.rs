@@ -5,16 +5,18 @@
 //! Runs after the forward pass into the HDR target, depth-tested `LessEqual` at depth 1.0 against
 //! the scene depth without writing it, so only pixels no geometry covered get sky.
 
+use bytemuck::Zeroable;
 use glam::{Mat4, Vec3, Vec4};
-use wgpu::util::DeviceExt;
 
+use super::scene_pipelines::ScenePipelines;
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::{FrameData, Sun};
-use crate::pipeline_cache::{
-    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
+use crate::gpu_util::{
+    bind_group, bind_group_layout, pipeline_layout, uniform_buffer, uniform_entry_for,
 };
+use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::post::SkySettings;
 use crate::targets::RenderTargets;
 
@@ -69,14 +71,12 @@ impl SkyUniform {
 /// The sky pass.
 pub struct SkyPass {
     /// The pipeline per sample count the targets had (one key each).
-    pipelines: PipelineCache,
+    pipelines: ScenePipelines,
     uniform: wgpu::Buffer,
     group: wgpu::BindGroup,
     /// The frame's settings, copied at `prepare` (`FrameData::post.sky`).
     settings: SkySettings,
-    pipeline_layout: wgpu::PipelineLayout,
-    module: wgpu::ShaderModule,
-    /// Samples per pixel `pipeline` was built for.
+    /// Samples per pixel of the targets (the key drawn with).
     sample_count: u32,
 }
 
@@ -86,51 +86,35 @@ impl SkyPass {
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext) -> Result<Self> {
-        ctx.scoped(|| "creating the sky pass".to_owned(), || Self::create(ctx))
+        let mut pass = ctx.scoped(|| "creating the sky pass".to_owned(), || Self::create(ctx))?;
+        pass.pipelines.warm(ctx, [key(1)])?;
+        Ok(pass)
     }
 
     fn create(ctx: &GpuContext) -> Self {
         let device = &ctx.device;
         let module = ctx.create_shader_module("sky.wgsl", include_str!("sky.wgsl"));
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("sky"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: wgpu::BufferSize::new(size_of::<SkyUniform>() as u64),
-                },
-                count: None,
-            }],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("sky"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = sky_pipeline(ctx, &pipeline_layout, &module, key(1));
-        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("sky uniform"),
-            contents: bytemuck::bytes_of(&bytemuck::Zeroable::zeroed() as &SkyUniform),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        });
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("sky"),
-            layout: &layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: uniform.as_entire_binding(),
-            }],
-        });
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout = bind_group_layout(
+            device,
+            "sky",
+            &[uniform_entry_for::<SkyUniform>(0, fragment)],
+        );
+        let uniform = uniform_buffer(device, "sky uniform", &SkyUniform::zeroed());
+        let group = bind_group(device, "sky", &layout, &[uniform.as_entire_binding()]);
+        // Behind everything: drawn where the depth is still the far plane, never written.
+        let pipelines = ScenePipelines::new(
+            "sky",
+            pipeline_layout(device, "sky", &[&layout]),
+            module,
+            ("vs_sky", "fs_sky"),
+        )
+        .depth_read_only(wgpu::CompareFunction::LessEqual);
         Self {
-            pipelines: PipelineCache::with(key(1), pipeline),
+            pipelines,
             uniform,
             group,
             settings: SkySettings::default(),
-            pipeline_layout,
-            module,
             sample_count: 1,
         }
     }
@@ -145,22 +129,6 @@ fn key(sample_count: u32) -> PipelineKey {
     }
 }
 
-/// The sky pipeline of `key` ([`RenderTargets::sample_count`]).
-fn sky_pipeline(
-    ctx: &GpuContext,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    key: PipelineKey,
-) -> wgpu::RenderPipeline {
-    // Behind everything: drawn where the depth is still the far plane, never written.
-    scene_pipeline(
-        ctx,
-        &SceneShader::new("sky", layout, module, ("vs_sky", "fs_sky"))
-            .depth_read_only(wgpu::CompareFunction::LessEqual),
-        key,
-    )
-}
-
 impl Pass for SkyPass {
     fn name(&self) -> &'static str {
         "sky"
@@ -171,11 +139,7 @@ impl Pass for SkyPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        let (layout, module) = (&self.pipeline_layout, &self.module);
-        self.pipelines
-            .warm(ctx, "sky", [key(targets.sample_count)], |k| {
-                sky_pipeline(ctx, layout, module, k)
-            })?;
+        self.pipelines.warm(ctx, [key(targets.sample_count)])?;
         self.sample_count = targets.sample_count;
         Ok(())
     }
@@ -192,13 +156,7 @@ impl Pass for SkyPass {
         if !self.settings.enabled {
             return;
         }
-        let mut pass = inputs.targets.begin_scene_pass(
-            encoder,
-            "sky",
-            wgpu::LoadOp::Load,
-            wgpu::LoadOp::Load,
-            queries,
-        );
+        let mut pass = inputs.continue_scene_pass(encoder, "sky", queries);
         let Some(pipeline) = self.pipelines.get(&key(self.sample_count)) else {
             return;
         };

@@ -1,11 +1,11 @@
 //! A crowd member's GPU state ([`CrowdInstance`]) and the handle of a crowd
-//! ([`CrowdHandle`]): plain data shared by the crowd pass ([`crate::crowd`]) and the frames that
+//! ([`CrowdHandle`]): plain data shared by the crowd pass ([`crate::passes::crowd`]) and the frames that
 //! carry member changes ([`crate::CrowdFrame`]).
 
 use bytemuck::{Pod, Zeroable};
 use glam::Mat4;
 
-/// A crowd added to a [`crate::crowd::CrowdPass`].
+/// A crowd added to a [`crate::passes::crowd::CrowdPass`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CrowdHandle(pub u32);
 

@@ -64,7 +64,7 @@ impl JointBounds {
     }
 
     /// Axis-aligned bounds `(min, max)` of the mesh skinned by `palette` (`[joint_count]`
-    /// column-major `Mat4`, joint matrix × inverse bind matrix, as [`crate::skinning::Skinning`]
+    /// column-major `Mat4`, joint matrix × inverse bind matrix, as [`crate::compute::skinning::Skinning`]
     /// takes it), in the palette's space (world space for the game's palettes; apply the draw's
     /// `model` with [`transform_bounds`] otherwise). `None` when no joint influences any vertex
     /// or the palette is shorter than the skin.

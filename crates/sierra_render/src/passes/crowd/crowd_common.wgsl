@@ -3,7 +3,7 @@
 // way: baked skinning matrices of two frames per clip, interpolated and crossfaded, 4 influences.
 // Group 1 bindings 1-2 hold the baked animation (binding 0 is the lit pipeline's `object`).
 //
-// Texture layout (BakedPalettes in crowd.rs): width 3 * joint_count, one row per global frame;
+// Texture layout (BakedPalettes in crowd/mod.rs): width 3 * joint_count, one row per global frame;
 // texel (3j + r, g) is row r of joint j's 3x4 skinning matrix at global frame g.
 
 const MAX_CROWD_CLIPS: u32 = 64u;
@@ -29,12 +29,9 @@ struct CrowdUniform {
 @group(1) @binding(1) var baked: texture_2d<f32>;
 @group(1) @binding(2) var<uniform> crowd: CrowdUniform;
 
+// A member's skinning and placement: the vertex's influences (vertex buffer 1) and the
+// instance's data (vertex buffer 2); the mesh's own attributes (locations 0-4) are read apart.
 struct CrowdVertexIn {
-    @location(0) position: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-    @location(2) uv: vec2<f32>,
-    @location(3) tangent: vec4<f32>,
-    @location(4) color: vec4<f32>,
     @location(5) joints: vec4<u32>,
     @location(6) weights: vec4<f32>,
     // Instance: model -> world (column-major columns).

@@ -1,13 +1,13 @@
 // Crowd vertex stage (seed 004 "Animation Rendering", done better): many instances of one skinned
 // mesh in one instanced draw, posed from baked skinning matrices in an Rgba32Float texture.
-// Appended to forward.wgsl and crowd_common.wgsl (`crowd.rs` concatenates the sources), so
+// Appended to forward.wgsl and crowd_common.wgsl (`crowd/mod.rs` concatenates the sources), so
 // `fs_main` lights crowds exactly like every other mesh; group 1 binding 0 (`object`) carries
-// the crowd's material colours.
+// the crowd's material colours. The mesh attributes are forward.wgsl's `VertexIn`.
 
 @vertex
-fn vs_crowd(in: CrowdVertexIn) -> VertexOut {
+fn vs_crowd(vertex: VertexIn, in: CrowdVertexIn) -> VertexOut {
     let rows = crowd_skin_rows(in);
-    let p = vec4<f32>(in.position, 1.0);
+    let p = vec4<f32>(vertex.position, 1.0);
     let skinned = vec3<f32>(dot(rows[0], p), dot(rows[1], p), dot(rows[2], p));
     // Rows -> the 3x3 linear part (column-major) for normals and tangents, as skinning.wgsl.
     let skin3 = transpose(mat3x3<f32>(rows[0].xyz, rows[1].xyz, rows[2].xyz));
@@ -25,9 +25,9 @@ fn vs_crowd(in: CrowdVertexIn) -> VertexOut {
     var out: VertexOut;
     out.clip_position = camera.view_proj * world;
     out.world_position = world.xyz;
-    out.normal = cofactor * (skin3 * in.normal);
-    out.uv = in.uv;
-    out.tangent = vec4<f32>(linear * (skin3 * in.tangent.xyz), in.tangent.w * select(1.0, -1.0, det < 0.0));
-    out.color = in.color;
+    out.normal = cofactor * (skin3 * vertex.normal);
+    out.uv = vertex.uv;
+    out.tangent = vec4<f32>(linear * (skin3 * vertex.tangent.xyz), vertex.tangent.w * select(1.0, -1.0, det < 0.0));
+    out.color = vertex.color;
     return out;
 }

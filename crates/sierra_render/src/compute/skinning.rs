@@ -19,13 +19,13 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
+use crate::compute::skinned_bounds::JointBounds;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::frame::{DrawItem, MeshHandle};
 use crate::gpu_util;
 use crate::mesh::{GpuMesh, MeshData};
 use crate::mesh_store::MeshStore;
-use crate::skinned_bounds::JointBounds;
 
 const SKINNING_WGSL: &str = include_str!("skinning.wgsl");
 const WORKGROUP: u32 = 64;
@@ -322,10 +322,10 @@ impl Skinning {
         draws: &[SkinnedDrawItem],
         out: &mut Vec<DrawItem>,
     ) -> Result<()> {
+        self.prepare(ctx, (palettes, draws), out)?;
         if draws.is_empty() {
             return Ok(());
         }
-        self.prepare(ctx, palettes, draws, out)?;
         ctx.scoped(
             || "skinning compute pass".to_owned(),
             || {
@@ -381,8 +381,7 @@ impl Skinning {
     pub fn prepare(
         &mut self,
         ctx: &GpuContext,
-        palettes: &[Mat4],
-        draws: &[SkinnedDrawItem],
+        (palettes, draws): (&[Mat4], &[SkinnedDrawItem]),
         out: &mut Vec<DrawItem>,
     ) -> Result<()> {
         if draws.is_empty() {

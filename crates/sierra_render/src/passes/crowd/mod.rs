@@ -9,34 +9,34 @@
 //! normal and tangent with 4 influences; it is appended to `forward.wgsl` so the forward
 //! fragment shader lights crowds like every other mesh.
 //!
-//! Crowds cast sun shadows: [`CrowdPass::record_shadow_casters`] draws every crowd into the
-//! shadow pass's map (depth only, `crowd_shadow.wgsl`, the same baked skinning) after the shadow
-//! pass and before the forward pass, so the ground and the crowd itself receive them.
+//! Crowds cast sun shadows: the pass is a [`ShadowCaster`], which the shadow pass records into
+//! its map with the frame's other casters (depth only, `crowd_shadow.wgsl`, the same baked
+//! skinning), so the ground and the crowd itself receive them.
 //!
 //! CPU cost per frame: the frame's crowd clock ([`crate::CrowdFrame::time`]) is one `f32` written
 //! per crowd; instance buffers are written only at [`CrowdPass::set_instances`] (placing a crowd)
 //! and for the member ranges a frame's [`crate::CrowdFrame::updates`] list (members changing
 //! state at run time, [`CrowdInstance::switch_to`]).
 
+pub mod instance;
+
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
 
 use crate::context::GpuContext;
-pub use crate::crowd_instance::{CrowdHandle, CrowdInstance};
-use crate::environment::EnvironmentMaps;
 use crate::error::{RenderError, Result};
 use crate::frame::Material;
 use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::{FrameBindings, ObjectUniform};
-use crate::passes::shadow::{shadow_depth_state, ShadowPass};
-use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
-use crate::pipeline_cache::{
-    scene_pipeline, PipelineCache, PipelineKey, SceneShader, VertexLayout,
-};
+use crate::passes::scene_pipelines::ScenePipelines;
+use crate::passes::shadow::ShadowPass;
+use crate::passes::{Encoder, Pass, PassInputs, PassQueries, ShadowCaster};
+use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::skinned_mesh::SkinnedMeshData;
 use crate::targets::RenderTargets;
+pub use instance::{CrowdHandle, CrowdInstance};
 
 /// Most clips one baked texture may hold (`MAX_CROWD_CLIPS` in `crowd.wgsl`).
 pub const MAX_CROWD_CLIPS: usize = 64;
@@ -182,22 +182,30 @@ struct Crowd {
     _texture: wgpu::Texture,
 }
 
+impl Crowd {
+    /// Binds the crowd's vertex buffers (mesh, influences, instances) and draws its members.
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_vertex_buffer(0, self.mesh.vertex_buffer.slice(..));
+        pass.set_vertex_buffer(1, self.influences.slice(..));
+        pass.set_vertex_buffer(2, self.instances.slice(..));
+        pass.set_index_buffer(self.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..self.mesh.index_count, 0, 0..self.instance_count);
+    }
+}
+
 /// The crowd pass: draws every crowd into the HDR target after the forward pass (loading its
 /// colour and depth), lit by the same sun, shadow map and point lights.
 pub struct CrowdPass {
     /// Lit pipelines by key (single- and double-sided per sample count the targets had).
-    pipelines: PipelineCache,
+    pipelines: ScenePipelines,
     /// Depth-only pipeline drawing crowds into the sun's shadow map.
     shadow_pipeline: wgpu::RenderPipeline,
     crowd_layout: wgpu::BindGroupLayout,
     materials: MaterialBinder,
-    /// Group 0: camera, lights, environment (as the forward pass's).
+    /// Group 0: camera, lights, environment: the forward pass's, written once per frame there.
     frame: FrameBindings,
-    shadow_group: wgpu::BindGroup,
     crowds: Vec<Crowd>,
     time: f32,
-    lit_layout: wgpu::PipelineLayout,
-    lit_module: wgpu::ShaderModule,
     /// Samples per pixel `pipelines` were built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
 }
@@ -242,21 +250,6 @@ fn wireframe_key(sample_count: u32) -> PipelineKey {
         wireframe: true,
         ..PipelineKey::new(sample_count, VertexLayout::MeshInstanced)
     }
-}
-
-/// The lit crowd pipeline of `key`.
-fn lit_pipeline(
-    ctx: &GpuContext,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    key: PipelineKey,
-) -> wgpu::RenderPipeline {
-    let buffers = vertex_buffers();
-    scene_pipeline(
-        ctx,
-        &SceneShader::new("crowd", layout, module, ("vs_crowd", "fs_main")).buffers(&buffers),
-        key,
-    )
 }
 
 /// Whether the device draws lines (`Features::POLYGON_MODE_LINE`, requested only where the
@@ -354,89 +347,45 @@ fn crowd_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     )
 }
 
-/// The depth-only pipeline drawing crowds into `shadow`'s map, as the shadow pass's own caster
-/// pipeline: no culling, the same depth bias.
-fn shadow_caster_pipeline(
-    ctx: &GpuContext,
-    shadow: &ShadowPass,
-    crowd_layout: &wgpu::BindGroupLayout,
-) -> wgpu::RenderPipeline {
-    let module = ctx.create_shader_module(
-        "crowd_common.wgsl + crowd_shadow.wgsl",
-        shadow_shader_source(),
-    );
-    let layout = gpu_util::pipeline_layout(
-        &ctx.device,
-        "crowd shadow casters",
-        &[shadow.caster_layout(), crowd_layout],
-    );
-    ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("crowd shadow casters"),
-        layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs_crowd_shadow"),
-            compilation_options: Default::default(),
-            buffers: &vertex_buffers(),
-        },
-        primitive: wgpu::PrimitiveState {
-            cull_mode: None,
-            ..Default::default()
-        },
-        depth_stencil: Some(shadow_depth_state(&shadow.settings)),
-        multisample: Default::default(),
-        fragment: None,
-        multiview_mask: None,
-        cache: None,
-    })
-}
-
 impl CrowdPass {
-    /// Samples `environment`'s maps from now on (as [`crate::passes::forward::ForwardPass::bind_environment`]).
-    ///
-    /// # Errors
-    /// [`RenderError::Gpu`] when binding fails.
-    pub fn bind_environment(
-        &mut self,
-        ctx: &GpuContext,
-        environment: &EnvironmentMaps,
-    ) -> Result<()> {
-        self.frame.bind_environment(ctx, environment)
+    /// Binds `frame` (the forward pass's [`FrameBindings`], after it rebinds its environment)
+    /// as group 0 from now on.
+    pub fn set_frame_bindings(&mut self, frame: &FrameBindings) {
+        self.frame = frame.clone();
     }
 
-    /// Creates the pass, lit through `shadow`'s shadow map and by `environment`.
+    /// Creates the pass, lit through `shadow`'s shadow map, with `frame` as its group 0: the
+    /// forward pass's camera, lights and environment
+    /// ([`crate::passes::forward::ForwardPass::frame_bindings`]), which the forward pass writes
+    /// once per frame before this pass records.
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader, pipeline or buffer creation fails.
-    pub fn new(
-        ctx: &GpuContext,
-        shadow: &ShadowPass,
-        environment: &EnvironmentMaps,
-    ) -> Result<Self> {
+    pub fn new(ctx: &GpuContext, shadow: &ShadowPass, frame: &FrameBindings) -> Result<Self> {
         let device = &ctx.device;
         let materials = MaterialBinder::new(ctx)?;
-        let frame = FrameBindings::new(ctx, "crowd frame", environment)?;
-        let (crowd_layout, pipelines, shadow_pipeline, lit_layout, lit_module) = ctx.scoped(
-            || "creating the crowd pipeline".to_owned(),
+        let crowd_layout = crowd_layout(device);
+        let mut pipelines = frame.lit_pipelines(
+            ctx,
+            (
+                "crowd",
+                "forward.wgsl + crowd.wgsl",
+                shader_source().into(),
+                "vs_crowd",
+            ),
+            (&crowd_layout, materials.layout()),
+            &vertex_buffers(),
+        )?;
+        pipelines.warm(ctx, lit_keys(1, lines(ctx)))?;
+        let shadow_pipeline = ctx.scoped(
+            || "creating the crowd shadow casters".to_owned(),
             || {
-                let crowd_layout = crowd_layout(device);
-                let module = ctx.create_shader_module("forward.wgsl + crowd.wgsl", shader_source());
-                let layout = gpu_util::pipeline_layout(
-                    device,
-                    "crowd",
-                    &[
-                        frame.layout(),
-                        &crowd_layout,
-                        shadow.shadow_layout(),
-                        materials.layout(),
-                    ],
+                let module = ctx.create_shader_module(
+                    "crowd_common.wgsl + crowd_shadow.wgsl",
+                    shadow_shader_source(),
                 );
-                let mut pipelines = PipelineCache::new();
-                for key in lit_keys(1, lines(ctx)) {
-                    pipelines.insert(key, lit_pipeline(ctx, &layout, &module, key));
-                }
-                let shadow_pipeline = shadow_caster_pipeline(ctx, shadow, &crowd_layout);
-                (crowd_layout, pipelines, shadow_pipeline, layout, module)
+                let (entry, groups) = ("vs_crowd_shadow", [&crowd_layout]);
+                shadow.caster_pipeline(ctx, (&module, entry), &groups, &vertex_buffers())
             },
         )?;
         Ok(Self {
@@ -444,12 +393,9 @@ impl CrowdPass {
             shadow_pipeline,
             crowd_layout,
             materials,
-            frame,
-            shadow_group: shadow.shadow_bind_group().clone(),
+            frame: frame.clone(),
             crowds: Vec::new(),
             time: 0.0,
-            lit_layout,
-            lit_module,
             sample_count: 1,
         })
     }
@@ -539,21 +485,8 @@ impl CrowdPass {
         crowd: CrowdHandle,
         instances: &[CrowdInstance],
     ) -> Result<()> {
-        let c = self
-            .crowds
-            .get_mut(crowd.0 as usize)
-            .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", crowd.0)))?;
-        let clip_count = c.uniform.clip_count;
-        if let Some((i, inst)) = instances
-            .iter()
-            .enumerate()
-            .find(|(_, i)| i.clip >= clip_count || i.second_clip >= clip_count)
-        {
-            return Err(RenderError::InvalidInput(format!(
-                "crowd instance {i} plays clips {} and {} but the baked animation has {clip_count} clips",
-                inst.clip, inst.second_clip
-            )));
-        }
+        let c = self.crowd_mut(crowd)?;
+        check_clips(instances, c.uniform.clip_count)?;
         if instances.len() > c.instance_capacity as usize {
             let (buffer, capacity) = create_instances(ctx, instances.len())?;
             c.instances = buffer;
@@ -580,10 +513,7 @@ impl CrowdPass {
         first: usize,
         instances: &[CrowdInstance],
     ) -> Result<()> {
-        let c = self
-            .crowds
-            .get(crowd.0 as usize)
-            .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", crowd.0)))?;
+        let c = self.crowd_mut(crowd)?;
         let end = first.saturating_add(instances.len());
         if end > c.instance_count as usize {
             return Err(RenderError::InvalidInput(format!(
@@ -591,22 +521,20 @@ impl CrowdPass {
                 c.instance_count
             )));
         }
-        let clip_count = c.uniform.clip_count;
-        if let Some(inst) = instances
-            .iter()
-            .find(|i| i.clip >= clip_count || i.second_clip >= clip_count)
-        {
-            return Err(RenderError::InvalidInput(format!(
-                "crowd instance plays clips {} and {} but the baked animation has {clip_count} clips",
-                inst.clip, inst.second_clip
-            )));
-        }
+        check_clips(instances, c.uniform.clip_count)?;
         if !instances.is_empty() {
             let offset = (first * size_of::<CrowdInstance>()) as u64;
             ctx.queue
                 .write_buffer(&c.instances, offset, bytemuck::cast_slice(instances));
         }
         Ok(())
+    }
+
+    /// The crowd of `handle`.
+    fn crowd_mut(&mut self, handle: CrowdHandle) -> Result<&mut Crowd> {
+        self.crowds
+            .get_mut(handle.0 as usize)
+            .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", handle.0)))
     }
 
     /// Crowds added so far.
@@ -623,42 +551,34 @@ impl CrowdPass {
     }
 }
 
-impl CrowdPass {
-    /// Whether [`Self::record_shadow_casters`] records a pass: shadows on and a crowd member.
-    pub fn casts_shadows(&self, shadow: &ShadowPass) -> bool {
-        shadow.settings.enabled && self.crowds.iter().any(|c| c.instance_count > 0)
+/// Crowds cast sun shadows: the shadow pass draws every crowd into its map, posed as
+/// [`Pass::record`] poses them (`crowd_shadow.wgsl`, the same baked skinning).
+impl ShadowCaster for CrowdPass {
+    fn casts_shadows(&self, _inputs: &PassInputs<'_>) -> bool {
+        self.crowds.iter().any(|c| c.instance_count > 0)
     }
 
-    /// Draws every crowd into `shadow`'s map (loading it: call after the shadow pass recorded
-    /// and before the forward pass samples the map), posed as [`Pass::record`] poses them.
-    /// Nothing is recorded when there is no crowd or shadows are off
-    /// ([`Self::casts_shadows`]); `queries` time and count the render pass.
-    pub fn record_shadow_casters(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        shadow: &ShadowPass,
-        queries: PassQueries<'_>,
-    ) {
-        if !self.casts_shadows(shadow) {
-            return;
-        }
-        let mut pass = gpu_util::depth_pass(
-            encoder,
-            "crowd shadow casters",
-            shadow.map_view(),
-            wgpu::LoadOp::Load,
-            queries,
-        );
+    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, _inputs: &PassInputs<'_>) {
         pass.set_pipeline(&self.shadow_pipeline);
-        pass.set_bind_group(0, shadow.caster_bind_group(), &[]);
         for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
             pass.set_bind_group(1, &c.bind_group, &[]);
-            pass.set_vertex_buffer(0, c.mesh.vertex_buffer.slice(..));
-            pass.set_vertex_buffer(1, c.influences.slice(..));
-            pass.set_vertex_buffer(2, c.instances.slice(..));
-            pass.set_index_buffer(c.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..c.mesh.index_count, 0, 0..c.instance_count);
+            c.draw(pass);
         }
+    }
+}
+
+/// Refuses instances that play a clip past the crowd's `clip_count`.
+fn check_clips(instances: &[CrowdInstance], clip_count: u32) -> Result<()> {
+    match instances
+        .iter()
+        .enumerate()
+        .find(|(_, i)| i.clip >= clip_count || i.second_clip >= clip_count)
+    {
+        Some((i, inst)) => Err(RenderError::InvalidInput(format!(
+            "crowd instance {i} plays clips {} and {} but the baked animation has {clip_count} clips",
+            inst.clip, inst.second_clip
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -679,13 +599,8 @@ impl Pass for CrowdPass {
     }
 
     fn resize(&mut self, ctx: &GpuContext, targets: &RenderTargets) -> Result<()> {
-        let (layout, module) = (&self.lit_layout, &self.lit_module);
-        self.pipelines.warm(
-            ctx,
-            "crowd",
-            lit_keys(targets.sample_count, lines(ctx)),
-            |k| lit_pipeline(ctx, layout, module, k),
-        )?;
+        self.pipelines
+            .warm(ctx, lit_keys(targets.sample_count, lines(ctx)))?;
         self.sample_count = targets.sample_count;
         Ok(())
     }
@@ -712,7 +627,6 @@ impl Pass for CrowdPass {
             self.update_instances(ctx, u.crowd, u.first as usize, states)?;
         }
         self.time = frame.crowds.time;
-        self.frame.write(ctx, frame);
         for c in &mut self.crowds {
             // Only the time changes per frame: 4 bytes per crowd, whatever the instance count.
             c.uniform.time = self.time;
@@ -723,15 +637,8 @@ impl Pass for CrowdPass {
     }
 
     fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
-        let mut pass = inputs.targets.begin_scene_pass(
-            encoder,
-            "crowd",
-            wgpu::LoadOp::Load,
-            wgpu::LoadOp::Load,
-            queries,
-        );
+        let mut pass = inputs.continue_scene_pass(encoder, "crowd", queries);
         pass.set_bind_group(0, self.frame.group(), &[]);
-        pass.set_bind_group(2, &self.shadow_group, &[]);
         let base = PipelineKey::new(self.sample_count, VertexLayout::MeshInstanced);
         // Warmed only where the device draws lines; elsewhere the lookup falls back to filled.
         let wireframe = inputs.frame.post.wireframe
@@ -753,12 +660,12 @@ impl Pass for CrowdPass {
             };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(1, &c.bind_group, &[]);
-            pass.set_bind_group(3, &c.material.bind_group, &[]);
-            pass.set_vertex_buffer(0, c.mesh.vertex_buffer.slice(..));
-            pass.set_vertex_buffer(1, c.influences.slice(..));
-            pass.set_vertex_buffer(2, c.instances.slice(..));
-            pass.set_index_buffer(c.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..c.mesh.index_count, 0, 0..c.instance_count);
+            pass.set_bind_group(2, &c.material.bind_group, &[]);
+            c.draw(&mut pass);
         }
+    }
+
+    fn shadow_caster(&self) -> Option<&dyn ShadowCaster> {
+        Some(self)
     }
 }
