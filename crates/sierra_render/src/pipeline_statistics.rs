@@ -295,7 +295,7 @@ impl StatisticsPool {
     }
 }
 
-/// Per label, the sum of its queries' values (`values`: [`VALUES`] u64 per query, in
+/// Per label, the sum of its queries' values (`values`: `VALUES` (5) u64 per query, in
 /// `PipelineStatisticsTypes` bit order: vertex shader, clipper in, clipper out, fragment
 /// shader, compute shader invocations).
 pub fn sum_by_label(labels: &[String], values: &[u64]) -> Vec<PassStatistics> {

@@ -8,7 +8,7 @@
 //! `vec4<f32>` m³/s (E, SE, S, SW; positive away from the column), the unlimited flows and the
 //! limiters as scratch. Closed edges only; uniform rain.
 //!
-//! The parameters and uniforms are Mei's kernel's ([`WaterGpuParams`], [`WaterUniforms`]):
+//! The parameters and uniforms are Mei's kernel's ([`WaterGpuParams`], [`WaterUniforms`](crate::compute::water_params::WaterUniforms)):
 //! the two models share their physical constants.
 
 use crate::compute::water::{check_state, wait_idle};
