@@ -3,7 +3,7 @@
 
 mod graph_common;
 
-use sierra_testkit::alloc::{allocations, Counting};
+use sierra_testkit::alloc::{allocations, count_this_thread, Counting};
 
 use graph_common::Rig;
 use sierra_anim::Transform;
@@ -34,6 +34,7 @@ const GRAPH: &str = r#"{
 
 #[test]
 fn graph_frames_allocate_nothing() {
+    count_this_thread();
     let mut rig = Rig::new(GRAPH);
     let mut out = vec![Transform::IDENTITY; rig.skeleton.joint_count()];
     let mut frame = |rig: &mut Rig, f: usize| {

@@ -1,7 +1,7 @@
 //! Zero heap allocations per frame in the steady state when the job samples compressed clips
 //! (its own test binary: the counting allocator is global, so no other test may run beside it).
 
-use sierra_testkit::alloc::{allocations, Counting};
+use sierra_testkit::alloc::{allocations, count_this_thread, Counting};
 
 use sierra_anim::synthetic::Crowd;
 
@@ -10,6 +10,7 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn steady_state_compressed_clip_frames_allocate_nothing() {
+    count_this_thread();
     use sierra_anim::*;
     let crowd = Crowd::new(1, 68);
     let skel = &crowd.skeleton;

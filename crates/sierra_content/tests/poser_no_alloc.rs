@@ -4,13 +4,14 @@
 use sierra_anim::Playback;
 use sierra_content::poser::{node_morph_weights, NodeClips};
 use sierra_content::ModelPoser;
-use sierra_testkit::alloc::{allocations, Counting};
+use sierra_testkit::alloc::{allocations, count_this_thread, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 #[test]
 fn posing_a_frame_allocates_nothing() {
+    count_this_thread();
     let asset = sierra_gltf::builtin::mannequin::load().unwrap();
     let mut poser = ModelPoser::new(&asset, 0).unwrap();
     let clips = NodeClips::new(&asset).unwrap();
