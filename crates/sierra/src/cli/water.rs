@@ -321,7 +321,7 @@ pub fn simulate(
     let mut images = Vec::new();
     let mut snapshot = |step: u32, depth: &[f32]| -> Result<()> {
         let Some(o) = out else { return Ok(()) };
-        if step % o.every == 0 || step == steps {
+        if step.is_multiple_of(o.every) || step == steps {
             let path = o.dir.join(format!("height_{step:06}.png"));
             write_height_image(&path, &params, &terrain, depth, range)?;
             images.push(path);

@@ -89,7 +89,7 @@ pub fn build_task(
     })?;
     for name in component.limits.keys() {
         let position = component.chain.iter().position(|c| c == name);
-        if position.map_or(true, |p| p + 1 == component.chain.len()) {
+        if position.is_none_or(|p| p + 1 == component.chain.len()) {
             return Err(GameplayError::LimitOutsideChain {
                 file: file.to_owned(),
                 json_path: format!("{json_path}.limits.{name}"),

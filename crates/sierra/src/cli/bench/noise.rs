@@ -213,7 +213,7 @@ fn ns_on_line(output: &str, key: &str) -> anyhow::Result<f64> {
         .windows(2)
         .filter(|w| w[1].starts_with("ns/sample"))
         .filter_map(|w| w[0].parse::<f64>().ok())
-        .last()
+        .next_back()
         .ok_or_else(|| anyhow::anyhow!("no ns/sample figure in {line:?}"))
 }
 
@@ -254,7 +254,7 @@ pub fn measure(c_dir: &Path, rounds: usize) -> anyhow::Result<NoiseBench> {
         if let Ok(exe) = &exe {
             match run_c(exe) {
                 Ok(c) => {
-                    let b = c_best.get_or_insert_with(|| CFigures {
+                    let b = c_best.get_or_insert(CFigures {
                         random_points_ns_per_sample: f64::INFINITY,
                         grid_ns_per_sample: f64::INFINITY,
                         heightmap_ns_per_sample: f64::INFINITY,
