@@ -26,6 +26,7 @@ pub mod sea;
 pub mod sea_lod;
 pub mod shadow;
 pub mod sky;
+pub mod sky_radiance;
 pub mod tonemap;
 
 use crate::context::GpuContext;
