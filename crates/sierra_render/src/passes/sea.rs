@@ -120,19 +120,19 @@ impl Default for SeaSettings {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct SeaUniforms {
     /// Shallow colour, absorption depth.
-    pub shallow: [f32; 4],
+    pub shallow: Vec4,
     /// Deep colour.
-    pub deep: [f32; 4],
+    pub deep: Vec4,
     /// Sky colour, specular power.
-    pub sky: [f32; 4],
+    pub sky: Vec4,
     /// Foam depth, foam speed, specular strength, min depth.
-    pub foam: [f32; 4],
+    pub foam: Vec4,
     /// Grid corner, cell size.
-    pub origin: [f32; 4],
+    pub origin: Vec4,
     /// cols, rows, stride, 1 for the barycentric wireframe (else 0).
-    pub grid: [u32; 4],
+    pub grid: glam::UVec4,
     /// Open sea: rest level, half-side (0 = none), depth its colour is taken at, 0.
-    pub far: [f32; 4],
+    pub far: Vec4,
 }
 
 /// Depth the open sea's colour is taken at, metres (deep enough to be fully absorbed).
@@ -448,20 +448,19 @@ impl SeaPass {
             .water
             .as_ref()
             .map_or((0, 0, 1.0), |(_, c, r, cell)| (*c, *r, *cell));
-        let v4 = |v: Vec3, w: f32| Vec4::from((v, w)).to_array();
         SeaUniforms {
-            shallow: v4(s.shallow_color, s.absorption_depth.max(1e-3)),
-            deep: v4(s.deep_color, 0.0),
-            sky: v4(s.sky_color, s.specular_power),
-            foam: [
+            shallow: s.shallow_color.extend(s.absorption_depth.max(1e-3)),
+            deep: s.deep_color.extend(0.0),
+            sky: s.sky_color.extend(s.specular_power),
+            foam: Vec4::new(
                 s.foam_depth.max(1e-4),
                 s.foam_speed.max(1e-4),
                 s.specular_strength,
                 s.min_depth,
-            ],
-            origin: v4(s.origin, cell),
-            grid: [cols, rows, s.stride.max(1), 0],
-            far: [s.rest_level, s.horizon.max(0.0), OPEN_SEA_DEPTH, 0.0],
+            ),
+            origin: s.origin.extend(cell),
+            grid: glam::UVec4::new(cols, rows, s.stride.max(1), 0),
+            far: Vec4::new(s.rest_level, s.horizon.max(0.0), OPEN_SEA_DEPTH, 0.0),
         }
     }
 }
@@ -480,7 +479,7 @@ impl Pass for SeaPass {
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         let camera = &inputs.frame.camera;
         let mut u = self.uniforms();
-        u.grid[3] = u32::from(inputs.frame.post.wireframe && !self.lines_available());
+        u.grid.w = u32::from(inputs.frame.post.wireframe && !self.lines_available());
         ctx.queue
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         self.plan_tiles(ctx, camera.position);
