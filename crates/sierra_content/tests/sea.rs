@@ -99,7 +99,8 @@ fn camera(eye: Vec3, target: Vec3, up: Vec3, fov_y: f32, near: f32, far: f32) ->
 }
 
 /// The forward pass then the sea pass drawing `water` (grid corner at `origin`) into
-/// `W`×`H` targets whose HDR image the test reads back.
+/// `W`×`H` targets whose HDR image the test reads back. The sea binds the forward pass's view
+/// group (camera, sun), which the forward pass's `prepare` writes, as in the renderer.
 struct ForwardThenSea {
     targets: RenderTargets,
     materials: MaterialStore,
@@ -111,7 +112,7 @@ impl ForwardThenSea {
     fn new(ctx: &GpuContext, water: &WaterCompute, origin: Vec3) -> Self {
         let materials = MaterialStore::new(ctx).unwrap();
         let forward = ForwardPass::new(ctx, &materials).unwrap();
-        let mut sea = SeaPass::new(ctx).unwrap();
+        let mut sea = SeaPass::new(ctx, forward.frame_bindings()).unwrap();
         sea.settings.origin = origin;
         sea.bind_water(ctx, water).unwrap();
         Self {

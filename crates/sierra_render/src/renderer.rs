@@ -140,17 +140,24 @@ impl Renderer {
         let materials = MaterialStore::new(ctx)?;
         let environment = Environment::new(ctx, EnvironmentSizes::default())?;
         let forward = ForwardPass::with_shadows(ctx, &shadow, &materials, &environment.maps)?;
+        // The scene passes drawn after the forward pass bind its view group (group 0).
+        let view = forward.frame_bindings();
+        let (crowd, sky) = (
+            CrowdPass::new(ctx, &shadow, view)?,
+            SkyPass::new(ctx, view)?,
+        );
+        let sea = SeaPass::new(ctx, view)?;
         let mut renderer = Self {
             targets_memory: targets.memory_releases(ctx),
             targets,
             meshes: MeshStore::new(),
-            crowd: CrowdPass::new(ctx, &shadow, forward.frame_bindings())?,
+            crowd,
             forward,
             materials,
             environment,
             shadow,
-            sky: SkyPass::new(ctx)?,
-            sea: SeaPass::new(ctx)?,
+            sky,
+            sea,
             resolve: MsaaResolvePass::default(),
             bloom: BloomPass::new(ctx)?,
             tonemap: TonemapPass::new(ctx, output_format)?,
@@ -177,6 +184,8 @@ impl Renderer {
         self.environment = Environment::new(ctx, sizes)?;
         self.forward.bind_environment(ctx, &self.environment.maps)?;
         self.crowd.set_frame_bindings(self.forward.frame_bindings());
+        self.sky.set_frame_bindings(self.forward.frame_bindings());
+        self.sea.set_frame_bindings(self.forward.frame_bindings());
         Ok(())
     }
 

@@ -46,7 +46,8 @@ fn forward_uniforms_match_wgsl() {
         members!(forward::CameraUniform {
             view_proj,
             view,
-            position
+            position,
+            inv_view_proj
         }),
     );
     check(
@@ -126,17 +127,54 @@ fn environment_uniforms_match_wgsl() {
 }
 
 #[test]
+fn every_scene_pass_declares_the_view_group_as_the_forward_pass_writes_it() {
+    use sierra_render::passes::sky;
+    // The sky and sea shaders begin with the view group's declarations (`view.wgsl`): their
+    // `CameraUniform` and `LightsUniform` are the ones `FrameBindings` writes.
+    let sea = format!(
+        "{}\n{}",
+        forward::VIEW_WGSL,
+        include_str!("../src/passes/sea.wgsl")
+    );
+    for source in [sky::shader_source(), sea] {
+        check(
+            &source,
+            "CameraUniform",
+            members!(forward::CameraUniform {
+                view_proj,
+                view,
+                position,
+                inv_view_proj
+            }),
+        );
+        check(
+            &source,
+            "LightsUniform",
+            members!(forward::LightsUniform {
+                to_sun,
+                point_light_count,
+                sun_color,
+                debug_view,
+                ambient,
+                _pad1,
+                point_lights
+            }),
+        );
+    }
+}
+
+#[test]
 fn sea_uniforms_match_wgsl() {
     use sierra_render::passes::sea::SeaUniforms;
+    // The pass prepends the view group's declarations, as `SeaPass::new` does.
     check(
-        include_str!("../src/passes/sea.wgsl"),
+        &format!(
+            "{}\n{}",
+            forward::VIEW_WGSL,
+            include_str!("../src/passes/sea.wgsl")
+        ),
         "SeaUniforms",
         members!(SeaUniforms {
-            view_proj,
-            camera_pos,
-            sun_dir,
-            sun_color,
-            ambient,
             shallow,
             deep,
             sky,
@@ -190,19 +228,25 @@ fn bloom_sky_shadow_and_material_uniforms_match_wgsl() {
             intensity
         }),
     );
-    check(
-        include_str!("../src/passes/sky.wgsl"),
-        "SkyUniform",
-        members!(SkyUniform {
-            inv_view_proj,
-            camera_position,
-            to_sun,
-            zenith,
-            horizon,
-            ground,
-            sun
-        }),
-    );
+    // The sky pass and the environment bake both read it (`sky_radiance.wgsl`), each binding it
+    // where its layout puts it.
+    let sky_sources = [
+        sierra_render::passes::sky::shader_source(),
+        sierra_render::environment::bake::shader_source(),
+    ];
+    for source in &sky_sources {
+        check(
+            source,
+            "SkyUniform",
+            members!(SkyUniform {
+                to_sun,
+                zenith,
+                horizon,
+                ground,
+                sun
+            }),
+        );
+    }
     // The shadow pass writes the uniform the forward pass reads: both shaders declare it.
     for source in [include_str!("../src/passes/shadow.wgsl"), forward::SHADER] {
         check(

@@ -1,4 +1,4 @@
-//! The environment bake on the GPU (`bake.wgsl`, appended to `passes/sky.wgsl`): the source
+//! The environment bake on the GPU (`bake.wgsl`, appended to `passes/sky_radiance.wgsl`): the source
 //! cube (the procedural sky, a uniform colour or an equirectangular image) with its mip chain,
 //! then the irradiance cube and the prefiltered cube's mips into work textures, published by a
 //! copy over the maps the scene passes sample (so a bake spread over frames never shows half
@@ -13,7 +13,7 @@ use super::schedule::BakeStep;
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::gpu_util;
-use crate::passes::sky::SkyUniform;
+use crate::passes::sky_radiance::SkyUniform;
 
 /// `BakeStep` in `bake.wgsl`, 32 bytes.
 #[repr(C)]
@@ -373,18 +373,18 @@ impl EnvironmentBaker {
     }
 }
 
-/// WGSL of the bake: `passes/sky.wgsl` (the sky's radiance) followed by `bake.wgsl`.
+/// WGSL of the bake: `passes/sky_radiance.wgsl` (the sky's radiance) followed by `bake.wgsl`.
 pub fn shader_source() -> String {
     format!(
         "{}\n{}",
-        include_str!("../passes/sky.wgsl"),
+        crate::passes::sky_radiance::SKY_RADIANCE_WGSL,
         include_str!("bake.wgsl")
     )
 }
 
 /// The bake's compute pipelines (layouts derived from each entry point's bindings).
 fn kernels(ctx: &GpuContext) -> Kernels {
-    let module = ctx.create_shader_module("sky.wgsl + bake.wgsl", shader_source());
+    let module = ctx.create_shader_module("sky_radiance.wgsl + bake.wgsl", shader_source());
     let [source, downsample, irradiance, prefilter, lut] = gpu_util::compute_pipelines(
         ctx,
         None,

@@ -1,4 +1,4 @@
-// Environment bake kernels (`environment/bake.rs`), appended to `passes/sky.wgsl` so the source
+// Environment bake kernels (`environment/bake.rs`), appended to `passes/sky_radiance.wgsl` so the source
 // kernel evaluates the very sky the sky pass draws (`sky_radiance`, without the sun's disc: the
 // sun lights the scene as a light of its own).
 //
@@ -39,6 +39,8 @@ struct BakeSource {
     color: vec4<f32>,
 }
 
+// The sky's parameters (`SkyUniform`, `passes/sky_radiance.wgsl`) as the source kernel reads them.
+@group(0) @binding(0) var<uniform> sky: SkyUniform;
 @group(0) @binding(1) var<storage, read> source: BakeSource;
 @group(0) @binding(2) var<storage, read> step: BakeStep;
 @group(0) @binding(3) var equirect: texture_2d<f32>;

@@ -27,7 +27,7 @@ use schedule::{BakeKey, BakeSchedule, Plan};
 use crate::context::GpuContext;
 use crate::error::Result;
 use crate::frame::Sun;
-use crate::passes::sky::SkyUniform;
+use crate::passes::sky_radiance::SkyUniform;
 use crate::post::{EnvironmentSettings, EnvironmentSource, PostSettings};
 
 /// `EnvironmentUniform` in `forward.wgsl` (group 0, binding 2; read-only storage), 16 bytes.

@@ -34,10 +34,14 @@ use crate::mesh_store::MeshStore;
 use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::targets::RenderTargets;
 
-/// WGSL source of the pass.
-pub const SHADER: &str = include_str!("forward.wgsl");
+/// WGSL of the view group's camera and lights (group 0, bindings 0-1), prepended to the shader of
+/// every scene pass (forward, crowd, sky, sea).
+pub const VIEW_WGSL: &str = include_str!("view.wgsl");
 
-/// `CameraUniform` in `forward.wgsl` (group 0, binding 0), 144 bytes.
+/// WGSL source of the pass: `view.wgsl` followed by `forward.wgsl`.
+pub const SHADER: &str = concat!(include_str!("view.wgsl"), include_str!("forward.wgsl"));
+
+/// `CameraUniform` in `view.wgsl` (group 0, binding 0), 208 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct CameraUniform {
@@ -47,9 +51,11 @@ pub struct CameraUniform {
     pub view: Mat4,
     /// xyz: camera world position (metres), w: 1.
     pub position: Vec4,
+    /// Clip → world (inverse of `view_proj`): the sky's view rays.
+    pub inv_view_proj: Mat4,
 }
 
-/// `PointLightUniform` in `forward.wgsl`, 32 bytes.
+/// `PointLightUniform` in `view.wgsl`, 32 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct PointLightUniform {
@@ -63,7 +69,7 @@ pub struct PointLightUniform {
     pub outer_radius: f32,
 }
 
-/// `LightsUniform` in `forward.wgsl` (group 0, binding 1), 304 bytes.
+/// `LightsUniform` in `view.wgsl` (group 0, binding 1), 304 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct LightsUniform {
@@ -102,10 +108,12 @@ pub struct ObjectUniform {
 impl CameraUniform {
     /// From the frame's camera.
     pub fn new(frame: &FrameData) -> Self {
+        let view_proj = frame.camera.view_proj();
         Self {
-            view_proj: frame.camera.view_proj(),
+            view_proj,
             view: frame.camera.view,
             position: frame.camera.position.extend(1.0),
+            inv_view_proj: view_proj.inverse(),
         }
     }
 }
@@ -162,11 +170,13 @@ impl ObjectUniform {
     }
 }
 
-/// The view group, group 0 of the scene passes lit by this shader (forward and crowd): the
-/// frame's camera (binding 0, uniform), lights and environment parameters (1, 2: read-only
-/// storage, the shader branches on them), the environment's maps (3-6) and the sun's shadow
-/// map, comparison sampler and parameters (7-9, [`ShadowReceiver`]). One set for both passes: a
-/// clone shares the buffers and the group, and the forward pass writes them once per frame.
+/// The view group, group 0 of every scene pass (forward, crowd, sky, sea): the frame's camera
+/// (binding 0, uniform), lights and environment parameters (1, 2: read-only storage, the shader
+/// branches on them), the environment's maps (3-6) and the sun's shadow map, comparison sampler
+/// and parameters (7-9, [`ShadowReceiver`]). Camera and lights are declared in `view.wgsl`
+/// ([`VIEW_WGSL`]), which each scene pass's shader begins with; a pass reads only the bindings
+/// its shader declares. One set for all: a clone shares the buffers and the group, and the
+/// forward pass writes them once per frame.
 #[derive(Clone)]
 pub struct FrameBindings {
     layout: wgpu::BindGroupLayout,

@@ -12,37 +12,8 @@
 // specular term is gated by N.L > 0 so surfaces facing away from a light get no highlight.
 // Metallic-roughness materials take their ambient term from the environment (`environment_pbr`:
 // image-based lighting), Phong ones too when its flag says so (`environment_phong`).
-// Uniform structs mirror `passes/forward.rs` (checked by a naga reflection test).
-
-const MAX_POINT_LIGHTS: u32 = 8u;
-
-struct CameraUniform {
-    view_proj: mat4x4<f32>,
-    view: mat4x4<f32>,
-    // xyz: world position in metres; w unused.
-    position: vec4<f32>,
-}
-
-struct PointLightUniform {
-    position: vec3<f32>,
-    inner_radius: f32,
-    // colour * intensity
-    color: vec3<f32>,
-    outer_radius: f32,
-}
-
-struct LightsUniform {
-    // Unit vector from the scene towards the sun.
-    to_sun: vec3<f32>,
-    point_light_count: u32,
-    // colour * intensity
-    sun_color: vec3<f32>,
-    // 0: lit; 1: unlit albedo (`DebugView` in `post.rs`).
-    debug_view: u32,
-    ambient: vec3<f32>,
-    _pad1: f32,
-    point_lights: array<PointLightUniform, MAX_POINT_LIGHTS>,
-}
+// Uniform structs mirror `passes/forward.rs` (checked by a naga reflection test); the camera and
+// lights (group 0, bindings 0-1) are declared in `view.wgsl`, which the pass prepends.
 
 struct ObjectUniform {
     model: mat4x4<f32>,
@@ -55,8 +26,6 @@ struct ObjectUniform {
     emissive: vec4<f32>,
 }
 
-@group(0) @binding(0) var<uniform> camera: CameraUniform;
-@group(0) @binding(1) var<storage, read> lights: LightsUniform;
 
 // Image-based lighting (`environment/mod.rs`). Flags: 1 Phong materials use it, 2 multiple-
 // scattering energy compensation.

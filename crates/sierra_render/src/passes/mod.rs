@@ -9,10 +9,14 @@
 //!   ([`Pass::shadow_caster`], gathered into [`PassInputs::shadow_casters`]) into the sun's map,
 //!   in one render pass: the forward pass's (the frame's meshes and skinned outputs, with its
 //!   per-draw uniforms: one model buffer for both) and the crowd pass's.
-//! - The view group: the forward and crowd passes bind one group 0
+//! - The view group: every scene pass (forward, crowd, sky, sea) binds one group 0
 //!   ([`forward::FrameBindings`]: camera, lights, environment, shadow map), written once a
-//!   frame by the forward pass; their pipelines come from [`scene_pipelines::ScenePipelines`].
-//!   Sky and sea keep their own uniforms (their shaders take inverse and sea-specific values).
+//!   frame by the forward pass's `prepare`; their shaders begin with its declarations
+//!   (`view.wgsl`, [`forward::VIEW_WGSL`]: camera with its inverse view-projection, lights).
+//!   A pass's own data is group 1: the forward pass's per-draw objects, the crowd's instances,
+//!   the sky's parameters ([`sky_radiance::SkyUniform`], shared with the environment bake), the
+//!   sea's water parameters and buffers. Their pipelines come from
+//!   [`scene_pipelines::ScenePipelines`].
 
 pub mod bloom;
 pub mod crowd;
@@ -26,6 +30,7 @@ pub mod sea;
 pub mod sea_lod;
 pub mod shadow;
 pub mod sky;
+pub mod sky_radiance;
 pub mod tonemap;
 
 use crate::context::GpuContext;

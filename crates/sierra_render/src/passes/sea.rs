@@ -12,22 +12,26 @@
 //!
 //! How the renderer runs it (after the opaque forward pass, before bloom):
 //! ```text
-//! let mut sea = SeaPass::new(ctx)?;                 // once
+//! let mut sea = SeaPass::new(ctx, forward.frame_bindings())?;  // once
 //! sea.bind_water(ctx, &water)?;                      // once per WaterCompute
 //! // each frame:
 //! water.record_steps(&ctx.queue, &mut encoder, dt, steps_per_frame)?;  // or water.step(..)
 //! sea.set_current(water.current_index());
-//! sea.prepare(ctx, &inputs)?;                        // camera + sun from FrameData
+//! sea.prepare(ctx, &inputs)?;                        // the sea's parameters
 //! sea.record(&mut encoder, &inputs, queries);     // draws into targets.hdr_view / depth_view
 //! ```
+//!
+//! Groups: 0 is the view group ([`FrameBindings`]: camera, sun and ambient light, written once
+//! a frame by the forward pass), 1 the sea's own ([`SeaUniforms`] and the water's buffers).
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Vec3, Vec4};
 
 use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util;
+use crate::passes::forward::{FrameBindings, VIEW_WGSL};
 use crate::passes::scene_pipelines::ScenePipelines;
 use crate::passes::sea_lod::{self, SeaLod, SeaTile};
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
@@ -110,34 +114,25 @@ impl Default for SeaSettings {
     }
 }
 
-/// Mirror of `SeaUniforms` in `sea.wgsl` (240 bytes).
+/// Mirror of `SeaUniforms` in `sea.wgsl` (112 bytes): the water's own parameters (camera,
+/// sun and ambient light come from the view group).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct SeaUniforms {
-    /// World → clip, column-major.
-    pub view_proj: [[f32; 4]; 4],
-    /// Camera position (w unused).
-    pub camera_pos: [f32; 4],
-    /// Direction the sunlight travels (w unused).
-    pub sun_dir: [f32; 4],
-    /// Sun colour × intensity.
-    pub sun_color: [f32; 4],
-    /// Ambient light.
-    pub ambient: [f32; 4],
     /// Shallow colour, absorption depth.
-    pub shallow: [f32; 4],
+    pub shallow: Vec4,
     /// Deep colour.
-    pub deep: [f32; 4],
+    pub deep: Vec4,
     /// Sky colour, specular power.
-    pub sky: [f32; 4],
+    pub sky: Vec4,
     /// Foam depth, foam speed, specular strength, min depth.
-    pub foam: [f32; 4],
+    pub foam: Vec4,
     /// Grid corner, cell size.
-    pub origin: [f32; 4],
+    pub origin: Vec4,
     /// cols, rows, stride, 1 for the barycentric wireframe (else 0).
-    pub grid: [u32; 4],
+    pub grid: glam::UVec4,
     /// Open sea: rest level, half-side (0 = none), depth its colour is taken at, 0.
-    pub far: [f32; 4],
+    pub far: Vec4,
 }
 
 /// Depth the open sea's colour is taken at, metres (deep enough to be fully absorbed).
@@ -152,7 +147,10 @@ pub struct SeaPass {
     pub settings: SeaSettings,
     /// The pipeline per sample count the targets had (one key each).
     pipelines: ScenePipelines,
+    /// Group 1's layout (the sea's uniforms and the water's buffers).
     layout: wgpu::BindGroupLayout,
+    /// Group 0: the view group, shared with the other scene passes.
+    frame: FrameBindings,
     uniforms: wgpu::Buffer,
     /// One bind group per water depth buffer, and the grid size.
     water: Option<([wgpu::BindGroup; 2], u32, u32, f32)>,
@@ -242,14 +240,16 @@ fn keys(ctx: &GpuContext, sample_count: u32) -> Vec<PipelineKey> {
 }
 
 impl SeaPass {
-    /// Creates the pipeline (HDR colour target, depth test without depth write, alpha blending).
+    /// Creates the pipeline (HDR colour target, depth test without depth write, alpha blending),
+    /// reading camera, sun and ambient light from `frame` (the view group the forward pass
+    /// writes each frame).
     ///
     /// # Errors
     /// [`RenderError::Gpu`].
-    pub fn new(ctx: &GpuContext) -> Result<Self> {
+    pub fn new(ctx: &GpuContext, frame: &FrameBindings) -> Result<Self> {
         let (layout, mut pipelines) = ctx.scoped(
             || "creating the sea pipeline".to_owned(),
-            || Self::layouts(ctx),
+            || Self::layouts(ctx, frame),
         )?;
         pipelines.warm(ctx, keys(ctx, 1))?;
         let uniforms = ctx.create_buffer_init(
@@ -262,6 +262,7 @@ impl SeaPass {
             settings: SeaSettings::default(),
             pipelines,
             layout,
+            frame: frame.clone(),
             uniforms,
             water: None,
             tiles: Vec::new(),
@@ -273,9 +274,15 @@ impl SeaPass {
         })
     }
 
-    /// The sea's group layout (uniforms; terrain, depth, velocity, shore and tiles as storage)
-    /// and its pipelines, none built yet.
-    fn layouts(ctx: &GpuContext) -> (wgpu::BindGroupLayout, ScenePipelines) {
+    /// Binds `frame` (the forward pass's [`FrameBindings`], after it rebinds its environment)
+    /// from now on.
+    pub fn set_frame_bindings(&mut self, frame: &FrameBindings) {
+        self.frame = frame.clone();
+    }
+
+    /// The sea's group layout (group 1: uniforms; terrain, depth, velocity, shore and tiles as
+    /// storage) and its pipelines (group 0: `frame`'s), none built yet.
+    fn layouts(ctx: &GpuContext, frame: &FrameBindings) -> (wgpu::BindGroupLayout, ScenePipelines) {
         let device = &ctx.device;
         let vertex = wgpu::ShaderStages::VERTEX;
         let layout = gpu_util::bind_group_layout(
@@ -290,10 +297,11 @@ impl SeaPass {
                 gpu_util::storage_entry(5, vertex, true),
             ],
         );
-        let module = ctx.create_shader_module("sea.wgsl", include_str!("sea.wgsl"));
+        let source = format!("{VIEW_WGSL}\n{}", include_str!("sea.wgsl"));
+        let module = ctx.create_shader_module("view.wgsl + sea.wgsl", source);
         let pipelines = ScenePipelines::new(
             "sea",
-            gpu_util::pipeline_layout(device, "sea", &[&layout]),
+            gpu_util::pipeline_layout(device, "sea", &[frame.layout(), &layout]),
             module,
             ("vs_main", "fs_main"),
         )
@@ -433,32 +441,26 @@ impl SeaPass {
             .write_buffer(buffer, 0, bytemuck::cast_slice(&self.tiles));
     }
 
-    /// The uniforms for a camera, sun and ambient light.
-    pub fn uniforms(&self, view_proj: Mat4, camera: Vec3, sun: &crate::Sun) -> SeaUniforms {
+    /// The uniforms of the current settings and water grid.
+    pub fn uniforms(&self) -> SeaUniforms {
         let s = &self.settings;
         let (cols, rows, cell) = self
             .water
             .as_ref()
             .map_or((0, 0, 1.0), |(_, c, r, cell)| (*c, *r, *cell));
-        let v4 = |v: Vec3, w: f32| Vec4::from((v, w)).to_array();
         SeaUniforms {
-            view_proj: view_proj.to_cols_array_2d(),
-            camera_pos: v4(camera, 1.0),
-            sun_dir: v4(sun.direction.normalize_or(Vec3::NEG_Y), 0.0),
-            sun_color: v4(sun.color * sun.intensity, 0.0),
-            ambient: v4(sun.ambient, 0.0),
-            shallow: v4(s.shallow_color, s.absorption_depth.max(1e-3)),
-            deep: v4(s.deep_color, 0.0),
-            sky: v4(s.sky_color, s.specular_power),
-            foam: [
+            shallow: s.shallow_color.extend(s.absorption_depth.max(1e-3)),
+            deep: s.deep_color.extend(0.0),
+            sky: s.sky_color.extend(s.specular_power),
+            foam: Vec4::new(
                 s.foam_depth.max(1e-4),
                 s.foam_speed.max(1e-4),
                 s.specular_strength,
                 s.min_depth,
-            ],
-            origin: v4(s.origin, cell),
-            grid: [cols, rows, s.stride.max(1), 0],
-            far: [s.rest_level, s.horizon.max(0.0), OPEN_SEA_DEPTH, 0.0],
+            ),
+            origin: s.origin.extend(cell),
+            grid: glam::UVec4::new(cols, rows, s.stride.max(1), 0),
+            far: Vec4::new(s.rest_level, s.horizon.max(0.0), OPEN_SEA_DEPTH, 0.0),
         }
     }
 }
@@ -476,8 +478,8 @@ impl Pass for SeaPass {
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         let camera = &inputs.frame.camera;
-        let mut u = self.uniforms(camera.view_proj(), camera.position, &inputs.frame.sun);
-        u.grid[3] = u32::from(inputs.frame.post.wireframe && !self.lines_available());
+        let mut u = self.uniforms();
+        u.grid.w = u32::from(inputs.frame.post.wireframe && !self.lines_available());
         ctx.queue
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         self.plan_tiles(ctx, camera.position);
@@ -522,7 +524,8 @@ impl Pass for SeaPass {
             },
         };
         pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, &groups[self.current], &[]);
+        pass.set_bind_group(0, self.frame.group(), &[]);
+        pass.set_bind_group(1, &groups[self.current], &[]);
         // The open sea first: the grid, which overlaps its inner cell, blends over it.
         if self.settings.horizon > 0.0 {
             pass.draw(0..OPEN_SEA_VERTICES, 1..2);

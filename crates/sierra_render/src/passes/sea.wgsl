@@ -3,14 +3,11 @@
 // colour from depth (Beer-Lambert-like absorption), Schlick Fresnel towards the sky colour,
 // Blinn-Phong sun highlight, foam where the water is thin or fast. Linear HDR out, blended.
 
+// Prepended with `view.wgsl`: group 0 is the view group (`camera`: view-projection and
+// position; `lights`: the sun's direction and colour and the ambient light), written once a frame
+// by the forward pass. Group 1 holds the sea's own data: its parameters and the water's buffers.
+
 struct SeaUniforms {
-    view_proj: mat4x4<f32>,
-    camera_pos: vec4<f32>,
-    // xyz: direction the sunlight travels (world).
-    sun_dir: vec4<f32>,
-    // rgb: sun colour * intensity.
-    sun_color: vec4<f32>,
-    ambient: vec4<f32>,
     // rgb shallow colour, a: absorption depth scale (m).
     shallow: vec4<f32>,
     // rgb deep colour.
@@ -29,13 +26,13 @@ struct SeaUniforms {
     far: vec4<f32>,
 };
 
-@group(0) @binding(0) var<uniform> u: SeaUniforms;
-@group(0) @binding(1) var<storage, read> terrain: array<f32>;
-@group(0) @binding(2) var<storage, read> water_depth: array<f32>;
-@group(0) @binding(3) var<storage, read> velocity: array<vec2<f32>>;
+@group(1) @binding(0) var<uniform> u: SeaUniforms;
+@group(1) @binding(1) var<storage, read> terrain: array<f32>;
+@group(1) @binding(2) var<storage, read> water_depth: array<f32>;
+@group(1) @binding(3) var<storage, read> velocity: array<vec2<f32>>;
 // The ground at the terrain mesh's resolution: [origin x, origin z, spacing, resolution, heights
 // (row-major)...]; resolution 0 = none (SeaPass::set_shore).
-@group(0) @binding(4) var<storage, read> shore: array<f32>;
+@group(1) @binding(4) var<storage, read> shore: array<f32>;
 
 // One level-of-detail tile (passes/sea_lod.rs): cell = (first col, first row, stride, quads
 // along X), span = (quads along Z, last col, last row, 0), neighbours = strides of the left,
@@ -46,7 +43,7 @@ struct SeaTile {
     neighbours: vec4<u32>,
 };
 // Drawn as instance 2 + t (instance 0: the whole grid at one stride, 1: the open sea).
-@group(0) @binding(5) var<storage, read> tiles: array<SeaTile>;
+@group(1) @binding(5) var<storage, read> tiles: array<SeaTile>;
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
@@ -91,7 +88,7 @@ fn open_sea_vertex(vi: u32) -> VsOut {
     let xz = quad[vi % 6u];
     let world = vec3<f32>(xz.x, u.far.x, xz.y);
     var out: VsOut;
-    out.clip = u.view_proj * vec4<f32>(world, 1.0);
+    out.clip = camera.view_proj * vec4<f32>(world, 1.0);
     out.world = world;
     out.normal = vec3<f32>(0.0, 1.0, 0.0);
     out.depth = u.far.z;
@@ -134,7 +131,7 @@ fn grid_vertex(x: u32, y: u32, s: u32, h: f32) -> VsOut {
     let dhdz = (surface(x, yb) - surface(x, yt)) / (max(f32(yb - yt), 1.0) * cell);
     let world = u.origin.xyz + vec3<f32>((f32(x) + 0.5) * cell, h, (f32(y) + 0.5) * cell);
     var out: VsOut;
-    out.clip = u.view_proj * vec4<f32>(world, 1.0);
+    out.clip = camera.view_proj * vec4<f32>(world, 1.0);
     out.world = world;
     out.normal = vec3<f32>(-dhdx, 1.0, -dhdz);
     out.depth = water_depth[i];
@@ -277,11 +274,11 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
         discard;
     }
     let n = normalize(in.normal);
-    let v = normalize(u.camera_pos.xyz - in.world);
-    let l = -normalize(u.sun_dir.xyz);
+    let v = normalize(camera.position.xyz - in.world);
+    let l = normalize(lights.to_sun);
     let n_dot_l = max(dot(n, l), 0.0);
     let absorbed = 1.0 - exp(-in.depth / u.shallow.a);
-    let body = mix(u.shallow.rgb, u.deep.rgb, absorbed) * (u.ambient.rgb + 0.6 * n_dot_l * u.sun_color.rgb);
+    let body = mix(u.shallow.rgb, u.deep.rgb, absorbed) * (lights.ambient + 0.6 * n_dot_l * lights.sun_color);
     let fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, v), 0.0), 5.0);
     let h = normalize(l + v);
     // The sun's glint: a normalised Blinn-Phong lobe ((p + 8) / 8π, Akenine-Möller et al.,
@@ -289,7 +286,7 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     // so a sharp exponent makes a small bright glint, not a broad white column over the sea.
     let fresnel_h = 0.02 + 0.98 * pow(1.0 - max(dot(h, v), 0.0), 5.0);
     let lobe = (u.sky.a + 8.0) / 25.132741 * pow(max(dot(n, h), 0.0), u.sky.a);
-    let specular = u.foam.z * fresnel_h * lobe * u.sun_color.rgb * step(0.0, dot(n, l));
+    let specular = u.foam.z * fresnel_h * lobe * lights.sun_color * step(0.0, dot(n, l));
     var color = mix(body, u.sky.rgb, fresnel) + specular;
     // Foam where the water is thin or fast. The speed comes from the simulation's flux over the
     // depth, which is meaningless in a film of water running up the sand (it grows as the depth
@@ -299,7 +296,7 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     let thin = 1.0 - smoothstep(0.0, u.foam.x, in.depth);
     let fast = smoothstep(u.foam.y, 2.0 * u.foam.y, in.speed) * smoothstep(u.foam.x, 4.0 * u.foam.x, in.depth);
     let foam = clamp(thin + fast, 0.0, 1.0) * foam_pattern(in.world.xz, foam_strength(thin + fast));
-    color = mix(color, vec3<f32>(0.9, 0.95, 1.0) * (u.ambient.rgb + n_dot_l * u.sun_color.rgb), foam);
+    color = mix(color, vec3<f32>(0.9, 0.95, 1.0) * (lights.ambient + n_dot_l * lights.sun_color), foam);
     // The open sea is opaque: nothing under it is drawn but the sky.
     // Water thinning out towards the dry sand fades away instead of ending in a hard edge along
     // the grid's triangles (the wet line is interpolated between vertices, one cell wide).

@@ -1,18 +1,20 @@
 //! Procedural sky behind everything: horizon → zenith gradient, ground colour below the horizon,
 //! and a sun disc placed on the frame's sun direction (the same direction that lights the scene,
-//! seed 002's sun + sky). See `sky.wgsl` for the model.
+//! seed 002's sun + sky). See `sky_radiance.wgsl` for the model.
 //!
 //! Runs after the forward pass into the HDR target, depth-tested `LessEqual` at depth 1.0 against
 //! the scene depth without writing it, so only pixels no geometry covered get sky.
+//!
+//! Groups: 0 is the view group ([`FrameBindings`]: the camera's inverse view-projection and
+//! position, written once a frame by the forward pass), 1 the sky's own [`SkyUniform`].
 
 use bytemuck::Zeroable;
-use glam::{Mat4, Vec3, Vec4};
 
+use super::forward::{FrameBindings, VIEW_WGSL};
 use super::scene_pipelines::ScenePipelines;
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
-use crate::frame::{FrameData, Sun};
 use crate::gpu_util::{
     bind_group, bind_group_layout, pipeline_layout, uniform_buffer, uniform_entry_for,
 };
@@ -20,52 +22,14 @@ use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::post::SkySettings;
 use crate::targets::RenderTargets;
 
-/// Mirror of `SkyUniform` in `sky.wgsl` (176 bytes).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
-pub struct SkyUniform {
-    /// Inverse of the camera's view-projection.
-    pub inv_view_proj: Mat4,
-    /// Camera position (w unused).
-    pub camera_position: Vec4,
-    /// Unit vector towards the sun; w: cosine of the disc's angular radius.
-    pub to_sun: Vec4,
-    /// Zenith colour.
-    pub zenith: Vec4,
-    /// Horizon colour; w: gradient exponent.
-    pub horizon: Vec4,
-    /// Ground colour.
-    pub ground: Vec4,
-    /// Disc radiance; w: glow strength.
-    pub sun: Vec4,
-}
+pub use super::sky_radiance::{SkyUniform, SKY_RADIANCE_WGSL};
 
-impl SkyUniform {
-    /// The uniform for `frame` with `settings`.
-    pub fn new(frame: &FrameData, settings: &SkySettings) -> Self {
-        Self {
-            inv_view_proj: frame.camera.view_proj().inverse(),
-            camera_position: frame.camera.position.extend(1.0),
-            ..Self::for_sun(&frame.sun, settings)
-        }
-    }
-
-    /// The sky of `settings` under `sun`, seen from no camera (zero matrix and position): what
-    /// the environment bake reads ([`crate::environment`]).
-    pub fn for_sun(sun: &Sun, settings: &SkySettings) -> Self {
-        let to_sun = (-sun.direction).normalize_or(Vec3::Y);
-        Self {
-            inv_view_proj: Mat4::ZERO,
-            camera_position: Vec4::ZERO,
-            to_sun: to_sun.extend(settings.sun_angular_radius.cos()),
-            zenith: settings.zenith.extend(0.0),
-            horizon: settings
-                .horizon
-                .extend(settings.gradient_exponent.max(1e-3)),
-            ground: settings.ground.extend(0.0),
-            sun: (sun.color * sun.intensity * settings.sun_disc_scale).extend(settings.sun_glow),
-        }
-    }
+/// WGSL of the pass: `view.wgsl`, `sky_radiance.wgsl`, then `sky.wgsl`.
+pub fn shader_source() -> String {
+    format!(
+        "{VIEW_WGSL}\n{SKY_RADIANCE_WGSL}\n{}",
+        include_str!("sky.wgsl")
+    )
 }
 
 /// The sky pass.
@@ -73,6 +37,9 @@ pub struct SkyPass {
     /// The pipeline per sample count the targets had (one key each).
     pipelines: ScenePipelines,
     uniform: wgpu::Buffer,
+    /// Group 0: the view group (camera), shared with the other scene passes.
+    frame: FrameBindings,
+    /// Group 1: the sky's parameters.
     group: wgpu::BindGroup,
     /// The frame's settings, copied at `prepare` (`FrameData::post.sky`).
     settings: SkySettings,
@@ -81,19 +48,29 @@ pub struct SkyPass {
 }
 
 impl SkyPass {
-    /// Creates the pass (it draws only for frames whose `post.sky.enabled` is set).
+    /// Creates the pass (it draws only for frames whose `post.sky.enabled` is set), reading the
+    /// camera from `frame` (the view group the forward pass writes each frame).
     ///
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
-    pub fn new(ctx: &GpuContext) -> Result<Self> {
-        let mut pass = ctx.scoped(|| "creating the sky pass".to_owned(), || Self::create(ctx))?;
+    pub fn new(ctx: &GpuContext, frame: &FrameBindings) -> Result<Self> {
+        let mut pass = ctx.scoped(
+            || "creating the sky pass".to_owned(),
+            || Self::create(ctx, frame),
+        )?;
         pass.pipelines.warm(ctx, [key(1)])?;
         Ok(pass)
     }
 
-    fn create(ctx: &GpuContext) -> Self {
+    /// Binds `frame` (the forward pass's [`FrameBindings`], after it rebinds its environment)
+    /// from now on.
+    pub fn set_frame_bindings(&mut self, frame: &FrameBindings) {
+        self.frame = frame.clone();
+    }
+
+    fn create(ctx: &GpuContext, frame: &FrameBindings) -> Self {
         let device = &ctx.device;
-        let module = ctx.create_shader_module("sky.wgsl", include_str!("sky.wgsl"));
+        let module = ctx.create_shader_module("view.wgsl + sky.wgsl", shader_source());
         let fragment = wgpu::ShaderStages::FRAGMENT;
         let layout = bind_group_layout(
             device,
@@ -105,7 +82,7 @@ impl SkyPass {
         // Behind everything: drawn where the depth is still the far plane, never written.
         let pipelines = ScenePipelines::new(
             "sky",
-            pipeline_layout(device, "sky", &[&layout]),
+            pipeline_layout(device, "sky", &[frame.layout(), &layout]),
             module,
             ("vs_sky", "fs_sky"),
         )
@@ -113,6 +90,7 @@ impl SkyPass {
         Self {
             pipelines,
             uniform,
+            frame: frame.clone(),
             group,
             settings: SkySettings::default(),
             sample_count: 1,
@@ -161,7 +139,8 @@ impl Pass for SkyPass {
             return;
         };
         pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, &self.group, &[]);
+        pass.set_bind_group(0, self.frame.group(), &[]);
+        pass.set_bind_group(1, &self.group, &[]);
         pass.draw(0..3, 0..1);
     }
 }
