@@ -3,6 +3,10 @@
 //! include negative coordinates and integer lattice planes (to 1e-9 in f64); plus continuity
 //! across cell borders and the [-1, 1] range.
 
+// (3.14, 42, 7) is the reference's own test point, not π; the transcription keeps the Java
+// loops as they are.
+#![allow(clippy::approx_constant, clippy::manual_memcpy)]
+
 use sierra_terrain::noise::{perlin2, perlin3, Fbm, FbmParams, Permutation};
 
 /// `ImprovedNoise.java`, transcribed line by line (its own copy of the table).
