@@ -1,5 +1,6 @@
 //! [`ModelPoser::palette`] and `node_morph_weights` allocate nothing once built: `sierra view`
-//! poses every frame through them. One test per binary: the counting allocator sees every thread.
+//! poses every frame through them. One test per binary: the counting allocator is the binary's
+//! global allocator (it counts the threads that opt in).
 
 use sierra_anim::Playback;
 use sierra_content::poser::{node_morph_weights, NodeClips};
