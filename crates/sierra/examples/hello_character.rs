@@ -4,29 +4,34 @@
 //! ```sh
 //! cargo run --release --example hello_character -- --headless   # writes out/hello_character/frame_0000.png
 //! cargo run --release --example hello_character                 # a window (Esc quits)
-//! cargo run --release --example hello_character -- --model my/model.glb --clip Walk
+//! cargo run --release --example hello_character -- --model my/model.glb --clip Walk --scale 0.01
 //! ```
 //!
-//! `--model` is a `.gltf`/`.glb` path relative to the current folder, or `shared:PATH` under
-//! the shared sample assets (default `shared:gltf/Fox/Fox.glb`, the Khronos Fox, so the shared
-//! samples must be beside the repository or in `$SIERRA_SHARED/assets`); `--clip` names the
-//! clip it plays (default `Run`; names match ignoring case, a number is a clip index).
+//! `--model` is a `.gltf`/`.glb` path relative to the current folder (default
+//! `assets/levels/models/mannequin.glb`, Sierra's own mannequin, so it runs from a clone with
+//! nothing beside it), or `shared:PATH` under the shared sample assets (`$SIERRA_SHARED/assets`,
+//! else `../shared/assets`: `--model shared:gltf/Fox/Fox.glb --clip Run` is the Khronos Fox);
+//! `--clip` names the clip it plays (default `run`; names match ignoring case, a number is a clip
+//! index); `--scale` the model's scale (default 1: the mannequin is modelled in metres; the Fox,
+//! in centimetres, wants `--scale 0.02`, twice life size).
 //! It uses only `sierra::prelude`.
 
 use sierra::prelude::*;
 
-/// The command line: `--headless`, `--model PATH`, `--clip NAME`.
+/// The command line: `--headless`, `--model PATH`, `--clip NAME`, `--scale S`.
 struct Args {
     headless: bool,
     model: String,
     clip: String,
+    scale: f32,
 }
 
 fn args() -> anyhow::Result<Args> {
     let mut args = Args {
         headless: false,
-        model: "shared:gltf/Fox/Fox.glb".into(),
-        clip: "Run".into(),
+        model: "assets/levels/models/mannequin.glb".into(),
+        clip: "run".into(),
+        scale: 1.0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -38,8 +43,16 @@ fn args() -> anyhow::Result<Args> {
             "--headless" => args.headless = true,
             "--model" => args.model = value()?,
             "--clip" => args.clip = value()?,
+            "--scale" => {
+                let text = value()?;
+                args.scale = text
+                    .parse()
+                    .ok()
+                    .filter(|s: &f32| s.is_finite() && *s > 0.0 && *s <= 1000.0)
+                    .ok_or_else(|| anyhow::anyhow!("--scale {text}: a number in (0, 1000]"))?;
+            }
             other => {
-                anyhow::bail!("unknown argument `{other}` (--headless, --model PATH, --clip NAME)")
+                anyhow::bail!("unknown argument `{other}` (--headless, --model PATH, --clip NAME, --scale S)")
             }
         }
     }
@@ -47,7 +60,7 @@ fn args() -> anyhow::Result<Args> {
 }
 
 /// A ground plane, a light and the character, looked at from the front-left.
-fn level(model: &str, clip: &str) -> Level {
+fn level(model: &str, clip: &str, scale: f32) -> Level {
     // Relative model paths resolve from (and must stay inside) the current folder.
     let mut level = Level::in_folder(".");
     level.camera = Camera {
@@ -70,9 +83,8 @@ fn level(model: &str, clip: &str) -> Level {
         outer_radius: 6.0,
     }));
     let mut character = ObjectDef::new("Character");
-    // The Fox is modelled in centimetres and faces +Z: scale it to metres (twice life size)
-    // and turn it to run across the view.
-    character.scale = Vec3::splat(0.02);
+    // glTF characters face +Z: turn it to run across the view.
+    character.scale = Vec3::splat(scale);
     character.rotation = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
     character.components.push(Component::Character(Character {
         model: model.into(),
@@ -86,7 +98,7 @@ fn level(model: &str, clip: &str) -> Level {
 
 fn main() -> anyhow::Result<()> {
     let args = args()?;
-    let game = Game::from_level(&level(&args.model, &args.clip), DEFAULT_TICK_HZ)?;
+    let game = Game::from_level(&level(&args.model, &args.clip, args.scale), DEFAULT_TICK_HZ)?;
     if args.headless {
         // One frame, 20 ticks (a third of a second) into the clip.
         let summary = run_headless(

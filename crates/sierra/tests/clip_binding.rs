@@ -1,4 +1,4 @@
-//! A character's clip binding (`Character.clips`): the Fox of `assets/levels/fox.json` (a
+//! A character's clip binding (`Character.clips`): the Fox of `examples/interop/fox.json` (a
 //! `shared:` model) plays Survey/Walk/Run over its key track and moves at the speed each
 //! binding documents; bad bindings are errors naming the state and listing the model's clips;
 //! a level from before the binding existed loads and plays as before.
@@ -9,7 +9,7 @@ use glam::Vec3;
 use sierra::game::Game;
 use sierra::gameplay::input::InputTrack;
 
-/// Speeds documented in `assets/levels/fox.json` (m/s).
+/// Speeds documented in `examples/interop/fox.json` (m/s).
 const WALK: f32 = 1.8;
 const RUN: f32 = 4.1;
 
@@ -27,8 +27,8 @@ fn run_fox(ticks: u64) -> Option<Vec<Sample>> {
         "SIERRA_SHARED",
         sierra_testkit::shared_assets_root().join(".."),
     );
-    let mut game = Game::load(&repo("assets/levels/fox.json"), 60.0).unwrap();
-    game.gameplay.track = Some(InputTrack::load(&repo("assets/input/fox_walk_run.json")).unwrap());
+    let mut game = Game::load(&repo("examples/interop/fox.json"), 60.0).unwrap();
+    game.gameplay.track = Some(InputTrack::load(&repo("examples/interop/fox_walk_run.json")).unwrap());
     let node = game.gameplay.player.as_ref().unwrap().node;
     let mut samples = Vec::new();
     for _ in 0..ticks {
@@ -202,9 +202,9 @@ fn sierra_render_draws_the_textured_fox_level_from_the_repository_root() {
             "SIERRA_SHARED",
             sierra_testkit::shared_assets_root().join(".."),
         )
-        .args(["render", "assets/levels/fox.json", "--input"])
+        .args(["render", "examples/interop/fox.json", "--input"])
         .args([
-            "assets/input/fox_walk_run.json",
+            "examples/interop/fox_walk_run.json",
             "--frames",
             "2",
             "--size",

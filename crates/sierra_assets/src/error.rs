@@ -61,6 +61,17 @@ pub enum AssetError {
         /// What is wrong.
         reason: String,
     },
+    /// A `shared:PATH` reference while the shared sample assets folder cannot be opened (a
+    /// user's clone has none: only the interoperability examples use `shared:`).
+    #[error("{}: `{written}` names the shared sample assets, but their folder {} cannot be opened ({source}); set SIERRA_SHARED to the folder holding `assets/`, or run beside `../shared`", written.trim_start_matches(crate::SHARED_PREFIX), folder.display())]
+    SharedFolderMissing {
+        /// The reference as written, `shared:PATH`.
+        written: String,
+        /// The shared assets folder looked for.
+        folder: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
     /// The root itself cannot be opened, or any other I/O error.
     #[error("{}: cannot read: {source}", file.display())]
     Io {

@@ -120,11 +120,19 @@ impl Resolver {
     ///
     /// # Errors
     /// As [`AssetRoot::open_file`]; a detached resolver refuses with
-    /// [`AssetError::BadUri`]; [`AssetError::Io`] naming the shared folder when a `shared:`
-    /// path is used and that folder cannot be opened.
+    /// [`AssetError::BadUri`]; [`AssetError::SharedFolderMissing`] naming the reference and
+    /// the shared folder when a `shared:` path is used and that folder cannot be opened.
     pub fn open(&self, relative: &Path) -> Result<OpenAsset, AssetError> {
         if let Some(inner) = crate::shared_path(relative) {
-            return shared_root()?.open_file(inner);
+            let root = shared_root().map_err(|e| match e {
+                AssetError::Io { file, source } => AssetError::SharedFolderMissing {
+                    written: relative.display().to_string(),
+                    folder: file,
+                    source,
+                },
+                other => other,
+            })?;
+            return root.open_file(inner);
         }
         self.open_in_root(relative)
     }

@@ -22,3 +22,24 @@ pub fn assert_committed_matches(path: &Path, generated: &str, regenerate: &str) 
         path.display()
     );
 }
+
+/// As [`assert_committed_matches`], for a binary file (a model Sierra writes itself, such as
+/// `assets/models/mannequin.glb`): the committed bytes must equal `generated`.
+///
+/// # Panics
+/// When the committed bytes differ or the file is missing (the message says how to regenerate
+/// it), or when blessing cannot write the file.
+pub fn assert_committed_bytes_match(path: &Path, generated: &[u8], regenerate: &str) {
+    if std::env::var_os("SIERRA_BLESS").is_some() {
+        std::fs::write(path, generated)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+    let committed = std::fs::read(path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{} is stale ({} bytes committed, {} generated): regenerate it with `{regenerate}`",
+        path.display(),
+        committed.len(),
+        generated.len()
+    );
+}
