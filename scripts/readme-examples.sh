@@ -7,8 +7,11 @@
 # `cargo bench` or `cargo run --release --example` (the library examples), and holds no
 # placeholder in capitals (COMMAND, LEVEL.json, ...). Each runs under
 # `bash -c` with `sierra` standing for target/release/sierra (the README's own shorthand), under
-# a timeout: `cargo` commands in the repository, `sierra` commands in a scratch copy of its
-# layout (assets/ and ../shared linked, out/ fresh) so their outputs never meet a user's out/.
+# a timeout: `sierra` commands in a fresh copy of the checkout as a user's clone has it (the files
+# git tracks or would track, nothing ignored, no out/) with NO `../shared` beside it, so no README
+# command can lean on the shared sample models; `cargo` commands in the repository with
+# `SIERRA_SHARED` pointing at an empty folder, for the same reason. Before the commands, every
+# level shipped in assets/levels/ renders one small frame from that copy.
 # Where the README follows a command with `→ \`OUTPUT\``, its stdout must be exactly that.
 #
 # The only changes made to a command are the ones listed in OVERRIDES below (fewer frames, smaller
@@ -93,14 +96,42 @@ export SIERRA_BIN
 REPO=$PWD
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
+# A user's clone: what git tracks (and untracked files it does not ignore), as in the working
+# tree; no target/, out/ or node_modules/, and nothing beside it.
 mkdir "$SCRATCH/repo"
-ln -s "$REPO/assets" "$SCRATCH/repo/assets"
-if [[ -d ../shared ]]; then ln -s "$(cd ../shared && pwd)" "$SCRATCH/shared"; fi
+git ls-files -z --cached --others --exclude-standard |
+  while IFS= read -r -d '' f; do [[ -e "$f" ]] && printf '%s\0' "$f"; done |
+  tar --null -T - -cf - | tar -xf - -C "$SCRATCH/repo"
+mkdir "$SCRATCH/no-shared"
+export SIERRA_SHARED="$SCRATCH/no-shared"
 ERR="$SCRATCH/stderr"
 
 failed=0
-declare -A RAN=()
 total_start=$SECONDS
+# The README's commands must not name the shared samples: a clone has none.
+for line in "${LINES[@]}"; do
+  cmd=${line%%$'\t'*}
+  if [[ "$cmd" == *"../shared"* || "$cmd" == *"shared:"* ]]; then
+    echo "FAILED: \`$cmd\` names the shared samples, which a user's clone does not have" >&2
+    failed=1
+  fi
+done
+# Every shipped level loads and renders a frame from the clone.
+levels=0
+for level in "$SCRATCH"/repo/assets/levels/*.json; do
+  name=assets/levels/$(basename "$level")
+  [[ "$name" == */schema.json ]] && continue
+  levels=$((levels + 1))
+  if (cd "$SCRATCH/repo" && timeout "$TIMEOUT_S" "$SIERRA_BIN" render "$name" --frames 1 --size 64x36 \
+      --out "$SCRATCH/levels/$(basename "$level" .json)" >/dev/null 2>"$ERR"); then
+    echo "== level $name   ok"
+  else
+    echo "FAILED: the shipped level $name does not render from a clone without ../shared" >&2
+    tail -5 "$ERR" >&2
+    failed=1
+  fi
+done
+declare -A RAN=()
 for line in "${LINES[@]}"; do
   readme_cmd=${line%%$'\t'*}
   expected=${line#*$'\t'}
@@ -134,5 +165,5 @@ for line in "${LINES[@]}"; do
     echo "   ok (${took} s)"
   fi
 done
-echo "readme-examples: ${#LINES[@]} commands in $((SECONDS - total_start)) s"
+echo "readme-examples: $levels shipped levels and ${#LINES[@]} commands in $((SECONDS - total_start)) s, from a clone without ../shared"
 exit $failed

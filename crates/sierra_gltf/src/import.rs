@@ -118,8 +118,10 @@ pub(crate) fn import(
 }
 
 /// The references gltf 1.4.1's validation does not check before using them: a primitive's
-/// POSITION accessor (its validation hook indexes `accessors` with it unchecked) and an
-/// animation channel's target node (never validated; `Channel::target().node()` unwraps it).
+/// POSITION accessor (its validation hook indexes `accessors` with it unchecked), an
+/// animation channel's target node (never validated; `Channel::target().node()` unwraps it),
+/// and an image's data source (`Image::source` unwraps `uri` when there is no `bufferView`,
+/// and `mimeType` when there is one).
 /// Either out of range panicked inside the gltf crate; here they are validation errors with
 /// the same JSON path format as the crate's own.
 fn check_unvalidated_indices(root: &gltf::json::Root) -> std::result::Result<(), gltf::Error> {
@@ -158,6 +160,16 @@ fn check_unvalidated_indices(root: &gltf::json::Root) -> std::result::Result<(),
                     .field("node");
                 errors.push((path, Invalid::IndexOutOfBounds));
             }
+        }
+    }
+    for (i, image) in root.images.iter().enumerate() {
+        // glTF 2.0 §5.17: an image's data comes from `uri` or from `bufferView`, which then
+        // needs `mimeType`; `Image::source` unwraps both.
+        let path = Path::new().field("images").index(i);
+        if image.uri.is_none() && image.buffer_view.is_none() {
+            errors.push((path.field("uri"), Invalid::Missing));
+        } else if image.buffer_view.is_some() && image.mime_type.is_none() {
+            errors.push((path.field("mimeType"), Invalid::Missing));
         }
     }
     if errors.is_empty() {
@@ -338,5 +350,46 @@ mod tests {
         let whole = glb(24);
         assert_eq!(whole.len(), 24);
         assert!(crate::source::check_glb_container(Path::new("ok.glb"), &whole).is_ok());
+    }
+
+    /// `gltf_import` fuzz crash (`fuzz/regressions/gltf_import/image_without_source.gltf`):
+    /// an image with neither `uri` nor `bufferView`, or a `bufferView` without `mimeType`,
+    /// panicked in gltf 1.4.1's `Image::source`; both are now validation errors naming the
+    /// place.
+    #[test]
+    fn an_image_without_a_source_or_a_view_without_a_mime_type_is_refused() {
+        let document = |image: &str| {
+            format!(
+                r#"{{"asset": {{"version": "2.0"}},
+                "buffers": [{{"byteLength": 4, "uri": "data:application/octet-stream;base64,AAAAAA=="}}],
+                "bufferViews": [{{"buffer": 0, "byteLength": 4}}],
+                "images": [{image}]}}"#
+            )
+        };
+        let resolver = Resolver::default();
+        let load = |image: &str| {
+            import(
+                document(image).as_bytes(),
+                Path::new("crash.gltf"),
+                &resolver,
+                ImportOptions::default(),
+            )
+        };
+        for (image, place) in [
+            (r#"{"mimeType": "image/png"}"#, "images[0].uri"),
+            (r#"{"bufferView": 0}"#, "images[0].mimeType"),
+        ] {
+            let message = load(image).unwrap_err().to_string();
+            assert!(
+                message.contains("crash.gltf") && message.contains(place),
+                "{image}: {message}"
+            );
+        }
+        // Negative control: the same document with a complete image gets past validation (its
+        // four bytes are no PNG, so decoding refuses it, naming image 0).
+        let message = load(r#"{"bufferView": 0, "mimeType": "image/png"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(!message.contains("images[0].uri") && !message.contains("mimeType"), "{message}");
     }
 }
