@@ -5,8 +5,9 @@
 #   xvfb xauth                      a virtual X display for window tests
 #   libasound2-dev pkg-config       ALSA headers for the audio crate (kira/cpal)
 #   libx11-dev libxkbcommon-x11-0   X11 windows through winit
+#   gcc                             the C baselines of `sierra bench` (benchmarks/c), built at run time
 set -euo pipefail
-PKGS=(mesa-vulkan-drivers libvulkan1 xvfb xauth libasound2-dev pkg-config libxkbcommon-x11-0 libx11-xcb1 libxcursor1 libxi6 libxrandr2 python3-minimal)
+PKGS=(mesa-vulkan-drivers libvulkan1 xvfb xauth libasound2-dev pkg-config libxkbcommon-x11-0 libx11-xcb1 libxcursor1 libxi6 libxrandr2 python3-minimal gcc)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -13,7 +13,7 @@ use sierra_render::GpuFrameTimings;
 use crate::frame_runner::start_headless;
 use crate::game::Game;
 use crate::output::{self, FrameRecord, RunStats};
-use crate::progress::Progress;
+use sierra_profile::progress::Progress;
 
 /// What to render.
 #[derive(Clone, Debug)]

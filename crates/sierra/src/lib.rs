@@ -34,7 +34,6 @@ pub mod level_surfaces;
 pub mod output;
 pub mod overlay;
 pub mod prelude;
-pub mod progress;
 pub mod runtime_dir;
 pub mod scene_to_frame;
 pub mod viewer;

@@ -49,6 +49,7 @@ mod clock;
 mod error;
 mod layer;
 mod profiler;
+pub mod progress;
 mod startup;
 mod stats;
 mod track;

@@ -13,6 +13,7 @@
 //!   motion of a box during a tick.
 //! - [`inspect`]: the node tree as JSON (`sierra inspect LEVEL.json`).
 //! - [`node_animation`]: `Animator` components playing their glTF file's clips on its nodes.
+//! - [`synthetic`]: procedural rigs for the propagation benchmarks.
 //!
 //! A game tick: [`components::update_spinners`] → [`node_animation::NodeAnimators::update`] → gameplay (ray casts against
 //! [`collision::CollisionWorld`]) → [`graph::SceneGraph::propagate`] →
@@ -31,6 +32,7 @@ pub mod inspect;
 pub mod level;
 pub mod node_animation;
 pub mod scene;
+pub mod synthetic;
 
 pub use components::{Component, COMPONENT_TYPES};
 pub use error::{Error, LevelError};

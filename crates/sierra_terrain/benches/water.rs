@@ -2,16 +2,15 @@
 //! Divide by the cell count for ns/cell/step (`sierra bench water` prints that directly).
 //!
 //! Then, at 1024² and 2048², one-off figures measured in this same invocation, best against
-//! best: the 2-thread speed-up beside that of `../shared/bench/pipes.c` (compiled with gcc and
-//! run now), the ratio of the one-thread times to pipes.c's, and the achieved bandwidth of the
-//! 2-thread step (44 bytes per cell: 6 arrays read, 5 written) as a fraction of a 2-thread
-//! banded copy of the same bytes ([`CopyProbe`]), the step and the copy timed alternately.
+//! best: the 2-thread speed-up and the achieved bandwidth of the 2-thread step (44 bytes per
+//! cell: 6 arrays read, 5 written) as a fraction of a 2-thread banded copy of the same bytes
+//! ([`CopyProbe`]), the step and the copy timed alternately. The ratios to the C baseline
+//! `benchmarks/c/pipes.c` are `sierra bench water`'s.
 
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sierra_terrain::water::{CopyProbe, InitialState, WaterParams, WaterSim};
-use sierra_testkit::c_bench;
 
 fn sim(n: usize) -> WaterSim {
     let p = WaterParams::new(n, n, 1.0);
@@ -49,7 +48,7 @@ fn water_step(c: &mut Criterion) {
     }
     group.finish();
     for n in [1024, 2048] {
-        against_pipes_c(n);
+        bandwidth(n);
     }
 }
 
@@ -69,7 +68,7 @@ fn ns_per_cell(cells: usize, f: &mut impl FnMut()) -> f64 {
     t.elapsed().as_secs_f64() * 1e9 / cells as f64
 }
 
-fn against_pipes_c(n: usize) {
+fn bandwidth(n: usize) {
     let cells = n * n;
     let reps = 30;
     let mut s = sim(n);
@@ -101,25 +100,6 @@ fn against_pipes_c(n: usize) {
         100.0 * copy / two,
         gb_s(copy)
     );
-    let size = n.to_string();
-    match c_bench::build_and_run("pipes.c", &[], &[&size]) {
-        Ok(out) => {
-            let t1 = c_bench::number_before(&out, "threads=1", " ns/cell");
-            let t2 = c_bench::number_before(&out, "threads=2", " ns/cell");
-            if let (Some(t1), Some(t2)) = (t1, t2) {
-                println!(
-                    "  pipes.c {n}², same run: 1 thread {t1:.2} ns/cell, 2 threads {t2:.2} (speed-up {:.2}x) \
-                     -> Sierra 1 thread = {:.2}x pipes.c, 2-thread speed-up = {:.2}x pipes.c's",
-                    t1 / t2,
-                    one / t1,
-                    (one / two) / (t1 / t2)
-                );
-            } else {
-                println!("  pipes.c: unexpected output: {out}");
-            }
-        }
-        Err(e) => println!("  pipes.c baseline not run: {e}"),
-    }
 }
 
 criterion_group!(benches, water_step);

@@ -35,8 +35,6 @@ pub mod srgb;
 
 use std::path::PathBuf;
 
-pub mod c_bench;
-
 /// Root of the shared assets: `$SIERRA_SHARED/assets`, else `<workspace>/../shared/assets`.
 pub fn shared_assets_root() -> PathBuf {
     if let Some(dir) = std::env::var_os("SIERRA_SHARED") {

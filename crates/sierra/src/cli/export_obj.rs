@@ -182,7 +182,8 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
         .collect();
     let out = OutputDir::replace(&args.out, &names, args.force)?;
     // Building the mesh, then simplifying and writing each LOD.
-    let mut progress = crate::progress::Progress::new("export-obj step", 1 + lods.len() as u64);
+    let mut progress =
+        sierra_profile::progress::Progress::new("export-obj step", 1 + lods.len() as u64);
     let mesh = build_object(&args.object, opts)?;
     progress.inc();
     for (percent, stem) in lods.into_iter().zip(&stems) {

@@ -479,7 +479,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
     // Only the contact sheet's frames stay in memory, however many are rendered.
     let sheet_indices = contact_sheet_indices(frames);
     let mut images = Vec::with_capacity(sheet_indices.len());
-    let mut progress = crate::progress::Progress::new("view frame", frames as u64);
+    let mut progress = sierra_profile::progress::Progress::new("view frame", frames as u64);
     for f in 0..frames {
         let (image, _) = runner.headless_frame(&ctx, &mut headless)?;
         write_png(&image, &out.file(&frame_name(f)))?;

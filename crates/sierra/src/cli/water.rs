@@ -1,6 +1,6 @@
 //! `sierra water --size N --steps K [--backend cpu|gpu] [--model pipes|columns8]
 //! [--init bump|dam|still|thesis] [--out DIR --every M]` (`sierra bench water` lives in
-//! `cli/bench/water.rs`).
+//! the `sierra_bench` crate).
 //!
 //! The simulation is `sierra_terrain::water` (CPU reference, rayon) or
 //! `sierra_render::compute::water` / `water8` (GPU compute), with Mei's 4 virtual pipes or the
@@ -17,7 +17,7 @@ use sierra_render::compute::water8::Water8Compute;
 use sierra_render::GpuContext;
 use sierra_terrain::water::{Boundary, Columns8Sim, InitialState, WaterParams, WaterSim};
 
-use crate::progress::Progress;
+use sierra_profile::progress::Progress;
 
 /// Which simulation runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -133,7 +133,7 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
     let (width, height) = (args.size.width, args.size.height);
     let mut rows = Vec::new();
     let mut progress =
-        crate::progress::Progress::new("bench crowd count", args.instances.len() as u64);
+        sierra_profile::progress::Progress::new("bench crowd count", args.instances.len() as u64);
     for &n in &args.instances {
         let mut headless = HeadlessRenderer::new(&ctx, width, height)
             .with_context(|| format!("creating a {width}x{height} renderer"))?;

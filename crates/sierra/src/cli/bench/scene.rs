@@ -308,7 +308,7 @@ pub fn measure(level: &Path, size: Size, frames: usize, backend: Backend) -> Res
             Backend::Cpu => "bench scene frame (cpu)",
             Backend::Gpu => "bench scene frame (gpu)",
         };
-        let mut progress = crate::progress::Progress::new(label, frames as u64);
+        let mut progress = sierra_profile::progress::Progress::new(label, frames as u64);
         for index in 0..frames {
             let t = Instant::now();
             let (image, stats) = runner.frame().with_context(|| format!("frame {index}"))?;
@@ -410,7 +410,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         _ => None,
     };
     // The thesis's Table 1 density, built both ways (independent of the level's backend).
-    let planet = super::planet::measure(&GpuContext::headless()?)?;
+    let planet = sierra_bench::planet::measure(&GpuContext::headless()?)?;
     let report = serde_json::json!({
         "level": level.display().to_string(),
         "adapter": runs.first().map(|r| r.adapter.clone()),

@@ -74,7 +74,7 @@ pub fn soak(level: &Path, frames: usize, width: u32, height: u32) -> Result<Soak
     let mut runner = SceneRunner::new(level, width, height)?;
     let mut baseline_kib = 0;
     let mut skinned_draws = 0;
-    let mut progress = crate::progress::Progress::new("soak frame", frames as u64);
+    let mut progress = sierra_profile::progress::Progress::new("soak frame", frames as u64);
     for index in 0..frames {
         let (_, stats) = runner.frame().with_context(|| format!("frame {index}"))?;
         skinned_draws += u64::from(stats.skinned_draws);

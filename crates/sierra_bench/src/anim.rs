@@ -4,16 +4,15 @@
 //! sample both clips + blend + local-to-model + skinning palette.
 //!
 //! Figures are fastest passes ("best"), compared best with best against the plain C baseline
-//! `../shared/bench/skel.c` (TRS → matrix, local-to-model, skinning multiply), which this
+//! `benchmarks/c/skeleton.c` (TRS → matrix, local-to-model, skinning multiply), which this
 //! command builds with `gcc -O3 -march=native -fopenmp` and runs in the same invocation, before
 //! and after Sierra's measurements (its best of both runs). Ratios, not absolute times, are what
 //! carries between machines.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use sierra_testkit::c_bench::CProgram;
+use crate::c_baseline::{self, CBaseline};
 
 use clap::Args;
 use glam::Mat4;
@@ -28,18 +27,18 @@ use sierra_anim::{
 #[derive(Debug, Args)]
 pub struct AnimBenchArgs {
     /// Number of characters.
-    #[arg(long, default_value_t = 1000, value_parser = crate::cli::limits::parse_characters)]
-    pub characters: usize,
-    /// Joints per skeleton (skel.c is fixed at 68: ratios are printed only for 68).
+    #[arg(long, default_value_t = 1000, value_parser = crate::limits::parse_characters)]
+    pub characters: u32,
+    /// Joints per skeleton (skeleton.c is fixed at 68: ratios are printed only for 68).
     #[arg(long, default_value_t = 68)]
     pub joints: usize,
     /// Passes measured per configuration (the fastest is reported; more passes find a quiet
     /// moment on a shared machine).
-    #[arg(long, default_value_t = 200, value_parser = |s: &str| crate::cli::limits::parse_frames(s).map(|f| f as usize))]
-    pub frames: usize,
-    /// The C baseline to build and run in the same invocation.
-    #[arg(long, default_value = "../shared/bench/skel.c")]
-    pub skel_c: PathBuf,
+    #[arg(long, default_value_t = 200, value_parser = crate::limits::parse_frames)]
+    pub frames: u32,
+    /// Run without the C baseline (benchmarks/c/skeleton.c, built with gcc): no ratios.
+    #[arg(long)]
+    pub no_c_baseline: bool,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -58,7 +57,7 @@ pub struct StageTimes {
     pub palette_ns: f64,
 }
 
-/// `skel.c` figures from the same invocation (best of its runs).
+/// `skeleton.c` figures from the same invocation (best of its runs).
 #[derive(Debug, Serialize)]
 pub struct SkelC {
     /// ns per character, one thread.
@@ -69,7 +68,7 @@ pub struct SkelC {
     pub two_thread_speedup: f64,
 }
 
-/// Ratios of Sierra's best to `skel.c`'s best (lower is faster; issue #23's targets in brackets).
+/// Ratios of Sierra's best to `skeleton.c`'s best (lower is faster; issue #23's targets in brackets).
 #[derive(Debug, Serialize)]
 pub struct Ratios {
     /// Full job per character, one thread [≤ 2.4].
@@ -78,7 +77,7 @@ pub struct Ratios {
     pub blending: f64,
     /// Local-to-model over the crowd [≤ 0.82].
     pub local_to_model: f64,
-    /// Sierra's 2-thread speed-up / skel.c's [≥ 0.95].
+    /// Sierra's 2-thread speed-up / skeleton.c's [≥ 0.95].
     pub two_thread_speedup: f64,
 }
 
@@ -109,11 +108,9 @@ pub struct AnimBench {
     pub stages_over_crowd: StageTimes,
     /// Each stage repeated on one character (hot caches), fastest pass.
     pub stages_hot_one_character: StageTimes,
-    /// The C baseline, `None` when it could not be built or run (reason in `skel_c_error`).
+    /// The C baseline, `None` with `--no-c-baseline`.
     pub skel_c: Option<SkelC>,
-    /// Why skel.c did not run.
-    pub skel_c_error: Option<String>,
-    /// Sierra / skel.c.
+    /// Sierra / skeleton.c.
     pub ratios: Option<Ratios>,
     /// 1-minute load average when measured (`/proc/loadavg`; a busy machine inflates figures).
     pub load_average_1min: Option<f64>,
@@ -238,20 +235,14 @@ fn stage_times(crowd: &Crowd, buf: &mut StageBuffers, count: usize, passes: usiz
     }
 }
 
-/// Builds `skel.c` with gcc ([`CProgram`]) and runs it for `characters` characters:
+/// Builds `skeleton.c` with gcc and runs it for `characters` characters:
 /// `(ns per character on 1 thread, on 2 threads)`.
-fn run_skel_c(source: &Path, characters: usize) -> Result<(f64, f64), String> {
-    let text = CProgram::build(source, &[])?.run(&[&characters.to_string()])?;
-    // "… threads=1: best 0.573 ms/frame = 572.9 ns/char = …"
-    let ns = |threads: &str| -> Option<f64> {
-        let line = text.lines().find(|l| l.contains(threads))?;
-        let before = line.split(" ns/char").next()?;
-        before.rsplit("= ").next()?.trim().parse().ok()
-    };
-    match (ns("threads=1:"), ns("threads=2:")) {
-        (Some(one), Some(two)) => Ok((one, two)),
-        _ => Err(format!("unexpected skel.c output: {text}")),
-    }
+fn run_skeleton_c(characters: usize) -> Result<(f64, f64), String> {
+    let text = c_baseline::build_and_run(CBaseline::Skeleton, &[&characters.to_string()])?;
+    Ok((
+        c_baseline::require(&text, "threads=1:", " ns/character")?,
+        c_baseline::require(&text, "threads=2:", " ns/character")?,
+    ))
 }
 
 /// Runs the measurements.
@@ -259,10 +250,21 @@ fn run_skel_c(source: &Path, characters: usize) -> Result<(f64, f64), String> {
 /// # Errors
 /// Thread-pool creation or job errors.
 pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
-    let characters = args.characters.max(1);
+    let characters = args.characters.max(1) as usize;
     let joints = args.joints.clamp(1, 65_000);
-    let frames = args.frames.max(1);
-    let skel_before = run_skel_c(&args.skel_c, characters);
+    let frames = args.frames.max(1) as usize;
+    // Before and after Sierra's figures (best of both); a C baseline that cannot run is an
+    // error unless `--no-c-baseline` says to go without.
+    let skel = || -> anyhow::Result<Option<(f64, f64)>> {
+        if args.no_c_baseline {
+            Ok(None)
+        } else {
+            run_skeleton_c(characters)
+                .map(Some)
+                .map_err(anyhow::Error::msg)
+        }
+    };
+    let skel_before = skel()?;
 
     let mut crowd = Crowd::new(characters, joints);
     let (one, one_median) = full_job_ms(&mut crowd, 1, frames, true)?;
@@ -321,21 +323,15 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         t
     };
 
-    let skel_after = run_skel_c(&args.skel_c, characters);
-    let (skel_c, skel_c_error) = match (skel_before, skel_after) {
-        (Ok(a), Ok(b)) => {
-            let (one, two) = (a.0.min(b.0), a.1.min(b.1));
-            (
-                Some(SkelC {
-                    one_thread_ns_per_character: one,
-                    two_threads_ns_per_character: two,
-                    two_thread_speedup: one / two,
-                }),
-                None,
-            )
+    let skel_after = skel()?;
+    let skel_c = skel_before.zip(skel_after).map(|(a, b)| {
+        let (one, two) = (a.0.min(b.0), a.1.min(b.1));
+        SkelC {
+            one_thread_ns_per_character: one,
+            two_threads_ns_per_character: two,
+            two_thread_speedup: one / two,
         }
-        (Err(e), _) | (_, Err(e)) => (None, Some(e)),
-    };
+    });
     let us = |ms: f64| ms * 1e3 / characters as f64;
     let speedup = one / two;
     let ratios = skel_c.as_ref().filter(|_| joints == 68).map(|c| Ratios {
@@ -358,7 +354,6 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         stages_over_crowd: over_crowd,
         stages_hot_one_character: hot,
         skel_c,
-        skel_c_error,
         ratios,
         load_average_1min: std::fs::read_to_string("/proc/loadavg")
             .ok()
@@ -409,20 +404,17 @@ pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
     match (&r.skel_c, &r.ratios) {
         (Some(c), ratios) => {
             outln!(
-                "  skel.c (same run, best of two): 1 thread {:.1} ns/character, 2 threads {:.1}, speed-up {:.2}×",
+                "  skeleton.c (same run, best of two): 1 thread {:.1} ns/character, 2 threads {:.1}, speed-up {:.2}×",
                 c.one_thread_ns_per_character, c.two_threads_ns_per_character, c.two_thread_speedup
             )?;
             if let Some(q) = ratios {
                 outln!(
-                    "  ratios to skel.c: full job {:.2}× [target ≤ 2.4], blending {:.2}× [≤ 0.26], local-to-model {:.2}× [≤ 0.82], 2-thread speed-up {:.2} of skel.c's [≥ 0.95]",
+                    "  ratios to skeleton.c: full job {:.2}× [target ≤ 2.4], blending {:.2}× [≤ 0.26], local-to-model {:.2}× [≤ 0.82], 2-thread speed-up {:.2} of skeleton.c's [≥ 0.95]",
                     q.full_job, q.blending, q.local_to_model, q.two_thread_speedup
                 )?;
             }
         }
-        (None, _) => outln!(
-            "  skel.c not run: {}",
-            r.skel_c_error.as_deref().unwrap_or("unknown")
-        )?,
+        (None, _) => outln!("  C baseline skeleton.c not run (--no-c-baseline): no ratios")?,
     }
     if let Some(load) = r.load_average_1min {
         outln!("  load average (1 min) while measuring: {load:.2} (a busy machine inflates every figure)")?;

@@ -10,7 +10,7 @@ use sierra_render::GpuContext;
 use sierra_terrain::noise::grid::Threads;
 use sierra_terrain::{Island, TerrainParams};
 
-use super::median_ms;
+use crate::median_ms;
 
 /// `sierra bench terrain` arguments.
 #[derive(Debug, Args)]
@@ -84,7 +84,8 @@ pub fn measure(sizes: &[i64], runs: usize) -> anyhow::Result<TerrainBench> {
         Err(e) => format!("none: {e}"),
     };
     let mut rows = Vec::new();
-    let mut progress = crate::progress::Progress::new("bench terrain size", sizes.len() as u64);
+    let mut progress =
+        sierra_profile::progress::Progress::new("bench terrain size", sizes.len() as u64);
     for &size in sizes {
         let params = TerrainParams {
             resolution: size,

@@ -3,7 +3,7 @@
 //! within 0.1 mm at ACL's virtual vertices (3 cm, 1 m for roots), and all of them together take
 //! at most a quarter of the raw clips' bytes; the shared models must be present under CI.
 
-use sierra::cli::bench::compression::{report, CompressionReport};
+use sierra_bench::compression::{report, CompressionReport};
 
 fn table() -> Option<CompressionReport> {
     // Fails under CI (CI set) when the shared models are missing, skips otherwise.

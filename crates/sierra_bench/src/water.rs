@@ -3,8 +3,8 @@
 //! beside it the thesis's 8-connection columns (`columns8`) on two CPU threads and the GPU.
 //!
 //! Beside each CPU figure, measured in the same invocation, best step against best step:
-//! `../shared/bench/pipes.c` (built with gcc now) on one and two threads and the ratio of the
-//! 2-thread speed-ups, and a 2-thread banded copy of the same bytes as one step
+//! the C baseline `benchmarks/c/pipes.c` (built with gcc now) on one and two threads and the
+//! ratio of the 2-thread speed-ups, and a 2-thread banded copy of the same bytes as one step
 //! ([`CopyProbe`]: 6 arrays read, 5 written), against which the step's achieved bandwidth is
 //! reported.
 
@@ -14,10 +14,11 @@ use anyhow::Result;
 use clap::Args;
 use sierra_render::compute::water::WaterKernels;
 use sierra_render::GpuContext;
-use sierra_terrain::water::{Columns8Sim, CopyProbe, WaterSim};
-use sierra_testkit::c_bench;
+use sierra_terrain::water::{
+    Boundary, Columns8Sim, CopyProbe, InitialState, WaterParams, WaterSim,
+};
 
-use crate::cli::water::{initial_state, pool, Init};
+use crate::c_baseline::{self, CBaseline};
 
 /// Arguments of `sierra bench water`.
 #[derive(Debug, Args)]
@@ -31,6 +32,9 @@ pub struct WaterBenchArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Run without the C baseline (benchmarks/c/pipes.c, built with gcc).
+    #[arg(long)]
+    pub no_c_baseline: bool,
 }
 
 /// One row of the water benchmark; times in nanoseconds per cell per step.
@@ -48,7 +52,7 @@ pub struct WaterBenchRow {
     pub copy_2_threads_ns_per_cell: f64,
     /// Achieved bandwidth of the 2-thread step as a fraction of the copy's (copy time / step time).
     pub bandwidth_fraction_of_copy: f64,
-    /// `pipes.c`, one thread, same run (`None` when gcc or the file is unavailable).
+    /// `pipes.c`, one thread, same run (`None` with `--no-c-baseline`).
     pub pipes_c_1_thread_ns_per_cell_step: Option<f64>,
     /// `pipes.c`, two threads, same run.
     pub pipes_c_2_threads_ns_per_cell_step: Option<f64>,
@@ -86,25 +90,49 @@ fn best_ns_per_cell(cells: f64, reps: u32, mut f: impl FnMut() -> Result<()>) ->
     Ok(best)
 }
 
-/// `pipes.c` at `size`², one and two threads, ns per cell per step (`None` when not run).
-fn pipes_c(size: usize) -> Option<(f64, f64)> {
-    match c_bench::build_and_run("pipes.c", &[], &[&size.to_string()]) {
-        Ok(out) => Some((
-            c_bench::number_before(&out, "threads=1", " ns/cell")?,
-            c_bench::number_before(&out, "threads=2", " ns/cell")?,
-        )),
-        Err(e) => {
-            eprintln!("pipes.c baseline not run: {e}");
-            None
-        }
-    }
+/// `pipes.c` at `size`², one and two threads, ns per cell per step.
+///
+/// # Errors
+/// gcc missing or failing, or the program's output unreadable.
+fn pipes_c(size: usize) -> Result<(f64, f64)> {
+    let out = c_baseline::build_and_run(CBaseline::Pipes, &[&size.to_string()])
+        .map_err(anyhow::Error::msg)?;
+    Ok((
+        c_baseline::require(&out, "threads=1", " ns/cell").map_err(anyhow::Error::msg)?,
+        c_baseline::require(&out, "threads=2", " ns/cell").map_err(anyhow::Error::msg)?,
+    ))
+}
+
+/// A rayon pool of `threads` threads.
+fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    Ok(rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?)
+}
+
+/// The benchmark's state at `size`²: a closed 1 m pool on flat ground with a sinc bump in the
+/// middle (`sierra water --init bump`).
+fn bump_state(size: usize) -> Result<(WaterParams, Vec<f32>, Vec<f32>)> {
+    let mut params = WaterParams::new(size, size, 1.0);
+    params.boundary = Boundary::Closed;
+    params.validate()?;
+    let state = InitialState::Bump {
+        level: 1.0,
+        center: glam::Vec2::splat(size as f32 * 0.5),
+        amplitude: 0.5,
+        frequency: 0.3,
+    };
+    let terrain = vec![0.0; params.cell_count()];
+    let depth = state.depth(&params, &terrain)?;
+    Ok((params, terrain, depth))
 }
 
 /// Measures the water step at each size (CPU 1 and 2 threads, GPU).
 ///
 /// # Errors
-/// Bad sizes; GPU errors other than a missing adapter (reported as `None`).
-pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<String>)> {
+/// Bad sizes; the C baseline failing (unless `c` is false); GPU errors other than a missing
+/// adapter (reported as `None`).
+pub fn bench(sizes: &[usize], gpu: bool, c: bool) -> Result<(Vec<WaterBenchRow>, Option<String>)> {
     let ctx = if gpu {
         GpuContext::headless().ok()
     } else {
@@ -115,14 +143,14 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
     // Eight measurements per size: CPU 1 and 2 threads, copy, pipes.c, GPU staged and direct,
     // 8-connection columns on 2 CPU threads and on the GPU.
     let mut progress =
-        crate::progress::Progress::new("bench water measurement", 8 * sizes.len() as u64);
+        sierra_profile::progress::Progress::new("bench water measurement", 8 * sizes.len() as u64);
     for &size in sizes {
-        let (params, terrain, depth) = initial_state(size, Init::Bump, false)?;
+        let (params, terrain, depth) = bump_state(size)?;
         let cells = params.cell_count() as f64;
         // About 50 M cell updates per measurement, 5..=200 steps.
         let steps = ((5e7 / cells) as u32).clamp(5, 200);
         let cpu = |threads| -> Result<f64> {
-            let pool = pool(Some(threads))?;
+            let pool = pool(threads)?;
             let mut sim = WaterSim::new(params, terrain.clone(), depth.clone())?;
             let dt = 0.9 * sim.max_stable_dt();
             pool.install(|| best_ns_per_cell(cells, steps, || Ok(sim.step(dt)?)))
@@ -132,14 +160,14 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
         let two = cpu(2)?;
         progress.inc();
         let mut probe = CopyProbe::new(params.cols, params.rows);
-        let copy = pool(Some(2))?.install(|| {
+        let copy = pool(2)?.install(|| {
             best_ns_per_cell(cells, steps, || {
                 probe.run();
                 Ok(())
             })
         })?;
         progress.inc();
-        let c = pipes_c(size);
+        let c = if c { Some(pipes_c(size)?) } else { None };
         progress.inc();
         let gpu = |kernels: WaterKernels| -> Result<Option<f64>> {
             let Some(ctx) = &ctx else { return Ok(None) };
@@ -156,7 +184,7 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
         progress.inc();
         let direct = gpu(WaterKernels::Direct)?;
         progress.inc();
-        let columns8_cpu = pool(Some(2))?.install(|| -> Result<f64> {
+        let columns8_cpu = pool(2)?.install(|| -> Result<f64> {
             let mut sim = Columns8Sim::new(params, terrain.clone(), depth.clone())?;
             let dt = 0.9 * sim.max_stable_dt();
             best_ns_per_cell(cells, steps, || Ok(sim.step(dt)?))
@@ -199,7 +227,7 @@ pub fn bench(sizes: &[usize], gpu: bool) -> Result<(Vec<WaterBenchRow>, Option<S
 /// # Errors
 /// As [`bench()`].
 pub fn run(args: WaterBenchArgs) -> Result<()> {
-    let (rows, adapter) = bench(&args.sizes, !args.no_gpu)?;
+    let (rows, adapter) = bench(&args.sizes, !args.no_gpu, !args.no_c_baseline)?;
     if args.json {
         let json = serde_json::json!({
             "water": rows,
