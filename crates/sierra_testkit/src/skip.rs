@@ -298,7 +298,7 @@ pub fn simd_paths<T: Copy + fmt::Debug>(
         }
     }
     let said = format!(
-        "{}: SIMD paths compared with the reference: {compared:?}",
+        "{}: SIMD paths compared (besides the portable baseline): {compared:?}",
         test_name()
     );
     if first_time(&said) {
