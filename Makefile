@@ -20,9 +20,10 @@ setup:
 demo: setup
 	$(CARGO) run --release -p sierra -- demo
 
-## Run every test (one release build shared with the demo).
+## Run every test (one release build shared with the demo): `cargo test --release --workspace
+## --no-fail-fast`, then one line counting the skipped tests by reason (docs/testing.md).
 test: setup
-	$(CARGO) test --release --workspace --no-fail-fast
+	@CARGO="$(CARGO)" bash scripts/test.sh
 
 ## The walk-through with no stalled frame (docs/stalls.md); timed, so run alone (.ci/run does).
 stall-guard: setup

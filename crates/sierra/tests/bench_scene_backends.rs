@@ -25,6 +25,7 @@ fn demo() -> PathBuf {
 fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
     let tmp = tempfile::tempdir().unwrap();
     let out_dir = tmp.path().join("bench");
+    let started = std::time::Instant::now();
     let json = json::parse(
         &output_ok(
             Command::new(env!("CARGO_BIN_EXE_sierra"))
@@ -34,6 +35,7 @@ fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
         )
         .stdout,
     );
+    let wall = started.elapsed();
     let runs = json["runs"].as_array().unwrap();
     let backends: Vec<_> = runs
         .iter()
@@ -41,11 +43,13 @@ fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
         .collect();
     assert_eq!(backends, ["cpu", "gpu"]);
     for run in runs {
-        startup_stages::assert_stages_sum_to_total(run["startup_ms"].as_object().unwrap());
+        startup_stages::assert_stages(run["startup_ms"].as_object().unwrap(), wall);
         assert!(run["frame"]["mean_ms"].as_f64().unwrap() > 0.0, "{run}");
-        for stage in ["gameplay", "sea_cpu", "build_frame", "render"] {
+        // Stages that run every frame took some time (a stage never timed reports 0); the
+        // CPU sea's is checked per backend below.
+        for stage in ["gameplay", "build_frame", "render"] {
             assert!(
-                run["cpu_stages"][stage]["mean_ms"].as_f64().unwrap() >= 0.0,
+                run["cpu_stages"][stage]["mean_ms"].as_f64().unwrap() > 0.0,
                 "{stage}: {run}"
             );
         }
@@ -64,7 +68,13 @@ fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
                     > 0.0,
                 "{run}"
             ),
-            None => assert!(run["pipeline_statistics"].is_null()),
+            None => {
+                assert!(run["pipeline_statistics"].is_null());
+                sierra_testkit::skip::skip(
+                    sierra_testkit::skip::Reason::GpuFeature,
+                    "no pipeline statistics: the forward pass's counts are not checked",
+                );
+            }
         }
         let frame = image::open(run["frame_image"].as_str().unwrap()).unwrap();
         assert_eq!((frame.width(), frame.height()), (160, 90));

@@ -14,6 +14,7 @@ use sierra_testkit::process::output_ok;
 fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let out_dir = tmp.path().join("bench");
+    let started = std::time::Instant::now();
     let json = json::parse(
         &output_ok(
             Command::new(env!("CARGO_BIN_EXE_sierra"))
@@ -24,14 +25,14 @@ fn bench_scene_writes_a_labelled_plot_into_its_out_folder() {
         )
         .stdout,
     );
+    let wall = started.elapsed();
     let plot = out_dir.join("bench_scene.png");
     assert_eq!(json["plot"], plot.display().to_string());
     // Start-up time by stage, and their total.
     assert_eq!(json["runs"].as_array().unwrap().len(), 1, "{json}");
     assert_eq!(json["runs"][0]["backend"], "gpu");
     let startup = json["runs"][0]["startup_ms"].as_object().unwrap();
-    startup_stages::assert_stages_sum_to_total(startup);
-    assert!(startup["pipelines"].as_f64().unwrap() > 0.0, "{startup:?}");
+    startup_stages::assert_stages(startup, wall);
     // The report is the printed JSON.
     assert_eq!(json::read(&out_dir.join("bench_scene.json")), json);
     // Nothing in the current folder but the output folder.

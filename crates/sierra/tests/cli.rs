@@ -87,6 +87,10 @@ fn render_writes_frames_contact_sheet_and_stats() {
         assert!(f["cpu_ms"].as_f64().unwrap() > 0.0);
         if f["gpu_ms"].is_null() {
             assert!(f["gpu_pass_ms"].is_null() && f["gpu_scopes"].is_null());
+            sierra_testkit::skip::skip(
+                sierra_testkit::skip::Reason::GpuFeature,
+                "no timestamp queries: the frames' GPU scopes are not checked",
+            );
         } else {
             let passes = f["gpu_pass_ms"].as_object().unwrap();
             assert!(passes.contains_key("forward"), "{passes:?}");

@@ -3,12 +3,96 @@
 //! pool's named worker threads, and across the run on both of them. Start-up jobs show the same
 //! way: CPU terrain rows (`terrain_row`) and a crowd's clip bakes (`clip_bake`).
 //!
+//! Spans on two workers would also appear if the jobs ran one after another (the whole tick
+//! runs inside the pool), so the test then proves that a tick's jobs run *at the same time*:
+//! a pose hook that every job calls holds each job until a second one is inside it too (a
+//! rendezvous, not a timing). Jobs run one by one never meet, and the hook gives up after
+//! [`RENDEZVOUS_PATIENCE`] so that such a defect fails instead of hanging; the same hook on a
+//! one-thread pool is the built-in negative control (its jobs must not meet).
+//!
 //! One test per file: the profiler installs the process-wide `tracing` subscriber.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
+use glam::Mat4;
 use sierra::game::Game;
+use sierra::gameplay::character::animate_characters;
+use sierra_anim::{PoseHook, Skeleton, Transform};
 use sierra_profile::{profile_scope, Profiler};
+
+/// How long a job waits in the rendezvous for another before it gives up. Only a defect (jobs
+/// run serially) or the one-thread control ever waits this long: with two workers the second
+/// one steals the waiting job's siblings and arrives.
+const RENDEZVOUS_PATIENCE: Duration = Duration::from_secs(60);
+
+/// A pose hook holding each job until another job is inside it at the same time.
+struct Rendezvous {
+    patience: Duration,
+    /// (jobs inside the hook now, most inside at once, whether one gave up waiting)
+    state: Mutex<(usize, usize, bool)>,
+    changed: Condvar,
+}
+
+impl Rendezvous {
+    fn new(patience: Duration) -> Self {
+        Self {
+            patience,
+            state: Mutex::new((0, 0, false)),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// The most jobs that were inside the hook at once.
+    fn most_at_once(&self) -> usize {
+        self.state.lock().unwrap().1
+    }
+}
+
+impl PoseHook for Rendezvous {
+    fn apply(&self, _: usize, _: &Skeleton, _: &mut [Transform], _: &[Mat4]) -> Option<usize> {
+        let deadline = Instant::now() + self.patience;
+        let mut s = self.state.lock().unwrap();
+        s.0 += 1;
+        s.1 = s.1.max(s.0);
+        self.changed.notify_all();
+        // Wait for a second job, unless one has met another already or one gave up.
+        while s.1 < 2 && !s.2 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                s.2 = true;
+                break;
+            }
+            s = self.changed.wait_timeout(s, left).unwrap().0;
+        }
+        s.0 -= 1;
+        None
+    }
+}
+
+/// Runs one animation pass of `game`'s characters on a pool of `threads` workers with a
+/// [`Rendezvous`] hook; returns the most jobs that were inside the hook at once.
+fn jobs_at_once(game: &mut Game, threads: usize, patience: Duration) -> usize {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let hook = Rendezvous::new(patience);
+    let gameplay = &mut game.gameplay;
+    pool.install(|| {
+        animate_characters(
+            &mut gameplay.characters,
+            &mut gameplay.poses,
+            &hook,
+            &mut game.scene,
+            Path::new("eight_characters.json"),
+        )
+    })
+    .unwrap();
+    hook.most_at_once()
+}
 
 /// Frames to run. Which worker takes a frame's few microseconds of jobs is up to the OS
 /// scheduler; on a loaded 2-core machine one worker took all 240 jobs of a 30-frame run, so
@@ -123,4 +207,18 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
         });
     eprintln!("animation jobs per worker: {per_worker:?}");
     assert_eq!(workers.len(), 2, "both workers ran jobs: {workers:?}");
+
+    // Concurrency, not just two workers: two of a tick's eight jobs are inside the hook at once.
+    assert_eq!(
+        jobs_at_once(&mut game, 2, RENDEZVOUS_PATIENCE),
+        2,
+        "the animation jobs of one tick never ran at the same time"
+    );
+    // Negative control: on one thread the jobs run one after another and never meet (each
+    // waits out a short patience: nobody else can arrive, however long it waited).
+    assert_eq!(
+        jobs_at_once(&mut game, 1, Duration::from_millis(50)),
+        1,
+        "the rendezvous met on a one-thread pool"
+    );
 }

@@ -13,6 +13,7 @@ use glam::{Mat4, Vec3, Vec4};
 use sierra_render::{
     primitives, Camera, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material,
 };
+use sierra_testkit::skip::{skip, Reason};
 
 const WARM_FRAMES: usize = 3;
 const MEASURED_FRAMES: i64 = 10;
@@ -23,9 +24,9 @@ fn rss_kib() -> i64 {
 
 #[test]
 fn frames_of_many_draws_do_not_grow_the_resident_set() {
-    let Ok(ctx) = GpuContext::headless() else {
-        eprintln!("skipping: no GPU adapter");
-        return;
+    let ctx = match GpuContext::headless() {
+        Ok(ctx) => ctx,
+        Err(e) => return skip(Reason::NoGpuAdapter, e),
     };
     let mut headless = HeadlessRenderer::new(&ctx, 64, 64).unwrap();
     let cube = headless

@@ -8,7 +8,18 @@ use prop_common::{transform, vec3};
 use proptest::prelude::*;
 use sierra_anim::*;
 
-const LEVELS: [SimdLevel; 3] = [SimdLevel::Avx512, SimdLevel::Avx2, SimdLevel::Portable];
+/// Every level this CPU runs, the baseline last: AVX-512 and AVX2 where the CPU has them (and
+/// `SIERRA_TEST_WITHOUT_SIMD` does not hide them); a missing one is a `cpu-simd` skip, said
+/// and counted (`sierra_testkit::skip::simd_paths`, which also prints the levels compared).
+fn levels() -> Vec<SimdLevel> {
+    let best = SimdLevel::detect();
+    let mut levels = sierra_testkit::skip::simd_paths([
+        (SimdLevel::Avx512, "avx512", best == SimdLevel::Avx512),
+        (SimdLevel::Avx2, "avx2", best != SimdLevel::Portable),
+    ]);
+    levels.push(SimdLevel::Portable);
+    levels
+}
 
 /// A random tree: joint i's parent is a random earlier joint, or none.
 fn skeleton(parents: &[usize], rest: &[Transform]) -> Skeleton {
@@ -133,7 +144,7 @@ proptest! {
         let mut ctx = SamplingContext::new(n);
         let mut aos = vec![Transform::IDENTITY; n];
         let mut soa = vec![SoaTransform::IDENTITY; soa_blocks(n)];
-        for level in LEVELS {
+        for level in levels() {
             let mut soa_ctx = SamplingContext::new(n);
             for &t in &times {
                 sample_clip(&clip, t, playback, &mut ctx, &mut aos).unwrap();
@@ -174,7 +185,7 @@ proptest! {
         let mut expected = vec![Transform::IDENTITY; n];
         blend_poses_layered(&aos_layers, &aos_add, rest, &mut expected).unwrap();
         prop_assert!(expected.iter().all(|t| t.is_finite()));
-        for level in LEVELS {
+        for level in levels() {
             let mut out = vec![SoaTransform::IDENTITY; soa_blocks(n)];
             blend_poses_soa_with(level, &soa_layers, &soa_add, &soa_poses[4], &mut out).unwrap();
             for (j, (e, s)) in expected.iter().zip(soa_to_aos(&out, n)).enumerate() {
@@ -198,7 +209,7 @@ proptest! {
         local_to_model(&skel, local, root, &mut expected).unwrap();
         let mut soa = vec![SoaTransform::IDENTITY; soa_blocks(n)];
         to_soa(local, &mut soa).unwrap();
-        for level in LEVELS {
+        for level in levels() {
             let mut model = vec![Mat4::IDENTITY; n];
             local_to_model_soa_with(level, &skel, &soa, root, &mut model).unwrap();
             for j in 0..n {

@@ -23,6 +23,7 @@ use sierra_render::crowd::{baked_texture_size, BakedPaletteClip, BakedPalettes, 
 use sierra_render::material::SurfaceMaterial;
 use sierra_render::skinning::{SkinnedDrawItem, SkinnedMeshData, Skinning};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, RenderError, Sun};
+use sierra_testkit::skip::{self, Reason};
 use silhouette::differing_and_covered;
 use support::context;
 
@@ -369,12 +370,15 @@ fn crowd_member_shadows_the_ground_away_from_the_sun() {
 #[test]
 fn a_crowd_draws_in_wireframe() {
     let ctx = context();
-    if !ctx
+    let lines = ctx
         .device
         .features()
-        .contains(wgpu::Features::POLYGON_MODE_LINE)
-    {
-        eprintln!("no POLYGON_MODE_LINE on this adapter: wireframe frames are drawn filled");
+        .contains(wgpu::Features::POLYGON_MODE_LINE);
+    if skip::unless(
+        lines,
+        Reason::GpuFeature,
+        "no POLYGON_MODE_LINE on this adapter: wireframe frames are drawn filled",
+    ) {
         return;
     }
     let asset = mannequin::load().unwrap();

@@ -36,6 +36,19 @@ impl SimdPath {
             .collect()
     }
 
+    /// The paths the agreement tests compare, portable first: every one this CPU runs that
+    /// `SIERRA_TEST_WITHOUT_SIMD` does not hide; each one left out is a `cpu-simd` skip
+    /// (`sierra_testkit::skip::simd_paths`, which also prints the paths compared).
+    #[cfg(test)]
+    pub(crate) fn compared() -> Vec<Self> {
+        let mut paths = vec![Self::Portable];
+        paths.extend(sierra_testkit::skip::simd_paths([
+            (Self::Avx2, "avx2", Self::Avx2.is_supported()),
+            (Self::Avx512, "avx512", Self::Avx512.is_supported()),
+        ]));
+        paths
+    }
+
     /// Whether this CPU can run the path.
     pub fn is_supported(self) -> bool {
         match self {

@@ -3,8 +3,8 @@
 //! The Khronos sample models used by the tests live outside the repository, in
 //! `../shared/assets` beside the checkout, or wherever `$SIERRA_SHARED/assets`
 //! points. Tests ask for a file through [`shared_asset`]: when it is missing the
-//! test is skipped with a message, except under CI (`CI` set), where a missing
-//! asset fails the test so that CI can never pass by skipping.
+//! test is skipped through [`skip`], the one skip helper (said on stderr, counted in the
+//! skip log `make test` summarises, and a failure under CI unless allow-listed).
 //!
 //! [`albedo`] computes, independently of the renderer, which base-colour texels a mesh shows
 //! the camera, for unlit-albedo render tests.
@@ -31,6 +31,7 @@ pub mod json;
 pub mod node_tools;
 pub mod process;
 pub mod relief;
+pub mod skip;
 pub mod srgb;
 
 use std::path::PathBuf;
@@ -55,27 +56,16 @@ pub fn workspace_root() -> PathBuf {
     manifest.join("..").join("..")
 }
 
-/// Path of a shared asset, e.g. `shared_asset("gltf/Fox/Fox.glb")`.
+/// Path of a shared asset, e.g. `shared_asset("gltf/Fox/Fox.glb")`:
+/// [`skip::shared_asset_or_skip`].
 ///
-/// Returns `None` (after printing why) when the file is absent and `CI` is not
-/// set, so the caller can return early; panics when `CI` is set, because a CI
-/// run must never pass by skipping.
+/// Returns `None` when the file is absent, after a [`skip::Reason::SharedAssets`] skip, so the
+/// caller returns at once: `let Some(path) = shared_asset(..) else { return };`.
+///
+/// # Panics
+/// Under CI (`CI` set, not `false`/`0`): a CI run must never pass by skipping.
 pub fn shared_asset(relative: &str) -> Option<PathBuf> {
-    let path = shared_assets_root().join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "shared asset {} is missing (CI is set, so this fails rather than skips)",
-            path.display()
-        );
-    }
-    eprintln!(
-        "skipping: shared asset {} not found (set SIERRA_SHARED)",
-        path.display()
-    );
-    None
+    skip::shared_asset_or_skip(relative)
 }
 
 /// Like [`shared_asset`], for use at the top of a test:

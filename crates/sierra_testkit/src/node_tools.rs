@@ -1,34 +1,31 @@
 //! The Node tools of `tools/js` (three.js's `GLTFLoader`, `gltfpack`), pinned in
 //! `tools/js/package-lock.json` and installed by `npm ci` there (`.ci/run`, `make setup`).
 //!
-//! Without `tools/js/node_modules` a test is skipped with a message, except under CI (`CI`
-//! set), where it fails: CI never passes by skipping.
+//! Without `tools/js/node_modules` a test is skipped through [`crate::skip`]
+//! ([`Reason::NodeTools`]), which fails it under CI: CI never passes by skipping.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use crate::skip::{self, Reason};
 
 /// `<workspace>/tools/js`.
 pub fn tools_js() -> PathBuf {
     crate::workspace_root().join("tools").join("js")
 }
 
-/// Whether `tools/js/node_modules/PACKAGE` is installed; `false` (after printing why) when it
-/// is not and `CI` is unset.
+/// Whether `tools/js/node_modules/PACKAGE` is installed; `false` after a
+/// [`Reason::NodeTools`] skip when it is not, so the caller returns at once.
 ///
 /// # Panics
-/// When it is missing and `CI` is set.
+/// When it is missing under CI (see [`crate::skip::skip`]).
 pub fn installed(package: &str) -> bool {
     let dir = tools_js().join("node_modules").join(package);
-    if dir.join("package.json").exists() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI: {} is missing; .ci/run must run `npm ci` in tools/js",
-        dir.display()
-    );
-    eprintln!("skipped: no {} (run `npm ci` in tools/js)", dir.display());
-    false
+    !skip::unless(
+        dir.join("package.json").exists(),
+        Reason::NodeTools,
+        format!("no {}", dir.display()),
+    )
 }
 
 /// Runs `node tools/js/SCRIPT ARGS…` and returns its stdout.

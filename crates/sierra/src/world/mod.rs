@@ -306,9 +306,11 @@ mod tests {
 
     #[test]
     fn water_drop_button_perturbs_the_gpu_sea_like_the_cpu_reference_and_keeps_its_volume() {
-        let Ok(ctx) = GpuContext::headless() else {
-            eprintln!("skipping: no GPU adapter");
-            return;
+        let ctx = match GpuContext::headless() {
+            Ok(ctx) => ctx,
+            Err(e) => {
+                return sierra_testkit::skip::skip(sierra_testkit::skip::Reason::NoGpuAdapter, e)
+            }
         };
         let game = game_from_json(SEA, 60.0).unwrap();
         let mut headless = sierra_render::HeadlessRenderer::new(&ctx, 8, 8).unwrap();

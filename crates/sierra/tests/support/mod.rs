@@ -11,8 +11,8 @@ pub const SCREEN: &str = "1024x768";
 /// Runs `sierra ARGS…` under `xvfb-run -a` on a screen of `screen` pixels (`"WIDTHxHEIGHT"`,
 /// 24-bit colour; e.g. [`SCREEN`]), on lavapipe unless `WGPU_BACKEND` says otherwise, with a
 /// private `XDG_RUNTIME_DIR`, and waits up to `timeout` for it to exit; the run must exit 0.
-/// Returns its stdout and stderr as text, or `None` (test skipped) when `xvfb-run` is not
-/// installed, and fails instead when `CI` is set. Panics (the test fails) when the run
+/// Returns its stdout and stderr as text, or `None` when `xvfb-run` is not installed, after a
+/// `xvfb-run` skip (`sierra_testkit::skip`; a failure under CI), so the caller returns at once. Panics (the test fails) when the run
 /// outlasts `timeout` or exits with an error (its output in the message).
 pub fn window_run_ok<I, S>(screen: &str, args: I, timeout: Duration) -> Option<(String, String)>
 where
@@ -36,16 +36,7 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let has_xvfb = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_xvfb {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "xvfb-run is missing and CI is set (run scripts/setup.sh)"
-        );
-        eprintln!("skipping: xvfb-run not installed (apt-get install xvfb xauth)");
+    if !sierra_testkit::skip::program_or_skip("xvfb-run", sierra_testkit::skip::Reason::XvfbRun) {
         return None;
     }
     let runtime_dir = tempfile::tempdir().unwrap();

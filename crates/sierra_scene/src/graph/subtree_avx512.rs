@@ -242,7 +242,10 @@ mod tests {
 
     #[test]
     fn transpose16_swaps_rows_and_columns() {
-        if !std::arch::is_x86_feature_detected!("avx512f") {
+        if !sierra_testkit::skip::simd_level_or_skip(
+            "avx512",
+            std::arch::is_x86_feature_detected!("avx512f"),
+        ) {
             return;
         }
         #[target_feature(enable = "avx512f")]
