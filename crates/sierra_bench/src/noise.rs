@@ -444,7 +444,10 @@ mod tests {
         perlin_tbl_heightmap(&w.perm, &mut w.height).unwrap();
         let height = row_sums(&w.height, HEIGHTMAP_SIDE);
         let c_height = sum_on_line(&text, "perlin3 heightmap");
-        assert!(close(height, c_height), "heightmap: Sierra {height} vs C {c_height}");
+        assert!(
+            close(height, c_height),
+            "heightmap: Sierra {height} vs C {c_height}"
+        );
 
         fbm2_grid(&w.perm, &w.fbm, &w.fbm_grid, Threads::One, &mut w.height).unwrap();
         let fbm2 = row_sums(&w.height, HEIGHTMAP_SIDE);
@@ -455,6 +458,9 @@ mod tests {
         let off = GridSpec::new(1024, 1024, [0.0, 0.0], [0.011, 0.011]).unwrap();
         fbm2_grid(&w.perm, &w.fbm, &off, Threads::One, &mut w.height).unwrap();
         let other = row_sums(&w.height, HEIGHTMAP_SIDE);
-        assert!(!close(other, c_face), "spacing 0.011 gave {other}, C {c_face}");
+        assert!(
+            !close(other, c_face),
+            "spacing 0.011 gave {other}, C {c_face}"
+        );
     }
 }

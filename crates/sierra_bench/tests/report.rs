@@ -20,7 +20,11 @@ fn differences(want: &[String], doc: &[String]) -> (Vec<String>, Vec<String>) {
 fn the_report_measures_every_figure_and_the_docs_show_its_rows() {
     let r = report::measure(1, true).expect("bench report --quick --rounds 1");
     let ids: Vec<String> = r.rows.iter().map(|row| row.id.to_string()).collect();
-    assert_eq!(ids, report::sources::IDS.map(String::from), "figures measured");
+    assert_eq!(
+        ids,
+        report::sources::IDS.map(String::from),
+        "figures measured"
+    );
     for row in &r.rows {
         assert!(
             row.ratio_median.is_finite() && row.ratio_median > 0.0,
@@ -45,7 +49,11 @@ fn the_report_measures_every_figure_and_the_docs_show_its_rows() {
             "{path}: (missing, extra) rows; run scripts/perf-report.sh"
         );
     }
-    for path in ["docs/performance-report.md", "docs/performance.md", "README.md"] {
+    for path in [
+        "docs/performance-report.md",
+        "docs/performance.md",
+        "README.md",
+    ] {
         let doc = repo_file(path);
         assert_eq!(
             differences(&figures, &render::summary_figures(&doc)),
@@ -68,6 +76,9 @@ fn the_report_measures_every_figure_and_the_docs_show_its_rows() {
     let stale = docs.replace("| `noise.fbm2`", "| `noise.fbm2_old`");
     assert_eq!(
         differences(&ids, &render::table_ids(&stale)),
-        (vec!["noise.fbm2".to_string()], vec!["noise.fbm2_old".to_string()])
+        (
+            vec!["noise.fbm2".to_string()],
+            vec!["noise.fbm2_old".to_string()]
+        )
     );
 }

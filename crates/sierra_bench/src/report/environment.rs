@@ -73,7 +73,14 @@ fn cpu_features() -> Vec<&'static str> {
                 }
             )*};
         }
-        check!("avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512vbmi");
+        check!(
+            "avx2",
+            "fma",
+            "avx512f",
+            "avx512bw",
+            "avx512vl",
+            "avx512vbmi"
+        );
         v
     }
     #[cfg(not(target_arch = "x86_64"))]

@@ -158,7 +158,8 @@ pub fn aggregate(rounds: &[Vec<Sample>]) -> anyhow::Result<Vec<Row>> {
                 })
                 .collect::<anyhow::Result<_>>()?;
             let ratios: Vec<f64> = mine.iter().map(|x| x.ratio()).collect();
-            let values = |f: fn(&Sample) -> f64| median(&mine.iter().map(|x| f(x)).collect::<Vec<_>>());
+            let values =
+                |f: fn(&Sample) -> f64| median(&mine.iter().map(|x| f(x)).collect::<Vec<_>>());
             Ok(Row {
                 id: s.id,
                 figure: s.figure,
@@ -215,7 +216,10 @@ pub fn measure(rounds: u32, quick: bool) -> anyhow::Result<Report> {
     progress.finish();
     environment.finish();
     let rows = aggregate(&samples)?;
-    if let Some(bad) = rows.iter().find(|r| !(r.ratio_median.is_finite() && r.ratio_median > 0.0)) {
+    if let Some(bad) = rows
+        .iter()
+        .find(|r| !(r.ratio_median.is_finite() && r.ratio_median > 0.0))
+    {
         anyhow::bail!(
             "bench report: figure {} has no finite ratio (Sierra {} / baseline {})",
             bad.id,

@@ -29,7 +29,9 @@ pub fn number(v: f64) -> String {
 }
 
 fn load(l: Option<[f64; 3]>) -> String {
-    l.map_or("unknown".into(), |[a, b, c]| format!("{a:.2} / {b:.2} / {c:.2}"))
+    l.map_or("unknown".into(), |[a, b, c]| {
+        format!("{a:.2} / {b:.2} / {c:.2}")
+    })
 }
 
 /// `value unit`, or `value×` for speed-ups.

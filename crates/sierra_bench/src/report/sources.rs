@@ -108,7 +108,8 @@ fn anim_figures(sizes: &Sizes) -> anyhow::Result<Vec<Sample>> {
             id: "anim.full_job",
             figure: "animation full job, 1 thread",
             baseline: SKELETON_JOB,
-            compares: "Sierra: sample 2 clips (31 keys, 136 tracks each) + blend + local-to-model + \
+            compares:
+                "Sierra: sample 2 clips (31 keys, 136 tracks each) + blend + local-to-model + \
                        palette; skeleton.c: TRS → matrix + local-to-model + palette. Not the same \
                        work (Sierra also samples and blends): skeleton.c's job is the unit of cost \
                        issue #23 set",
@@ -165,7 +166,10 @@ fn propagation_figures(sizes: &Sizes) -> anyhow::Result<Vec<Sample>> {
     )?;
     let ids = [
         ("propagation.larger", "transform propagation, larger graph"),
-        ("propagation.smaller", "transform propagation, smaller graph"),
+        (
+            "propagation.smaller",
+            "transform propagation, smaller graph",
+        ),
     ];
     rows.iter()
         .zip(ids)
@@ -195,10 +199,9 @@ fn propagation_figures(sizes: &Sizes) -> anyhow::Result<Vec<Sample>> {
 /// `bench noise` (one round): Sierra's noise against `benchmarks/c/perlin.c`.
 fn noise_figures(_: &Sizes) -> anyhow::Result<Vec<Sample>> {
     let b = noise::measure(true, 1)?;
-    let c = b
-        .c
-        .as_ref()
-        .ok_or_else(|| anyhow::anyhow!("perlin.c did not run"))?;
+    let c =
+        b.c.as_ref()
+            .ok_or_else(|| anyhow::anyhow!("perlin.c did not run"))?;
     let sample = |id, figure, baseline, compares, workload: &str, sierra, base| Sample {
         id,
         figure,
