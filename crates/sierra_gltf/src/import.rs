@@ -119,13 +119,14 @@ pub(crate) fn import(
 
 /// The references gltf 1.4.1's validation does not check before using them: a primitive's
 /// POSITION accessor (its validation hook indexes `accessors` with it unchecked), an
-/// animation channel's target node (never validated; `Channel::target().node()` unwraps it),
+/// animation channel's target (never validated: `Channel::target()` unwraps its node and its
+/// `path`, and a `path` such as `"translatiom"` is `Checked::Invalid`),
 /// and an image's data source (`Image::source` unwraps `uri` when there is no `bufferView`,
 /// and `mimeType` when there is one).
 /// Either out of range panicked inside the gltf crate; here they are validation errors with
 /// the same JSON path format as the crate's own.
 fn check_unvalidated_indices(root: &gltf::json::Root) -> std::result::Result<(), gltf::Error> {
-    use gltf::json::validation::Error as Invalid;
+    use gltf::json::validation::{Error as Invalid, Validate};
     use gltf::json::Path;
     let mut errors = Vec::new();
     for (m, mesh) in root.meshes.iter().enumerate() {
@@ -150,16 +151,19 @@ fn check_unvalidated_indices(root: &gltf::json::Root) -> std::result::Result<(),
     }
     for (a, animation) in root.animations.iter().enumerate() {
         for (c, channel) in animation.channels.iter().enumerate() {
-            if channel.target.node.value() >= root.nodes.len() {
-                let path = Path::new()
+            // `Animation::validate` checks only the channels' sampler indices: the target's
+            // node index and `path` (`Channel::target().property()` unwraps it) go unchecked.
+            let target = || {
+                Path::new()
                     .field("animations")
                     .index(a)
                     .field("channels")
                     .index(c)
                     .field("target")
-                    .field("node");
-                errors.push((path, Invalid::IndexOutOfBounds));
-            }
+            };
+            channel.target.validate(root, target, &mut |path, error| {
+                errors.push((path(), error));
+            });
         }
     }
     for (i, image) in root.images.iter().enumerate() {
@@ -390,6 +394,48 @@ mod tests {
         let message = load(r#"{"bufferView": 0, "mimeType": "image/png"}"#)
             .unwrap_err()
             .to_string();
-        assert!(!message.contains("images[0].uri") && !message.contains("mimeType"), "{message}");
+        assert!(
+            !message.contains("images[0].uri") && !message.contains("mimeType"),
+            "{message}"
+        );
+    }
+
+    /// The fuzzer's first 10-minute campaign found an animation channel whose target `path`
+    /// is not a glTF property (`"translatiom"`): gltf 1.4.1 never validates channel targets and
+    /// `Channel::target().property()` panicked. It is a validation error naming the place.
+    #[test]
+    fn a_channel_targeting_an_unknown_property_is_refused() {
+        let document = |path: &str| {
+            format!(
+                r#"{{"asset": {{"version": "2.0"}}, "nodes": [{{}}],
+                "buffers": [{{"byteLength": 8, "uri": "data:application/octet-stream;base64,AAAAAAAAgD8="}}],
+                "bufferViews": [{{"buffer": 0, "byteLength": 8}}],
+                "accessors": [{{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR",
+                                "min": [0], "max": [1]}}],
+                "animations": [{{"samplers": [{{"input": 0, "output": 0}}],
+                                 "channels": [{{"sampler": 0, "target": {{"node": 0, "path": "{path}"}}}}]}}]}}"#
+            )
+        };
+        let resolver = Resolver::default();
+        let load = |path: &str| {
+            import(
+                document(path).as_bytes(),
+                Path::new("crash.gltf"),
+                &resolver,
+                ImportOptions::default(),
+            )
+        };
+        let message = load("translatiom").unwrap_err().to_string();
+        assert!(
+            message.contains("crash.gltf")
+                && message.contains("animations[0].channels[0].target.path"),
+            "{message}"
+        );
+        // Negative control: `weights` is a property, so validation passes; the clip then
+        // fails only on its own terms (one scalar per key on a node without morph targets),
+        // never naming the target's path as invalid.
+        if let Err(e) = load("weights") {
+            assert!(!e.to_string().contains("target.path"), "{e}");
+        }
     }
 }
