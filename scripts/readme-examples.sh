@@ -3,7 +3,7 @@
 # the README cannot drift from the binary. Called by .ci/run after `make test`.
 #
 # Which commands: every inline code span from "## Command line" up to its first benchmark
-# subsection ("### Animation speed") that starts with `sierra `, `echo ` (a pipe into sierra),
+# subsection ("### Performance figures") that starts with `sierra `, `echo ` (a pipe into sierra),
 # `cargo bench` or `cargo run --release --example` (the library examples), and holds no
 # placeholder in capitals (COMMAND, LEVEL.json, ...). Each runs under
 # `bash -c` with `sierra` standing for target/release/sierra (the README's own shorthand), under
@@ -52,7 +52,7 @@ examples() {
 import re, sys
 text = open("README.md", encoding="utf-8").read()
 start = text.index("\n## Command line")
-end = text.index("\n### Animation speed", start)
+end = text.index("\n### Performance figures", start)
 section = text[start:end]
 spans = list(re.finditer(r"`([^`\n]+)`", section))
 seen = set()

@@ -12,6 +12,10 @@
  *   perlin3 grid 128^3    : noise3(i*0.0371 + 0.5, j*0.0371 + 0.25, k*0.0371 + 0.125)
  *   perlin3 heightmap     : 1024^2, sum over 6 octaves of a*noise3(i*f + 0.5, j*f + 0.25, 0.5),
  *                           f = 0.01 * 2^o, a = 0.5^o
+ *   perlin3 face fbm      : 1024^2, sum over 6 octaves of a*noise3(x*f, y*f, 0) with x = i*0.01,
+ *                           y = j*0.01, f = 2^o, a = 0.5^o, evaluated on the z = 0 face only
+ *                           (the 4 corners of the face: the far face's weight fade(0) is 0);
+ *                           Sierra's `fbm2_grid` does this work sample for sample
  *   perlin2 grid 1024^2   : noise2(i*0.0371, j*0.0371)
  *   perlin2 fbm 1024^2    : sum over 6 octaves of a*noise2(i*f, j*f), f = 0.01 * 2^o, a = 0.5^o
  * Usage: perlin [--reps 3]
@@ -72,6 +76,19 @@ static inline float noise3(float x, float y, float z) {
     float far = lerp(v, lerp(u, grad3(p[aa + 1], x, y, z - 1), grad3(p[ba + 1], x - 1, y, z - 1)),
                      lerp(u, grad3(p[ab + 1], x, y - 1, z - 1), grad3(p[bb + 1], x - 1, y - 1, z - 1)));
     return lerp(w, near, far);
+}
+
+/* noise3(x, y, 0) from the 4 corners of the cell's z = 0 face: with z = 0, w = fade(0) = 0 and
+ * lerp(0, near, far) = near, so the far face drops out (Sierra's `perlin2`). */
+static inline float noise3_face(float x, float y) {
+    float fx = floorf(x), fy = floorf(y);
+    int X = (int)fx & 255, Y = (int)fy & 255;
+    x -= fx; y -= fy;
+    float u = fade(x), v = fade(y);
+    int a = p[X] + Y, aa = p[a], ab = p[a + 1];
+    int b = p[X + 1] + Y, ba = p[b], bb = p[b + 1];
+    return lerp(v, lerp(u, grad3(p[aa], x, y, 0), grad3(p[ba], x - 1, y, 0)),
+                lerp(u, grad3(p[ab], x, y - 1, 0), grad3(p[bb], x - 1, y - 1, 0)));
 }
 
 /* Eight 2D gradients: sqrt(2) * (cos, sin) of 22.5 + 45k degrees, k = hash & 7. */
@@ -140,6 +157,24 @@ static double heightmap3(void) {
     return s;
 }
 
+static double face_fbm(void) {
+    double s = 0;
+    for (int j = 0; j < m; j++) {
+        float row = 0, y = j * 0.01f;
+        for (int i = 0; i < m; i++) {
+            float x = i * 0.01f, f = 1, a = 1, acc = 0;
+            for (int o = 0; o < 6; o++) {
+                acc += a * noise3_face(x * f, y * f);
+                f *= 2;
+                a *= 0.5f;
+            }
+            row += acc;
+        }
+        s += row;
+    }
+    return s;
+}
+
 static double grid2(void) {
     double s = 0;
     for (int j = 0; j < m; j++) {
@@ -197,6 +232,7 @@ int main(int argc, char **argv) {
     run("perlin3 random points", reps, points, random_points3);
     run("perlin3 grid 128^3", reps, (double)n * n * n, grid3);
     run("perlin3 heightmap 1024^2 fbm 6 octaves z=0.5", reps, (double)m * m, heightmap3);
+    run("perlin3 face fbm 1024^2 6 octaves z=0", reps, (double)m * m, face_fbm);
     run("perlin2 grid 1024^2", reps, (double)m * m, grid2);
     run("perlin2 fbm 1024^2 6 octaves", reps, (double)m * m, fbm2);
     free(points_xyz);

@@ -28,6 +28,7 @@ pub mod limits;
 pub mod noise;
 pub mod planet;
 pub mod propagation;
+pub mod report;
 pub mod terrain;
 pub mod water;
 
@@ -53,6 +54,10 @@ pub enum Bench {
     /// Scene-graph transform propagation: ns per updated node on rigs of 68 nodes, beside
     /// benchmarks/c/skeleton.c (full and --no-skin) on one thread.
     Propagation(propagation::PropagationBenchArgs),
+    /// Every performance figure the docs quote, re-measured: N rounds (default 5) of anim,
+    /// propagation, noise and water beside their baselines; median and min–max of each ratio,
+    /// with the CPU, SIMD paths, cores, commit and date (markdown, or JSON with --json).
+    Report(report::ReportArgs),
 }
 
 /// Runs a benchmark.
@@ -67,6 +72,7 @@ pub fn run(bench: Bench) -> anyhow::Result<()> {
         Bench::Water(a) => water::run(a),
         Bench::Compression(a) => compression::run(a),
         Bench::Propagation(a) => propagation::run(a),
+        Bench::Report(a) => report::run(a),
     }
 }
 

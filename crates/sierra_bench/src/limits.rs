@@ -9,6 +9,9 @@ pub const MAX_CHARACTERS: u32 = 1_000_000;
 /// Most frames or passes one benchmark measures (`--frames`).
 pub const MAX_FRAMES: u32 = 100_000;
 
+/// Most rounds of `bench report` (`--rounds`).
+pub const MAX_ROUNDS: u32 = 100;
+
 /// `text` as an integer in `min..=max`; errors name `flag` and the limit.
 fn bounded(text: &str, flag: &str, min: u32, max: u32) -> Result<u32, String> {
     let value: i128 = text.trim().parse().map_err(|_| {
@@ -42,6 +45,14 @@ pub fn parse_frames(text: &str) -> Result<u32, String> {
     bounded(text, "--frames", 1, MAX_FRAMES)
 }
 
+/// `--rounds`: 1..=[`MAX_ROUNDS`].
+///
+/// # Errors
+/// Not an integer, or outside the range (the message names the limit).
+pub fn parse_rounds(text: &str) -> Result<u32, String> {
+    bounded(text, "--rounds", 1, MAX_ROUNDS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,5 +65,10 @@ mod tests {
             .contains("over the limit of 1000000"));
         assert!(parse_frames("0").unwrap_err().contains("at least 1"));
         assert!(parse_frames("x").unwrap_err().contains("not an integer"));
+        assert_eq!(parse_rounds("5"), Ok(5));
+        assert!(parse_rounds("101")
+            .unwrap_err()
+            .contains("--rounds 101 is over the limit of 100"));
+        assert!(parse_rounds("0").unwrap_err().contains("at least 1"));
     }
 }
