@@ -33,7 +33,7 @@ mod root;
 mod shared;
 mod uri;
 
-pub use budgets::{Budget, BudgetOverrides, Budgets};
+pub use budgets::{Budget, BudgetOverrides, Budgets, MAX_CROWD_INSTANCES_LIMIT};
 pub use error::AssetError;
 pub use resolver::Resolver;
 pub use root::{open_within, AssetRoot, FileId, OpenAsset};
