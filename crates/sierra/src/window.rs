@@ -723,9 +723,7 @@ fn write_screenshot(running: &mut Running, path: &std::path::Path) -> Result<()>
     let image = running
         .runner
         .render_to_image(&running.ctx, &mut running.renderer, format)?;
-    image
-        .save(path)
-        .with_context(|| format!("writing the screenshot {}", path.display()))
+    crate::output::write_image(&image, path).context("writing the screenshot")
 }
 
 impl ApplicationHandler for App {

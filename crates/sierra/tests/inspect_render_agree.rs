@@ -148,6 +148,8 @@ fn stderr_of(args: &[&str]) -> String {
 /// `--max-crowd-instances` is bounded.
 #[test]
 fn resolution_and_crowd_budget_messages_state_the_real_rule() {
+    let out = tempfile::tempdir().unwrap();
+    let out = out.path().join("obj");
     let err = stderr_of(&[
         "export-obj",
         "--object",
@@ -155,7 +157,7 @@ fn resolution_and_crowd_budget_messages_state_the_real_rule() {
         "--resolution",
         "1",
         "--out",
-        "unused",
+        out.to_str().unwrap(),
     ]);
     assert!(
         err.contains("resolution = 1 is not a valid size: it must be in 3..=16384")

@@ -21,11 +21,15 @@
 //! - [`SHARED_PREFIX`]: a path written `shared:PATH` names `PATH` inside the shared sample
 //!   assets ([`shared_assets_dir`]), opened through that folder as its own root.
 //!
+//! - [`AtomicFile`], [`write_atomic`]: the one way outputs are written: to a temporary name in
+//!   the same folder, renamed when complete, so a failed write leaves no partial file.
+//!
 //! Errors ([`AssetError`]) name the file as the user wrote it under its root, and for budget
 //! refusals the amount, the limit and how to raise it.
 
 #![warn(missing_docs)]
 
+mod atomic_write;
 mod budgets;
 mod error;
 mod resolver;
@@ -33,6 +37,7 @@ mod root;
 mod shared;
 mod uri;
 
+pub use atomic_write::{write_atomic, write_atomic_with, AtomicFile, WriteError, TEMP_MARKER};
 pub use budgets::{Budget, BudgetOverrides, Budgets, MAX_CROWD_INSTANCES_LIMIT};
 pub use error::AssetError;
 pub use resolver::Resolver;

@@ -237,6 +237,9 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
     };
     let mut names = crate::output::headless_names(options.frames, options.profile);
     names.push(AMBIENT_FILE.to_owned());
+    if game.audio.recorded().is_some() {
+        names.push(crate::headless::AUDIO_FILE.to_owned());
+    }
     let out = crate::output::OutputDir::replace(&args.out, &names, args.force)?;
     // Written even with --mute: it is a file, not playback.
     let ambient_path = out.file(AMBIENT_FILE);
