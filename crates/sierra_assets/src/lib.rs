@@ -9,7 +9,9 @@
 //! - [`open_within`]: the one way to read an asset file: open within the root (non-blocking,
 //!   so a FIFO cannot hang the open), `fstat` the handle and require a regular file (not a
 //!   device such as `/dev/zero`, a FIFO or a directory), then read through
-//!   [`std::io::Read::take`]`(max_bytes + 1)` so no file can be longer than its budget.
+//!   [`std::io::Read::take`]`(max_bytes + 1)` so no file can be longer than its budget, as one
+//!   snapshot: a file that changes while it is read is read again, and refused
+//!   ([`AssetError::Changed`]) if it keeps changing.
 //! - [`Budgets`]: the documented limits (bytes per file, decoded bytes per glTF, image
 //!   dimensions, vertices per generated mesh), with the CLI flag and level setting that
 //!   change each.
@@ -35,6 +37,7 @@ mod error;
 mod resolver;
 mod root;
 mod shared;
+mod snapshot;
 mod uri;
 
 pub use atomic_write::{write_atomic, write_atomic_with, AtomicFile, WriteError, TEMP_MARKER};
