@@ -123,6 +123,7 @@ fn main() -> anyhow::Result<()> {
                 fit_to_screen: true,
                 frames: None,
                 test_resize: false,
+                test_minimise: false,
                 key_track: None,
                 screenshot_dir: "out/screenshots".into(),
                 force: false,

@@ -15,6 +15,9 @@ use crate::game::Game;
 use crate::output::{self, FrameRecord, RunStats};
 use sierra_profile::progress::Progress;
 
+/// The recorded sound mix a run writes when the game records ([`RunSummary::audio`]).
+pub const AUDIO_FILE: &str = "audio.wav";
+
 /// What to render.
 #[derive(Clone, Debug)]
 pub struct HeadlessOptions {
@@ -83,7 +86,11 @@ impl RunSummary {
 /// An output folder holding files Sierra did not write (without `force`) or unwritable, no GPU
 /// adapter, GPU errors, I/O errors; each with context.
 pub fn run_headless(game: Game, options: &HeadlessOptions) -> Result<RunSummary> {
-    let names = output::headless_names(options.frames, options.profile);
+    let mut names = output::headless_names(options.frames, options.profile);
+    if game.audio.recorded().is_some() {
+        // Listed in the manifest like every other file of the run.
+        names.push(AUDIO_FILE.to_owned());
+    }
     let out = output::OutputDir::replace(&options.out, &names, options.force)?;
     run_headless_into(game, options, &out)
 }
@@ -182,12 +189,12 @@ pub fn run_headless_into(
     output::write_stats(&stats, &stats_path)?;
     if let Some((_, guard)) = profiling {
         let origin = guard.origin();
-        drop(guard); // closes trace.json before the GPU track is appended
+        guard.finish()?; // closes trace.json before the GPU track is appended
         let track: Vec<TrackSpan> = gpu.iter().flat_map(|t| gpu_spans(origin, t)).collect();
         sierra_profile::append_track(&trace_path, "GPU", &track)
             .context("adding the GPU track to trace.json")?;
     }
-    let audio_path = options.out.join("audio.wav");
+    let audio_path = out.dir().join(AUDIO_FILE);
     let audio = runner
         .game()
         .audio

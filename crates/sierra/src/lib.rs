@@ -31,6 +31,7 @@ pub mod key_track;
 pub mod level_gltf;
 pub mod level_skins;
 pub mod level_surfaces;
+pub mod minimise_script;
 pub mod output;
 pub mod overlay;
 pub mod prelude;

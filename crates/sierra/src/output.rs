@@ -41,11 +41,31 @@ pub fn frame_path(dir: &Path, index: usize) -> PathBuf {
 /// Writes `image` as PNG.
 ///
 /// # Errors
-/// I/O or encoding errors, naming the file.
+/// I/O or encoding errors, naming the file; as [`write_image`].
 pub fn write_png(image: &RgbaImage, path: &Path) -> Result<()> {
-    image
-        .save(path)
-        .with_context(|| format!("cannot write {}", path.display()))
+    write_image(image, path)
+}
+
+/// Writes `image` (RGBA8, RGB8, grey...) as PNG through [`sierra_assets::write_atomic_with`]:
+/// under a temporary name in the same folder, renamed when complete, so a failed write leaves
+/// nothing under `path`.
+///
+/// # Errors
+/// I/O or encoding errors, naming the file.
+pub fn write_image<P>(image: &image::ImageBuffer<P, Vec<P::Subpixel>>, path: &Path) -> Result<()>
+where
+    P: image::PixelWithColorType,
+    [P::Subpixel]: image::EncodableLayout,
+{
+    sierra_assets::write_atomic_with(path, |w| {
+        image
+            .write_with_encoder(image::codecs::png::PngEncoder::new(w))
+            .map_err(|e| match e {
+                image::ImageError::IoError(e) => e,
+                other => std::io::Error::other(other),
+            })
+    })?;
+    Ok(())
 }
 
 /// Indices of up to [`CONTACT_SHEET_MAX`] evenly spaced frames out of `count`,
@@ -305,7 +325,8 @@ impl FrameTimeSummary {
 /// I/O errors, naming the file.
 pub fn write_stats(stats: &RunStats, path: &Path) -> Result<()> {
     let json = serde_json::to_string_pretty(stats).context("serialising stats")?;
-    std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))
+    sierra_assets::write_atomic(path, json.as_bytes())?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use sierra_render::{wgpu, GpuContext, Renderer};
@@ -57,6 +57,9 @@ pub struct WindowOptions {
     pub frames: Option<u64>,
     /// Script a resize to 1 × 1 and back (window test).
     pub test_resize: bool,
+    /// Script a minimise (an injected 0 × 0 resize and an unmap), a restore and a resize
+    /// storm, printing CPU time and memory ([`crate::minimise_script`]; window test).
+    pub test_minimise: bool,
     /// Scripted key events (`--input`); with a track the game runs one tick per frame, and
     /// without `frames` the window closes once the track's last event was delivered.
     pub key_track: Option<KeyTrack>,
@@ -205,6 +208,8 @@ pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
         error: None,
         frames: 0,
         resize: ResizeScript::default(),
+        minimise: crate::minimise_script::MinimiseScript::default(),
+        next_hidden_tick: None,
         screenshots: Vec::new(),
         screenshot_out: None,
         track_tick: 0,
@@ -297,6 +302,9 @@ struct App {
     error: Option<anyhow::Error>,
     frames: u64,
     resize: ResizeScript,
+    minimise: crate::minimise_script::MinimiseScript,
+    /// While minimised: when the next redraw (which only ticks the game) is due.
+    next_hidden_tick: Option<Instant>,
     screenshots: Vec<PathBuf>,
     /// The screenshot folder, prepared at the first screenshot.
     screenshot_out: Option<crate::output::OutputDir>,
@@ -470,6 +478,38 @@ impl App {
         let _ = outln!("screenshot: {}", path.display());
         self.screenshots.push(path);
         Ok(())
+    }
+
+    /// `--test-minimise`: drives [`crate::minimise_script::MinimiseScript`]; returns whether
+    /// it has finished.
+    fn drive_minimise_script(&mut self) -> Result<bool> {
+        use crate::minimise_script::Step;
+        if !self.options.test_minimise {
+            return Ok(true);
+        }
+        let Some(running) = &self.running else {
+            return Ok(false);
+        };
+        let tick = running.runner.game().clock.tick();
+        let size = (self.options.width, self.options.height);
+        match self.minimise.step(self.frames, tick, size) {
+            Step::Wait => Ok(false),
+            Step::Done => Ok(true),
+            Step::Hide => {
+                running.window.set_visible(false);
+                self.resized(PhysicalSize::new(0, 0))?;
+                Ok(false)
+            }
+            Step::Show => {
+                running.window.set_visible(true);
+                self.resized(PhysicalSize::new(size.0, size.1))?;
+                Ok(false)
+            }
+            Step::Resize(w, h) => {
+                let _ = running.window.request_inner_size(PhysicalSize::new(w, h));
+                Ok(false)
+            }
+        }
     }
 
     /// `--test-resize`: request 1 × 1, then the original size; returns whether the script is finished.
@@ -723,9 +763,7 @@ fn write_screenshot(running: &mut Running, path: &std::path::Path) -> Result<()>
     let image = running
         .runner
         .render_to_image(&running.ctx, &mut running.renderer, format)?;
-    image
-        .save(path)
-        .with_context(|| format!("writing the screenshot {}", path.display()))
+    crate::output::write_image(&image, path).context("writing the screenshot")
 }
 
 impl ApplicationHandler for App {
@@ -788,7 +826,10 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        let script_done = match self.drive_resize_script() {
+        let script_done = match self
+            .drive_resize_script()
+            .and_then(|resized| Ok(self.drive_minimise_script()? && resized))
+        {
             Ok(done) => done,
             Err(e) => return self.fail(event_loop, e),
         };
@@ -809,7 +850,24 @@ impl ApplicationHandler for App {
             event_loop.exit();
             return;
         }
-        if let Some(running) = &self.running {
+        let Some(running) = &self.running else {
+            return;
+        };
+        if running.minimised {
+            // Nothing can be drawn: wake once per fixed tick to keep the game ticking, rather
+            // than polling (which spins a core).
+            let tick = Duration::from_secs_f64(running.runner.game().clock.dt());
+            let now = Instant::now();
+            let due = *self.next_hidden_tick.get_or_insert(now);
+            if now >= due {
+                running.window.request_redraw();
+                self.next_hidden_tick = Some(due.max(now - tick) + tick);
+            }
+            let wake = self.next_hidden_tick.unwrap_or(now + tick);
+            event_loop.set_control_flow(ControlFlow::WaitUntil(wake));
+        } else {
+            self.next_hidden_tick = None;
+            event_loop.set_control_flow(ControlFlow::Poll);
             running.window.request_redraw();
         }
     }

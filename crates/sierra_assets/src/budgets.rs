@@ -6,6 +6,7 @@
 //! | decoded bytes per glTF (accessors counted per use after sparse expansion, RGBA8 images) | 256 MiB | `--max-gltf-bytes` | `gltfDecodedBytes` |
 //! | image width and height, read from the header before decoding | 8192 px | `--max-image-size` | `imageSize` |
 //! | vertices per generated mesh (`grid:N`: (N+1)², `Terrain.resolution`², `export-obj --resolution`²) | 4,194,304 (2048²) | `--max-vertices` | `meshVertices` |
+//! | crowd members of a level, summed over its `Crowd` components | 100,000 | `--max-crowd-instances` (at most [`MAX_CROWD_INSTANCES_LIMIT`]) | `crowdInstances` |
 //!
 //! A CLI flag replaces the default. A level's `settings.limits` can only *lower* a limit
 //! ([`Budgets::lowered_by`]): a level is untrusted input, so it cannot grant itself more
@@ -22,7 +23,13 @@ pub enum Budget {
     ImageSize,
     /// [`Budgets::mesh_vertices`].
     MeshVertices,
+    /// [`Budgets::crowd_instances`].
+    CrowdInstances,
 }
+
+/// The most `--max-crowd-instances` may grant: each member is baked, animated and drawn every
+/// frame, so the flag is bounded like every count on the command line.
+pub const MAX_CROWD_INSTANCES_LIMIT: u64 = 1_000_000;
 
 impl Budget {
     /// The command-line flag that sets it.
@@ -32,6 +39,7 @@ impl Budget {
             Budget::GltfDecodedBytes => "--max-gltf-bytes",
             Budget::ImageSize => "--max-image-size",
             Budget::MeshVertices => "--max-vertices",
+            Budget::CrowdInstances => "--max-crowd-instances",
         }
     }
 
@@ -42,6 +50,7 @@ impl Budget {
             Budget::GltfDecodedBytes => "settings.limits.gltfDecodedBytes",
             Budget::ImageSize => "settings.limits.imageSize",
             Budget::MeshVertices => "settings.limits.meshVertices",
+            Budget::CrowdInstances => "settings.limits.crowdInstances",
         }
     }
 
@@ -53,6 +62,7 @@ impl Budget {
             Budget::GltfDecodedBytes => d.gltf_decoded_bytes,
             Budget::ImageSize => u64::from(d.image_size),
             Budget::MeshVertices => d.mesh_vertices,
+            Budget::CrowdInstances => d.crowd_instances,
         }
     }
 
@@ -79,6 +89,8 @@ pub struct Budgets {
     /// Most vertices of one generated mesh: `grid:N` has (N+1)², a `Terrain` of resolution R
     /// has R², `export-obj --resolution R` R².
     pub mesh_vertices: u64,
+    /// Most crowd members one level places, summed over all its `Crowd` components.
+    pub crowd_instances: u64,
 }
 
 impl Budgets {
@@ -88,6 +100,7 @@ impl Budgets {
         gltf_decoded_bytes: 256 << 20,
         image_size: 8192,
         mesh_vertices: 2048 * 2048,
+        crowd_instances: 100_000,
     };
 
     /// These budgets with every limit `overrides` sets replaced (CLI flags).
@@ -103,6 +116,9 @@ impl Budgets {
         }
         if let Some(v) = overrides.mesh_vertices {
             self.mesh_vertices = v;
+        }
+        if let Some(v) = overrides.crowd_instances {
+            self.crowd_instances = v;
         }
         self
     }
@@ -121,6 +137,9 @@ impl Budgets {
         }
         if let Some(v) = lower.mesh_vertices {
             self.mesh_vertices = self.mesh_vertices.min(v);
+        }
+        if let Some(v) = lower.crowd_instances {
+            self.crowd_instances = self.crowd_instances.min(v);
         }
         self
     }
@@ -143,6 +162,8 @@ pub struct BudgetOverrides {
     pub image_size: Option<u32>,
     /// See [`Budgets::mesh_vertices`].
     pub mesh_vertices: Option<u64>,
+    /// See [`Budgets::crowd_instances`].
+    pub crowd_instances: Option<u64>,
 }
 
 #[cfg(test)]

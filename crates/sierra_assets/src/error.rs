@@ -72,6 +72,15 @@ pub enum AssetError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// The file kept changing while it was read (another program writing it): no consistent
+    /// snapshot could be read.
+    #[error("{}: the file changed while it was being read ({tries} tries); another program is writing it: load it again once it is saved", file.display())]
+    Changed {
+        /// The file.
+        file: PathBuf,
+        /// Reads tried.
+        tries: u32,
+    },
     /// The root itself cannot be opened, or any other I/O error.
     #[error("{}: cannot read: {source}", file.display())]
     Io {

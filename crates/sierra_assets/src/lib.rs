@@ -9,7 +9,9 @@
 //! - [`open_within`]: the one way to read an asset file: open within the root (non-blocking,
 //!   so a FIFO cannot hang the open), `fstat` the handle and require a regular file (not a
 //!   device such as `/dev/zero`, a FIFO or a directory), then read through
-//!   [`std::io::Read::take`]`(max_bytes + 1)` so no file can be longer than its budget.
+//!   [`std::io::Read::take`]`(max_bytes + 1)` so no file can be longer than its budget, as one
+//!   snapshot: a file that changes while it is read is read again, and refused
+//!   ([`AssetError::Changed`]) if it keeps changing.
 //! - [`Budgets`]: the documented limits (bytes per file, decoded bytes per glTF, image
 //!   dimensions, vertices per generated mesh), with the CLI flag and level setting that
 //!   change each.
@@ -21,19 +23,25 @@
 //! - [`SHARED_PREFIX`]: a path written `shared:PATH` names `PATH` inside the shared sample
 //!   assets ([`shared_assets_dir`]), opened through that folder as its own root.
 //!
+//! - [`AtomicFile`], [`write_atomic`]: the one way outputs are written: to a temporary name in
+//!   the same folder, renamed when complete, so a failed write leaves no partial file.
+//!
 //! Errors ([`AssetError`]) name the file as the user wrote it under its root, and for budget
 //! refusals the amount, the limit and how to raise it.
 
 #![warn(missing_docs)]
 
+mod atomic_write;
 mod budgets;
 mod error;
 mod resolver;
 mod root;
 mod shared;
+mod snapshot;
 mod uri;
 
-pub use budgets::{Budget, BudgetOverrides, Budgets};
+pub use atomic_write::{write_atomic, write_atomic_with, AtomicFile, WriteError, TEMP_MARKER};
+pub use budgets::{Budget, BudgetOverrides, Budgets, MAX_CROWD_INSTANCES_LIMIT};
 pub use error::AssetError;
 pub use resolver::Resolver;
 pub use root::{open_within, AssetRoot, FileId, OpenAsset};

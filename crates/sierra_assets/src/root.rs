@@ -1,6 +1,5 @@
 //! A named asset root opened as a capability, and the one way to read a file inside it.
 
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use cap_std::fs::{Dir, OpenOptions};
@@ -224,11 +223,14 @@ impl OpenAsset {
         self.len == 0
     }
 
-    /// Reads the whole file, refusing it when it is longer than `max_bytes` (by its `fstat`
-    /// size, and again while reading through `take(max_bytes + 1)`, in case it grows).
+    /// Reads the whole file as one snapshot (`crate::snapshot`: a file changing during the
+    /// read is read again, and refused if it keeps changing), refusing it when it is longer
+    /// than `max_bytes` (by its `fstat` size, and again while reading through
+    /// `take(max_bytes + 1)`, in case it grows).
     ///
     /// # Errors
-    /// [`AssetError::OverBudget`] (budget [`Budget::FileBytes`]), [`AssetError::Io`].
+    /// [`AssetError::OverBudget`] (budget [`Budget::FileBytes`]), [`AssetError::Changed`],
+    /// [`AssetError::Io`].
     pub fn read(self, max_bytes: u64) -> Result<Vec<u8>, AssetError> {
         let over = |amount: String, display: PathBuf| AssetError::OverBudget {
             file: display,
@@ -241,19 +243,10 @@ impl OpenAsset {
         if self.len > max_bytes {
             return Err(over(format!("{} bytes", self.len), self.display));
         }
-        let mut bytes = Vec::with_capacity(self.len as usize);
-        let mut file = self.file;
-        (&mut file)
-            .take(max_bytes.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(|source| AssetError::Io {
-                file: self.display.clone(),
-                source,
-            })?;
-        if bytes.len() as u64 > max_bytes {
-            return Err(over(format!("more than {max_bytes} bytes"), self.display));
+        match crate::snapshot::read_snapshot(self.file, max_bytes, &self.display)? {
+            Ok(bytes) => Ok(bytes),
+            Err(_) => Err(over(format!("more than {max_bytes} bytes"), self.display)),
         }
-        Ok(bytes)
     }
 }
 

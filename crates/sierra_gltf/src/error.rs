@@ -135,6 +135,37 @@ pub enum Error {
         /// The scene used.
         scene: usize,
     },
+    /// A skin lists the same node twice in its `joints` (glTF 2.0 §5.28: the joints are unique).
+    #[error("{file}: skin {skin}: joints[{index}] is node {node}, already listed as joints[{first}]; a skin's joints must be unique")]
+    DuplicateSkinJoint {
+        /// The file.
+        file: PathBuf,
+        /// Skin index.
+        skin: usize,
+        /// Index in the skin's `joints` array of the repeat.
+        index: usize,
+        /// Index in `joints` where the node first appears.
+        first: usize,
+        /// The node index.
+        node: usize,
+    },
+    /// A skin's skeleton (its joints plus their non-joint ancestors) has more joints than
+    /// the runtime's 16-bit joint indices address.
+    #[error("{file}: skin {skin} lists {joints} joints, and with their {ancestors} non-joint ancestor node(s) its skeleton has {skeleton} joints; at most {max} are supported (joint indices are 16-bit and 65535 marks a root)")]
+    SkinTooLarge {
+        /// The file.
+        file: PathBuf,
+        /// Skin index.
+        skin: usize,
+        /// Length of the skin's `joints`.
+        joints: usize,
+        /// Ancestors of the joints that are not joints themselves (part of the skeleton).
+        ancestors: usize,
+        /// Joints of the skeleton (`joints + ancestors`).
+        skeleton: usize,
+        /// Most joints a skeleton may have.
+        max: usize,
+    },
     /// Keyframes of an animation channel are invalid (NaN, times not increasing, count mismatch).
     #[error(
         "{file}: animation {animation} ({name:?}) channel {channel}, accessor {accessor}: {reason}"

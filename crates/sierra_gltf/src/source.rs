@@ -204,19 +204,24 @@ pub(crate) fn load_images(
                 reason,
             };
             let (bytes, uri_name): (std::borrow::Cow<[u8]>, Option<String>) = match img.source() {
-                gltf::image::Source::View { view, .. } => {
+                gltf::image::Source::View { view, mime_type } => {
                     let data = buffers.view(&view).ok_or_else(|| {
                         fail(format!(
                             "buffer view {} lies outside its buffer",
                             view.index()
                         ))
                     })?;
+                    check_mime(mime_type, &data).map_err(fail)?;
                     (data.into(), None)
                 }
-                gltf::image::Source::Uri { uri, .. } => {
+                gltf::image::Source::Uri { uri, mime_type } => {
                     let bytes = resolver
                         .read_uri(uri, &format!("{}: images[{i}].uri", file.display()))
                         .map_err(|e| fail(format!("uri `{}`: {e}", short(uri))))?;
+                    let declared = mime_type.or_else(|| data_uri_mime(uri));
+                    if let Some(declared) = declared {
+                        check_mime(declared, &bytes).map_err(fail)?;
+                    }
                     let name = (!uri.starts_with("data:")).then(|| uri.to_owned());
                     (bytes.into(), name)
                 }
@@ -236,6 +241,37 @@ pub(crate) fn load_images(
             )
         })
         .collect()
+}
+
+/// The MIME type a `data:` URI declares (`data:image/png;base64,…` → `image/png`).
+fn data_uri_mime(uri: &str) -> Option<&str> {
+    let rest = uri.strip_prefix("data:")?;
+    let end = rest.find([';', ','])?;
+    Some(&rest[..end]).filter(|m| !m.is_empty())
+}
+
+/// Checks that an image's bytes are what its declared MIME type says (glTF 2.0 §5.17:
+/// `image/png` or `image/jpeg`), so a PNG labelled `image/jpeg` is refused rather than
+/// decoded by guessing. Other types (extensions' images) are left to the decoder.
+///
+/// # Errors
+/// The declared and the actual format, for [`Error::Image`].
+fn check_mime(declared: &str, bytes: &[u8]) -> std::result::Result<(), String> {
+    let expected = match declared {
+        "image/png" => image::ImageFormat::Png,
+        "image/jpeg" => image::ImageFormat::Jpeg,
+        _ => return Ok(()),
+    };
+    match image::guess_format(bytes) {
+        Ok(actual) if actual == expected => Ok(()),
+        Ok(actual) => Err(format!(
+            "mimeType is `{declared}` but the bytes are a {} image",
+            format!("{actual:?}").to_uppercase()
+        )),
+        Err(_) => Err(format!(
+            "mimeType is `{declared}` but the bytes are not a PNG or JPEG image"
+        )),
+    }
 }
 
 /// Reads and decodes a standalone image file (a level's normal map) through `resolver`: inside

@@ -3,8 +3,8 @@ use std::path::PathBuf;
 /// Errors of the profiler.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The Chrome trace file could not be created.
-    #[error("cannot create trace file {path}: {source}")]
+    /// The Chrome trace file could not be created or written.
+    #[error("cannot write trace file {path}: {source}")]
     TraceFile {
         /// The requested `trace.json` path.
         path: PathBuf,

@@ -1,4 +1,3 @@
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -34,15 +33,97 @@ impl Default for ProfilerConfig {
     }
 }
 
-/// Keeps the Chrome trace open; dropping it writes the closing bracket and closes the file, so
-/// hold it until the last frame has ended.
+/// Keeps the Chrome trace open; [`TraceGuard::finish`] (or dropping it) writes the closing
+/// bracket, closes the file and renames it from its temporary name to `trace.json`, so hold it
+/// until the last frame has ended. The trace is written under a temporary name in the same
+/// folder ([`sierra_assets::AtomicFile`]): a run that fails, or a write that fails part way,
+/// leaves no partial `trace.json`.
 pub struct TraceGuard {
     flush: Option<FlushGuard>,
     path: Option<PathBuf>,
     origin: Instant,
+    writer: Option<TraceWriter>,
+}
+
+/// What the Chrome layer's writer thread writes into. That thread unwraps every write, so a
+/// failed write (disk full, `EFBIG`) is latched here instead of panicking it, later writes are
+/// dropped, and [`TraceGuard::finish`] reports the error naming the file.
+#[derive(Clone)]
+struct TraceWriter(Arc<Mutex<TraceOutput>>);
+
+struct TraceOutput {
+    file: Option<sierra_assets::AtomicFile>,
+    error: Option<std::io::Error>,
+}
+
+impl TraceWriter {
+    fn with(&self, op: impl FnOnce(&mut sierra_assets::AtomicFile) -> std::io::Result<()>) {
+        let mut out = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let out = &mut *out;
+        if let (None, Some(file)) = (&out.error, &mut out.file) {
+            if let Err(e) = op(file) {
+                out.error = Some(e);
+            }
+        }
+    }
+
+    /// Commits the file (after the writer thread has ended), or reports the latched error.
+    fn commit(&self) -> Result<(), Error> {
+        let mut out = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(file) = out.file.take() else {
+            return Ok(());
+        };
+        let fail = |path: &Path, source| Error::TraceFile {
+            path: path.to_path_buf(),
+            source,
+        };
+        match out.error.take() {
+            // Dropping the file removes the temporary.
+            Some(source) => Err(fail(file.path(), source)),
+            None => file.commit().map_err(|e| fail(&e.path, e.source)),
+        }
+    }
+}
+
+impl std::io::Write for TraceWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.with(|f| f.write_all(buf));
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.with(std::io::Write::flush);
+        Ok(())
+    }
+}
+
+impl Drop for TraceGuard {
+    fn drop(&mut self) {
+        if let Err(e) = self.close() {
+            eprintln!("error: {e}");
+        }
+    }
 }
 
 impl TraceGuard {
+    /// Closes the trace (the closing bracket written, the writer thread ended) and renames it
+    /// to its final name.
+    ///
+    /// # Errors
+    /// [`Error::TraceFile`] naming `trace.json` when a write failed; nothing is then left
+    /// under that name.
+    pub fn finish(mut self) -> Result<(), Error> {
+        self.close()
+    }
+
+    fn close(&mut self) -> Result<(), Error> {
+        drop(self.flush.take());
+        match self.writer.take() {
+            Some(writer) => writer.commit(),
+            None => Ok(()),
+        }
+    }
+
     /// The trace file being written, if any.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
@@ -99,19 +180,24 @@ impl Profiler {
         let accumulator = Arc::new(Mutex::new(StatsAccumulator::new(config.window_frames)));
         let stats_layer = StatsLayer::new(accumulator.clone(), config.clock);
         let origin = Instant::now();
-        let (chrome_layer, flush) = match &config.trace_path {
+        let (chrome_layer, flush, writer) = match &config.trace_path {
             Some(path) => {
-                let file = File::create(path).map_err(|source| Error::TraceFile {
-                    path: path.clone(),
-                    source,
-                })?;
+                let file =
+                    sierra_assets::AtomicFile::create(path).map_err(|e| Error::TraceFile {
+                        path: e.path,
+                        source: e.source,
+                    })?;
+                let writer = TraceWriter(Arc::new(Mutex::new(TraceOutput {
+                    file: Some(file),
+                    error: None,
+                })));
                 let (layer, flush) = ChromeLayerBuilder::new()
-                    .writer(file)
+                    .writer(writer.clone())
                     .include_args(false)
                     .build();
-                (Some(layer), Some(flush))
+                (Some(layer), Some(flush), Some(writer))
             }
-            None => (None, None),
+            None => (None, None, None),
         };
         let subscriber = tracing_subscriber::registry()
             .with(stats_layer)
@@ -120,6 +206,7 @@ impl Profiler {
             flush,
             path: config.trace_path,
             origin,
+            writer,
         };
         Ok((Profiler { accumulator }, Dispatch::new(subscriber), guard))
     }
@@ -164,9 +251,9 @@ impl Profiler {
         let stats = self.stats();
         // Serialising plain numbers and strings into memory cannot fail.
         let json = serde_json::to_string_pretty(&stats).unwrap_or_default();
-        std::fs::write(path, json).map_err(|source| Error::StatsFile {
-            path: path.to_path_buf(),
-            source,
+        sierra_assets::write_atomic(path, json.as_bytes()).map_err(|e| Error::StatsFile {
+            path: e.path,
+            source: e.source,
         })
     }
 }

@@ -47,8 +47,8 @@ pub fn append_track(trace_path: &Path, track_name: &str, spans: &[TrackSpan]) ->
     }
     // Serialising JSON values into memory cannot fail.
     let json = serde_json::to_string(&events).unwrap_or_default();
-    std::fs::write(trace_path, json).map_err(|source| Error::TraceFile {
-        path: trace_path.to_path_buf(),
-        source,
+    sierra_assets::write_atomic(trace_path, json.as_bytes()).map_err(|e| Error::TraceFile {
+        path: e.path,
+        source: e.source,
     })
 }

@@ -342,3 +342,53 @@ fn environment_source_is_sky_ambient_or_an_image_path() {
     assert_eq!(path, "post.environment.source");
     assert!(message.contains("`sky`, `ambient`"), "{text}");
 }
+
+/// `n` crowds of `count` members each.
+fn crowds(n: usize, count: u32, limits: &str) -> String {
+    let objects: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"name": "C{i}", "components": [{{"type": "Crowd", "model": "builtin:mannequin", "count": {count}}}]}}"#
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"settings": {{"limits": {{{limits}}}}}, "objects": [{}]}}"#,
+        objects.join(", ")
+    )
+}
+
+/// Issue #44: 20 crowds × 100,000 members, each allowed alone, ran for minutes; the level's
+/// crowds now share one budget, and the crowd that crosses it is named.
+#[test]
+fn crowds_share_one_instance_budget_per_level() {
+    let (_, text, path) = load_err(&crowds(20, 100_000, ""));
+    assert_eq!(
+        text,
+        format!(
+            "{}: at `objects[1].components[0].count`: this crowd brings the level's crowds to 200000 members, more than the limit of 100000 crowd instances per level (default 100000; raise it with --max-crowd-instances)",
+            path.display()
+        )
+    );
+    // A level may lower the budget (never raise it).
+    let (_, text, _) = load_err(&crowds(3, 40, r#""crowdInstances": 100"#));
+    assert!(
+        text.contains("objects[2].components[0].count")
+            && text.contains("to 120 members, more than the limit of 100"),
+        "{text}"
+    );
+    let (_, text, _) = load_err(&crowds(2, 60_000, r#""crowdInstances": 1000000"#));
+    assert!(text.contains("limit of 100000"), "{text}");
+    // Negative controls: exactly at the budget loads, and the CLI flag raises it.
+    let (_dir, path) = write_level(&crowds(2, 50_000, ""));
+    load_level(&path).unwrap();
+    let (_dir, path) = write_level(&crowds(20, 100_000, ""));
+    let options = sierra_scene::LoadOptions {
+        limits: sierra_assets::BudgetOverrides {
+            crowd_instances: Some(2_000_000),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    sierra_scene::load_level_with(&path, &options).unwrap();
+}

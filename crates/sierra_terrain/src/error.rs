@@ -31,13 +31,16 @@ pub enum Error {
         /// The allowed range in words, e.g. `1..=8192`.
         expected: String,
     },
-    /// A grid or mesh size that is negative, zero or above the stated limit.
-    #[error("{name} = {value} is not a valid size: it must be in 1..={max}")]
+    /// A grid or mesh size below its smallest or above its largest accepted value (a length
+    /// that must be exact has `min == max`).
+    #[error("{name} = {value} is not a valid size: it must be {}", size_range(*min, *max))]
     Size {
         /// Which size (e.g. `resolution`, `grid width`).
         name: String,
         /// The value given.
         value: i64,
+        /// Smallest accepted value.
+        min: i64,
         /// Largest accepted value.
         max: i64,
     },
@@ -60,12 +63,19 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn size(name: &str, value: i64, max: i64) -> Self {
+    /// A size outside `min..=max`.
+    pub(crate) fn size_in(name: &str, value: i64, min: i64, max: i64) -> Self {
         Self::Size {
             name: name.to_string(),
             value,
+            min,
             max,
         }
+    }
+
+    /// A length that must equal `want`.
+    pub(crate) fn length(name: &str, got: usize, want: usize) -> Self {
+        Self::size_in(name, got as i64, want as i64, want as i64)
     }
 
     pub(crate) fn non_finite(name: &str, value: f64) -> Self {
@@ -128,9 +138,23 @@ pub(crate) fn all_positive(values: &[(&str, f32)], expected: &str) -> Result<(),
 /// Checks `1 <= value <= max` for a size given as a signed number (so negative input from the
 /// command line or a level file is reported as such, not wrapped).
 pub(crate) fn size(name: &str, value: i64, max: i64) -> Result<usize, Error> {
-    if (1..=max).contains(&value) {
+    size_in(name, value, 1, max)
+}
+
+/// Checks `min <= value <= max` (see [`size`]).
+pub(crate) fn size_in(name: &str, value: i64, min: i64, max: i64) -> Result<usize, Error> {
+    if (min..=max).contains(&value) {
         Ok(value as usize)
     } else {
-        Err(Error::size(name, value, max))
+        Err(Error::size_in(name, value, min, max))
+    }
+}
+
+/// `in MIN..=MAX`, or `exactly N` when both are equal.
+fn size_range(min: i64, max: i64) -> String {
+    if min == max {
+        format!("exactly {max}")
+    } else {
+        format!("in {min}..={max}")
     }
 }

@@ -2,7 +2,7 @@
 
 use glam::{Vec2, Vec3};
 
-use crate::error::{all_positive, size, Error};
+use crate::error::{all_positive, size_in, Error};
 
 /// Largest accepted samples per side (16384, the 2D texture limit on the target GPUs).
 pub const MAX_RESOLUTION: i64 = 16384;
@@ -35,20 +35,18 @@ impl HeightField {
     /// [`Error::Size`] when `resolution` is not in `2..=MAX_RESOLUTION` or `heights` has the
     /// wrong length; [`Error::NonFinite`]/[`Error::OutOfRange`] for a bad `size`.
     pub fn new(resolution: usize, size_m: f32, heights: Vec<f32>) -> Result<Self, Error> {
-        let resolution = size("height-field resolution", resolution as i64, MAX_RESOLUTION)?;
-        if resolution < 2 {
-            return Err(Error::size(
-                "height-field resolution (at least 2)",
-                1,
-                MAX_RESOLUTION,
-            ));
-        }
+        let resolution = size_in(
+            "height-field resolution",
+            resolution as i64,
+            2,
+            MAX_RESOLUTION,
+        )?;
         all_positive(&[("height-field size", size_m)], "> 0 metres")?;
         if heights.len() != resolution * resolution {
-            return Err(Error::size(
+            return Err(Error::length(
                 "height-field sample count",
-                heights.len() as i64,
-                (resolution * resolution) as i64,
+                heights.len(),
+                resolution * resolution,
             ));
         }
         Ok(Self {

@@ -19,7 +19,7 @@ use glam::{Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{all_finite, all_positive, named_fields, size, Error};
+use crate::error::{all_finite, all_positive, named_fields, size, size_in, Error};
 use crate::heightfield::{HeightField, RayHit, MAX_RESOLUTION};
 use crate::mesh::Mesh;
 use crate::noise::grid::{fbm2_grid, GridSpec, Threads};
@@ -107,14 +107,7 @@ impl TerrainParams {
     /// [`Error::NonFinite`] for bad fBm parameters, [`Error::OutOfRange`] for non-positive
     /// lengths.
     pub fn validate(&self) -> Result<(), Error> {
-        size("resolution", self.resolution, MAX_RESOLUTION)?;
-        if self.resolution < 3 {
-            return Err(Error::size(
-                "resolution (at least 3)",
-                self.resolution,
-                MAX_RESOLUTION,
-            ));
-        }
+        size_in("resolution", self.resolution, 3, MAX_RESOLUTION)?;
         size("chunk_cells", self.chunk_cells, 1024)?;
         Fbm::new(self.mountains)?;
         let lengths = named_fields!(self: size, feature_size, coast_feature_size);
@@ -242,7 +235,7 @@ impl Island {
         let n = params.resolution as usize;
         for (name, g) in [("coast grid", coast), ("mountain grid", mountains)] {
             if g.len() != n * n {
-                return Err(Error::size(name, g.len() as i64, (n * n) as i64));
+                return Err(Error::length(name, g.len(), n * n));
             }
         }
         let ridge_bound = Fbm::new(params.mountains)?.amplitude_bound() as f32;
@@ -410,6 +403,24 @@ mod tests {
         assert_eq!(p.backend, Backend::Cpu);
         let e = serde_json::from_str::<TerrainParams>(r#"{"heigth": 1}"#).unwrap_err();
         assert!(e.to_string().contains("heigth"), "{e}");
+    }
+
+    /// Issue #44: a resolution of 1 said "(at least 3) = 1 … must be in 1..=16384"; the range
+    /// in the message is now the rule itself.
+    #[test]
+    fn a_resolution_below_three_names_the_real_range() {
+        let mut p = small();
+        for r in [1, 2] {
+            p.resolution = r;
+            let e = p.validate().unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!("resolution = {r} is not a valid size: it must be in 3..={MAX_RESOLUTION}")
+            );
+        }
+        // Negative control: the smallest accepted resolution passes.
+        p.resolution = 3;
+        p.validate().unwrap();
     }
 
     #[test]

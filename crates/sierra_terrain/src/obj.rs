@@ -5,8 +5,7 @@
 //! tobj read; omitted when the mesh has none), `vt u v`, `vn x y z`, one material, and
 //! `f v/vt/vn` faces (1-based, counter-clockwise).
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use glam::Vec4;
@@ -47,15 +46,13 @@ pub fn write_obj(mesh: &Mesh, dir: &Path, stem: &str) -> Result<ObjFiles, Error>
     Ok(files)
 }
 
+/// Writes `path` through [`sierra_assets::write_atomic_with`]: a failed write leaves nothing
+/// under `path`.
 fn write_file(
     path: &Path,
-    body: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+    body: impl FnOnce(&mut sierra_assets::AtomicFile) -> std::io::Result<()>,
 ) -> Result<(), Error> {
-    let file = File::create(path).map_err(|e| Error::io(path, e))?;
-    let mut w = BufWriter::new(file);
-    body(&mut w)
-        .and_then(|()| w.flush())
-        .map_err(|e| Error::io(path, e))
+    sierra_assets::write_atomic_with(path, body).map_err(|e| Error::io(e.path, e.source))
 }
 
 fn write_mtl(w: &mut impl Write, material: &str, mesh: &Mesh) -> std::io::Result<()> {

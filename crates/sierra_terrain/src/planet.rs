@@ -13,7 +13,7 @@ use glam::{Quat, Vec2, Vec3, Vec4};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{all_finite, all_positive, named_fields, size, Error};
+use crate::error::{all_finite, all_positive, named_fields, size_in, Error};
 use crate::mesh::{grid_cells, Mesh};
 use crate::noise::{Fbm, FbmParams, Permutation};
 
@@ -149,10 +149,7 @@ impl PlanetParams {
     /// # Errors
     /// [`Error::Size`] for `rings`, fBm errors, [`Error::NonFinite`] / [`Error::OutOfRange`].
     pub fn validate(&self) -> Result<(), Error> {
-        size("planet rings", self.rings, 2048)?;
-        if self.rings < 3 {
-            return Err(Error::size("planet rings (at least 3)", self.rings, 2048));
-        }
+        size_in("planet rings", self.rings, 3, 2048)?;
         Fbm::new(self.surface)?;
         Fbm::new(self.clouds)?;
         all_positive(&named_fields!(self: radius, cloud_height), "> 0")?;

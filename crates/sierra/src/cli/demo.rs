@@ -96,6 +96,9 @@ pub struct DemoArgs {
     /// Window test: resize the window to 1x1 and back.
     #[arg(long, hide = true)]
     pub test_resize: bool,
+    /// Window test: inject a minimise (0x0 and unmap), restore, then a storm of 100 resizes.
+    #[arg(long, hide = true)]
+    pub test_minimise: bool,
 }
 
 /// Runs `sierra demo`.
@@ -117,6 +120,7 @@ pub fn run(args: DemoArgs) -> Result<()> {
             fit_to_screen: args.size.is_none(),
             frames: args.frames.map(u64::from),
             test_resize: args.test_resize,
+            test_minimise: args.test_minimise,
             key_track: args
                 .input
                 .as_deref()
@@ -237,6 +241,9 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
     };
     let mut names = crate::output::headless_names(options.frames, options.profile);
     names.push(AMBIENT_FILE.to_owned());
+    if game.audio.recorded().is_some() {
+        names.push(crate::headless::AUDIO_FILE.to_owned());
+    }
     let out = crate::output::OutputDir::replace(&args.out, &names, args.force)?;
     // Written even with --mute: it is a file, not playback.
     let ambient_path = out.file(AMBIENT_FILE);

@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 use sierra_gltf::builtin::mannequin;
 
@@ -25,7 +24,7 @@ pub struct ExportMannequinArgs {
 pub fn run(args: ExportMannequinArgs) -> anyhow::Result<()> {
     crate::output::check_single_file(&args.out, args.force)?;
     let bytes = mannequin::glb();
-    std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
+    sierra_assets::write_atomic(&args.out, &bytes)?;
     outln!("wrote {} ({} bytes)", args.out.display(), bytes.len())?;
     Ok(())
 }

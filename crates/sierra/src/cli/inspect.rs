@@ -32,11 +32,10 @@ pub fn inspect_json(args: &InspectArgs) -> anyhow::Result<serde_json::Value> {
     let mut assets = AssetCache::for_level(&level);
     let mut scene = Scene::from_level(&level, &mut assets)
         .with_context(|| format!("building the scene of {}", args.level.display()))?;
-    // Validate what `render` loads besides the scene: character and crowd models (through the
-    // same resolver and budgets), clips, IK chains, attachments. The tree printed is the
-    // level's, so the gameplay's joint nodes are built on a copy.
-    crate::gameplay::Gameplay::new(&mut scene.clone(), &args.level)?;
-    crate::world::crowds::LevelCrowds::from_scene(&scene, &args.level)?;
+    // One validation with `render`: the checks `Game::new` runs before anything touches the
+    // GPU (camera, gameplay, landscape components, crowds, node animation). The tree printed
+    // is the level's, so the game (which adds the gameplay's joint nodes) is built on a copy.
+    crate::game::Game::new(scene.clone(), args.level.clone(), 60.0)?;
     for _ in 0..args.ticks {
         sierra_scene::components::update_spinners(&mut scene, 1.0 / 60.0);
         scene.graph.propagate();

@@ -23,6 +23,8 @@ pub const MAX_TICKS: u64 = 100_000;
 /// Widest or tallest image or window (`--size`), pixels: wgpu's default 2D texture limit.
 pub const MAX_SIDE: u64 = 8192;
 
+use sierra_assets::MAX_CROWD_INSTANCES_LIMIT;
+
 /// `text` as an integer in `min..=max`; errors name `flag` and the limit.
 ///
 /// # Errors
@@ -69,6 +71,8 @@ bounded_parsers! {
     parse_steps("--steps") -> u32: 1..=MAX_STEPS;
     /// `--ticks`: 0..=[`MAX_TICKS`].
     parse_ticks("--ticks") -> u32: 0..=MAX_TICKS;
+    /// `--max-crowd-instances`: 1..=[`sierra_assets::MAX_CROWD_INSTANCES_LIMIT`].
+    parse_crowd_instances("--max-crowd-instances") -> u64: 1..=MAX_CROWD_INSTANCES_LIMIT;
 }
 
 /// At most `max` characters of `text` (whole characters), with `…` when cut: user input

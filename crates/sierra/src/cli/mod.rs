@@ -94,6 +94,9 @@ pub struct AssetArgs {
     /// Most vertices of one generated mesh: grid:N, Terrain resolution², export-obj --resolution² (default 4194304).
     #[arg(long, value_name = "N")]
     pub max_vertices: Option<u64>,
+    /// Most crowd members of a level, summed over its crowds (default 100000, at most 1000000).
+    #[arg(long, value_name = "N", value_parser = crate::cli::limits::parse_crowd_instances)]
+    pub max_crowd_instances: Option<u64>,
 }
 
 impl AssetArgs {
@@ -104,6 +107,7 @@ impl AssetArgs {
             gltf_decoded_bytes: self.max_gltf_bytes,
             image_size: self.max_image_size,
             mesh_vertices: self.max_vertices,
+            crowd_instances: self.max_crowd_instances,
         }
     }
 

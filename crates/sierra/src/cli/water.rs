@@ -201,9 +201,7 @@ pub fn write_height_image(
         .collect();
     let image = image::GrayImage::from_raw(params.cols as u32, params.rows as u32, pixels)
         .context("height image size")?;
-    image
-        .save(path)
-        .with_context(|| format!("writing {}", path.display()))
+    crate::output::write_image(&image, path)
 }
 
 /// Which simulation runs: backend, model and (GPU pipes only) kernels.

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use glam::camera::rh::{proj::directx, view};
 use glam::{Mat4, Vec2, Vec3, Vec4Swizzles};
 
@@ -100,9 +100,7 @@ fn collect3(p: [Option<Vec2>; 3]) -> Option<[Vec2; 3]> {
 /// # Errors
 /// An unwritable file.
 pub fn write(path: &Path, cols: usize, rows: usize, height: &[f32], level: f32) -> Result<()> {
-    render(cols, rows, height, level)
-        .save(path)
-        .with_context(|| format!("writing {}", path.display()))
+    crate::output::write_image(&render(cols, rows, height, level), path)
 }
 
 #[cfg(test)]

@@ -11,8 +11,12 @@
 //! (a 2-frame run after a 4-frame run leaves no `frame_0002.png`). An appending run
 //! ([`OutputDir::append`]: window screenshots) keeps earlier files and never overwrites one.
 //!
-//! The manifest is written to a uniquely named temporary file in the folder and renamed over
-//! [`MANIFEST`]: that write is also the check that the folder is writable, before any work.
+//! Every file, the manifest included, is written under a temporary name in the folder and
+//! renamed when complete ([`sierra_assets::write_atomic`]), so a failed write (disk full,
+//! `EFBIG`) leaves no partial file under a name the manifest lists; a temporary file left by a
+//! killed run is removed by the next run. The manifest lists the names a run plans before it
+//! writes them, so it stays true whichever file a failure stops at: every file in the folder
+//! is one it lists. The first manifest write is also the check that the folder is writable.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -123,16 +127,8 @@ impl OutputDir {
             files: self.files.iter().cloned().collect(),
         };
         let json = serde_json::to_string_pretty(&manifest).context("serialising the manifest")?;
-        let not_writable = || format!("output folder {} is not writable", self.dir.display());
-        let mut temp = tempfile::Builder::new()
-            .prefix(".sierra-manifest-")
-            .suffix(".tmp")
-            .tempfile_in(&self.dir)
-            .with_context(not_writable)?;
-        std::io::Write::write_all(&mut temp, json.as_bytes()).with_context(not_writable)?;
-        temp.persist(self.dir.join(MANIFEST))
-            .map_err(|e| e.error)
-            .with_context(not_writable)?;
+        sierra_assets::write_atomic(&self.dir.join(MANIFEST), json.as_bytes())
+            .with_context(|| format!("output folder {} is not writable", self.dir.display()))?;
         Ok(())
     }
 }
@@ -160,6 +156,11 @@ pub fn check_single_file(path: &Path, force: bool) -> Result<()> {
     Ok(())
 }
 
+/// Whether `name` is a temporary file of [`sierra_assets::AtomicFile`] (`.NAME.sierra-tmp-…`).
+fn is_leftover_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.contains(sierra_assets::TEMP_MARKER)
+}
+
 /// Creates `dir` and returns the names its manifest lists, refusing files no manifest lists
 /// unless `force`.
 fn open(dir: &Path, force: bool) -> Result<Vec<String>> {
@@ -172,6 +173,11 @@ fn open(dir: &Path, force: bool) -> Result<Vec<String>> {
     for entry in entries {
         let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
+        if is_leftover_temporary(&name) {
+            // A write Sierra never finished (the process was killed): never a user's file.
+            remove_file_if_present(dir, &name)?;
+            continue;
+        }
         let ours = name == MANIFEST && listed.is_some()
             || listed.as_ref().is_some_and(|l| l.contains(&name));
         if !ours {

@@ -197,9 +197,7 @@ impl App<'_> {
         let image = running
             .runner
             .render_to_image(&running.ctx, &mut running.renderer, format)?;
-        image
-            .save(&path)
-            .with_context(|| format!("writing the screenshot {}", path.display()))?;
+        crate::output::write_image(&image, &path).context("writing the screenshot")?;
         let _ = outln!("screenshot {}", path.display());
         Ok(())
     }

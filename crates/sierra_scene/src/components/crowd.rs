@@ -25,7 +25,8 @@ pub enum CrowdLayout {
 pub struct Crowd {
     /// `"builtin:mannequin"` or a glTF path relative to the level file.
     pub model: String,
-    /// Number of instances, 1 to 100000.
+    /// Number of instances, 1 to 100000; all the level's crowds together at most
+    /// `settings.limits.crowdInstances` (default 100000; `--max-crowd-instances`).
     pub count: u32,
     /// Placement (default grid).
     #[serde(default)]

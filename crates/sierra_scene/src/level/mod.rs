@@ -104,6 +104,9 @@ pub struct Limits {
     /// Most vertices of one generated mesh: `grid:N` has (N+1)², a `Terrain` of resolution R
     /// has R² (default 4194304 = 2048²; `--max-vertices`).
     pub mesh_vertices: Option<u64>,
+    /// Most crowd members the level places, summed over all its `Crowd` components (default
+    /// 100000; `--max-crowd-instances`).
+    pub crowd_instances: Option<u64>,
 }
 
 impl Limits {
@@ -114,6 +117,7 @@ impl Limits {
             gltf_decoded_bytes: self.gltf_decoded_bytes,
             image_size: self.image_size,
             mesh_vertices: self.mesh_vertices,
+            crowd_instances: self.crowd_instances,
         }
     }
 }
@@ -789,6 +793,7 @@ impl Level {
             ),
         }
         };
+        let mut crowd_members = 0u64;
         for (i, obj) in self.objects.iter().enumerate() {
             if let Some(MeshRef::Primitive(Primitive::Grid { cells })) = obj.mesh {
                 let n = u64::from(cells) + 1;
@@ -801,6 +806,20 @@ impl Level {
                 }
             }
             for (j, c) in obj.components.iter().enumerate() {
+                if let Component::Crowd(crowd) = c {
+                    crowd_members += u64::from(crowd.count);
+                    let cap = self.budgets.crowd_instances;
+                    if crowd_members > cap {
+                        return Err(Error::Invalid {
+                            file: self.file.clone(),
+                            json_path: format!("objects[{i}].components[{j}].count"),
+                            message: format!(
+                                "this crowd brings the level's crowds to {crowd_members} members, more than the limit of {cap} crowd instances per level ({})",
+                                sierra_assets::Budget::CrowdInstances.how_to_raise()
+                            ),
+                        });
+                    }
+                }
                 if let Component::Terrain(t) = c {
                     let r = t.resolution.unsigned_abs();
                     if r.saturating_mul(r) > limit {

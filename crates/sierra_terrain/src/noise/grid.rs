@@ -527,10 +527,10 @@ pub fn fbm2_grid(
     out: &mut [f32],
 ) -> Result<(), Error> {
     if out.len() != grid.width * grid.height {
-        return Err(Error::size(
+        return Err(Error::length(
             "fbm2_grid output length",
-            out.len() as i64,
-            (grid.width * grid.height) as i64,
+            out.len(),
+            grid.width * grid.height,
         ));
     }
     let row = |rows: &mut RowNoise, (j, r): (usize, &mut [f32])| {

@@ -64,7 +64,7 @@ fn check_len(what: &str, got: usize, want: usize) -> Result<(), Error> {
     if got == want {
         Ok(())
     } else {
-        Err(Error::size(what, got as i64, want as i64))
+        Err(Error::length(what, got, want))
     }
 }
 

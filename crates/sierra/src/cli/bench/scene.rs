@@ -427,8 +427,7 @@ pub fn run(args: SceneBenchArgs) -> Result<()> {
         "planet_thesis_density": planet,
     });
     let text = serde_json::to_string_pretty(&report)?;
-    std::fs::write(path(REPORT_FILE), &text)
-        .with_context(|| format!("writing {}", path(REPORT_FILE).display()))?;
+    sierra_assets::write_atomic(&path(REPORT_FILE), text.as_bytes())?;
     if args.json {
         outln!("{text}")?;
         return Ok(());

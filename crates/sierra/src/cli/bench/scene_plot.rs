@@ -51,9 +51,7 @@ fn draw_png(
     // plotters' own file output needs its `image` feature.
     let image =
         image::RgbImage::from_raw(PLOT_SIZE.0, PLOT_SIZE.1, pixels).context("plot buffer size")?;
-    image
-        .save(path)
-        .with_context(|| format!("writing the plot {}", path.display()))
+    crate::output::write_image(&image, path).context("writing the plot")
 }
 
 /// Colour of line `i` of a single run's plot: black for the whole frame, then one per stage.
