@@ -52,7 +52,9 @@ fn args() -> anyhow::Result<Args> {
                     .ok_or_else(|| anyhow::anyhow!("--scale {text}: a number in (0, 1000]"))?;
             }
             other => {
-                anyhow::bail!("unknown argument `{other}` (--headless, --model PATH, --clip NAME, --scale S)")
+                anyhow::bail!(
+                    "unknown argument `{other}` (--headless, --model PATH, --clip NAME, --scale S)"
+                )
             }
         }
     }

@@ -28,7 +28,8 @@ fn run_fox(ticks: u64) -> Option<Vec<Sample>> {
         sierra_testkit::shared_assets_root().join(".."),
     );
     let mut game = Game::load(&repo("examples/interop/fox.json"), 60.0).unwrap();
-    game.gameplay.track = Some(InputTrack::load(&repo("examples/interop/fox_walk_run.json")).unwrap());
+    game.gameplay.track =
+        Some(InputTrack::load(&repo("examples/interop/fox_walk_run.json")).unwrap());
     let node = game.gameplay.player.as_ref().unwrap().node;
     let mut samples = Vec::new();
     for _ in 0..ticks {

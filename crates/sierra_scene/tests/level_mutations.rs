@@ -142,7 +142,13 @@ fn level_field_mutations_never_panic() {
     let file = dir.join("mutated.json");
     let mut panics = Vec::new();
     let mut count = 0;
-    for level in ["platforms.json", "player.json", "ik.json", "demo.json", "character.json"] {
+    for level in [
+        "platforms.json",
+        "player.json",
+        "ik.json",
+        "demo.json",
+        "character.json",
+    ] {
         let text = std::fs::read_to_string(dir.join(level)).expect("shipped level");
         let json: Value = serde_json::from_str(&text).expect("shipped level is JSON");
         for (what, text) in variants(&json) {

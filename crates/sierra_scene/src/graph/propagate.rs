@@ -75,7 +75,11 @@ impl Kernel {
             use std::arch::is_x86_feature_detected as has;
             all.extend(sierra_testkit::skip::simd_paths([
                 (Kernel::Avx2, "avx2", has!("avx2")),
-                (Kernel::Avx512, "avx512", has!("avx512f") && has!("avx512vl")),
+                (
+                    Kernel::Avx512,
+                    "avx512",
+                    has!("avx512f") && has!("avx512vl"),
+                ),
             ]));
         }
         all

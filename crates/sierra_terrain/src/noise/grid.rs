@@ -651,7 +651,11 @@ mod tests {
         let paths: Vec<(SimdPath, bool)> = sierra_testkit::skip::simd_paths([
             ((SimdPath::Avx512, true), "avx512vbmi", avx512 && vbmi_cpu),
             ((SimdPath::Avx512, false), "avx512", avx512),
-            ((SimdPath::Avx2, false), "avx2", SimdPath::Avx2.is_supported()),
+            (
+                (SimdPath::Avx2, false),
+                "avx2",
+                SimdPath::Avx2.is_supported(),
+            ),
         ]);
         let perm = Permutation::from_seed(11);
         let fbm = Fbm::new(FbmParams {
