@@ -226,7 +226,8 @@ fn run_c(program: &CProgram) -> anyhow::Result<CFigures> {
     })
 }
 
-fn cpu_model() -> String {
+/// The CPU's model name from `/proc/cpuinfo` ("unknown" where it cannot be read).
+pub(crate) fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|t| {

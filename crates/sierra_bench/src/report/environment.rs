@@ -32,7 +32,7 @@ impl Environment {
     /// Reads everything but `load_end`.
     pub fn now() -> Self {
         Self {
-            cpu: cpu_model(),
+            cpu: crate::noise::cpu_model(),
             cpu_features: cpu_features(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             simd_animation: format!("{:?}", sierra_anim::SimdLevel::detect()),
@@ -48,18 +48,6 @@ impl Environment {
     pub fn finish(&mut self) {
         self.load_end = load_average();
     }
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into())
 }
 
 fn cpu_features() -> Vec<&'static str> {
