@@ -2,7 +2,6 @@
 # Re-measures every performance figure the docs quote and regenerates the docs from that one run:
 #   docs/performance-report.md  the output of `sierra bench report`, committed as written
 #   docs/performance.md         its copy between <!-- perf-report:begin --> and <!-- perf-report:end -->
-#   README.md                   the report's summary between <!-- perf-summary:begin/end -->
 # Usage: scripts/perf-report.sh [ROUNDS]   (default 5; SIERRA=path/to/sierra skips the build)
 # Run it on a quiet machine: the report records the load average before and after.
 set -euo pipefail
@@ -29,9 +28,5 @@ splice() {
     mv "$file.tmp" "$file"
 }
 
-summary=$(mktemp)
-trap 'rm -f "$summary"' EXIT
-sed -n '/^<!-- summary:begin -->$/,/^<!-- summary:end -->$/p' "$report" > "$summary"
 splice docs/performance.md '<!-- perf-report:begin -->' '<!-- perf-report:end -->' "$report"
-splice README.md '<!-- perf-summary:begin -->' '<!-- perf-summary:end -->' "$summary"
-echo "perf-report.sh: wrote $report, docs/performance.md and README.md's summary" >&2
+echo "perf-report.sh: wrote $report and docs/performance.md" >&2

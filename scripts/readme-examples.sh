@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs every example command of the README's "Command line" section as written (issue #28), so
-# the README cannot drift from the binary. Called by .ci/run after `make test`.
+# Runs every example command of the README and of docs/commands.md as written (issue #28), so
+# the docs cannot drift from the binary. Called by .ci/run after `make test`.
 #
-# Which commands: every inline code span from "## Command line" up to its first benchmark
-# subsection ("### Performance figures") that starts with `sierra `, `echo ` (a pipe into sierra),
+# Which commands: every inline code span of the README's "## Command line" section and of
+# docs/commands.md that starts with `sierra `, `echo ` (a pipe into sierra),
 # `cargo bench` or `cargo run --release --example` (the library examples), and holds no
 # placeholder in capitals (COMMAND, LEVEL.json, ...). Each runs under
 # `bash -c` with `sierra` standing for target/release/sierra (the README's own shorthand), under
@@ -50,26 +50,29 @@ command -v python3 >/dev/null || { echo "readme-examples: python3 is needed to r
 examples() {
   python3 - <<'PY'
 import re, sys
-text = open("README.md", encoding="utf-8").read()
-start = text.index("\n## Command line")
-end = text.index("\n### Performance figures", start)
-section = text[start:end]
-spans = list(re.finditer(r"`([^`\n]+)`", section))
+# The README's "## Command line" section (up to the next "## " heading) and the full
+# reference, docs/commands.md, whole.
+readme = open("README.md", encoding="utf-8").read()
+start = readme.index("\n## Command line")
+end = readme.index("\n## ", start + 1)
+sections = [readme[start:end], open("docs/commands.md", encoding="utf-8").read()]
 seen = set()
-for i, m in enumerate(spans):
-    cmd = m.group(1).replace("\\|", "|")
-    if not re.match(r"(sierra |echo .*\| *sierra |cargo bench |cargo run --release --example )", cmd):
-        continue
-    if re.search(r"\b[A-Z][A-Z_]{2,}\b|…", cmd):
-        continue  # a placeholder: a form, not an example
-    if cmd in seen:
-        continue
-    seen.add(cmd)
-    expected = ""
-    after = section[m.end():m.end() + 4]
-    if after.startswith(" → `") and i + 1 < len(spans):
-        expected = spans[i + 1].group(1)
-    print(f"{cmd}\t{expected}")
+for section in sections:
+  spans = list(re.finditer(r"`([^`\n]+)`", section))
+  for i, m in enumerate(spans):
+      cmd = m.group(1).replace("\\|", "|")
+      if not re.match(r"(sierra |echo .*\| *sierra |cargo bench |cargo run --release --example )", cmd):
+          continue
+      if re.search(r"\b[A-Z][A-Z_]{2,}\b|…", cmd):
+          continue  # a placeholder: a form, not an example
+      if cmd in seen:
+          continue
+      seen.add(cmd)
+      expected = ""
+      after = section[m.end():m.end() + 4]
+      if after.startswith(" → `") and i + 1 < len(spans):
+          expected = spans[i + 1].group(1)
+      print(f"{cmd}\t{expected}")
 PY
 }
 

@@ -1,4 +1,4 @@
-//! `sierra`: see `sierra --help` and the README's CLI reference.
+//! `sierra`: see `sierra --help` and docs/commands.md.
 
 use std::process::ExitCode;
 

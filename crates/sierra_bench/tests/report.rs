@@ -1,5 +1,5 @@
 //! `sierra bench report` at `--quick` sizes, one round: every figure gets a finite ratio, and
-//! the committed docs (`docs/performance.md`, the README's summary) hold exactly the rows the
+//! the committed docs (`docs/performance-report.md`, `docs/performance.md`) hold exactly the rows the
 //! command produces (names, not numbers: no timing decides anything here).
 
 use sierra_bench::report::{self, render};
@@ -40,7 +40,7 @@ fn the_report_measures_every_figure_and_the_docs_show_its_rows() {
     let figures: Vec<String> = r.rows.iter().map(|row| row.figure.to_string()).collect();
     assert_eq!(render::summary_figures(&text), figures);
 
-    // The committed docs: the raw output, the page generated from it, the README's summary.
+    // The committed docs: the raw output, the page generated from it; the summary in both.
     for path in ["docs/performance-report.md", "docs/performance.md"] {
         let doc = repo_file(path);
         assert_eq!(
@@ -49,11 +49,7 @@ fn the_report_measures_every_figure_and_the_docs_show_its_rows() {
             "{path}: (missing, extra) rows; run scripts/perf-report.sh"
         );
     }
-    for path in [
-        "docs/performance-report.md",
-        "docs/performance.md",
-        "README.md",
-    ] {
+    for path in ["docs/performance-report.md", "docs/performance.md"] {
         let doc = repo_file(path);
         assert_eq!(
             differences(&figures, &render::summary_figures(&doc)),

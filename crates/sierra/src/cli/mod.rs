@@ -76,7 +76,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 /// Where assets may be read from and how much (every command that loads levels or models).
-/// See the README's "Security and limits" for the defaults.
+/// See docs/security.md for the defaults.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct AssetArgs {
     /// Folder every asset must stay inside (default: the level's folder, or the model's).

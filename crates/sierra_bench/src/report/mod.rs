@@ -1,4 +1,4 @@
-//! `sierra bench report`: every performance figure the README and `docs/performance.md` quote,
+//! `sierra bench report`: every performance figure `docs/performance.md` quotes,
 //! re-measured as a ratio of Sierra's time to its baseline's, measured in the same run on the
 //! same machine, over several rounds; written as a markdown table (or JSON) with each figure's
 //! median and spread (min–max over the rounds) and the machine it came from.
@@ -8,7 +8,7 @@
 //! benchmark runs its baseline and Sierra's code back to back within the round. `--quick` uses
 //! small sizes so a test runs the whole report in seconds (the figures then say little).
 //!
-//! `docs/performance.md` and the README's performance summary are generated from this command's
+//! `docs/performance.md` (its table and summary) is generated from this command's
 //! output by `scripts/perf-report.sh`; `tests/report.rs` checks that their rows are the rows
 //! this command produces.
 

@@ -1,7 +1,7 @@
 //! The report as markdown: a header naming the machine, the table of figures (median and
 //! min–max of each ratio), what each figure compares, and a short summary between
-//! `<!-- summary:begin -->` and `<!-- summary:end -->` that `scripts/perf-report.sh` copies into
-//! the README.
+//! `<!-- summary:begin -->` and `<!-- summary:end -->` (the short table of the figures, for
+//! readers of `docs/performance.md`).
 
 use std::fmt::Write as _;
 

@@ -83,8 +83,7 @@ pub struct Level {
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Settings {
     /// Limits on what loading this level may read, decode and generate. A level can only
-    /// lower them below the defaults (or the `--max-*` flags); see the README's "Security
-    /// and limits".
+    /// lower them below the defaults (or the `--max-*` flags); see docs/security.md.
     pub limits: Limits,
 }
 
