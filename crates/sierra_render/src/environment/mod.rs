@@ -193,8 +193,8 @@ impl Environment {
     }
 
     /// Sets the equirectangular image [`EnvironmentSource::Image`] reads: `width` × `height`
-    /// linear RGBA texels, row 0 at the top (+Y), longitude from −Z through +X; baked at the
-    /// next frame.
+    /// linear RGBA texels, row 0 at the top (+Y), the centre column (u = 0.5) toward −Z, u = 0.75
+    /// toward +X (`u = atan2(x, −z) / 2π + 0.5`, `bake.wgsl`); baked at the next frame.
     ///
     /// # Errors
     /// [`crate::RenderError::InvalidInput`] when `rgba` does not hold `width × height × 4`

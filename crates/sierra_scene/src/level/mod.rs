@@ -224,7 +224,8 @@ pub enum EnvironmentSource {
     /// `"ambient"`: a uniform environment of the sun's `ambient` colour.
     Ambient,
     /// An equirectangular image — a Radiance `.hdr` (linear radiance) or an sRGB `.png`/`.jpg`;
-    /// longitude from −Z through +X across its width, +Y at its top row — relative to the
+    /// the centre column (u = 0.5) looks toward −Z and u = 0.75 toward +X (u = 0.25 toward −X,
+    /// both edges toward +Z), +Y at its top row — relative to the
     /// level's folder (or `shared:PATH`), read through the level's asset root and budgets like a
     /// normal map.
     Image(PathBuf),
@@ -278,7 +279,7 @@ impl JsonSchema for EnvironmentSource {
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "Where the environment's light comes from: `sky` (the procedural sky under the level's sun, without its disc), `ambient` (a uniform environment of the sun's ambient colour) or an equirectangular image path relative to the level file's folder: Radiance .hdr (linear) or sRGB .png/.jpg; longitude from -Z through +X across its width, +Y at its top row.",
+            "description": "Where the environment's light comes from: `sky` (the procedural sky under the level's sun, without its disc), `ambient` (a uniform environment of the sun's ambient colour) or an equirectangular image path relative to the level file's folder: Radiance .hdr (linear) or sRGB .png/.jpg; the centre column (u = 0.5) looks toward -Z and u = 0.75 toward +X (u = 0.25 toward -X, both edges toward +Z), +Y at its top row.",
             "type": "string",
             "anyOf": [
                 { "enum": ["sky", "ambient"] },
