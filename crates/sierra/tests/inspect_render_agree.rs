@@ -164,6 +164,8 @@ fn resolution_and_crowd_budget_messages_state_the_real_rule() {
             && !err.contains("1..="),
         "{err}"
     );
+    // Refused before the output folder is made: nothing is left behind by a run that wrote nothing.
+    assert!(!out.exists(), "{} was created", out.display());
     let err = stderr_of(&["inspect", "unused.json", "--max-crowd-instances", "2000000"]);
     assert!(
         err.contains("--max-crowd-instances 2000000 is over the limit of 1000000"),

@@ -112,6 +112,36 @@ pub fn parse_lods(text: &str) -> anyhow::Result<Vec<u32>> {
     Ok(lods)
 }
 
+/// Checks the object's name and parameters without building it, so that a bad `--resolution`
+/// or `--rings` is refused before the output folder is created or emptied.
+///
+/// # Errors
+/// An unknown name (listing the valid ones) or parameters out of range, as [`build_object`].
+pub fn check_object(name: &str, opts: BuildOptions) -> anyhow::Result<()> {
+    match name {
+        "island" | "palms" => {
+            let mut p = TerrainParams::default();
+            if let Some(r) = opts.resolution {
+                p.resolution = r;
+            }
+            p.validate()?;
+        }
+        "planet" | "clouds" => {
+            let mut p = PlanetParams::default();
+            if let Some(r) = opts.rings {
+                p.rings = r;
+            }
+            p.validate()?;
+        }
+        "palm" | "birds" => {}
+        other => bail!(
+            "unknown object `{other}`; valid objects: {}",
+            OBJECTS.join(", ")
+        ),
+    }
+    Ok(())
+}
+
 /// Builds the named object's full-detail mesh.
 ///
 /// # Errors
@@ -169,9 +199,7 @@ pub fn run(args: ExportObjArgs) -> anyhow::Result<()> {
         rings: args.rings,
         gpu: args.gpu,
     };
-    if !OBJECTS.contains(&args.object.as_str()) {
-        build_object(&args.object, opts)?; // the error listing the valid names
-    }
+    check_object(&args.object, opts)?; // before the output folder is touched
     let stems: Vec<String> = lods
         .iter()
         .map(|percent| format!("{}_lod{percent}", args.object))
@@ -225,6 +253,13 @@ mod tests {
             ..BuildOptions::default()
         };
         assert!(build_object("planet", rings(2)).is_err());
+        // The check refuses what the build refuses, without building.
+        assert!(check_object("volcano", BuildOptions::default()).is_err());
+        assert!(check_object("island", bad).is_err());
+        assert!(check_object("palms", bad).is_err());
+        assert!(check_object("clouds", rings(2)).is_err());
+        assert!(check_object("island", BuildOptions::default()).is_ok());
+        assert!(check_object("planet", rings(10)).is_ok());
         let m = build_object("clouds", rings(10)).unwrap();
         assert_eq!(
             (m.vertex_count(), m.triangle_count()),
