@@ -15,7 +15,7 @@
 //! - [`node_animation`]: `Animator` components playing their glTF file's clips on its nodes.
 //! - [`synthetic`]: procedural rigs for the propagation benchmarks.
 //!
-//! A game tick: [`components::update_spinners`] → [`node_animation::NodeAnimators::update`] → gameplay (ray casts against
+//! A game tick: [`components::tick_node_components`] → [`node_animation::NodeAnimators::update`] → gameplay (ray casts against
 //! [`collision::CollisionWorld`]) → [`graph::SceneGraph::propagate`] →
 //! [`collision::CollisionWorld::update`] → render the nodes with meshes at their world matrices.
 //!

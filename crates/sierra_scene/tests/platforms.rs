@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use glam::{Affine3A, Quat, Vec3};
 use sierra_scene::assets::AssetCache;
 use sierra_scene::collision::{CollisionWorld, Ray};
-use sierra_scene::components::update_spinners;
+use sierra_scene::components::tick_node_components;
 use sierra_scene::{load_level, Component, Scene};
 
 const DT: f32 = 1.0 / 60.0;
@@ -68,7 +68,7 @@ fn child_follows_its_spinning_parent_over_60_ticks() {
     let start_beacon = Vec3::from(scene.graph.world(beacon).unwrap().translation);
     let mut positions = Vec::new();
     for tick in 1..=60 {
-        update_spinners(&mut scene, DT);
+        tick_node_components(&mut scene, DT);
         let stats = scene.graph.propagate();
         // Three platforms and the beacon move; the ground does not.
         assert_eq!(stats.recomputed, 4, "tick {tick}");
@@ -124,7 +124,7 @@ fn ground_ray_finds_the_platform_and_a_rider_is_carried() {
     // A rider standing on it is carried around by the platform's motion this tick.
     let mut rider = hit.point;
     for _ in 0..60 {
-        update_spinners(&mut scene, DT);
+        tick_node_components(&mut scene, DT);
         scene.graph.propagate();
         world.update(&scene.graph);
         rider = world.motion(centre).unwrap().carry(rider);

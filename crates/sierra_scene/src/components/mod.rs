@@ -7,6 +7,9 @@
 //!    `#[schemars(with = "[f32; 3]")]` on glam fields). Document units and defaults.
 //! 2. Add `mod my_thing;` / `pub use my_thing::MyThing;` below and one line
 //!    `MyThing => MyThing,` to the `component_registry!` invocation.
+//! 3. Behaviour on its own node each tick (like `Spinner`): implement [`NodeBehaviour`] in
+//!    the same file and write the line `MyThing => MyThing [behaviour],`; the game's tick runs
+//!    it through [`tick_node_components`]. Nothing else changes.
 //!
 //! That line generates the [`Component`] enum variant, the `"type"` name (the
 //! variant's name), the JSON dispatch, the schema entry and the list of valid type
@@ -20,6 +23,7 @@
 mod animator;
 mod attachment;
 mod audio_loop;
+mod behaviour;
 mod birds;
 mod character;
 mod collision_box;
@@ -38,6 +42,7 @@ mod water;
 pub use animator::{Animator, AnimatorClip, AnimatorPlayback};
 pub use attachment::{Attachment, AttachmentOffset};
 pub use audio_loop::{AudioLoop, SoundRef, BUILTIN_SOUNDS};
+pub use behaviour::{tick_node_components, NodeBehaviour};
 pub use birds::Birds;
 pub use character::{Character, ClipBinding, ClipWithSpeed};
 pub use collision_box::CollisionBox;
@@ -49,7 +54,7 @@ pub use palm_trees::PalmTrees;
 pub use planet::Planet;
 pub use player_control::PlayerControl;
 pub use point_light::PointLight;
-pub use spinner::{update_spinners, Spinner};
+pub use spinner::Spinner;
 pub use terrain::Terrain;
 pub use water::Water;
 
@@ -61,10 +66,11 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{DeserializeOwned, Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Generates [`Component`], [`COMPONENT_TYPES`] and the JSON/schema dispatch from one
-/// `Name => Type,` line per component type.
+/// Generates [`Component`], [`COMPONENT_TYPES`], the JSON/schema dispatch and
+/// [`Component::behaviour`] from one `Name => Type,` line per component type (`Name => Type
+/// [behaviour],` for a type implementing [`NodeBehaviour`]).
 macro_rules! component_registry {
-    ($($name:ident => $ty:ty),* $(,)?) => {
+    ($($name:ident => $ty:ty $([$behaviour:ident])?),* $(,)?) => {
         /// One component attached to a level object. The variant name is the JSON `"type"`.
         #[derive(Debug, Clone, PartialEq)]
         pub enum Component {
@@ -81,6 +87,12 @@ macro_rules! component_registry {
             /// The JSON `"type"` of this component.
             pub fn type_name(&self) -> &'static str {
                 match self { $(Component::$name(_) => stringify!($name),)* }
+            }
+
+            /// The component's per-tick behaviour on its node, for types registered with
+            /// `[behaviour]`; `None` for plain data the game's systems read.
+            pub fn behaviour(&self) -> Option<&dyn NodeBehaviour> {
+                match self { $(Component::$name(_c) => behaviour_of!(_c $(, $behaviour)?),)* }
             }
 
             fn fields_json(&self) -> Result<serde_json::Value, serde_json::Error> {
@@ -101,10 +113,20 @@ macro_rules! component_registry {
     };
 }
 
+/// `Some(component as &dyn NodeBehaviour)` for a registry line marked `[behaviour]`, else `None`.
+macro_rules! behaviour_of {
+    ($c:ident) => {
+        None
+    };
+    ($c:ident, behaviour) => {
+        Some($c as &dyn NodeBehaviour)
+    };
+}
+
 component_registry! {
     PointLight => PointLight,
     CollisionBox => CollisionBox,
-    Spinner => Spinner,
+    Spinner => Spinner [behaviour],
     FollowCamera => FollowCamera,
     PlayerControl => PlayerControl,
     Terrain => Terrain,

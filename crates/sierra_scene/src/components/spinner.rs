@@ -2,7 +2,8 @@
 
 use glam::{Quat, Vec3};
 
-use crate::scene::Scene;
+use crate::components::NodeBehaviour;
+use crate::graph::Transform;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -36,18 +37,10 @@ impl Spinner {
             .normalize()
     }
 }
-/// Advances every `Spinner` in the scene by one tick of `dt` seconds (the game loop
-/// calls it once per fixed tick, before transform propagation).
-pub fn update_spinners(scene: &mut Scene, dt: f32) {
-    let Scene { graph, content, .. } = scene;
-    for (node, content) in content.iter() {
-        for component in &content.components {
-            if let crate::components::Component::Spinner(spinner) = component {
-                if let Some(mut local) = graph.local(node) {
-                    local.rotation = spinner.spin(local.rotation, dt);
-                    graph.set_local(node, local);
-                }
-            }
-        }
+
+impl NodeBehaviour for Spinner {
+    fn tick(&self, mut local: Transform, dt: f32) -> Transform {
+        local.rotation = self.spin(local.rotation, dt);
+        local
     }
 }
