@@ -19,7 +19,7 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let out = run_in_xvfb_on(screen, args, timeout)?;
+    let out = window_run(screen, args, timeout)?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
@@ -30,8 +30,8 @@ where
     Some((stdout, stderr))
 }
 
-/// As [`window_run_ok`], whatever the exit: returns the whole output.
-fn run_in_xvfb_on<I, S>(screen: &str, args: I, timeout: Duration) -> Option<Output>
+/// As [`window_run_ok`], whatever the exit: returns the whole output (status, stdout, stderr).
+pub fn window_run<I, S>(screen: &str, args: I, timeout: Duration) -> Option<Output>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
