@@ -675,6 +675,10 @@ fn acquire(running: &mut Running) -> Result<Option<wgpu::SurfaceTexture>> {
             return Ok(None)
         }
         wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+            // Reconfiguring on a lost device would skip frames for ever: let wgpu report it.
+            running
+                .ctx
+                .poll_device("acquiring the window's next texture")?;
             let size = running.window.inner_size();
             if size.width > 0 && size.height > 0 {
                 running.resize_surface(size)?;

@@ -367,39 +367,6 @@ impl GpuContext {
         device_loss::wait_until(&self.device, &self.lost, doing, ready)
     }
 
-    /// Fault injection for tests (`--test-lose-device-at-frame`): destroys the device
-    /// (`wgpu::Device::destroy`, the closest wgpu offers to a driver losing it) and waits, at
-    /// most `patience`, for wgpu to report the loss through its device-lost callback, which it
-    /// does once the queue is empty at the next poll. Afterwards every use of this context
-    /// returns [`RenderError::DeviceLost`]. Returns whether the callback ran (when it did not,
-    /// the loss is recorded here, saying so).
-    pub fn destroy_device(&self, patience: std::time::Duration) -> bool {
-        self.device.destroy();
-        let start = std::time::Instant::now();
-        while self.lost.get().is_none() && start.elapsed() < patience {
-            if device_loss::poll(
-                &self.device,
-                &self.lost,
-                "destroying the device",
-                Some(device_loss::WAIT_SLICE),
-            )
-            .is_err()
-            {
-                break;
-            }
-            if self.lost.get().is_none() {
-                std::thread::sleep(device_loss::WAIT_SLICE);
-            }
-        }
-        let reported = self.lost.get().is_some();
-        self.lost.set(DeviceLoss {
-            reason: wgpu::DeviceLostReason::Destroyed,
-            message: "Device::destroy was called; wgpu's device-lost callback had not run"
-                .to_owned(),
-        });
-        reported
-    }
-
     /// Configures `surface` for a `width` × `height` window: the adapter's default
     /// configuration with an sRGB format where offered (the output pass then needs
     /// no manual encoding) and `AutoVsync` presentation.
@@ -540,26 +507,34 @@ impl GpuContext {
     /// Creates a buffer holding `contents` (size checked, inside error scopes).
     ///
     /// # Errors
-    /// [`RenderError::LimitExceeded`] or [`RenderError::Gpu`].
+    /// [`RenderError::LimitExceeded`] or [`RenderError::Gpu`]; [`RenderError::DeviceLost`]
+    /// (never wgpu's panic: [`crate::gpu_util::create_buffer_init`]).
     pub fn create_buffer_init(
         &self,
         label: &str,
         contents: &[u8],
         usage: wgpu::BufferUsages,
     ) -> Result<wgpu::Buffer> {
-        use wgpu::util::DeviceExt;
         self.check_buffer_size(label, contents.len() as u64, usage)?;
-        let buffer = self.scoped(
-            || format!("creating buffer `{label}` ({} bytes)", contents.len()),
-            || {
-                self.device
-                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some(label),
-                        contents,
-                        usage,
-                    })
-            },
-        )?;
+        let doing = || format!("creating buffer `{label}` ({} bytes)", contents.len());
+        let (buffer, failed) = self.scoped(doing, || {
+            crate::gpu_util::create_buffer_init(
+                &self.device,
+                &wgpu::util::BufferInitDescriptor {
+                    label: Some(label),
+                    contents,
+                    usage,
+                },
+            )
+        })?;
+        if let Some(message) = failed {
+            // Unmappable at creation: the device is lost, which the poll lets wgpu report.
+            self.poll_device(&doing())?;
+            return Err(RenderError::Gpu {
+                context: doing(),
+                message,
+            });
+        }
         // `create_buffer_init` pads to COPY_BUFFER_ALIGNMENT, as the buffer's size says.
         self.count_buffer(usage, buffer.size());
         Ok(buffer)

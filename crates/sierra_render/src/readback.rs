@@ -169,8 +169,12 @@ fn map_and_copy<T>(
         Err(std::sync::mpsc::TryRecvError::Empty) => None,
         Err(std::sync::mpsc::TryRecvError::Disconnected) => Some(Err(())),
     })?;
-    // A mapping refused because the device went away is the loss, not a read-back error.
-    ctx.check_device(DOING)?;
+    // A mapping refused because the device went away is the loss, not a read-back error: the
+    // poll lets wgpu report a loss it has not reported yet (after `Device::destroy` it does so
+    // only at a poll).
+    if !matches!(mapped, Ok(Ok(()))) {
+        ctx.poll_device(DOING)?;
+    }
     mapped
         .map_err(|()| RenderError::Readback("map callback never ran".to_owned()))?
         .map_err(|e| RenderError::Readback(format!("mapping the buffer: {e}")))?;

@@ -64,10 +64,11 @@ fn a_destroyed_device_is_reported_and_every_later_use_is_refused() {
     ctx.check_device("before").unwrap();
     assert_eq!(ctx.device_lost(), None);
 
-    let reported = timed("destroying", || ctx.destroy_device(Duration::from_secs(5)));
-    assert!(
-        reported,
-        "wgpu's device-lost callback ran at the poll after destroy"
+    ctx.device.destroy();
+    // The first poll after `destroy` reports the loss (`wgpu_reports_a_destroy_…` below).
+    expect_lost(
+        "noticing",
+        timed("noticing", || ctx.poll_device("noticing")),
     );
     let loss = ctx.device_lost().expect("the loss is recorded");
     assert_eq!(loss.reason, wgpu::DeviceLostReason::Destroyed);
@@ -104,7 +105,42 @@ fn a_destroyed_device_is_reported_and_every_later_use_is_refused() {
     );
 }
 
-/// What wgpu itself does (the behaviour `GpuContext::destroy_device` relies on): `destroy`
+/// A loss noticed late: the device is destroyed without the poll that lets wgpu report it (as a
+/// loss the driver reports in the middle of a frame), so the next frame starts on a device that
+/// looks alive. The frame runs against invalid resources (wgpu's own `create_buffer_init`
+/// would panic there; `gpu_util::create_buffer_init` does not) and ends with `DeviceLost` when
+/// its read-back polls; a buffer created with contents on such a device is refused the same
+/// way.
+#[test]
+fn a_loss_noticed_late_ends_the_frame_with_device_lost_not_a_panic() {
+    let ctx = context();
+    let (mut headless, _) = renderer_with_mesh(
+        &ctx,
+        (32, 32),
+        &sierra_render::primitives::cube(1.0),
+        "cube",
+    );
+    let frame = white_cube_frame(&ctx, &mut headless, glam::Mat4::IDENTITY);
+    headless.render(&ctx, &frame).unwrap();
+    ctx.device.destroy();
+    let message = expect_lost(
+        "a frame after destroy",
+        timed("a frame", || headless.render(&ctx, &frame)),
+    );
+    assert!(message.contains("the device was destroyed"), "{message}");
+
+    let other = context();
+    other.device.destroy();
+    assert_eq!(other.device_lost(), None);
+    expect_lost(
+        "a buffer with contents",
+        timed("creating", || {
+            other.create_buffer_init("late", &[1, 2, 3, 4], wgpu::BufferUsages::UNIFORM)
+        }),
+    );
+}
+
+/// What wgpu itself does (the behaviour `sierra::device_loss::inject` relies on): `destroy`
 /// marks the device invalid at once but runs the device-lost callback only at the next poll,
 /// once the queue is empty, with the reason `Destroyed` and no message.
 #[test]
