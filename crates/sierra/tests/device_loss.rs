@@ -172,28 +172,30 @@ fn a_window_that_loses_its_device_closes_with_a_clear_error() {
         }
         args
     };
+    // Sierra's own statuses: xvfb-run's can be 5 whatever sierra did (`window_run_status`).
     // Negative control: the same window without the loss runs its 30 frames and exits 0.
-    let Some((stdout, stderr)) =
-        support::window_run_ok(support::SCREEN, args(false), Duration::from_secs(120))
+    let Some((status, stdout, stderr)) =
+        support::window_run_status(support::SCREEN, args(false), Duration::from_secs(120))
     else {
         return;
     };
+    assert_eq!(status, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(
         stdout.contains("window closed after 30 frames"),
         "{stdout}\n{stderr}"
     );
 
+    // The run must end within the bound (the helper kills it and fails the test otherwise).
     let start = std::time::Instant::now();
-    let Some(out) = support::window_run(support::SCREEN, args(true), Duration::from_secs(120))
+    let Some((status, stdout, stderr)) =
+        support::window_run_status(support::SCREEN, args(true), BOUND)
     else {
         return;
     };
     let wall = start.elapsed();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
     eprintln!("window device-loss run: {wall:?}\n{stderr}");
     assert_eq!(
-        out.status.code(),
+        status,
         Some(EXIT_DEVICE_LOST),
         "stdout:\n{stdout}\nstderr:\n{stderr}"
     );
@@ -205,5 +207,4 @@ fn a_window_that_loses_its_device_closes_with_a_clear_error() {
         "{stderr}"
     );
     assert!(!stdout.contains("window closed after"), "{stdout}");
-    assert!(wall < BOUND * 2, "the window took {wall:?} to end");
 }
