@@ -5,8 +5,9 @@
 //! reason and exit status 3, within a time bound, with no panic; a headless run keeps the frames
 //! written before the loss complete and equal to an unbroken run's, writes nothing after it
 //! (no frame N, contact sheet or stats), leaves no temporary file, and its manifest stays true
-//! (the next run into the folder needs no `--force`). Negative controls: the same runs without
-//! the option exit 0 and write everything.
+//! (the next run into the folder needs no `--force`). Covered: `render` (loss before frame 2),
+//! `demo --headless` (before frame 0) and the `demo` window under Xvfb (before frame 10).
+//! Negative controls: the same runs without the option exit 0 and write everything.
 
 mod support;
 
@@ -207,4 +208,77 @@ fn a_window_that_loses_its_device_closes_with_a_clear_error() {
         "{stderr}"
     );
     assert!(!stdout.contains("window closed after"), "{stdout}");
+}
+
+/// `sierra demo --headless` on the platforms level, 3 frames, losing the device before the
+/// first frame when `lose`.
+fn headless_demo(out: &Path, lose: bool) -> Outcome {
+    let level = sierra_testkit::workspace_root().join("assets/levels/platforms.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sierra"));
+    cmd.args([
+        "demo",
+        "--headless",
+        "--mute",
+        "--frames",
+        "3",
+        "--size",
+        "96x64",
+    ])
+    .arg("--level")
+    .arg(level)
+    .arg("--out")
+    .arg(out)
+    .env(
+        "WGPU_BACKEND",
+        std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
+    );
+    if lose {
+        cmd.args(["--test-lose-device-at-frame", "0"]);
+    }
+    let outcome = run_limited(&mut cmd, &Limits::data(4 << 30, BOUND)).expect("sierra starts");
+    assert!(!outcome.timed_out, "{}", outcome.describe());
+    assert!(
+        !outcome.stderr.contains("panicked") && outcome.signal().is_none(),
+        "crashed: {}",
+        outcome.describe()
+    );
+    outcome
+}
+
+#[test]
+fn a_headless_demo_that_loses_its_device_before_the_first_frame_writes_no_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    // Negative control: the unbroken demo exits 0 with its frames.
+    let whole = dir.path().join("whole");
+    let run = headless_demo(&whole, false);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.describe());
+    assert!(frame(&whole, 2).exists() && whole.join("contact_sheet.png").exists());
+
+    let lost = dir.path().join("lost");
+    let run = headless_demo(&lost, true);
+    assert_eq!(
+        run.exit_code(),
+        Some(EXIT_DEVICE_LOST),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        run.stderr.contains("error: frame 0: GPU device lost while"),
+        "{}",
+        run.stderr
+    );
+    let left = names(&lost);
+    assert!(
+        !left
+            .iter()
+            .any(|n| n.ends_with(".png") || n.contains(".sierra-tmp-")),
+        "{left:?}"
+    );
+    let listed = manifest(&lost);
+    for name in &left {
+        assert!(
+            name == ".sierra-manifest.json" || listed.contains(name),
+            "{name} is not in the manifest {listed:?}"
+        );
+    }
 }
