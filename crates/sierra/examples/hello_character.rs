@@ -113,6 +113,7 @@ fn main() -> anyhow::Result<()> {
                 out: "out/hello_character".into(),
                 force: false,
                 profile: false,
+                lose_device_at_frame: None,
             },
         )?;
         println!("{}", summary.line());
@@ -126,6 +127,7 @@ fn main() -> anyhow::Result<()> {
                 frames: None,
                 test_resize: false,
                 test_minimise: false,
+                lose_device_at_frame: None,
                 key_track: None,
                 screenshot_dir: "out/screenshots".into(),
                 force: false,

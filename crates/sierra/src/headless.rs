@@ -39,6 +39,9 @@ pub struct HeadlessOptions {
     /// (`trace.json`, CPU threads plus a GPU track). Installs the process-wide `tracing`
     /// subscriber, so only one profiled run per process.
     pub profile: bool,
+    /// Fault test (`--test-lose-device-at-frame N`): destroy the GPU device before frame N
+    /// ([`crate::device_loss::inject`]); the run then ends with the device-loss error.
+    pub lose_device_at_frame: Option<usize>,
 }
 
 /// What a run wrote.
@@ -84,7 +87,9 @@ impl RunSummary {
 ///
 /// # Errors
 /// An output folder holding files Sierra did not write (without `force`) or unwritable, no GPU
-/// adapter, GPU errors, I/O errors; each with context.
+/// adapter, GPU errors, I/O errors; each with context. A lost GPU device ends the run with
+/// [`sierra_render::RenderError::DeviceLost`] in the chain ([`crate::device_loss`]): the frames
+/// written before it are complete, nothing later is written.
 pub fn run_headless(game: Game, options: &HeadlessOptions) -> Result<RunSummary> {
     let mut names = output::headless_names(options.frames, options.profile);
     if game.audio.recorded().is_some() {
@@ -124,6 +129,9 @@ pub fn run_headless_into(
     for index in 0..options.frames {
         let start = Instant::now();
         let created_before = ctx.creation_counts();
+        if options.lose_device_at_frame == Some(index) {
+            crate::device_loss::inject(&ctx, index as u64);
+        }
         for _ in 1..options.ticks_per_frame {
             runner.tick();
         }

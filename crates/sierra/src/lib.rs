@@ -20,6 +20,7 @@ pub mod camera_path;
 pub mod character_meshes;
 pub mod cli;
 pub mod commands;
+pub mod device_loss;
 pub mod fly_camera;
 pub mod frame_runner;
 pub mod game;

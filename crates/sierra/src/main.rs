@@ -27,6 +27,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // A closed stdout (`sierra inspect ... | head -1`) is the reader's choice, not a failure.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        // The GPU went away (docs/faults.md, "Device loss"): its own status, 3.
+        Err(error) if sierra::device_loss::is_device_lost(&error) => {
+            eprintln!("error: {}", chain_message(&error));
+            ExitCode::from(sierra::device_loss::EXIT_DEVICE_LOST)
+        }
         Err(error) => {
             eprintln!("error: {}", chain_message(&error));
             ExitCode::FAILURE

@@ -60,6 +60,9 @@ pub struct WindowOptions {
     /// Script a minimise (an injected 0 × 0 resize and an unmap), a restore and a resize
     /// storm, printing CPU time and memory ([`crate::minimise_script`]; window test).
     pub test_minimise: bool,
+    /// Fault test: destroy the GPU device before this rendered frame
+    /// ([`crate::device_loss::inject`]); the window then ends with the device-loss error.
+    pub lose_device_at_frame: Option<u64>,
     /// Scripted key events (`--input`); with a track the game runs one tick per frame, and
     /// without `frames` the window closes once the track's last event was delivered.
     pub key_track: Option<KeyTrack>,
@@ -194,7 +197,8 @@ const RESIZE_PATIENCE: u64 = 600;
 ///
 /// # Errors
 /// GPU or surface errors, unwritable screenshots, and (with `test_resize`) a window system
-/// that never applied the resize.
+/// that never applied the resize. A lost GPU device closes the window at the next frame with
+/// [`sierra_render::RenderError::DeviceLost`] in the chain ([`crate::device_loss`]).
 pub fn run_window(game: Game, options: WindowOptions) -> Result<WindowOutcome> {
     let event_loop = match EventLoop::new() {
         Ok(event_loop) => event_loop,
@@ -411,6 +415,14 @@ impl App {
         let Some(running) = &mut self.running else {
             return Ok(());
         };
+        if self.options.lose_device_at_frame == Some(self.frames) {
+            self.options.lose_device_at_frame = None;
+            crate::device_loss::inject(&running.ctx, self.frames);
+        }
+        // Nothing more is drawn or submitted on a lost device: the window closes with the error.
+        running
+            .ctx
+            .check_device("drawing the window's next frame")?;
         let dt = if let Some(track) = &mut self.options.key_track {
             // The track's clock counts redraws (one game tick each unless paused), so a track
             // can pause, step and resume.
@@ -663,6 +675,10 @@ fn acquire(running: &mut Running) -> Result<Option<wgpu::SurfaceTexture>> {
             return Ok(None)
         }
         wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+            // Reconfiguring on a lost device would skip frames for ever: let wgpu report it.
+            running
+                .ctx
+                .poll_device("acquiring the window's next texture")?;
             let size = running.window.inner_size();
             if size.width > 0 && size.height > 0 {
                 running.resize_surface(size)?;
@@ -670,9 +686,10 @@ fn acquire(running: &mut Running) -> Result<Option<wgpu::SurfaceTexture>> {
             return Ok(None);
         }
         wgpu::CurrentSurfaceTexture::Validation => {
-            running
-                .ctx
-                .take_uncaptured_errors("acquiring the window's next texture")?;
+            // A lost device shows here first; the poll runs wgpu's device-lost callback.
+            const DOING: &str = "acquiring the window's next texture";
+            running.ctx.poll_device(DOING)?;
+            running.ctx.take_uncaptured_errors(DOING)?;
             bail!("acquiring the window's next texture failed validation");
         }
     };
@@ -685,8 +702,10 @@ fn acquire(running: &mut Running) -> Result<Option<wgpu::SurfaceTexture>> {
 /// tick.
 ///
 /// # Errors
-/// GPU validation errors of the overlay's drawing.
+/// GPU validation errors of the overlay's drawing; a lost device.
 fn draw_overlay(running: &mut Running, target: (&wgpu::Texture, &wgpu::TextureView)) -> Result<()> {
+    // A loss the frame's submit ran into: egui's renderer is not called on a lost device.
+    running.ctx.check_device("drawing the debug overlay")?;
     running.commands.clear();
     running.overlay.draw(
         &running.window,

@@ -46,6 +46,7 @@ fn demo_island_renders_every_landscape_element() {
             out: out.clone(),
             force: false,
             profile: false,
+            lose_device_at_frame: None,
         },
     )
     .unwrap();

@@ -46,6 +46,7 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
             out: out.clone(),
             force: false,
             profile: true,
+            lose_device_at_frame: None,
         },
     )
     .unwrap();

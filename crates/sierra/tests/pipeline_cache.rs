@@ -31,6 +31,7 @@ fn run_game(game: Game, frames: usize, profile: bool, out: &Path) -> serde_json:
             out: out.to_path_buf(),
             force: false,
             profile,
+            lose_device_at_frame: None,
         },
     )
     .unwrap_or_else(|e| panic!("{e:#}"));

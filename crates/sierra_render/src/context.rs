@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::device_loss::{self, DeviceLoss, LossFlag};
 use crate::error::{RenderError, Result};
 use crate::memory::{texture_bytes, GpuMemory, MemoryClass, MemoryLedger, MemoryRelease};
 
@@ -87,6 +88,7 @@ pub struct GpuContext {
     /// Features enabled on the device: the subset of [`OPTIONAL_FEATURES`] the adapter has.
     pub features: wgpu::Features,
     uncaptured: ErrorSink,
+    lost: LossFlag,
     created: Counters,
     memory: Arc<MemoryLedger>,
 }
@@ -165,6 +167,7 @@ impl GpuContext {
             adapter: info.name.clone(),
             source,
         })?;
+        let lost = LossFlag::install(&device);
         let uncaptured: ErrorSink = Arc::default();
         let sink = Arc::clone(&uncaptured);
         device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
@@ -187,6 +190,7 @@ impl GpuContext {
             queue,
             features,
             uncaptured,
+            lost,
             created: Counters::default(),
             memory: Arc::default(),
         })
@@ -223,13 +227,21 @@ impl GpuContext {
     /// [`RenderError::Gpu`] naming `context`.
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] when wgpu reported an error while `f` ran.
+    /// [`RenderError::Gpu`] when wgpu reported an error while `f` ran;
+    /// [`RenderError::DeviceLost`] once the device is lost (then `f` is not run).
     pub fn scoped<T>(&self, context: impl FnOnce() -> String, f: impl FnOnce() -> T) -> Result<T> {
+        if let Some(loss) = self.lost.get() {
+            return Err(loss.error(&context()));
+        }
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let value = f();
         let validation_error = pollster::block_on(validation.pop());
         let oom_error = pollster::block_on(oom.pop());
+        // A loss during `f` leaves what it created invalid, with or without an error.
+        if let Some(loss) = self.lost.get() {
+            return Err(loss.error(&context()));
+        }
         match validation_error.or(oom_error) {
             Some(error) => Err(RenderError::Gpu {
                 context: context(),
@@ -288,8 +300,10 @@ impl GpuContext {
     /// call (e.g. during a submit), as one [`RenderError::Gpu`].
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] naming `context` when any error was recorded.
+    /// [`RenderError::Gpu`] naming `context` when any error was recorded;
+    /// [`RenderError::DeviceLost`] once the device is lost.
     pub fn take_uncaptured_errors(&self, context: &str) -> Result<()> {
+        self.lost.check(context)?;
         let errors = match self.uncaptured.lock() {
             Ok(mut errors) => std::mem::take(&mut *errors),
             Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
@@ -302,6 +316,55 @@ impl GpuContext {
                 message: errors.join("; "),
             })
         }
+    }
+
+    /// What wgpu reported when it lost the device, if it did ([`crate::device_loss`]).
+    pub fn device_lost(&self) -> Option<DeviceLoss> {
+        self.lost.get()
+    }
+
+    /// Refuses to go on once the device is lost: call before using the device (every frame
+    /// does). Reads a flag; makes no wgpu call.
+    ///
+    /// # Errors
+    /// [`RenderError::DeviceLost`] naming `doing` (e.g. "rendering a frame").
+    pub fn check_device(&self, doing: &str) -> Result<()> {
+        self.lost.check(doing)
+    }
+
+    /// Polls the device without blocking (finished work's callbacks run, and the device-lost
+    /// callback if the device was lost).
+    ///
+    /// # Errors
+    /// [`RenderError::DeviceLost`], [`RenderError::Gpu`] naming `doing`.
+    pub fn poll_device(&self, doing: &str) -> Result<()> {
+        device_loss::poll(&self.device, &self.lost, doing, None).map(|_| ())
+    }
+
+    /// Blocks until the GPU has finished everything submitted, in waits of
+    /// [`device_loss::WAIT_SLICE`] with the loss checked between them: a lost device ends it
+    /// with an error instead of a hang.
+    ///
+    /// # Errors
+    /// [`RenderError::DeviceLost`], [`RenderError::Gpu`] naming `doing`.
+    pub fn wait_idle(&self, doing: &str) -> Result<()> {
+        // Each poll blocks up to a slice while work is in flight, so this never spins.
+        while !device_loss::poll(
+            &self.device,
+            &self.lost,
+            doing,
+            Some(device_loss::WAIT_SLICE),
+        )? {}
+        Ok(())
+    }
+
+    /// Waits as [`GpuContext::wait_idle`] until `ready` gives a value (a buffer mapping's
+    /// callback, ...).
+    ///
+    /// # Errors
+    /// As [`GpuContext::wait_idle`].
+    pub fn wait_until<T>(&self, doing: &str, ready: impl FnMut() -> Option<T>) -> Result<T> {
+        device_loss::wait_until(&self.device, &self.lost, doing, ready)
     }
 
     /// Configures `surface` for a `width` × `height` window: the adapter's default
@@ -444,26 +507,34 @@ impl GpuContext {
     /// Creates a buffer holding `contents` (size checked, inside error scopes).
     ///
     /// # Errors
-    /// [`RenderError::LimitExceeded`] or [`RenderError::Gpu`].
+    /// [`RenderError::LimitExceeded`] or [`RenderError::Gpu`]; [`RenderError::DeviceLost`]
+    /// (never wgpu's panic: [`crate::gpu_util::create_buffer_init`]).
     pub fn create_buffer_init(
         &self,
         label: &str,
         contents: &[u8],
         usage: wgpu::BufferUsages,
     ) -> Result<wgpu::Buffer> {
-        use wgpu::util::DeviceExt;
         self.check_buffer_size(label, contents.len() as u64, usage)?;
-        let buffer = self.scoped(
-            || format!("creating buffer `{label}` ({} bytes)", contents.len()),
-            || {
-                self.device
-                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some(label),
-                        contents,
-                        usage,
-                    })
-            },
-        )?;
+        let doing = || format!("creating buffer `{label}` ({} bytes)", contents.len());
+        let (buffer, failed) = self.scoped(doing, || {
+            crate::gpu_util::create_buffer_init(
+                &self.device,
+                &wgpu::util::BufferInitDescriptor {
+                    label: Some(label),
+                    contents,
+                    usage,
+                },
+            )
+        })?;
+        if let Some(message) = failed {
+            // Unmappable at creation: the device is lost, which the poll lets wgpu report.
+            self.poll_device(&doing())?;
+            return Err(RenderError::Gpu {
+                context: doing(),
+                message,
+            });
+        }
         // `create_buffer_init` pads to COPY_BUFFER_ALIGNMENT, as the buffer's size says.
         self.count_buffer(usage, buffer.size());
         Ok(buffer)

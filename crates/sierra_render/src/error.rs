@@ -62,6 +62,24 @@ pub enum RenderError {
     /// Mapping a buffer for read-back failed.
     #[error("read-back failed: {0}")]
     Readback(String),
+    /// The GPU device was lost (driver reset, GPU removed, out of GPU memory, or
+    /// `Device::destroy`): wgpu reported it through its device-lost callback
+    /// ([`crate::device_loss`]). Nothing more is submitted on that device and Sierra does
+    /// not re-create it; the `sierra` command exits with status 3 (`docs/faults.md`).
+    #[error("GPU device lost while {context} ({reason}); Sierra does not re-create the device, so the run ends here (files written before the loss are complete)")]
+    DeviceLost {
+        /// What the renderer was doing when the loss was noticed (e.g. "rendering a frame").
+        context: String,
+        /// wgpu's reason and message ([`crate::device_loss::DeviceLoss::describe`]).
+        reason: String,
+    },
+}
+
+impl RenderError {
+    /// Whether this is [`RenderError::DeviceLost`].
+    pub fn is_device_lost(&self) -> bool {
+        matches!(self, Self::DeviceLost { .. })
+    }
 }
 
 /// Result alias of this crate.

@@ -252,17 +252,12 @@ impl GpuScopes {
     /// The frames whose results are ready, oldest first; polls the device without blocking.
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] when the device is lost.
+    /// [`RenderError::DeviceLost`] when the device is lost.
     pub fn collect(&mut self, ctx: &GpuContext) -> Result<Vec<GpuFrameTimings>> {
         if self.pending.is_empty() {
             return Ok(Vec::new());
         }
-        ctx.device
-            .poll(wgpu::PollType::Poll)
-            .map_err(|e| RenderError::Gpu {
-                context: "polling for GPU timings".to_owned(),
-                message: e.to_string(),
-            })?;
+        ctx.poll_device("polling for GPU timings")?;
         Ok(self.take_finished(ctx))
     }
 
@@ -270,18 +265,13 @@ impl GpuScopes {
     /// at the end of a run. Counts as one wait ([`Self::waits`]) when frames were pending.
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] when the device is lost.
+    /// [`RenderError::DeviceLost`] when the device is lost.
     pub fn flush(&mut self, ctx: &GpuContext) -> Result<Vec<GpuFrameTimings>> {
         if self.pending.is_empty() {
             return Ok(Vec::new());
         }
         self.waits += 1;
-        ctx.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| RenderError::Gpu {
-                context: "waiting for GPU timings".to_owned(),
-                message: e.to_string(),
-            })?;
+        ctx.wait_idle("waiting for GPU timings")?;
         Ok(self.take_finished(ctx))
     }
 

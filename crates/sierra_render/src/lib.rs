@@ -32,6 +32,7 @@
 pub mod camera;
 pub mod compute;
 pub mod context;
+pub mod device_loss;
 pub mod environment;
 pub mod error;
 pub mod frame;
@@ -66,6 +67,7 @@ pub use passes::crowd::instance as crowd_instance;
 
 pub use camera::Camera;
 pub use context::{CreationCounts, GpuContext};
+pub use device_loss::DeviceLoss;
 pub use error::{RenderError, Result};
 pub use frame::{
     CrowdFrame, CrowdUpdate, DrawItem, FrameData, Material, MaterialHandle, MeshHandle,

@@ -273,7 +273,6 @@ impl MaterialBinder {
     /// # Errors
     /// [`crate::RenderError::Gpu`].
     pub fn bind(&self, ctx: &GpuContext, material: &SurfaceMaterial) -> Result<GpuMaterial> {
-        use wgpu::util::DeviceExt;
         // A sampler without mip filtering reads mip 0 only: one-level views (`sampler.rs`).
         let base_level_only = material.sampler.mipmap_filter.is_none();
         let view = |t: &Option<Texture2d>, default: &Texture2d| match t {
@@ -295,13 +294,15 @@ impl MaterialBinder {
         let bind_group = ctx.scoped(
             || "binding a material".to_owned(),
             || {
-                let uniform = ctx
-                    .device
-                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                // Unmappable only on a lost device, which the frame's next check reports.
+                let (uniform, _) = crate::gpu_util::create_buffer_init(
+                    &ctx.device,
+                    &wgpu::util::BufferInitDescriptor {
                         label: Some("material"),
                         contents: bytemuck::bytes_of(&MaterialUniform::new(material)),
                         usage: wgpu::BufferUsages::STORAGE,
-                    });
+                    },
+                );
                 let mut entries = vec![
                     wgpu::BindGroupEntry {
                         binding: 0,

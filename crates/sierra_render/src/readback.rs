@@ -14,7 +14,8 @@ use crate::error::{RenderError, Result};
 ///
 /// # Errors
 /// [`RenderError::InvalidInput`] when the buffer lacks `COPY_SRC`/`MAP_READ`,
-/// [`RenderError::Readback`] when mapping fails, [`RenderError::Gpu`] on validation errors.
+/// [`RenderError::Readback`] when mapping fails, [`RenderError::Gpu`] on validation errors,
+/// [`RenderError::DeviceLost`] when the device is (or gets) lost.
 pub fn read_buffer(ctx: &GpuContext, source: &wgpu::Buffer) -> Result<Vec<u8>> {
     if source.usage().contains(wgpu::BufferUsages::MAP_READ) {
         return map_and_copy(ctx, source, |bytes| bytes.to_vec());
@@ -147,24 +148,35 @@ pub fn read_texture_rgba(ctx: &GpuContext, texture: &wgpu::Texture) -> Result<im
         .ok_or_else(|| RenderError::Readback("texture size does not match its bytes".to_owned()))
 }
 
-/// Maps a `MAP_READ` buffer, waits, and hands its bytes to `read`.
+/// Maps a `MAP_READ` buffer, waits ([`GpuContext::wait_until`]: in bounded slices, ending with
+/// [`RenderError::DeviceLost`] when the device is lost, never a hang), and hands its bytes to
+/// `read`.
 fn map_and_copy<T>(
     ctx: &GpuContext,
     buffer: &wgpu::Buffer,
     read: impl FnOnce(&[u8]) -> T,
 ) -> Result<T> {
+    const DOING: &str = "reading back from the GPU";
+    ctx.check_device(DOING)?;
     let slice = buffer.slice(..);
     let (sender, receiver) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |result| {
-        // The receiver outlives the poll below; a failed send only means it was dropped.
+        // The receiver outlives the wait below; a failed send only means it was dropped.
         let _ = sender.send(result);
     });
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| RenderError::Readback(format!("waiting for the GPU: {e}")))?;
-    receiver
-        .recv()
-        .map_err(|_| RenderError::Readback("map callback never ran".to_owned()))?
+    let mapped = ctx.wait_until(DOING, || match receiver.try_recv() {
+        Ok(result) => Some(Ok(result)),
+        Err(std::sync::mpsc::TryRecvError::Empty) => None,
+        Err(std::sync::mpsc::TryRecvError::Disconnected) => Some(Err(())),
+    })?;
+    // A mapping refused because the device went away is the loss, not a read-back error: the
+    // poll lets wgpu report a loss it has not reported yet (after `Device::destroy` it does so
+    // only at a poll).
+    if !matches!(mapped, Ok(Ok(()))) {
+        ctx.poll_device(DOING)?;
+    }
+    mapped
+        .map_err(|()| RenderError::Readback("map callback never ran".to_owned()))?
         .map_err(|e| RenderError::Readback(format!("mapping the buffer: {e}")))?;
     let value = {
         let view = slice
@@ -173,6 +185,6 @@ fn map_and_copy<T>(
         read(&view)
     };
     buffer.unmap();
-    ctx.take_uncaptured_errors("reading back from the GPU")?;
+    ctx.take_uncaptured_errors(DOING)?;
     Ok(value)
 }

@@ -568,13 +568,16 @@ impl Renderer {
     ///
     /// # Errors
     /// [`RenderError::InvalidInput`] for bad frame data (unknown mesh handles),
-    /// [`RenderError::Gpu`] for wgpu validation errors.
+    /// [`RenderError::Gpu`] for wgpu validation errors, [`RenderError::DeviceLost`] once the
+    /// device is lost (checked before anything is recorded).
     pub fn render(
         &mut self,
         ctx: &GpuContext,
         frame: &FrameData,
         output: &wgpu::TextureView,
     ) -> Result<FrameStats> {
+        // Nothing is recorded or submitted on a lost device (`crate::device_loss`).
+        ctx.check_device("rendering a frame")?;
         let mut stats = FrameStats::default();
         self.run_frame_inputs(ctx, frame)?;
         self.environment.prepare(ctx, &frame.sun, &frame.post);

@@ -99,6 +99,10 @@ pub struct DemoArgs {
     /// Window test: inject a minimise (0x0 and unmap), restore, then a storm of 100 resizes.
     #[arg(long, hide = true)]
     pub test_minimise: bool,
+    /// Fault test: destroy the GPU device before frame N, headless or in the window (the run
+    /// ends with the device-loss error, exit 3; `docs/faults.md`).
+    #[arg(long, hide = true, value_name = "N")]
+    pub test_lose_device_at_frame: Option<u32>,
 }
 
 /// Runs `sierra demo`.
@@ -121,6 +125,7 @@ pub fn run(args: DemoArgs) -> Result<()> {
             frames: args.frames.map(u64::from),
             test_resize: args.test_resize,
             test_minimise: args.test_minimise,
+            lose_device_at_frame: args.test_lose_device_at_frame.map(u64::from),
             key_track: args
                 .input
                 .as_deref()
@@ -238,6 +243,7 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
         out: args.out.clone(),
         force: args.force,
         profile: true,
+        lose_device_at_frame: args.test_lose_device_at_frame.map(|n| n as usize),
     };
     let mut names = crate::output::headless_names(options.frames, options.profile);
     names.push(AMBIENT_FILE.to_owned());

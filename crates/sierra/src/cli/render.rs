@@ -46,6 +46,10 @@ pub struct RenderArgs {
     /// Asset root and budgets.
     #[command(flatten)]
     pub assets: super::AssetArgs,
+    /// Fault test: destroy the GPU device before frame N (the run ends with the device-loss
+    /// error, exit 3; `docs/faults.md`).
+    #[arg(long, hide = true, value_name = "N")]
+    pub test_lose_device_at_frame: Option<u32>,
 }
 
 /// Runs `sierra render`.
@@ -82,6 +86,7 @@ pub fn run(args: RenderArgs) -> Result<()> {
             out: args.out,
             force: args.force,
             profile: true,
+            lose_device_at_frame: args.test_lose_device_at_frame.map(|n| n as usize),
         },
     )?;
     outln!("{}", summary.line())?;

@@ -143,6 +143,10 @@ impl App<'_> {
         let Some(running) = &mut self.running else {
             return Ok(());
         };
+        // A lost device ends the viewer with the error (`crate::device_loss`).
+        running
+            .ctx
+            .check_device("drawing the viewer's next frame")?;
         let now = Instant::now();
         let dt = if scripted {
             SCRIPTED_DT
@@ -159,6 +163,10 @@ impl App<'_> {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             _ => {
+                // A lost device shows here first: the poll runs wgpu's device-lost callback.
+                running
+                    .ctx
+                    .poll_device("acquiring the viewer's next texture")?;
                 // Outdated, lost, occluded: reconfigure at the window's size and skip the frame.
                 let size = running.window.inner_size();
                 return resize(running, size);

@@ -36,7 +36,10 @@ pub use crate::compute::water_params::{
     WaterBoundary, WaterGpuParams, WaterUniforms, WORKGROUP_SIDE,
 };
 use crate::context::GpuContext;
-use crate::error::{RenderError, Result};
+use crate::error::Result;
+// Named by the docs (and the tests); since the waits moved to `GpuContext`, not by the code.
+#[cfg(any(test, doc))]
+use crate::error::RenderError;
 use crate::gpu_util::dispatch;
 
 /// WGSL of the 4-pipe kernels: `water_common.wgsl` (uniforms, terrain binding, grid index)
@@ -234,7 +237,7 @@ impl WaterCompute {
     /// Blocks until the GPU has finished every submitted step (for timing).
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] when the device is lost.
+    /// [`RenderError::DeviceLost`] when the device is lost.
     pub fn wait(&self, ctx: &GpuContext) -> Result<()> {
         wait_idle(ctx, "waiting for the water steps")
     }
@@ -381,13 +384,7 @@ impl WaterCompute {
 
 /// Blocks until the GPU has finished everything submitted; `context` names the wait in errors.
 pub(crate) fn wait_idle(ctx: &GpuContext, context: &str) -> Result<()> {
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| RenderError::Gpu {
-            context: context.to_owned(),
-            message: e.to_string(),
-        })?;
-    Ok(())
+    ctx.wait_idle(context)
 }
 
 /// Sizes and values of an uploaded state (the GPU kernels assume them).

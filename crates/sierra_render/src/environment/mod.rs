@@ -181,12 +181,7 @@ impl Environment {
             None,
         );
         ctx.queue.submit([encoder.finish()]);
-        ctx.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| crate::RenderError::Gpu {
-                context: "baking the environment".to_owned(),
-                message: e.to_string(),
-            })?;
+        ctx.wait_idle("baking the environment")?;
         ctx.take_uncaptured_errors("baking the environment")?;
         self.schedule.baked_now(key, post.environment.time_s);
         Ok(())

@@ -174,10 +174,9 @@ pub fn run(args: CrowdBenchArgs) -> Result<()> {
             sea: Default::default(),
             post: Default::default(),
         };
+        // A lost device shows in the next render's error; the wait only must not hang on it.
         let wait = |ctx: &GpuContext| {
-            let _ = ctx
-                .device
-                .poll(sierra_render::wgpu::PollType::wait_indefinitely());
+            let _ = ctx.wait_idle("waiting for the crowd benchmark's frame");
         };
         // CPU: recording + submitting only (timings are read without waiting; the GPU wait is
         // outside the span).
