@@ -10,8 +10,8 @@
 
 use bytemuck::Zeroable;
 
-use super::view::{FrameBindings, VIEW_WGSL};
 use super::scene_pipelines::ScenePipelines;
+use super::view::{FrameBindings, VIEW_WGSL};
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;

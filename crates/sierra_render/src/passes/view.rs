@@ -213,7 +213,9 @@ impl FrameBindings {
 
     /// The bound state, whether or not another clone panicked while holding it.
     fn bound(&self) -> std::sync::MutexGuard<'_, Bound> {
-        self.bound.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.bound
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The group-0 layout.
@@ -309,4 +311,3 @@ fn bind(
         },
     )
 }
-
