@@ -127,7 +127,7 @@ fn environment_uniforms_match_wgsl() {
 }
 
 #[test]
-fn every_scene_pass_declares_the_view_group_as_the_forward_pass_writes_it() {
+fn every_scene_pass_declares_the_view_group_as_the_renderer_writes_it() {
     use sierra_render::passes::sky;
     // The sky and sea shaders begin with the view group's declarations (`view.wgsl`): their
     // `CameraUniform` and `LightsUniform` are the ones `FrameBindings` writes.
