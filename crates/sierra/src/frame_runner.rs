@@ -24,15 +24,22 @@ use sierra_render::{
 };
 
 use crate::game::Game;
-use crate::scene_to_frame::{empty_frame, extract, SceneContent, TickSnapshot, View};
+use crate::gpu_bridge::GpuBridge;
+use crate::scene_to_frame::{empty_frame, extract, TickSnapshot, View};
 
 /// What a [`FrameRunner`] draws: state that advances in fixed ticks and turns into frames.
 pub trait FrameSource {
     /// One fixed tick.
     fn tick(&mut self);
 
+    /// The hand-over step, before each extract: moves the one-shot simulation inputs the ticks
+    /// queued (a level's sea drops and sub-steps, changed crowd members) into `frame`, after
+    /// those it holds already (they stay until the frame's first render). Nothing by default.
+    fn hand_over(&mut self, _frame: &mut FrameData) {}
+
     /// The extract step: writes the complete frame for the current state seen through `view`
-    /// into `frame` (reusing its vectors).
+    /// into `frame` (reusing its vectors). It reads the state; the one-shot inputs are the
+    /// hand-over's.
     ///
     /// # Errors
     /// Data that cannot be drawn (a palette that does not match its model, a bad clip).
@@ -44,7 +51,8 @@ pub trait FrameSource {
 pub struct LevelFrames {
     /// The running level.
     pub game: Game,
-    content: SceneContent,
+    /// Every GPU handle the level needs, uploaded at load.
+    bridge: GpuBridge,
     /// The state before the last tick, recorded only when [`LevelFrames::interpolate`] is set.
     previous: TickSnapshot,
     /// Record each tick's previous state so frames can be drawn between ticks (a window);
@@ -59,10 +67,10 @@ impl LevelFrames {
     /// GPU and upload errors, with context.
     pub fn new(ctx: &GpuContext, renderer: &mut Renderer, mut game: Game) -> Result<Self> {
         // Times its stages into `game.startup` (`mesh_upload`, then the world's uploads).
-        let content = SceneContent::upload(ctx, renderer, &mut game)?;
+        let bridge = GpuBridge::upload(ctx, renderer, &mut game)?;
         Ok(Self {
             game,
-            content,
+            bridge,
             previous: TickSnapshot::default(),
             interpolate: false,
         })
@@ -80,11 +88,16 @@ impl FrameSource for LevelFrames {
         self.game.tick();
     }
 
+    /// [`GpuBridge::hand_over`].
+    fn hand_over(&mut self, frame: &mut FrameData) {
+        self.bridge.hand_over(&mut self.game, frame);
+    }
+
     /// [`extract`], interpolating from the previous tick when `view.alpha < 1`.
     fn extract(&mut self, view: &View, frame: &mut FrameData) -> Result<()> {
         extract(
-            &mut self.game,
-            &mut self.content,
+            &self.game,
+            &mut self.bridge,
             view,
             self.interpolate.then_some(&self.previous),
             frame,
@@ -141,12 +154,14 @@ impl<S: FrameSource> FrameRunner<S> {
         self.source.tick();
     }
 
-    /// The extract step: the frame for the source's state seen through `view`.
+    /// The hand-over of the ticks' one-shot inputs ([`FrameSource::hand_over`]), then the
+    /// read-only extract step: the frame for the source's state seen through `view`.
     ///
     /// # Errors
     /// As [`FrameSource::extract`].
     pub fn extract(&mut self, view: &View) -> Result<&FrameData> {
         profile_scope!("build_frame");
+        self.source.hand_over(&mut self.frame);
         self.source.extract(view, &mut self.frame)?;
         Ok(&self.frame)
     }
@@ -158,8 +173,9 @@ impl<S: FrameSource> FrameRunner<S> {
 
     /// Renders the last extracted frame into `output` (a view of a texture of the renderer's
     /// size and output format). The frame's one-shot simulation inputs (the sea's drops and
-    /// steps, crowd member updates) run with the first render only, so rendering the same
-    /// frame again (a window's screenshot) draws the same state.
+    /// steps, crowd member updates, handed over before the extract) run with the first render
+    /// only: this is the one place they are cleared, so rendering the same frame again (a
+    /// window's screenshot) draws the same state.
     ///
     /// # Errors
     /// GPU errors, bad frame data.

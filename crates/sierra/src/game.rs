@@ -31,8 +31,8 @@ pub struct Game {
     pub clock: FixedTimestep,
     /// Characters, player, IK, attachments, follow camera, input ([`crate::gameplay`]).
     pub gameplay: Gameplay,
-    /// Island, sea, planet, birds, palms ([`crate::world`]); its GPU half is uploaded by the
-    /// headless/window loop ([`World::upload`]).
+    /// Island, sea, planet, birds, palms ([`crate::world`]); its GPU half is the GPU bridge's
+    /// (`crate::gpu_bridge::world`), uploaded by the frame runner at load.
     pub world: World,
     /// A scripted camera path that drives the level camera, if any.
     pub camera_path: Option<CameraPath>,

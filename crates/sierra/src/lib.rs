@@ -1,5 +1,6 @@
 //! Sierra, the game: the fixed-step game loop ([`game`], [`game_loop`]), the extract step from
-//! game state to a complete render frame ([`scene_to_frame`]), the one frame runner every entry
+//! game state to a complete render frame ([`scene_to_frame`], reading the game; what was uploaded
+//! for it is the [`gpu_bridge`]'s), the one frame runner every entry
 //! point uses ([`frame_runner`]: tick → extract → render → read-back; `docs/architecture.md`),
 //! commands from the window ([`commands`]), headless and windowed runs, and the `sierra` command
 //! line ([`cli`]).
@@ -17,21 +18,19 @@ macro_rules! outln {
 }
 
 pub mod camera_path;
-pub mod character_meshes;
 pub mod cli;
 pub mod commands;
 pub mod device_loss;
 pub mod fly_camera;
 pub mod frame_runner;
+pub mod frame_settings;
 pub mod game;
 pub mod game_audio;
 pub mod game_loop;
 pub mod gameplay;
+pub mod gpu_bridge;
 pub mod headless;
 pub mod key_track;
-pub mod level_gltf;
-pub mod level_skins;
-pub mod level_surfaces;
 pub mod minimise_script;
 pub mod output;
 pub mod overlay;

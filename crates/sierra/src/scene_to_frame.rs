@@ -3,165 +3,33 @@
 //! component at its node's world position; when there are more than [`MAX_POINT_LIGHTS`],
 //! document 000's limit of 8, the 8 nearest to the camera this frame,
 //! [`nearest_point_lights`]), one [`DrawItem`] per node with a primitive mesh and per primitive
-//! of a glTF mesh node ([`LevelGltfMeshes`], at its world matrix), the characters' skinned draws
-//! ([`CharacterMeshes::extract`]), the skinned and morphed glTF nodes of objects with an
-//! `Animator` ([`LevelSkins::extract`]), the world's terrain,
-//! sky objects, crowds and sea inputs ([`crate::world::World::extract`]) and the level's post
-//! settings. The renderer never sees the scene graph, and nothing else reaches the passes.
+//! of a glTF mesh node ([`crate::gpu_bridge::level_gltf`], at its world matrix), the characters' skinned draws
+//! ([`crate::gpu_bridge::character_meshes`]), the skinned and morphed glTF nodes of objects
+//! with an `Animator` ([`crate::gpu_bridge::level_skins`]), the world's terrain and sky objects
+//! ([`crate::gpu_bridge::world`]), the crowds' clock and the level's post settings. The
+//! renderer never sees the scene graph, and nothing else reaches the passes.
+//!
+//! Extract reads, tick writes: [`extract`] takes the game by shared reference. The one-shot
+//! simulation inputs the ticks queue (sea drops and sub-steps, changed crowd members) reach the
+//! frame through the runner's hand-over step ([`crate::gpu_bridge::GpuBridge::hand_over`]),
+//! and what was uploaded at load is the GPU bridge's ([`crate::gpu_bridge`]).
 //!
 //! A window extracts between ticks: [`View::alpha`] interpolates node transforms, the camera
 //! and the world clock between the previous tick ([`TickSnapshot`]) and the last one, so motion
 //! is smooth at any frame rate. Skinned palettes are those of the last tick.
 
-use std::collections::HashMap;
-
-use anyhow::{Context, Result};
+use anyhow::Result;
 use glam::{Mat4, Vec3};
 use sierra_render::{
-    primitives, BloomSettings, Camera, DebugView, DrawItem, EnvironmentSettings, EnvironmentSource,
-    FrameData, GpuContext, Material, MeshData, MeshHandle, PointLight, PostSettings, Renderer,
-    SkySettings, Sun, TonemapSettings, Tonemapper, MAX_POINT_LIGHTS,
+    Camera, DebugView, DrawItem, FrameData, Material, PointLight, PostSettings, MAX_POINT_LIGHTS,
 };
 use sierra_scene::scene::NodeMesh;
-use sierra_scene::{Component, Primitive};
+use sierra_scene::Component;
 
-use crate::character_meshes::CharacterMeshes;
+use crate::frame_settings::{environment_settings, level_sun, post_settings};
 use crate::game::Game;
-use crate::level_gltf::LevelGltfMeshes;
-use crate::level_skins::LevelSkins;
-pub use crate::level_surfaces::load_normal_map;
-use crate::level_surfaces::LevelSurfaces;
-
-/// Renderer meshes of the primitives a scene uses.
-///
-/// Each primitive is uploaded once, however many materials draw it: a textured node's draw names
-/// the surface material of its (normal map, normal scale, colour texture) ([`LevelSurfaces`]).
-#[derive(Clone, Debug, Default)]
-pub struct SceneMeshes {
-    primitives: HashMap<Primitive, MeshHandle>,
-    /// Cubes drawn with a non-uniform scale, by their relative scale ([`box_key`]): UVs spread
-    /// so every face has the same texels per metre ([`primitives::cube_for_scale`]).
-    scaled_cubes: Vec<([u32; 3], MeshHandle)>,
-    /// The surface materials of textured primitives (normal maps, colour textures).
-    pub surfaces: LevelSurfaces,
-    /// The meshes of the level's glTF files.
-    pub gltf: LevelGltfMeshes,
-    /// Their skinned and morphed mesh nodes under objects with an `Animator`.
-    pub skins: LevelSkins,
-}
-
-impl SceneMeshes {
-    /// The mesh to draw `primitive` with at `world` (its own cube for a non-uniform scale).
-    fn mesh_for(&self, primitive: Primitive, world: &Mat4) -> Option<MeshHandle> {
-        if primitive == Primitive::Cube {
-            if let Some(key) = box_key(world) {
-                if let Some(&(_, mesh)) = self.scaled_cubes.iter().find(|(k, _)| *k == key) {
-                    return Some(mesh);
-                }
-            }
-        }
-        self.primitives.get(&primitive).copied()
-    }
-}
-
-/// The length of each of `world`'s axes: its scale along x, y and z.
-fn scale_of(world: &Mat4) -> Vec3 {
-    Vec3::new(
-        world.x_axis.truncate().length(),
-        world.y_axis.truncate().length(),
-        world.z_axis.truncate().length(),
-    )
-}
-
-/// The relative scale (each axis over the largest, in thousandths) of a non-uniformly scaled
-/// `world` transform; `None` for a uniform (or degenerate) scale, which the plain cube serves.
-fn box_key(world: &Mat4) -> Option<[u32; 3]> {
-    let scale = scale_of(world);
-    let largest = scale.max_element();
-    if !(largest > 0.0 && scale.is_finite()) {
-        return None;
-    }
-    let key = (scale / largest * 1000.0).round().as_uvec3().to_array();
-    (key != [1000; 3]).then_some(key)
-}
-
-/// The mesh data of a level primitive (sizes as `sierra_scene::Primitive` documents).
-pub fn primitive_mesh(primitive: Primitive) -> MeshData {
-    match primitive {
-        Primitive::Cube => primitives::cube(1.0),
-        Primitive::Sphere => primitives::uv_sphere(0.5, 32, 16),
-        Primitive::Plane => primitives::plane(1.0),
-        Primitive::Grid { cells } => primitives::grid(cells, 1.0),
-    }
-}
-
-/// Uploads each distinct primitive the scene uses, and each mesh of its glTF files, once.
-///
-/// # Errors
-/// GPU errors while uploading.
-pub fn upload_scene_meshes(
-    ctx: &GpuContext,
-    renderer: &mut Renderer,
-    game: &Game,
-) -> Result<SceneMeshes> {
-    let msaa = game.scene.post.msaa;
-    if let Err(e) = renderer.set_sample_count(ctx, msaa) {
-        // A level asking for more than the adapter offers still runs, without anti-aliasing.
-        log::warn!(
-            "{}: post.msaa = {msaa}: {e}; rendering without MSAA",
-            game.file.display()
-        );
-    }
-    let mut meshes = SceneMeshes::default();
-    for (node, content) in game.scene.content.iter() {
-        if let Some(NodeMesh::Primitive { primitive, .. }) = &content.mesh {
-            if !meshes.primitives.contains_key(primitive) {
-                let handle = renderer
-                    .upload_mesh(ctx, &primitive_mesh(*primitive), &format!("{primitive:?}"))
-                    .with_context(|| format!("uploading the {primitive:?} primitive"))?;
-                meshes.primitives.insert(*primitive, handle);
-            }
-            upload_scaled_cube(ctx, renderer, game, node, *primitive, &mut meshes)?;
-        }
-        if let Some(NodeMesh::Primitive { material, .. }) = &content.mesh {
-            let json_path = format!("objects[{}].material", content.object.unwrap_or_default());
-            meshes
-                .surfaces
-                .add(ctx, renderer, &game.scene.assets, material, &json_path)
-                .with_context(|| format!("{}: {json_path}", game.file.display()))?;
-        }
-    }
-    meshes.gltf = LevelGltfMeshes::upload(ctx, renderer, &game.scene)
-        .with_context(|| format!("{}: uploading the glTF meshes", game.file.display()))?;
-    meshes.skins = LevelSkins::upload(ctx, renderer, &game.scene, &game.node_animators)
-        .with_context(|| format!("{}: uploading the animated glTF skins", game.file.display()))?;
-    Ok(meshes)
-}
-
-/// Uploads the cube mesh of `node`'s scale when it is non-uniform and not uploaded yet.
-fn upload_scaled_cube(
-    ctx: &GpuContext,
-    renderer: &mut Renderer,
-    game: &Game,
-    node: sierra_scene::NodeId,
-    primitive: Primitive,
-    meshes: &mut SceneMeshes,
-) -> Result<()> {
-    let world = game.scene.graph.world(node).map(Mat4::from);
-    let Some((world, key)) = world.and_then(|w| Some((w, box_key(&w)?))) else {
-        return Ok(());
-    };
-    if primitive != Primitive::Cube || meshes.scaled_cubes.iter().any(|(k, _)| *k == key) {
-        return Ok(());
-    }
-    let scale = scale_of(&world);
-    let label = format!("Cube scaled {scale}");
-    let handle = renderer
-        .upload_mesh(ctx, &primitives::cube_for_scale(scale), &label)
-        .with_context(|| format!("uploading the {label} primitive"))?;
-    meshes.scaled_cubes.push((key, handle));
-    Ok(())
-}
+use crate::gpu_bridge::scene_meshes::SceneMeshes;
+use crate::gpu_bridge::GpuBridge;
 
 /// What the viewer adds to the game state when a frame is extracted.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -227,236 +95,31 @@ fn lerp_affine(a: &glam::Affine3A, b: &glam::Affine3A, t: f32) -> Mat4 {
     Mat4::from_scale_rotation_translation(sa.lerp(sb, t), ra.slerp(rb, t), ta.lerp(tb, t))
 }
 
-/// The level's `post` block as render settings (sky colours at their defaults).
-/// `brightest_light` is the largest channel of any light's colour × intensity: without a
-/// `tonemap` in the block, ACES applies when it exceeds 1 ([`sierra_scene::level::Post::tonemap`]).
-pub fn post_settings(
-    post: &sierra_scene::level::Post,
-    wireframe: bool,
-    brightest_light: f32,
-) -> PostSettings {
-    use sierra_scene::level::Tonemap;
-    let tonemap = post.tonemap.unwrap_or(if brightest_light > 1.0 {
-        Tonemap::Aces
-    } else {
-        Tonemap::None
-    });
-    PostSettings {
-        bloom: BloomSettings {
-            enabled: post.bloom,
-            threshold: post.bloom_threshold,
-            intensity: post.bloom_intensity,
-            ..BloomSettings::default()
-        },
-        tonemap: TonemapSettings {
-            tonemapper: match tonemap {
-                Tonemap::None => Tonemapper::None,
-                Tonemap::Aces => Tonemapper::Aces,
-                Tonemap::Agx => Tonemapper::Agx,
-            },
-            ..TonemapSettings::default()
-        },
-        sky: SkySettings {
-            enabled: post.sky,
-            ..SkySettings::default()
-        },
-        wireframe,
-        debug_view: Default::default(),
-        aa: match post.aa {
-            sierra_scene::level::AntiAliasing::None => sierra_render::AntiAliasing::None,
-            sierra_scene::level::AntiAliasing::Fxaa => sierra_render::AntiAliasing::Fxaa,
-        },
-        environment: environment_settings(post.environment.as_ref(), post.sky, 0.0),
-    }
-}
-
-/// The image-based lighting of a frame at `time_s` whose sky is drawn when `sky_drawn`: the
-/// level's `post.environment` (lighting Phong materials too), else the sky when drawn or the
-/// sun's ambient colour for metallic-roughness materials only.
-pub fn environment_settings(
-    level: Option<&sierra_scene::level::Environment>,
-    sky_drawn: bool,
-    time_s: f64,
-) -> EnvironmentSettings {
-    use sierra_scene::level::EnvironmentSource as Source;
-    let fallback = if sky_drawn {
-        EnvironmentSource::Sky
-    } else {
-        EnvironmentSource::Ambient
-    };
-    let Some(level) = level else {
-        return EnvironmentSettings {
-            source: fallback,
-            time_s,
-            ..EnvironmentSettings::default()
-        };
-    };
-    EnvironmentSettings {
-        source: match level.source {
-            Source::Sky => EnvironmentSource::Sky,
-            Source::Ambient => EnvironmentSource::Ambient,
-            Source::Image(_) => EnvironmentSource::Image(Vec3::ONE),
-        },
-        intensity: level.intensity.max(0.0),
-        phong: true,
-        time_s,
-        ..EnvironmentSettings::default()
-    }
-}
-
-/// Reads the level's equirectangular environment image `path` (a Radiance `.hdr`, or an sRGB
-/// `.png`/`.jpg`) through `assets` and its budgets, and hands it to the renderer as linear
-/// radiance.
-///
-/// # Errors
-/// Unreadable, refused or undecodable files (naming the file); GPU errors.
-fn load_environment_image(
-    ctx: &GpuContext,
-    renderer: &mut Renderer,
-    assets: &sierra_assets::Resolver,
-    path: &std::path::Path,
-) -> Result<()> {
-    let shown = assets.display(path).display().to_string();
-    let is_hdr = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("hdr"));
-    let (width, height, linear) = if is_hdr {
-        let bytes = assets
-            .read(path)
-            .with_context(|| format!("reading the environment image {shown}"))?;
-        let budgets = assets.budgets();
-        let image = sierra_content::radiance::decode_radiance(
-            &bytes,
-            budgets.image_size,
-            budgets.gltf_decoded_bytes,
-        )
-        .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
-        (image.width, image.height, image.rgba)
-    } else {
-        let image = sierra_gltf::load_image_file(assets, path)
-            .with_context(|| format!("reading the environment image {shown}"))?;
-        let linear = image
-            .rgba8
-            .chunks_exact(4)
-            .flat_map(|p| {
-                let c = |i: usize| sierra_render::texture::srgb_to_linear(f32::from(p[i]) / 255.0);
-                [c(0), c(1), c(2), 1.0]
-            })
-            .collect();
-        (image.width, image.height, linear)
-    };
-    renderer
-        .set_environment_image(ctx, width, height, &linear)
-        .with_context(|| format!("uploading the environment image {shown}"))
-}
-
-/// The level's sun as the renderer takes it.
-fn level_sun(scene: &sierra_scene::scene::Scene) -> Sun {
-    Sun {
-        direction: scene.sun.direction,
-        color: scene.sun.color,
-        intensity: scene.sun.intensity,
-        ambient: scene.sun.ambient,
-    }
-}
-
-/// Bakes the environment the level's first frame will have (the level's sun and `post`, the
-/// world's sky) and waits for it: the `environment` start-up stage.
-///
-/// # Errors
-/// GPU errors.
-pub fn bake_level_environment(
-    ctx: &GpuContext,
-    renderer: &mut Renderer,
-    game: &Game,
-) -> Result<()> {
-    let scene = &game.scene;
-    let sun = level_sun(scene);
-    let mut post = post_settings(&scene.post, false, 0.0);
-    game.world.apply_sky(&sun, &mut post.sky);
-    if let Some(sierra_scene::level::Environment {
-        source: sierra_scene::level::EnvironmentSource::Image(path),
-        ..
-    }) = &scene.post.environment
-    {
-        load_environment_image(ctx, renderer, &scene.assets, path)?;
-    }
-    post.environment = environment_settings(
-        scene.post.environment.as_ref(),
-        post.sky.enabled,
-        game.world.time,
-    );
-    renderer
-        .bake_environment(ctx, &sun, &post)
-        .context("baking the environment")
-}
-
-/// The GPU-side content of a level that frames name: primitive meshes and the characters'
-/// skinned instances, uploaded once.
-pub struct SceneContent {
-    /// Primitive meshes.
-    pub meshes: SceneMeshes,
-    /// One skinned instance per character.
-    pub characters: CharacterMeshes,
-}
-
-impl SceneContent {
-    /// Uploads the level's primitives and characters and the world's landscape (terrain, sea,
-    /// sky objects, crowds) into `renderer`.
-    ///
-    /// # Errors
-    /// GPU and upload errors, with context.
-    pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, game: &mut Game) -> Result<Self> {
-        let mut startup = std::mem::take(&mut game.startup);
-        let uploaded = startup.time("mesh_upload", || -> Result<_> {
-            let meshes = upload_scene_meshes(ctx, renderer, game)?;
-            let characters = CharacterMeshes::upload(ctx, renderer, &game.gameplay)?;
-            Ok((meshes, characters))
-        });
-        // GPU terrain generation, terrain chunks, water, sky and crowd textures.
-        let world = match &uploaded {
-            Ok(_) => game
-                .world
-                .upload(ctx, renderer, &mut startup)
-                .context("uploading the landscape"),
-            Err(_) => Ok(()),
-        };
-        let environment = match (&uploaded, &world) {
-            (Ok(_), Ok(())) => startup.time("environment", || {
-                bake_level_environment(ctx, renderer, game)
-            }),
-            _ => Ok(()),
-        };
-        game.startup = startup;
-        let (meshes, characters) = uploaded?;
-        world?;
-        environment?;
-        Ok(Self { meshes, characters })
-    }
-}
-
 /// The extract step: writes the complete frame for the game's current state seen through
-/// `view` into `frame`, reusing its vectors (no allocation once they have grown). `previous`
-/// (the tick before the last) is used when `view.alpha < 1`. The world's queued sea inputs and
-/// crowd changes move into the frame, so each frame must be rendered.
+/// `view` into `frame`, reusing its vectors (no allocation once they have grown), naming the
+/// meshes and materials `bridge` uploaded. `previous` (the tick before the last) is used when
+/// `view.alpha < 1`. Reads `game` only; the frame's one-shot inputs (`frame.sea.ops`,
+/// `frame.crowds` updates) are left as they are: the hand-over step fills them
+/// ([`GpuBridge::hand_over`]) and the frame's first render consumes them. `bridge` is mutable
+/// for its reused scratch buffers only.
 ///
 /// # Errors
 /// A character whose palette does not match its model.
 pub fn extract(
-    game: &mut Game,
-    content: &mut SceneContent,
+    game: &Game,
+    bridge: &mut GpuBridge,
     view: &View,
     previous: Option<&TickSnapshot>,
     frame: &mut FrameData,
 ) -> Result<()> {
     let previous = previous.filter(|p| p.valid && view.alpha < 1.0);
     let alpha = view.alpha.clamp(0.0, 1.0);
-    extract_scene(game, &content.meshes, view, previous, frame);
+    extract_scene(game, &bridge.meshes, view, previous, frame);
     frame.skinned.clear();
-    content
+    bridge
         .characters
         .extract(&game.gameplay, &mut frame.skinned)?;
-    content
+    bridge
         .meshes
         .skins
         .extract(&game.scene, &game.node_animators, &mut frame.skinned)?;
@@ -473,7 +136,10 @@ pub fn extract(
         None => game.world.time,
     };
     let eye = frame.camera.position;
-    game.world.extract(eye, time, frame);
+    game.world.extract(time, frame);
+    bridge
+        .world
+        .push_draws(&game.world, eye, time, &mut frame.draws);
     frame.post.environment = environment_settings(
         game.scene.post.environment.as_ref(),
         frame.post.sky.enabled,
@@ -607,37 +273,9 @@ pub fn empty_frame() -> FrameData {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sierra_render::MeshHandle;
+    use sierra_scene::Primitive;
 
-    #[test]
-    fn a_thin_cube_draws_its_own_mesh_and_a_uniform_one_the_shared_cube() {
-        let thin = Mat4::from_scale_rotation_translation(
-            Vec3::new(4.0, 0.4, 4.0),
-            glam::Quat::from_rotation_y(0.7),
-            Vec3::new(38.0, 3.0, 200.0),
-        );
-        assert_eq!(box_key(&thin), Some([1000, 100, 1000]));
-        assert_eq!(box_key(&Mat4::from_scale(Vec3::splat(2.5))), None);
-        assert_eq!(box_key(&Mat4::from_scale(Vec3::ZERO)), None);
-        let mut meshes = SceneMeshes::default();
-        meshes.primitives.insert(Primitive::Cube, MeshHandle(0));
-        meshes.primitives.insert(Primitive::Sphere, MeshHandle(1));
-        meshes.scaled_cubes.push(([1000, 100, 1000], MeshHandle(2)));
-        assert_eq!(meshes.mesh_for(Primitive::Cube, &thin), Some(MeshHandle(2)));
-        assert_eq!(
-            meshes.mesh_for(Primitive::Cube, &Mat4::IDENTITY),
-            Some(MeshHandle(0))
-        );
-        // Only cubes get their own mesh; a scale with no uploaded mesh falls back to the cube.
-        assert_eq!(
-            meshes.mesh_for(Primitive::Sphere, &thin),
-            Some(MeshHandle(1))
-        );
-        let other = Mat4::from_scale(Vec3::new(1.0, 2.0, 3.0));
-        assert_eq!(
-            meshes.mesh_for(Primitive::Cube, &other),
-            Some(MeshHandle(0))
-        );
-    }
     use crate::game::game_from_json;
 
     #[test]

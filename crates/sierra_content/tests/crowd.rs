@@ -93,12 +93,18 @@ fn add_crowd(
         .unwrap();
 }
 
-/// A renderer of `SIZE`² pixels without sun shadows: the baked and palette paths both cast
-/// them, so the comparisons below see the skinning alone, without self-shadowing.
+/// A renderer of `SIZE`² pixels whose frames ([`unshadowed_frame`]) have no sun shadows: the
+/// baked and palette paths both cast them, so the comparisons below see the skinning alone,
+/// without self-shadowing.
 fn unshadowed(ctx: &sierra_render::GpuContext) -> HeadlessRenderer {
-    let mut headless = HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap();
-    headless.renderer.shadow.settings.enabled = false;
-    headless
+    HeadlessRenderer::new(ctx, SIZE, SIZE).unwrap()
+}
+
+/// `view` with the sun's shadows off.
+fn unshadowed_frame(view: &FrameData) -> FrameData {
+    let mut view = view.clone();
+    view.post.shadow.enabled = false;
+    view
 }
 
 /// `view` at crowd time `time` with one baked crowd `instance`, drawn without shadows.
@@ -111,7 +117,7 @@ fn render_baked_instance(
 ) -> image::RgbaImage {
     let mut headless = unshadowed(ctx);
     add_crowd(ctx, &mut headless, mesh, baked, &[instance]);
-    let mut view = view.clone();
+    let mut view = unshadowed_frame(view);
     view.crowds.time = time;
     headless.render(ctx, &view).unwrap().0
 }
@@ -143,7 +149,7 @@ fn baked_crowd_instance_matches_the_palette_path() {
     let h = skinning
         .upload(&ctx, headless.renderer.meshes_mut(), &mesh, "m")
         .unwrap();
-    let mut palette_frame = view.clone();
+    let mut palette_frame = unshadowed_frame(&view);
     let draw = SkinnedDrawItem {
         mesh: h,
         model,

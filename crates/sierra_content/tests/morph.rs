@@ -151,7 +151,6 @@ fn morph_primitives_test_renders_with_its_default_weights() {
     let world = asset.rest_world_matrices();
     let render = |use_weights: bool| {
         let mut headless = HeadlessRenderer::new(&ctx, size, size).unwrap();
-        headless.renderer.shadow.settings.enabled = false;
         let mut skinning = Skinning::new(&ctx).unwrap();
         let (mut palettes, mut draws) = (Vec::new(), Vec::new());
         let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
@@ -206,6 +205,7 @@ fn morph_primitives_test_renders_with_its_default_weights() {
             clear_color: Vec4::new(0.1, 0.1, 0.12, 1.0),
             ..FrameData::new(camera)
         };
+        frame.post.shadow.enabled = false;
         skinning
             .skin(&ctx, &palettes, &draws, &mut frame.draws)
             .unwrap();

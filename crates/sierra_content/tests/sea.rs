@@ -13,6 +13,8 @@ use sierra_render::compute::water::WaterCompute;
 use sierra_render::passes::forward::ForwardPass;
 use sierra_render::passes::sea::SeaPass;
 use sierra_render::passes::sea_lod::SeaLod;
+use sierra_render::passes::shadow::ShadowPass;
+use sierra_render::passes::view::FrameBindings;
 use sierra_render::passes::{Pass, PassInputs, PassQueries};
 use sierra_render::targets::RenderTargets;
 use sierra_render::{
@@ -99,11 +101,12 @@ fn camera(eye: Vec3, target: Vec3, up: Vec3, fov_y: f32, near: f32, far: f32) ->
 }
 
 /// The forward pass then the sea pass drawing `water` (grid corner at `origin`) into
-/// `W`×`H` targets whose HDR image the test reads back. The sea binds the forward pass's view
-/// group (camera, sun), which the forward pass's `prepare` writes, as in the renderer.
+/// `W`×`H` targets whose HDR image the test reads back. Both bind one view group (camera,
+/// sun; no shadows, black environment), written once per frame, as in the renderer.
 struct ForwardThenSea {
     targets: RenderTargets,
     materials: MaterialStore,
+    view: FrameBindings,
     forward: ForwardPass,
     sea: SeaPass,
 }
@@ -111,13 +114,16 @@ struct ForwardThenSea {
 impl ForwardThenSea {
     fn new(ctx: &GpuContext, water: &WaterCompute, origin: Vec3) -> Self {
         let materials = MaterialStore::new(ctx).unwrap();
-        let forward = ForwardPass::new(ctx, &materials).unwrap();
-        let mut sea = SeaPass::new(ctx, forward.frame_bindings()).unwrap();
+        let view = FrameBindings::unlit(ctx).unwrap();
+        let no_shadows = ShadowPass::new(ctx, 1).unwrap();
+        let forward = ForwardPass::new(ctx, &view, &no_shadows, &materials).unwrap();
+        let mut sea = SeaPass::new(ctx, &view).unwrap();
         sea.settings.origin = origin;
         sea.bind_water(ctx, water).unwrap();
         Self {
             targets: RenderTargets::new(ctx, W, H).unwrap(),
             materials,
+            view,
             forward,
             sea,
         }
@@ -135,6 +141,7 @@ impl ForwardThenSea {
             output: &self.targets.hdr_view.clone(),
             shadow_casters: &[],
         };
+        self.view.write(ctx, frame);
         self.forward.prepare(ctx, &inputs).unwrap();
         self.sea.prepare(ctx, &inputs).unwrap();
         let mut encoder = ctx.device.create_command_encoder(&Default::default());

@@ -81,7 +81,7 @@ pub use mesh::{GpuMesh, MeshData, Vertex};
 pub use mesh_store::MeshStore;
 pub use post::{
     AntiAliasing, BloomSettings, DebugView, EnvironmentSettings, EnvironmentSource, PostSettings,
-    SkySettings, TonemapSettings, Tonemapper,
+    ShadowSettings, SkySettings, TonemapSettings, Tonemapper,
 };
 pub use renderer::{FrameStats, HeadlessRenderer, Renderer};
 pub use targets::{OffscreenTarget, RenderTargets, DEPTH_FORMAT, HDR_FORMAT, OUTPUT_FORMAT};

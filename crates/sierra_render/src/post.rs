@@ -1,5 +1,5 @@
-//! Per-frame post-processing and sky settings: bloom, tonemapping, the procedural sky and
-//! wireframe. They travel in [`crate::FrameData::post`], so whoever builds a frame (a level's
+//! Per-frame post-processing, sky and shadow settings: bloom, tonemapping, the procedural sky,
+//! wireframe and the sun's shadows. They travel in [`crate::FrameData::post`], so whoever builds a frame (a level's
 //! `post` block, the window's overlay) decides them and the passes only read them.
 
 use glam::Vec3;
@@ -213,6 +213,38 @@ pub struct PostSettings {
     pub aa: AntiAliasing,
     /// Image-based lighting ([`EnvironmentSettings`]).
     pub environment: EnvironmentSettings,
+    /// The sun's shadows ([`ShadowSettings`]).
+    pub shadow: ShadowSettings,
+}
+
+/// The sun's shadows in a frame ([`PostSettings::shadow`]); the shadow map's resolution and the
+/// casters' depth bias are the renderer's (`passes::shadow`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShadowSettings {
+    /// Whether the sun casts shadows.
+    pub enabled: bool,
+    /// Shadows are drawn up to this distance from the camera (metres).
+    pub max_distance: f32,
+    /// Extra depth of the sun frustum towards the sun, for casters outside the view (metres).
+    pub caster_margin: f32,
+    /// Receiver offset along its normal, in shadow-map texels.
+    pub normal_offset_texels: f32,
+    /// PCF kernel radius r in texels: (2r+1)² comparison samples (at most 4 is used).
+    pub pcf_radius: u32,
+}
+
+impl Default for ShadowSettings {
+    /// On, up to 40 m from the camera, casters up to 50 m beyond the view towards the sun, a
+    /// 1.5-texel normal offset, 3×3 PCF: the game's shadows.
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_distance: 40.0,
+            caster_margin: 50.0,
+            normal_offset_texels: 1.5,
+            pcf_radius: 1,
+        }
+    }
 }
 
 impl Default for PostSettings {
@@ -231,6 +263,7 @@ impl Default for PostSettings {
             debug_view: DebugView::Lit,
             aa: AntiAliasing::None,
             environment: EnvironmentSettings::default(),
+            shadow: ShadowSettings::default(),
         }
     }
 }

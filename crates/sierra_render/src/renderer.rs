@@ -36,6 +36,7 @@ use crate::passes::sea::{SeaPass, SeaSettings};
 use crate::passes::shadow::ShadowPass;
 use crate::passes::sky::SkyPass;
 use crate::passes::tonemap::TonemapPass;
+use crate::passes::view::FrameBindings;
 use crate::passes::{Pass, PassInputs, ShadowCaster};
 use crate::pipeline_statistics::PassQueries;
 use crate::readback;
@@ -79,29 +80,32 @@ pub struct Renderer {
     /// Surface materials draws name ([`Renderer::add_material`]).
     materials: MaterialStore,
     /// Sun shadow map (drawn first; the forward pass samples it).
-    pub shadow: ShadowPass,
+    shadow: ShadowPass,
     /// Scene → HDR target.
     pub forward: ForwardPass,
     /// Instanced crowds from baked animation textures, drawn after the forward pass.
     pub crowd: CrowdPass,
     /// Procedural sky behind the scene (drawn when the frame's `post.sky.enabled`).
-    pub sky: SkyPass,
+    sky: SkyPass,
     /// The simulated sea, blended over the scene (draws nothing until `sea.bind_water`).
     pub sea: SeaPass,
     /// Resolves the multisampled scene once, after the last scene pass (MSAA only).
     resolve: MsaaResolvePass,
     /// Bloom added onto the HDR target (when the frame's `post.bloom.enabled`).
-    pub bloom: BloomPass,
+    bloom: BloomPass,
     /// HDR target → final image (the frame's `post.tonemap`, sRGB), or → the FXAA input.
-    pub tonemap: TonemapPass,
+    tonemap: TonemapPass,
     /// FXAA input → final image (when the frame's `post.aa` is FXAA).
-    pub fxaa: FxaaPass,
+    fxaa: FxaaPass,
     /// The skinning compute pass and its instances, created at the first skinned upload.
     skinning: Option<Skinning>,
     /// The sea's water simulation ([`Renderer::set_water`]), stepped by each frame's sea ops.
     water: Option<WaterCompute>,
     /// Image-based lighting: the maps the forward and crowd passes sample, baked before them.
     environment: Environment,
+    /// The view group every scene pass binds (camera, lights, environment, shadow map),
+    /// written once per frame before the passes' `prepare`.
+    view: FrameBindings,
     /// `[frame draws + skinned draws]` the scene passes draw this frame (reused).
     draws: Vec<DrawItem>,
     /// GPU scopes around every pass and dispatch, read a few frames later.
@@ -139,14 +143,14 @@ impl Renderer {
         let shadow = ShadowPass::new(ctx, SHADOW_MAP_RESOLUTION)?;
         let materials = MaterialStore::new(ctx)?;
         let environment = Environment::new(ctx, EnvironmentSizes::default())?;
-        let forward = ForwardPass::with_shadows(ctx, &shadow, &materials, &environment.maps)?;
-        // The scene passes drawn after the forward pass bind its view group (group 0).
-        let view = forward.frame_bindings();
+        // The view group (group 0) every scene pass binds; the renderer writes it each frame.
+        let view = FrameBindings::new(ctx, "scene frame", &environment.maps, shadow.receiver())?;
+        let forward = ForwardPass::new(ctx, &view, &shadow, &materials)?;
         let (crowd, sky) = (
-            CrowdPass::new(ctx, &shadow, view)?,
-            SkyPass::new(ctx, view)?,
+            CrowdPass::new(ctx, &shadow, &view)?,
+            SkyPass::new(ctx, &view)?,
         );
-        let sea = SeaPass::new(ctx, view)?;
+        let sea = SeaPass::new(ctx, &view)?;
         let mut renderer = Self {
             targets_memory: targets.memory_releases(ctx),
             targets,
@@ -155,6 +159,7 @@ impl Renderer {
             forward,
             materials,
             environment,
+            view,
             shadow,
             sky,
             sea,
@@ -182,11 +187,8 @@ impl Renderer {
         sizes: EnvironmentSizes,
     ) -> Result<()> {
         self.environment = Environment::new(ctx, sizes)?;
-        self.forward.bind_environment(ctx, &self.environment.maps)?;
-        self.crowd.set_frame_bindings(self.forward.frame_bindings());
-        self.sky.set_frame_bindings(self.forward.frame_bindings());
-        self.sea.set_frame_bindings(self.forward.frame_bindings());
-        Ok(())
+        // Every scene pass holds a clone of the view group, which shares the new binding.
+        self.view.bind_environment(ctx, &self.environment.maps)
     }
 
     /// Bakes the environment of `sun` and `post` (a frame's [`FrameData::sun`] and
@@ -581,6 +583,7 @@ impl Renderer {
         let mut stats = FrameStats::default();
         self.run_frame_inputs(ctx, frame)?;
         self.environment.prepare(ctx, &frame.sun, &frame.post);
+        self.view.write(ctx, frame);
         let result = self.encode_and_submit(ctx, frame, output);
         for i in self.forward.drawn() {
             stats.draw_calls += 1;

@@ -135,6 +135,7 @@ fn render(normal_maps: bool, bloom: bool) -> image::RgbaImage {
             debug_view: Default::default(),
             aa: Default::default(),
             environment: Default::default(),
+            shadow: Default::default(),
         },
         ..FrameData::new(Camera::look_at(
             Vec3::new(0.0, 5.0, 9.0),

@@ -35,7 +35,6 @@ fn render(shadows: bool) -> Scene {
     let ctx = context();
     let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap_or_else(|e| panic!("{e}"));
     let renderer = &mut headless.renderer;
-    renderer.shadow.settings.enabled = shadows;
     let plane = renderer
         .upload_mesh(&ctx, &primitives::plane(30.0), "plane")
         .unwrap_or_else(|e| panic!("{e}"));
@@ -57,7 +56,7 @@ fn render(shadows: bool) -> Scene {
         0.1,
         100.0,
     );
-    let frame = sierra_render::FrameData {
+    let mut frame = sierra_render::FrameData {
         sun: Sun {
             direction: sun_direction(),
             color: Vec3::ONE,
@@ -81,6 +80,7 @@ fn render(shadows: bool) -> Scene {
         clear_color: Vec4::new(0.0, 0.0, 0.0, 1.0),
         ..sierra_render::FrameData::new(camera)
     };
+    frame.post.shadow.enabled = shadows;
     let (image, _) = headless
         .render(&ctx, &frame)
         .unwrap_or_else(|e| panic!("{e}"));

@@ -3,7 +3,7 @@
 
 use std::mem::{offset_of, size_of};
 
-use sierra_render::passes::forward;
+use sierra_render::passes::{forward, view};
 
 /// `(member name, Rust offset)` pairs of a struct.
 macro_rules! members {
@@ -43,7 +43,7 @@ fn forward_uniforms_match_wgsl() {
     check(
         forward::SHADER,
         "CameraUniform",
-        members!(forward::CameraUniform {
+        members!(view::CameraUniform {
             view_proj,
             view,
             position,
@@ -53,7 +53,7 @@ fn forward_uniforms_match_wgsl() {
     check(
         forward::SHADER,
         "PointLightUniform",
-        members!(forward::PointLightUniform {
+        members!(view::PointLightUniform {
             position,
             inner_radius,
             color,
@@ -63,7 +63,7 @@ fn forward_uniforms_match_wgsl() {
     check(
         forward::SHADER,
         "LightsUniform",
-        members!(forward::LightsUniform {
+        members!(view::LightsUniform {
             to_sun,
             point_light_count,
             sun_color,
@@ -127,20 +127,20 @@ fn environment_uniforms_match_wgsl() {
 }
 
 #[test]
-fn every_scene_pass_declares_the_view_group_as_the_forward_pass_writes_it() {
+fn every_scene_pass_declares_the_view_group_as_the_renderer_writes_it() {
     use sierra_render::passes::sky;
     // The sky and sea shaders begin with the view group's declarations (`view.wgsl`): their
     // `CameraUniform` and `LightsUniform` are the ones `FrameBindings` writes.
     let sea = format!(
         "{}\n{}",
-        forward::VIEW_WGSL,
+        view::VIEW_WGSL,
         include_str!("../src/passes/sea.wgsl")
     );
     for source in [sky::shader_source(), sea] {
         check(
             &source,
             "CameraUniform",
-            members!(forward::CameraUniform {
+            members!(view::CameraUniform {
                 view_proj,
                 view,
                 position,
@@ -150,7 +150,7 @@ fn every_scene_pass_declares_the_view_group_as_the_forward_pass_writes_it() {
         check(
             &source,
             "LightsUniform",
-            members!(forward::LightsUniform {
+            members!(view::LightsUniform {
                 to_sun,
                 point_light_count,
                 sun_color,
@@ -170,7 +170,7 @@ fn sea_uniforms_match_wgsl() {
     check(
         &format!(
             "{}\n{}",
-            forward::VIEW_WGSL,
+            view::VIEW_WGSL,
             include_str!("../src/passes/sea.wgsl")
         ),
         "SeaUniforms",

@@ -38,7 +38,7 @@ use sierra_render::passes::frustum::transform_aabb;
 use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
     Camera, DebugView, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
-    Renderer, SkinnedDrawItem, SkinnedMeshHandle, Sun,
+    Renderer, ShadowSettings, SkinnedDrawItem, SkinnedMeshHandle, Sun,
 };
 
 use super::Size;
@@ -158,6 +158,8 @@ pub(crate) struct ModelFrames {
     debug_view: DebugView,
     /// The ground plane under the clip's bounds (lit frames only), receiving the sun's shadow.
     ground: Option<DrawItem>,
+    /// The sun's shadows, sized to the model and its ground ([`fit_shadow`]).
+    shadow: ShadowSettings,
     /// Sample times, seconds.
     times: Vec<f32>,
     /// Draw meshes as lines (the viewer's F key).
@@ -309,6 +311,7 @@ impl FrameSource for ModelFrames {
         frame.post.environment.source = sierra_render::EnvironmentSource::Sky;
         frame.post.debug_view = self.debug_view;
         frame.post.wireframe = self.wireframe;
+        frame.post.shadow = self.shadow;
         frame.draws.clear();
         frame.draws.extend_from_slice(&self.static_draws);
         if let Some(world) = Self::node_world(&mut self.node_poser, self.clip, time)? {
@@ -405,10 +408,12 @@ fn ground(
 /// ~150 units long, beyond the game's 40 m shadow distance): the map covers the camera's view
 /// up to the far corner of the ground (`6 · radius` square around `centre`) and takes casters
 /// from up to `2 · radius` beyond it towards the sun.
-fn fit_shadow(renderer: &mut Renderer, camera: &Camera, centre: Vec3, radius: f32) {
-    let settings = &mut renderer.shadow.settings;
-    settings.max_distance = camera.position.distance(centre) + GROUND_HALF_SIDE * SQRT_2 * radius;
-    settings.caster_margin = 2.0 * radius;
+fn fit_shadow(camera: &Camera, centre: Vec3, radius: f32) -> ShadowSettings {
+    ShadowSettings {
+        max_distance: camera.position.distance(centre) + GROUND_HALF_SIDE * SQRT_2 * radius,
+        caster_margin: 2.0 * radius,
+        ..ShadowSettings::default()
+    }
 }
 
 /// Half the side of the ground plane, in bounding radii.
@@ -645,6 +650,7 @@ pub(crate) fn upload_model(
         },
         camera: None,
         ground: None,
+        shadow: ShadowSettings::default(),
         debug_view: if albedo {
             DebugView::UnlitAlbedo
         } else {
@@ -667,7 +673,7 @@ pub(crate) fn upload_model(
     source.camera = Some(camera);
     if !albedo {
         source.ground = Some(ground(ctx, renderer, lo, hi, radius)?);
-        fit_shadow(renderer, &camera, centre, radius);
+        source.shadow = fit_shadow(&camera, centre, radius);
     }
     Ok(LoadedModel {
         source,

@@ -188,14 +188,12 @@ impl LevelCrowds {
     }
 
     /// Lists the members changed since the last flush as updates of the renderer's crowds in
-    /// `frame` ([`write_changed`]).
-    pub fn flush(&mut self, frame: &mut CrowdFrame) {
+    /// `frame` ([`write_changed`]); `handles[crowd]` are the renderer crowds drawing each crowd
+    /// (as [`LevelCrowds::upload`] returned them).
+    pub fn flush(&mut self, handles: &[Vec<CrowdHandle>], frame: &mut CrowdFrame) {
         let mut dirty = std::mem::take(&mut self.dirty_scratch);
-        for ((reaction, instances), handles) in self
-            .reactions
-            .iter_mut()
-            .zip(&self.placed)
-            .zip(&self.handles)
+        for ((reaction, instances), handles) in
+            self.reactions.iter_mut().zip(&self.placed).zip(handles)
         {
             reaction.take_dirty(&mut dirty);
             write_changed(frame, handles, instances, &dirty);

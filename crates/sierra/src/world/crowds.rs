@@ -107,8 +107,6 @@ pub struct LevelCrowds {
     /// `[crowd]` the instances uploaded by [`LevelCrowds::upload`] (empty before); members
     /// change at run time ([`super::crowd_reaction`]).
     pub placed: Vec<Vec<CrowdInstance>>,
-    /// `[crowd]` the renderer crowds (one per model primitive) drawing it.
-    pub handles: Vec<Vec<CrowdHandle>>,
     /// `[crowd]` its members' reaction to the player.
     pub reactions: Vec<CrowdReaction>,
     /// Reused list of changed members ([`LevelCrowds::flush`]).
@@ -238,6 +236,8 @@ impl LevelCrowds {
 
     /// Places every crowd ([`LevelCrowd::instances`] with `ground` and `sea_level`) and adds one
     /// crowd per model primitive to `renderer.crowd`. Call once, after the terrain heights exist.
+    /// Returns, per crowd in level order, the renderer crowds drawing it (the GPU bridge keeps
+    /// them; [`LevelCrowds::flush`] names them).
     ///
     /// # Errors
     /// GPU errors and crowd pass limits (a bake taller than the device's texture limit), with
@@ -248,10 +248,10 @@ impl LevelCrowds {
         renderer: &mut Renderer,
         ground: impl Fn(f32, f32) -> Option<f32>,
         sea_level: Option<f32>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Vec<Vec<CrowdHandle>>> {
         use anyhow::Context;
         self.placed.clear();
-        self.handles.clear();
+        let mut all = Vec::with_capacity(self.crowds.len());
         self.reactions.clear();
         for crowd in &self.crowds {
             let instances = crowd.instances(&ground, sea_level);
@@ -280,10 +280,10 @@ impl LevelCrowds {
             let walk = m.baked.clips.iter().position(|c| c.name == "walk");
             self.reactions
                 .push(CrowdReaction::new(&instances, walk.map(|w| w as u32)));
-            self.handles.push(handles);
+            all.push(handles);
             self.placed.push(instances);
         }
-        Ok(())
+        Ok(all)
     }
 }
 

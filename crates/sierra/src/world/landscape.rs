@@ -1,77 +1,20 @@
 //! The `Terrain` component in the game: the island's heights (generated on the GPU by default,
 //! `sierra_content::terrain::generate_island_gpu`, or on the CPU with `"backend": "cpu"`),
-//! kept for ground-height queries, and its chunked level-of-detail meshes uploaded once
-//! (every chunk at every LOD), picked per frame by distance (seed 002, §2.3). The chunks share
-//! one bump-mapped surface material (the thesis's mountain and beach normal maps): metre-scale
-//! relief from the forward pass's world-space detail bump ([`ISLAND_DETAIL`]) and finer grain
-//! from a tiled, mipmapped tangent-space normal map ([`sierra_terrain::detail`], the engine's
-//! tileable fBm) on the chunks' `(x, z) / UV_TILE` texture coordinates and tangents.
+//! kept for ground-height queries. Its chunked level-of-detail meshes and their surface are
+//! the GPU bridge's (`crate::gpu_bridge::landscape`).
 
 use anyhow::{Context, Result};
-use glam::{Mat4, Vec2, Vec3, Vec4};
-use sierra_content::terrain::{generate_island_gpu, terrain_mesh};
-use sierra_render::compute::noise::NoiseCompute;
-use sierra_render::material::{DetailBump, SurfaceMaterial};
-use sierra_render::texture::{ColorSpace, Texture2d};
-use sierra_render::{DrawItem, GpuContext, Material, MeshHandle, Renderer};
-use sierra_terrain::chunks::{ChunkGrid, ChunkLod};
-use sierra_terrain::detail::DetailMap;
 use sierra_terrain::island::Backend;
 use sierra_terrain::noise::grid::Threads;
 use sierra_terrain::{Island, TerrainParams};
-
-/// Horizontal distance drawn at full detail, metres; LOD `k` beyond `LOD_DISTANCE · 2^(k−1)`.
-pub const LOD_DISTANCE: f32 = 90.0;
-
-/// The island's detail normal map: grain below [`ISLAND_DETAIL`]'s smallest octave (0.5 m),
-/// 50 cm down to 12 cm bumps a few centimetres high, tiled every [`DetailMap::tile`] metres.
-pub const ISLAND_NORMAL_MAP: DetailMap = DetailMap {
-    size: 512,
-    tile: sierra_terrain::detail::UV_TILE,
-    period: 32,
-    octaves: 3,
-    gain: 0.5,
-    depth: 0.06,
-    seed: Some(0x5EED_D37A),
-};
-
-/// Scale of the detail normal map's slopes (glTF `normalTexture.scale`); the bump depth itself
-/// is [`DetailMap::depth`].
-pub const DETAIL_NORMAL_SCALE: f32 = 1.0;
-
-/// The detail normal map `detail` describes, uploaded as a linear texture with mipmaps (which
-/// filter the grain away with distance).
-///
-/// # Errors
-/// Invalid detail-map parameters, GPU errors.
-pub fn detail_normal_texture(ctx: &GpuContext, detail: &DetailMap) -> Result<Texture2d> {
-    let pixels = detail
-        .normal_map()
-        .context("generating the terrain's detail normal map")?;
-    Texture2d::from_rgba8(
-        ctx,
-        "terrain detail normal map",
-        detail.size,
-        detail.size,
-        &pixels,
-        ColorSpace::Linear,
-    )
-    .context("uploading the terrain's detail normal map")
-}
 
 /// The island of a level.
 pub struct Landscape {
     /// The component's parameters.
     pub params: TerrainParams,
     /// Heights and surface classes; `None` until generated (GPU terrain: in
-    /// [`super::World::upload`]).
+    /// the GPU bridge's upload, `crate::gpu_bridge::landscape`).
     pub island: Option<Island>,
-}
-
-/// Uploaded chunk meshes: `handles[(cz · n + cx) · (max_lod + 1) + lod]`.
-pub struct LandscapeGpu {
-    grid: ChunkGrid,
-    handles: Vec<MeshHandle>,
 }
 
 impl Landscape {
@@ -95,74 +38,6 @@ impl Landscape {
     pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
         self.island.as_ref()?.height_at(x, z)
     }
-
-    /// Generates GPU heights if needed and uploads every chunk at every LOD, all bound to one
-    /// material: [`island_surface`] with the [`ISLAND_NORMAL_MAP`] normal map.
-    ///
-    /// # Errors
-    /// GPU errors.
-    pub fn upload(&mut self, ctx: &GpuContext, renderer: &mut Renderer) -> Result<LandscapeGpu> {
-        if self.island.is_none() {
-            let compute = NoiseCompute::new(ctx)?;
-            self.island = Some(
-                generate_island_gpu(ctx, &compute, &self.params)
-                    .context("generating the island on the GPU")?,
-            );
-        }
-        let island = self.island.as_ref().context("island heights")?;
-        let grid = ChunkGrid::new(island);
-        let n = grid.chunks_per_side;
-        let mut handles = Vec::with_capacity(n * n * (grid.max_lod as usize + 1));
-        for cz in 0..n {
-            for cx in 0..n {
-                for lod in 0..=grid.max_lod {
-                    let mesh = grid.mesh(island, ChunkLod { cx, cz, lod });
-                    handles.push(renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?);
-                }
-            }
-        }
-        // Relief below the vertex spacing (close up the chunks would be smooth-shaded slopes).
-        let surface = SurfaceMaterial {
-            normal: Some(detail_normal_texture(ctx, &ISLAND_NORMAL_MAP)?),
-            normal_scale: DETAIL_NORMAL_SCALE,
-            ..island_surface()
-        };
-        renderer.set_shared_material(ctx, &handles, &surface)?;
-        Ok(LandscapeGpu { grid, handles })
-    }
-
-    /// One draw per chunk at the LOD its distance from `eye` asks for (as
-    /// [`ChunkGrid::select`], without allocating).
-    pub fn push_draws(&self, gpu: &LandscapeGpu, eye: Vec3, draws: &mut Vec<DrawItem>) {
-        let grid = &gpu.grid;
-        let n = grid.chunks_per_side;
-        let side =
-            self.params.size / (self.params.resolution - 1).max(1) as f32 * grid.chunk_cells as f32;
-        let lods = grid.max_lod as usize + 1;
-        for cz in 0..n {
-            for cx in 0..n {
-                let center = grid.chunk_center(cx, cz);
-                let d = ((Vec2::new(eye.x, eye.z) - center).abs() - Vec2::splat(side * 0.5))
-                    .max(Vec2::ZERO)
-                    .length();
-                let mut lod = 0;
-                while lod < grid.max_lod && d > LOD_DISTANCE * (1u32 << lod) as f32 {
-                    lod += 1;
-                }
-                draws.push(DrawItem {
-                    mesh: gpu.handles[(cz * n + cx) * lods + lod as usize],
-                    model: Mat4::IDENTITY,
-                    material: Material {
-                        base_color: Vec4::ONE,
-                        specular_color: Vec3::splat(0.04),
-                        specular_power: 12.0,
-                        emissive: Vec3::ZERO,
-                    },
-                    surface: None,
-                });
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -182,22 +57,5 @@ mod tests {
         for (x, z) in [(0.0, 0.0), (60.0, 170.0), (-100.0, 30.0)] {
             assert_eq!(landscape.height_at(x, z), island.height_at(x, z));
         }
-    }
-}
-
-/// First octave of the island's bump detail (seed 002: bump-mapped terrain): 2 m features
-/// (0.5 cycles per metre) 0.25 m high, then 1 m and 0.5 m octaves, each tilting the normal by up
-/// to about 0.3 rad: the smooth-shaded slopes break up close up; far away the octaves fade out
-/// (`forward.wgsl`), leaving the island's look from afar unchanged.
-pub const ISLAND_DETAIL: DetailBump = DetailBump {
-    frequency: 0.5,
-    amplitude: 0.25,
-};
-
-/// The island chunks' surface material: Phong with [`ISLAND_DETAIL`].
-pub fn island_surface() -> SurfaceMaterial {
-    SurfaceMaterial {
-        detail: Some(ISLAND_DETAIL),
-        ..SurfaceMaterial::default()
     }
 }

@@ -1,15 +1,13 @@
 //! The procedural world of a level: the island ([`landscape`]), the simulated sea ([`sea`]) and
 //! what lives around it ([`sky_objects`]: planet with clouds, birds, palm trees).
 //!
-//! Two halves, so the game loop stays GPU-free:
-//! - [`World`] is CPU state owned by [`crate::game::Game`]: the island's heights (for gameplay
-//!   ground queries, [`World::ground_height`]), the flock, the clock. [`World::tick`] runs at the
-//!   fixed rate.
-//! - [`WorldGpu`] holds what was uploaded once ([`World::upload`]: terrain chunks at every level of
-//!   detail, palms, bird wing poses, planet, clouds; the water simulation handed to the renderer).
-//!   Each tick queues the sea's simulation inputs (drops, sub-steps); [`World::extract`] moves
-//!   them, the crowds' clock and member changes, and this frame's draws (chunks picked by
-//!   distance from the camera) into the render frame.
+//! [`World`] is CPU state owned by [`crate::game::Game`]: the island's heights (for gameplay
+//! ground queries, [`World::ground_height`]), the flock, the crowds' members, the clock.
+//! [`World::tick`] runs at the fixed rate and queues the sea's simulation inputs (drops,
+//! sub-steps). Everything uploaded for it (terrain chunks at every level of detail, palms, bird
+//! wing poses, planet, clouds, crowds; the water simulation handed to the renderer) is the GPU
+//! bridge's (`crate::gpu_bridge::world`), which also hands the queued inputs over to a frame
+//! and adds the world's draws; [`World::extract`] reads the world's part of the frame settings.
 
 pub mod crowd_reaction;
 pub mod crowds;
@@ -19,7 +17,6 @@ pub mod sky_objects;
 
 use anyhow::Result;
 use glam::{Vec2, Vec3};
-use sierra_profile::StartupTimes;
 use sierra_render::{FrameData, GpuContext, Renderer, SeaOp};
 use sierra_scene::{Component, Scene};
 use sierra_terrain::island::Backend;
@@ -52,8 +49,8 @@ pub fn use_backend(scene: &mut Scene, backend: Backend) {
 /// empty world that draws nothing).
 #[derive(Default)]
 pub struct World {
-    /// The island (its heights are ready once [`World::upload`] ran for GPU terrain, or at
-    /// creation for `"backend": "cpu"`).
+    /// The island (its heights are ready once the GPU bridge uploaded the level for GPU
+    /// terrain, or at creation for `"backend": "cpu"`).
     pub landscape: Option<Landscape>,
     /// The sea's parameters and drop schedule.
     pub sea: Option<Sea>,
@@ -62,17 +59,10 @@ pub struct World {
     /// Simulated seconds since the level started.
     pub time: f64,
     /// The level's `Crowd` components (set by [`crate::game::Game::new`], which knows the level
-    /// file; uploaded in [`World::upload`] once the ground heights exist).
+    /// file; placed and uploaded by the GPU bridge once the ground heights exist).
     pub crowds: crowds::LevelCrowds,
-    /// The sea's simulation inputs queued by ticks since the last [`World::extract`].
+    /// The sea's simulation inputs queued by ticks since the last [`World::take_sea_ops`].
     sea_ops: Vec<SeaOp>,
-    gpu: Option<WorldGpu>,
-}
-
-/// What [`World::upload`] put on the GPU.
-pub struct WorldGpu {
-    landscape: Option<landscape::LandscapeGpu>,
-    sky: sky_objects::SkyObjectsGpu,
 }
 
 impl World {
@@ -155,53 +145,14 @@ impl World {
         }
     }
 
-    /// Generates GPU terrain (when not done on the CPU), uploads every mesh once, creates the
-    /// water simulation over the island and binds it to `renderer.sea`. Call once, before the
-    /// first frame; later calls do nothing. Each step is a start-up stage in `startup`
-    /// (`terrain_upload`: GPU generation and chunks, `water_upload`, `sky_upload`,
-    /// `crowd_upload`).
-    ///
-    /// # Errors
-    /// GPU errors, terrain/water parameter errors.
-    pub fn upload(
-        &mut self,
-        ctx: &GpuContext,
-        renderer: &mut Renderer,
-        startup: &mut StartupTimes,
-    ) -> Result<()> {
-        if self.gpu.is_some() {
-            return Ok(());
-        }
-        let landscape = match &mut self.landscape {
-            Some(l) => Some(startup.time("terrain_upload", || l.upload(ctx, renderer))?),
-            None => None,
-        };
-        let island = self.landscape.as_ref().and_then(|l| l.island.as_ref());
-        if let Some(sea) = &mut self.sea {
-            startup.time("water_upload", || sea.upload(ctx, renderer, island))?;
-        }
-        let sky = startup.time("sky_upload", || self.sky.upload(ctx, renderer, island))?;
-        let sea_level = self.sea_level();
-        let landscape_heights = &self.landscape;
-        let crowds = &mut self.crowds;
-        startup.time("crowd_upload", || {
-            crowds.upload(
-                ctx,
-                renderer,
-                |x, z| landscape_heights.as_ref()?.height_at(x, z),
-                sea_level,
-            )
-        })?;
-        self.gpu = Some(WorldGpu { landscape, sky });
-        Ok(())
-    }
-
     /// Queues a water drop on the sea at world `(x, z)` `at` ([`DROP_RADIUS`], [`DROP_AMPLITUDE`]):
     /// the overlay's "water drop" command; the next frame runs it. Returns `false` when the level
     /// has no uploaded sea or `at` lies outside its simulated grid.
     pub fn drop_water(&mut self, at: Vec2) -> bool {
-        match (&self.sea, &self.gpu) {
-            (Some(sea), Some(_)) => sea.drop_at(at, DROP_RADIUS, DROP_AMPLITUDE, &mut self.sea_ops),
+        match &self.sea {
+            Some(sea) if sea.is_uploaded() => {
+                sea.drop_at(at, DROP_RADIUS, DROP_AMPLITUDE, &mut self.sea_ops)
+            }
             _ => false,
         }
     }
@@ -249,28 +200,37 @@ impl World {
         }
     }
 
-    /// The world's part of the render frame: terrain chunks at the level of detail their
-    /// distance from `eye` asks for, palms, birds, planet and clouds (turned by the world clock
-    /// at `time` seconds, [`World::time`] or between ticks when interpolating) appended to
-    /// `frame.draws`; the crowds' clock and changed members; the sea's queued inputs (moved, so
-    /// each runs once); the procedural sky for an outdoor level (one with a terrain).
-    pub fn extract(&mut self, eye: Vec3, time: f64, frame: &mut FrameData) {
-        frame.crowds.time = time as f32;
-        frame.crowds.clear_updates();
-        self.crowds.flush(&mut frame.crowds);
-        frame.sea.ops.clear();
+    /// Moves the sea's simulation inputs queued since the last call to the end of `ops` (the
+    /// CPU sea runs them first and queues its state instead): a step directly after the last
+    /// queued step of the same length merges into it, and a state replaces an older one, so the
+    /// queue stays short however many ticks run before a frame is drawn.
+    pub fn take_sea_ops(&mut self, ops: &mut Vec<SeaOp>) {
         if let Some(sea) = &mut self.sea {
             sea.take_state(&mut self.sea_ops);
         }
-        std::mem::swap(&mut frame.sea.ops, &mut self.sea_ops);
-        self.apply_sky(&frame.sun, &mut frame.post.sky);
-        let Some(gpu) = &self.gpu else {
-            return;
-        };
-        if let (Some(l), Some(lg)) = (&self.landscape, &gpu.landscape) {
-            l.push_draws(lg, eye, &mut frame.draws);
+        for op in self.sea_ops.drain(..) {
+            if let (Some(SeaOp::Step { dt, count }), SeaOp::Step { dt: d, count: c }) =
+                (ops.last_mut(), &op)
+            {
+                if *dt == *d {
+                    *count += c;
+                    continue;
+                }
+            }
+            if matches!(op, SeaOp::State(_)) {
+                ops.retain(|o| !matches!(o, SeaOp::State(_)));
+            }
+            ops.push(op);
         }
-        self.sky.push_draws(&gpu.sky, time as f32, &mut frame.draws);
+    }
+
+    /// The world's part of the frame's settings, read at world time `time` seconds
+    /// ([`World::time`], or between ticks when interpolating): the crowds' clock and the
+    /// procedural sky for an outdoor level (one with a terrain). Its draws are the GPU
+    /// bridge's.
+    pub fn extract(&self, time: f64, frame: &mut FrameData) {
+        frame.crowds.time = time as f32;
+        self.apply_sky(&frame.sun, &mut frame.post.sky);
     }
 }
 
@@ -326,7 +286,8 @@ mod tests {
         assert!(runner.game_mut().world.drop_water(at));
         // Outside the grid: nothing added.
         assert!(!runner.game_mut().world.drop_water(Vec2::new(500.0, 0.0)));
-        // A frame without a tick runs only the queued drop.
+        // A frame without a tick runs only the queued drop (handed over by the runner's
+        // extract, not by the read-only extract step).
         let view = crate::scene_to_frame::View::at_tick(1.0);
         runner.extract(&view).unwrap();
         assert_eq!(runner.frame().sea.ops.len(), 1);

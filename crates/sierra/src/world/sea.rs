@@ -246,6 +246,11 @@ impl Sea {
         }));
     }
 
+    /// Whether [`Sea::upload`] ran (the simulation exists, so drops can be queued).
+    pub fn is_uploaded(&self) -> bool {
+        !self.floor.is_empty()
+    }
+
     /// The CPU simulation (`"backend": "cpu"` after [`Sea::upload`]), for tests and tools.
     pub fn cpu_simulation(&self) -> Option<&WaterSim> {
         self.cpu.as_ref().map(|c| &c.sim)

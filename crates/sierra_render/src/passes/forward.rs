@@ -1,5 +1,5 @@
 //! Forward pass: opaque meshes, Blinn-Phong lit by the sun, ambient and up to
-//! [`MAX_POINT_LIGHTS`] point lights, into the HDR target with depth testing.
+//! [`crate::MAX_POINT_LIGHTS`] point lights, into the HDR target with depth testing.
 //! The shading model is documented in `forward.wgsl`.
 //!
 //! # Uniform or storage
@@ -13,19 +13,16 @@
 //! inlined. The same rule holds in the crowd, tonemap and other passes
 //! ([`crate::gpu_util::storage_buffer`]); `sierra/tests/renderer_memory.rs` guards it.
 
-use std::borrow::Cow;
-
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat3, Mat4, Vec3, Vec4};
+use glam::{Mat3, Mat4, Vec4};
 
 use super::frustum::{transform_aabb, Frustum};
 use super::scene_pipelines::ScenePipelines;
-use super::shadow::{ShadowPass, ShadowReceiver};
+use super::shadow::ShadowPass;
+use super::view::FrameBindings;
 use super::{Encoder, Pass, PassInputs, PassQueries, ShadowCaster};
 use crate::context::GpuContext;
-use crate::environment::{layout_entries, EnvironmentMaps, EnvironmentSizes, EnvironmentUniform};
 use crate::error::{RenderError, Result};
-use crate::frame::{FrameData, MAX_POINT_LIGHTS};
 use crate::gpu_util;
 use crate::material::MaterialVariant;
 use crate::material_store::MaterialStore;
@@ -34,60 +31,8 @@ use crate::mesh_store::MeshStore;
 use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::targets::RenderTargets;
 
-/// WGSL of the view group's camera and lights (group 0, bindings 0-1), prepended to the shader of
-/// every scene pass (forward, crowd, sky, sea).
-pub const VIEW_WGSL: &str = include_str!("view.wgsl");
-
 /// WGSL source of the pass: `view.wgsl` followed by `forward.wgsl`.
 pub const SHADER: &str = concat!(include_str!("view.wgsl"), include_str!("forward.wgsl"));
-
-/// `CameraUniform` in `view.wgsl` (group 0, binding 0), 208 bytes.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-pub struct CameraUniform {
-    /// World → clip.
-    pub view_proj: Mat4,
-    /// World → view.
-    pub view: Mat4,
-    /// xyz: camera world position (metres), w: 1.
-    pub position: Vec4,
-    /// Clip → world (inverse of `view_proj`): the sky's view rays.
-    pub inv_view_proj: Mat4,
-}
-
-/// `PointLightUniform` in `view.wgsl`, 32 bytes.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub struct PointLightUniform {
-    /// World position, metres.
-    pub position: Vec3,
-    /// Full-strength radius, metres.
-    pub inner_radius: f32,
-    /// Linear RGB colour × intensity.
-    pub color: Vec3,
-    /// Zero-strength radius, metres.
-    pub outer_radius: f32,
-}
-
-/// `LightsUniform` in `view.wgsl` (group 0, binding 1), 304 bytes.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-pub struct LightsUniform {
-    /// Unit vector from the scene towards the sun (the negated [`crate::Sun::direction`]).
-    pub to_sun: Vec3,
-    /// Number of valid entries in `point_lights` (≤ [`MAX_POINT_LIGHTS`]).
-    pub point_light_count: u32,
-    /// Sun colour × intensity.
-    pub sun_color: Vec3,
-    /// [`crate::DebugView`] of the frame: 0 lit, 1 unlit albedo.
-    pub debug_view: u32,
-    /// Ambient light.
-    pub ambient: Vec3,
-    /// Padding (WGSL `_pad1`).
-    pub _pad1: f32,
-    /// Point lights; entries past `point_light_count` are zero.
-    pub point_lights: [PointLightUniform; MAX_POINT_LIGHTS],
-}
 
 /// `ObjectUniform` in `forward.wgsl` (group 1, binding 0, dynamic offset), 176 bytes.
 #[repr(C)]
@@ -105,56 +50,6 @@ pub struct ObjectUniform {
     pub emissive: Vec4,
 }
 
-impl CameraUniform {
-    /// From the frame's camera.
-    pub fn new(frame: &FrameData) -> Self {
-        let view_proj = frame.camera.view_proj();
-        Self {
-            view_proj,
-            view: frame.camera.view,
-            position: frame.camera.position.extend(1.0),
-            inv_view_proj: view_proj.inverse(),
-        }
-    }
-}
-
-impl LightsUniform {
-    /// From the frame's sun and its first [`MAX_POINT_LIGHTS`] point lights.
-    /// A zero sun direction means "no sun"; an outer radius not above the inner
-    /// one is raised slightly, because `smoothstep(a, a, x)` is undefined in WGSL.
-    pub fn new(frame: &FrameData) -> Self {
-        let sun = &frame.sun;
-        let mut point_lights = [PointLightUniform::default(); MAX_POINT_LIGHTS];
-        let used = frame.point_lights.len().min(MAX_POINT_LIGHTS);
-        for (slot, light) in point_lights.iter_mut().zip(&frame.point_lights) {
-            let inner = light.inner_radius.max(0.0);
-            *slot = PointLightUniform {
-                position: light.position,
-                inner_radius: inner,
-                color: light.color * light.intensity,
-                outer_radius: light.outer_radius.max(inner + 1e-4),
-            };
-        }
-        let to_sun = (-sun.direction).normalize_or_zero();
-        Self {
-            to_sun,
-            point_light_count: used as u32,
-            sun_color: if to_sun == Vec3::ZERO {
-                Vec3::ZERO
-            } else {
-                sun.color * sun.intensity
-            },
-            debug_view: match frame.post.debug_view {
-                crate::DebugView::Lit => 0,
-                crate::DebugView::UnlitAlbedo => 1,
-            },
-            ambient: sun.ambient,
-            _pad1: 0.0,
-            point_lights,
-        }
-    }
-}
-
 impl ObjectUniform {
     /// From a draw's model matrix and material.
     pub fn new(model: Mat4, material: &crate::frame::Material) -> Self {
@@ -168,161 +63,6 @@ impl ObjectUniform {
             emissive: material.emissive.extend(0.0),
         }
     }
-}
-
-/// The view group, group 0 of every scene pass (forward, crowd, sky, sea): the frame's camera
-/// (binding 0, uniform), lights and environment parameters (1, 2: read-only storage, the shader
-/// branches on them), the environment's maps (3-6) and the sun's shadow map, comparison sampler
-/// and parameters (7-9, [`ShadowReceiver`]). Camera and lights are declared in `view.wgsl`
-/// ([`VIEW_WGSL`]), which each scene pass's shader begins with; a pass reads only the bindings
-/// its shader declares. One set for all: a clone shares the buffers and the group, and the
-/// forward pass writes them once per frame.
-#[derive(Clone)]
-pub struct FrameBindings {
-    layout: wgpu::BindGroupLayout,
-    /// The sun's shadow map as receivers bind it.
-    shadow: ShadowReceiver,
-    camera: wgpu::Buffer,
-    lights: wgpu::Buffer,
-    environment: wgpu::Buffer,
-    /// Sizes of the bound environment maps (the shader's last prefiltered mip).
-    environment_sizes: EnvironmentSizes,
-    group: wgpu::BindGroup,
-}
-
-impl FrameBindings {
-    /// Creates the layout and buffers of the pass `label` and binds them with `environment` and
-    /// `shadow`.
-    ///
-    /// # Errors
-    /// [`crate::RenderError::Gpu`] when creation fails.
-    pub fn new(
-        ctx: &GpuContext,
-        label: &str,
-        environment: &EnvironmentMaps,
-        shadow: &ShadowReceiver,
-    ) -> Result<Self> {
-        let stages = wgpu::ShaderStages::VERTEX_FRAGMENT;
-        let mut entries = vec![
-            gpu_util::uniform_entry(0, stages),
-            gpu_util::storage_entry(1, stages, true),
-        ];
-        entries.extend(layout_entries(2));
-        entries.extend(ShadowReceiver::layout_entries(7));
-        let layout = ctx.scoped(
-            || format!("creating the {label} frame layout"),
-            || gpu_util::bind_group_layout(&ctx.device, label, &entries),
-        )?;
-        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
-        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-        let camera = ctx.create_buffer_init(label, &[0; size_of::<CameraUniform>()], uniform)?;
-        let lights = ctx.create_buffer_init(label, &[0; size_of::<LightsUniform>()], storage)?;
-        let environment_buffer =
-            ctx.create_buffer_init(label, &[0; size_of::<EnvironmentUniform>()], storage)?;
-        let group = bind(
-            ctx,
-            &layout,
-            [&camera, &lights, &environment_buffer],
-            (environment, shadow),
-        )?;
-        Ok(Self {
-            layout,
-            shadow: shadow.clone(),
-            camera,
-            lights,
-            environment: environment_buffer,
-            environment_sizes: environment.sizes,
-            group,
-        })
-    }
-
-    /// The group-0 layout.
-    pub fn layout(&self) -> &wgpu::BindGroupLayout {
-        &self.layout
-    }
-
-    /// The pipelines of a scene pass lit by `forward.wgsl`'s fragment stage (`fs_main`; the
-    /// forward and crowd passes): `shader` is (label, file name, WGSL source, vertex entry
-    /// point), the groups this layout (0), the pass's own (1) and the materials' (2); `buffers`
-    /// the vertex buffers. Builds none until warmed.
-    ///
-    /// # Errors
-    /// [`RenderError::Gpu`] when the shader or the layout fails validation.
-    pub fn lit_pipelines(
-        &self,
-        ctx: &GpuContext,
-        (label, file, source, vertex_entry): (&'static str, &str, Cow<'static, str>, &'static str),
-        (own, materials): (&wgpu::BindGroupLayout, &wgpu::BindGroupLayout),
-        buffers: &[Option<wgpu::VertexBufferLayout<'static>>],
-    ) -> Result<ScenePipelines> {
-        ctx.scoped(
-            || format!("creating the {label} pipeline layout"),
-            || {
-                let module = ctx.create_shader_module(file, source);
-                let groups = [&self.layout, own, materials];
-                let layout = gpu_util::pipeline_layout(&ctx.device, label, &groups);
-                ScenePipelines::new(label, layout, module, (vertex_entry, "fs_main"))
-                    .buffers(buffers)
-            },
-        )
-    }
-
-    /// The bind group.
-    pub fn group(&self) -> &wgpu::BindGroup {
-        &self.group
-    }
-
-    /// Binds `environment`'s maps from now on.
-    ///
-    /// # Errors
-    /// [`crate::RenderError::Gpu`] when binding fails.
-    pub fn bind_environment(
-        &mut self,
-        ctx: &GpuContext,
-        environment: &EnvironmentMaps,
-    ) -> Result<()> {
-        let buffers = [&self.camera, &self.lights, &self.environment];
-        self.group = bind(ctx, &self.layout, buffers, (environment, &self.shadow))?;
-        self.environment_sizes = environment.sizes;
-        Ok(())
-    }
-
-    /// Writes `frame`'s camera, lights and environment parameters.
-    pub fn write(&self, ctx: &GpuContext, frame: &FrameData) {
-        let queue = &ctx.queue;
-        queue.write_buffer(
-            &self.camera,
-            0,
-            bytemuck::bytes_of(&CameraUniform::new(frame)),
-        );
-        queue.write_buffer(
-            &self.lights,
-            0,
-            bytemuck::bytes_of(&LightsUniform::new(frame)),
-        );
-        let environment = EnvironmentUniform::new(&frame.post.environment, &self.environment_sizes);
-        queue.write_buffer(&self.environment, 0, bytemuck::bytes_of(&environment));
-    }
-}
-
-/// The bind group of `buffers` (camera, lights, environment), `environment`'s maps and
-/// `shadow`'s map, sampler and parameters.
-fn bind(
-    ctx: &GpuContext,
-    layout: &wgpu::BindGroupLayout,
-    buffers: [&wgpu::Buffer; 3],
-    (environment, shadow): (&EnvironmentMaps, &ShadowReceiver),
-) -> Result<wgpu::BindGroup> {
-    ctx.scoped(
-        || "creating a scene pass's frame bind group".to_owned(),
-        || {
-            let mut resources: Vec<wgpu::BindingResource<'_>> =
-                buffers.iter().map(|b| b.as_entire_binding()).collect();
-            resources.extend(environment.bindings());
-            resources.extend(shadow.bindings());
-            gpu_util::bind_group(&ctx.device, "scene frame", layout, &resources)
-        },
-    )
 }
 
 /// The forward pass (see the module docs).
@@ -340,7 +80,7 @@ pub struct ForwardPass {
     culled: u32,
     /// This frame's draw indices: opaque ones in order, then blended ones back to front.
     draw_order: Vec<(f32, u32)>,
-    /// Group 0: camera, lights, environment ([`FrameBindings`]).
+    /// Group 0: camera, lights, environment ([`FrameBindings`], the renderer's).
     frame: FrameBindings,
     object_layout: wgpu::BindGroupLayout,
     object_buffer: wgpu::Buffer,
@@ -356,32 +96,21 @@ pub struct ForwardPass {
 }
 
 impl ForwardPass {
-    /// Creates the pass without shadows (the sun reaches every surface facing it) and with a
-    /// black environment (metallic-roughness materials get no ambient light).
-    ///
-    /// # Errors
-    /// [`RenderError::Gpu`] when shader or pipeline creation fails.
-    pub fn new(ctx: &GpuContext, materials: &MaterialStore) -> Result<Self> {
-        // A 1×1 map whose uniform says "disabled": the same shader runs without shadows.
-        let no_shadows = ShadowPass::new(ctx, 1)?;
-        let black = EnvironmentMaps::new(ctx, EnvironmentSizes::smallest())?;
-        Self::with_shadows(ctx, &no_shadows, materials, &black)
-    }
-
-    /// Creates the pass lit by the sun through `shadow`'s shadow map and by the environment
-    /// `environment` (both in group 0, [`FrameBindings`]), drawing with the bind groups of
+    /// Creates the pass binding the view group `view` (group 0: camera, lights, environment,
+    /// the sun's shadow map; [`FrameBindings::unlit`] for none), casting into a shadow map
+    /// through a pipeline built like `shadow`'s casters, drawing with the bind groups of
     /// `materials` (group 2).
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when pipeline or buffer creation fails.
-    pub fn with_shadows(
+    pub fn new(
         ctx: &GpuContext,
+        view: &FrameBindings,
         shadow: &ShadowPass,
         materials: &MaterialStore,
-        environment: &EnvironmentMaps,
     ) -> Result<Self> {
         let device = &ctx.device;
-        let frame = FrameBindings::new(ctx, "scene frame", environment, shadow.receiver())?;
+        let frame = view.clone();
         let object_layout = object_layout(device);
         // A model matrix with a negative determinant mirrors the mesh and turns its
         // counter-clockwise front faces clockwise (glTF 2.0 §3.7.4 "Instantiation"): those draws
@@ -423,29 +152,11 @@ impl ForwardPass {
         })
     }
 
-    /// Group 0 of the scene passes ([`FrameBindings`]), which this pass writes once per frame in
-    /// its `prepare`: the crowd pass binds the same group.
-    pub fn frame_bindings(&self) -> &FrameBindings {
-        &self.frame
-    }
-
     /// Whether wireframe mode can draw lines here (the device has `POLYGON_MODE_LINE`; Vulkan,
     /// Metal and D3D12 adapters do, WebGPU and OpenGL ones do not). Without it
     /// a frame's `post.wireframe` is ignored and the scene is drawn filled.
     pub fn wireframe_supported(&self) -> bool {
         self.lines
-    }
-
-    /// Samples `environment`'s maps from now on (after [`crate::Renderer::set_environment_sizes`]).
-    ///
-    /// # Errors
-    /// [`RenderError::Gpu`] when binding fails.
-    pub fn bind_environment(
-        &mut self,
-        ctx: &GpuContext,
-        environment: &EnvironmentMaps,
-    ) -> Result<()> {
-        self.frame.bind_environment(ctx, environment)
     }
 }
 
@@ -603,7 +314,6 @@ impl Pass for ForwardPass {
             self.object_bind_group = bind_group;
             self.object_capacity = capacity;
         }
-        self.frame.write(ctx, frame);
         self.staging.clear();
         self.staging
             .resize((self.object_stride * draw_count) as usize, 0);
@@ -665,7 +375,7 @@ impl Pass for ForwardPass {
             wgpu::LoadOp::Clear(1.0),
             queries,
         );
-        pass.set_bind_group(0, self.frame.group(), &[]);
+        pass.set_bind_group(0, &self.frame.group(), &[]);
         for &(_, i) in &self.draw_order {
             let i = i as usize;
             // prepare() checked every handle.

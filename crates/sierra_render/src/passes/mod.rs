@@ -10,9 +10,10 @@
 //!   in one render pass: the forward pass's (the frame's meshes and skinned outputs, with its
 //!   per-draw uniforms: one model buffer for both) and the crowd pass's.
 //! - The view group: every scene pass (forward, crowd, sky, sea) binds one group 0
-//!   ([`forward::FrameBindings`]: camera, lights, environment, shadow map), written once a
-//!   frame by the forward pass's `prepare`; their shaders begin with its declarations
-//!   (`view.wgsl`, [`forward::VIEW_WGSL`]: camera with its inverse view-projection, lights).
+//!   ([`view::FrameBindings`]: camera, lights, environment, shadow map), which the renderer owns
+//!   and writes once a frame before the passes' `prepare`; their shaders begin with its
+//!   declarations (`view.wgsl`, [`view::VIEW_WGSL`]: camera with its inverse view-projection,
+//!   lights).
 //!   A pass's own data is group 1: the forward pass's per-draw objects, the crowd's instances,
 //!   the sky's parameters ([`sky_radiance::SkyUniform`], shared with the environment bake), the
 //!   sea's water parameters and buffers. Their pipelines come from
@@ -32,6 +33,7 @@ pub mod shadow;
 pub mod sky;
 pub mod sky_radiance;
 pub mod tonemap;
+pub mod view;
 
 use crate::context::GpuContext;
 use crate::error::Result;

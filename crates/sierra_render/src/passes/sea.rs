@@ -22,7 +22,7 @@
 //! ```
 //!
 //! Groups: 0 is the view group ([`FrameBindings`]: camera, sun and ambient light, written once
-//! a frame by the forward pass), 1 the sea's own ([`SeaUniforms`] and the water's buffers).
+//! a frame by the renderer), 1 the sea's own ([`SeaUniforms`] and the water's buffers).
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
@@ -31,9 +31,9 @@ use crate::compute::water::WaterCompute;
 use crate::context::GpuContext;
 use crate::error::{RenderError, Result};
 use crate::gpu_util;
-use crate::passes::forward::{FrameBindings, VIEW_WGSL};
 use crate::passes::scene_pipelines::ScenePipelines;
 use crate::passes::sea_lod::{self, SeaLod, SeaTile};
+use crate::passes::view::{FrameBindings, VIEW_WGSL};
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
 use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::targets::RenderTargets;
@@ -272,12 +272,6 @@ impl SeaPass {
             sample_count: 1,
             barycentric_wireframe: false,
         })
-    }
-
-    /// Binds `frame` (the forward pass's [`FrameBindings`], after it rebinds its environment)
-    /// from now on.
-    pub fn set_frame_bindings(&mut self, frame: &FrameBindings) {
-        self.frame = frame.clone();
     }
 
     /// The sea's group layout (group 1: uniforms; terrain, depth, velocity, shore and tiles as
@@ -524,7 +518,7 @@ impl Pass for SeaPass {
             },
         };
         pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, self.frame.group(), &[]);
+        pass.set_bind_group(0, &self.frame.group(), &[]);
         pass.set_bind_group(1, &groups[self.current], &[]);
         // The open sea first: the grid, which overlaps its inner cell, blends over it.
         if self.settings.horizon > 0.0 {

@@ -14,7 +14,7 @@
 //!   that ramps over about 2r+2 texels.
 //!
 //! [`ShadowPass::receiver`] is what the scene passes bind in their view group (group 0,
-//! [`crate::passes::forward::FrameBindings`]; `forward.wgsl`: `shadow_map`, `shadow_sampler`,
+//! [`crate::passes::view::FrameBindings`]; `forward.wgsl`: `shadow_map`, `shadow_sampler`,
 //! `shadow`).
 
 use glam::camera::rh::{proj::directx, view};
@@ -33,35 +33,21 @@ use crate::mesh::Vertex;
 /// Depth format of the shadow map.
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
-/// Shadow controls.
+/// The caster pipelines' depth bias, fixed when they are built (per-frame shadow settings
+/// travel in the frame: [`crate::PostSettings::shadow`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ShadowSettings {
-    /// Whether the sun casts shadows.
-    pub enabled: bool,
-    /// Shadows are drawn up to this distance from the camera (metres).
-    pub max_distance: f32,
-    /// Extra depth of the sun frustum towards the sun, for casters outside the view (metres).
-    pub caster_margin: f32,
+pub struct ShadowBias {
     /// Constant depth bias of the caster pass (depth-format units).
     pub depth_bias: i32,
     /// Slope-scaled depth bias of the caster pass.
     pub slope_bias: f32,
-    /// Receiver offset along its normal, in shadow-map texels.
-    pub normal_offset_texels: f32,
-    /// PCF kernel radius r in texels: (2r+1)² comparison samples.
-    pub pcf_radius: u32,
 }
 
-impl Default for ShadowSettings {
+impl Default for ShadowBias {
     fn default() -> Self {
         Self {
-            enabled: true,
-            max_distance: 40.0,
-            caster_margin: 50.0,
             depth_bias: 2,
             slope_bias: 2.0,
-            normal_offset_texels: 1.5,
-            pcf_radius: 1,
         }
     }
 }
@@ -147,8 +133,10 @@ pub struct ShadowPass {
     caster_group: wgpu::BindGroup,
     /// What receivers bind: the map, the comparison sampler, the uniform.
     receiver: ShadowReceiver,
-    /// Settings applied at the next `prepare`.
-    pub settings: ShadowSettings,
+    /// The caster pipelines' depth bias.
+    bias: ShadowBias,
+    /// Whether this frame casts (its [`crate::PostSettings::shadow`], read in `prepare`).
+    enabled: bool,
 }
 
 impl ShadowPass {
@@ -209,7 +197,8 @@ impl ShadowPass {
                     caster_layout,
                     caster_group,
                     receiver,
-                    settings: ShadowSettings::default(),
+                    bias: ShadowBias::default(),
+                    enabled: false,
                 }
             },
         )
@@ -218,7 +207,7 @@ impl ShadowPass {
     /// A depth-only pipeline drawing casters into this map: `entry_point` of `module` as its
     /// vertex stage, [`Self::caster_layout`] as group 0 and `groups` after it, `buffers` as its
     /// vertex buffers. Both faces cast (single-sided planes and open meshes must shadow too),
-    /// with the settings' depth bias ([`shadow_depth_state`]).
+    /// with the pass's depth bias ([`shadow_depth_state`]).
     pub fn caster_pipeline(
         &self,
         ctx: &GpuContext,
@@ -242,7 +231,7 @@ impl ShadowPass {
                 cull_mode: None,
                 ..Default::default()
             },
-            depth_stencil: Some(shadow_depth_state(&self.settings)),
+            depth_stencil: Some(shadow_depth_state(&self.bias)),
             multisample: Default::default(),
             fragment: None,
             multiview_mask: None,
@@ -314,7 +303,7 @@ fn shadow_map(ctx: &GpuContext, resolution: u32) -> Result<wgpu::Texture> {
 }
 
 /// What a receiver of the sun's shadow binds (`forward.wgsl`'s `shadow_map`, `shadow_sampler`,
-/// `shadow`; in the scene passes' view group, [`crate::passes::forward::FrameBindings`]): the
+/// `shadow`; in the scene passes' view group, [`crate::passes::view::FrameBindings`]): the
 /// map, a comparison sampler and the [`ShadowUniform`] as read-only storage (the shader loops
 /// on its PCF radius: see the forward pass's notes on storage buffers). Cloning shares them.
 #[derive(Clone, Debug)]
@@ -353,16 +342,16 @@ impl ShadowReceiver {
 }
 
 /// Depth state of every shadow caster pipeline (static meshes and crowds): written, `Less`,
-/// biased by `settings`.
-pub fn shadow_depth_state(settings: &ShadowSettings) -> wgpu::DepthStencilState {
+/// biased by `bias`.
+pub fn shadow_depth_state(bias: &ShadowBias) -> wgpu::DepthStencilState {
     wgpu::DepthStencilState {
         format: SHADOW_FORMAT,
         depth_write_enabled: Some(true),
         depth_compare: Some(wgpu::CompareFunction::Less),
         stencil: Default::default(),
         bias: wgpu::DepthBiasState {
-            constant: settings.depth_bias,
-            slope_scale: settings.slope_bias,
+            constant: bias.depth_bias,
+            slope_scale: bias.slope_bias,
             clamp: 0.0,
         },
     }
@@ -375,7 +364,8 @@ impl Pass for ShadowPass {
 
     fn prepare(&mut self, ctx: &GpuContext, inputs: &PassInputs<'_>) -> Result<()> {
         let frame = inputs.frame;
-        let s = &self.settings;
+        let s = &frame.post.shadow;
+        self.enabled = s.enabled;
         let to_sun = -frame.sun.direction;
         let enabled = s.enabled && to_sun != Vec3::ZERO && frame.sun.intensity > 0.0;
         let light_view_proj = fit_sun_view_proj(
@@ -411,7 +401,7 @@ impl Pass for ShadowPass {
             wgpu::LoadOp::Clear(1.0),
             queries,
         );
-        if !self.settings.enabled {
+        if !self.enabled {
             return;
         }
         // Every caster in one place: the frame's meshes and skinned outputs (drawn with the

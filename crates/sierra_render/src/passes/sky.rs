@@ -10,8 +10,8 @@
 
 use bytemuck::Zeroable;
 
-use super::forward::{FrameBindings, VIEW_WGSL};
 use super::scene_pipelines::ScenePipelines;
+use super::view::{FrameBindings, VIEW_WGSL};
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::context::GpuContext;
 use crate::error::Result;
@@ -60,12 +60,6 @@ impl SkyPass {
         )?;
         pass.pipelines.warm(ctx, [key(1)])?;
         Ok(pass)
-    }
-
-    /// Binds `frame` (the forward pass's [`FrameBindings`], after it rebinds its environment)
-    /// from now on.
-    pub fn set_frame_bindings(&mut self, frame: &FrameBindings) {
-        self.frame = frame.clone();
     }
 
     fn create(ctx: &GpuContext, frame: &FrameBindings) -> Self {
@@ -139,7 +133,7 @@ impl Pass for SkyPass {
             return;
         };
         pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, self.frame.group(), &[]);
+        pass.set_bind_group(0, &self.frame.group(), &[]);
         pass.set_bind_group(1, &self.group, &[]);
         pass.draw(0..3, 0..1);
     }

@@ -29,9 +29,10 @@ use crate::frame::Material;
 use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
-use crate::passes::forward::{FrameBindings, ObjectUniform};
+use crate::passes::forward::ObjectUniform;
 use crate::passes::scene_pipelines::ScenePipelines;
 use crate::passes::shadow::ShadowPass;
+use crate::passes::view::FrameBindings;
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries, ShadowCaster};
 use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::skinned_mesh::SkinnedMeshData;
@@ -332,7 +333,7 @@ impl CrowdUniform {
 }
 
 /// The crowd pass's per-crowd layout (uniform, baked texture, clip uniform); its frame layout
-/// is the forward pass's ([`FrameBindings`]).
+/// is the view group's ([`FrameBindings`]).
 fn crowd_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let vertex = wgpu::ShaderStages::VERTEX;
     let unfiltered = wgpu::TextureSampleType::Float { filterable: false };
@@ -348,16 +349,9 @@ fn crowd_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
 }
 
 impl CrowdPass {
-    /// Binds `frame` (the forward pass's [`FrameBindings`], after it rebinds its environment)
-    /// as group 0 from now on.
-    pub fn set_frame_bindings(&mut self, frame: &FrameBindings) {
-        self.frame = frame.clone();
-    }
-
     /// Creates the pass, lit through `shadow`'s shadow map, with `frame` as its group 0: the
-    /// forward pass's camera, lights and environment
-    /// ([`crate::passes::forward::ForwardPass::frame_bindings`]), which the forward pass writes
-    /// once per frame before this pass records.
+    /// renderer's view group (camera, lights and environment), written once per frame before
+    /// the passes record.
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when shader, pipeline or buffer creation fails.
@@ -638,7 +632,7 @@ impl Pass for CrowdPass {
 
     fn record(&self, encoder: &mut Encoder, inputs: &PassInputs<'_>, queries: PassQueries<'_>) {
         let mut pass = inputs.continue_scene_pass(encoder, "crowd", queries);
-        pass.set_bind_group(0, self.frame.group(), &[]);
+        pass.set_bind_group(0, &self.frame.group(), &[]);
         let base = PipelineKey::new(self.sample_count, VertexLayout::MeshInstanced);
         // Warmed only where the device draws lines; elsewhere the lookup falls back to filled.
         let wireframe = inputs.frame.post.wireframe

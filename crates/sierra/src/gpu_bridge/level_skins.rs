@@ -13,7 +13,7 @@
 //!
 //! Each node instance is its own skinned mesh (the skinning pass writes one output per
 //! instance); materials come from the file ([`GltfMaterials`], the one glTF material conversion).
-//! Objects without an `Animator` keep the static bind-pose draw of [`crate::level_gltf`].
+//! Objects without an `Animator` keep the static bind-pose draw of [`super::level_gltf`].
 //! Skinned draws use the tick's transforms (not interpolated between ticks).
 
 use std::collections::hash_map::Entry;

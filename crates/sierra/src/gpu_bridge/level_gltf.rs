@@ -6,7 +6,7 @@
 //!
 //! Without an `Animator`, skinned mesh nodes are drawn in their bind pose placed by their node
 //! (as [`sierra_content::upload_gltf`] does); with one, skinned and morphed mesh nodes are drawn
-//! posed by [`crate::level_skins`]; a `Character` component poses a skinned model.
+//! posed by [`super::level_skins`]; a `Character` component poses a skinned model.
 
 use std::collections::HashMap;
 use std::sync::Arc;
