@@ -14,8 +14,9 @@
 //! That line generates the [`Component`] enum variant, the `"type"` name (the
 //! variant's name), the JSON dispatch, the schema entry and the list of valid type
 //! names used in error messages ([`COMPONENT_TYPES`]). Regenerate
-//! `assets/levels/schema.json` afterwards (`cargo test -p sierra_scene --test schema`
-//! prints how when it is stale).
+//! `assets/levels/schema.json` afterwards
+//! (`SIERRA_BLESS=1 cargo test --release -p sierra_scene --test schema`; without the variable the
+//! test fails when the file is stale and says so).
 //!
 //! In JSON a component is an object with a `"type"` field naming the type and the
 //! struct's fields beside it: `{"type": "Spinner", "degreesPerSecond": 45}`.
