@@ -27,8 +27,10 @@ pub const TRIES: u32 = 8;
 /// give the same bytes.
 pub const RECENT: Duration = Duration::from_millis(100);
 
-/// The pause between the two reads of a recently changed file.
-pub const QUIET: Duration = Duration::from_millis(5);
+/// The pause between the two reads of a recently changed file: longer than a scheduler time
+/// slice on a loaded machine (a writer descheduled between two of its writes for 5 ms was once
+/// read as finished while eight builds shared two cores).
+pub const QUIET: Duration = Duration::from_millis(20);
 
 /// Pause between reads of a changing file (doubling each try).
 const BACKOFF: Duration = Duration::from_millis(2);

@@ -139,9 +139,12 @@ fn rewrite(path: &Path, stop: &AtomicBool) {
         }
         if *in_place {
             let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            // Chunk by chunk, as an exporter writes; no deliberate pause between chunks (a
+            // `yield_now` here gave the CPU away for a whole time slice on a loaded machine: a
+            // writer paused half way for longer than `QUIET` cannot be told from a finished one
+            // by any reader, see sierra_assets' snapshot module).
             for chunk in bytes.chunks(64 << 10) {
                 f.write_all(chunk).unwrap();
-                std::thread::yield_now();
             }
         } else {
             std::fs::write(path, bytes).unwrap();
