@@ -149,8 +149,8 @@ fn rewrite(path: &Path, stop: &AtomicBool) {
         } else {
             std::fs::write(path, bytes).unwrap();
         }
-        // At rest a moment (longer than `QUIET`), as between an exporter's saves (the in-place steps' intermediate
-        // states are not).
+        // At rest a moment (longer than the reader's `QUIET`), as between an exporter's saves
+        // (the in-place steps' intermediate states are not).
         std::thread::sleep(Duration::from_millis(30));
     }
 }
