@@ -13,9 +13,10 @@
 //!   motion of a box during a tick.
 //! - [`inspect`]: the node tree as JSON (`sierra inspect LEVEL.json`).
 //! - [`node_animation`]: `Animator` components playing their glTF file's clips on its nodes.
+//! - [`spinners`]: the system turning `Spinner` nodes each tick.
 //! - [`synthetic`]: procedural rigs for the propagation benchmarks.
 //!
-//! A game tick: [`components::update_spinners`] → [`node_animation::NodeAnimators::update`] → gameplay (ray casts against
+//! A game tick: [`spinners::update_spinners`] → [`node_animation::NodeAnimators::update`] → gameplay (ray casts against
 //! [`collision::CollisionWorld`]) → [`graph::SceneGraph::propagate`] →
 //! [`collision::CollisionWorld::update`] → render the nodes with meshes at their world matrices.
 //!
@@ -32,6 +33,7 @@ pub mod inspect;
 pub mod level;
 pub mod node_animation;
 pub mod scene;
+pub mod spinners;
 pub mod synthetic;
 
 pub use components::{Component, COMPONENT_TYPES};

@@ -7,7 +7,7 @@
 //! follow in the binary's extract step (`sierra::level_skins`: palettes from these nodes' world
 //! matrices, morph weights from [`NodeAnimators::clip_of`]).
 //!
-//! Tick order: [`crate::components::update_spinners`] → [`NodeAnimators::update`] → gameplay →
+//! Tick order: [`crate::spinners::update_spinners`] → [`NodeAnimators::update`] → gameplay →
 //! propagation.
 
 use std::path::Path;

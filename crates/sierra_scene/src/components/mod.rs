@@ -49,7 +49,7 @@ pub use palm_trees::PalmTrees;
 pub use planet::Planet;
 pub use player_control::PlayerControl;
 pub use point_light::PointLight;
-pub use spinner::{update_spinners, Spinner};
+pub use spinner::Spinner;
 pub use terrain::Terrain;
 pub use water::Water;
 

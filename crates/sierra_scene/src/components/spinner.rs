@@ -2,7 +2,6 @@
 
 use glam::{Quat, Vec3};
 
-use crate::scene::Scene;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -34,20 +33,5 @@ impl Spinner {
         let axis = self.axis.try_normalize().unwrap_or(Vec3::Y);
         (Quat::from_axis_angle(axis, self.degrees_per_second.to_radians() * dt) * rotation)
             .normalize()
-    }
-}
-/// Advances every `Spinner` in the scene by one tick of `dt` seconds (the game loop
-/// calls it once per fixed tick, before transform propagation).
-pub fn update_spinners(scene: &mut Scene, dt: f32) {
-    let Scene { graph, content, .. } = scene;
-    for (node, content) in content.iter() {
-        for component in &content.components {
-            if let crate::components::Component::Spinner(spinner) = component {
-                if let Some(mut local) = graph.local(node) {
-                    local.rotation = spinner.spin(local.rotation, dt);
-                    graph.set_local(node, local);
-                }
-            }
-        }
     }
 }
