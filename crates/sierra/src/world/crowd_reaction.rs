@@ -6,7 +6,7 @@
 //! the frame's crowd updates ([`LevelCrowds::flush`], [`write_changed`]); nothing else is uploaded.
 
 use glam::{Mat4, Quat, Vec3};
-use sierra_render::crowd::{CrowdHandle, CrowdInstance};
+use sierra_render::passes::crowd::{CrowdHandle, CrowdInstance};
 use sierra_render::{CrowdFrame, CrowdUpdate};
 
 use super::crowds::LevelCrowds;

@@ -1,5 +1,5 @@
 //! The `Crowd` level component in the game: `count` instances of a skinned model drawn by the
-//! renderer's baked-animation crowd pass ([`sierra_render::crowd`], seed 004 done better).
+//! renderer's baked-animation crowd pass ([`sierra_render::passes::crowd`], seed 004 done better).
 //!
 //! Two steps, like the rest of [`super::World`]:
 //! - [`LevelCrowds::from_scene`] (level load, no GPU): validates every `Crowd` (count, spacing,
@@ -17,8 +17,8 @@ use std::sync::Arc;
 use glam::{Mat4, Quat, Vec3};
 use sierra_anim::BakedAnimation;
 use sierra_content::crowd::{bake_asset, baked_palettes, CrowdMaterials};
-use sierra_render::crowd::{CrowdHandle, CrowdInstance};
-use sierra_render::skinning::SkinnedMeshData;
+use sierra_render::compute::skinning::SkinnedMeshData;
+use sierra_render::passes::crowd::{CrowdHandle, CrowdInstance};
 use sierra_render::{GpuContext, Renderer};
 use sierra_scene::components::{Crowd, CrowdLayout};
 use sierra_scene::{Component, Scene};
