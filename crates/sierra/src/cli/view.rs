@@ -443,15 +443,12 @@ pub(crate) struct ModelRequest<'a> {
     pub aspect: f32,
 }
 
-/// Runs `sierra view`: headless frames, or with `--window` the interactive viewer
-/// ([`crate::viewer`]).
+/// Runs `sierra view` headless: frames and a contact sheet. (With `--window`, [`super::run`]
+/// starts the interactive viewer, `crate::viewer`, instead: this module does not name it.)
 ///
 /// # Errors
 /// Import errors naming the file, an unknown clip (listing the clips), GPU errors, unwritable output.
 pub fn run(args: ViewArgs) -> Result<()> {
-    if args.window {
-        return crate::viewer::run(&args);
-    }
     let frames = args.frames.unwrap_or(DEFAULT_FRAMES) as usize;
     if frames == 0 {
         bail!("--frames must be at least 1");
