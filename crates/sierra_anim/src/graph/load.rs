@@ -2,10 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::asset::{self, GraphFile, LayerBlendDef};
+use super::asset::{self, ConditionTest, GraphFile, LayerBlendDef, ParameterKind};
 use super::definition::{
-    AnimGraph, Condition, ConditionTest, Layer, LayerBlend, Motion, ParamId, Parameter,
-    ParameterKind, Slot, SlotEvent, State, StateId, Transition,
+    AnimGraph, Condition, Layer, LayerBlend, Motion, ParamId, Parameter, Slot, SlotEvent, State,
+    StateId, Transition,
 };
 use super::GraphError;
 
