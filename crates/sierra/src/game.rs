@@ -2,7 +2,7 @@
 //!
 //! The state is `sierra_scene`'s [`Scene`] (flat parent-first graph with dirty
 //! flags). A tick runs the systems in order — first the components that move their own node (`Spinner`:
-//! [`sierra_scene::components::tick_node_components`]) — then propagates transforms.
+//! [`sierra_scene::node_behaviour::tick_node_components`]) — then propagates transforms.
 //! Gameplay systems (player, follow camera, birds, camera paths) add themselves to [`Game::tick`];
 //! last, the level's sound follows the camera and its nodes ([`GameAudio::tick`]). Commands from
 //! the window ([`Command`]) queue with [`Game::push_command`] and apply at the start of the next
@@ -213,7 +213,7 @@ impl Game {
     pub fn tick(&mut self) {
         self.apply_commands();
         let (tick, dt) = (self.clock.tick(), self.clock.dt() as f32);
-        sierra_scene::components::tick_node_components(&mut self.scene, dt);
+        sierra_scene::node_behaviour::tick_node_components(&mut self.scene, dt);
         self.node_animators.update(&mut self.scene, dt);
         let terrain = self.world.height_field();
         if let Err(e) = self.gameplay.tick(&mut self.scene, terrain, tick, dt) {

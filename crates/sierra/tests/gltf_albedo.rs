@@ -22,7 +22,7 @@ use sierra_anim::Playback;
 use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_content::ModelPoser;
 use sierra_gltf::GltfAsset;
-use sierra_render::skinning::skin_on_cpu;
+use sierra_render::compute::skinning::skin_on_cpu;
 use sierra_render::{Camera, DebugView, GpuContext, HeadlessRenderer};
 use sierra_testkit::albedo::{front_texel_mean, silhouette_mean, Rgba8};
 

@@ -458,7 +458,9 @@ fn skinned_vertices(asset: &sierra_gltf::GltfAsset, time: Option<f32>) -> Vec<[f
     let mut out = Vec::new();
     for prim in &asset.meshes[inst.mesh].primitives {
         let mesh = sierra_content::skinned_mesh::skinned_primitive_mesh(prim, joints).unwrap();
-        out.extend(sierra_render::skinning::skin_on_cpu_morphed(&mesh, &[], &palette).positions);
+        out.extend(
+            sierra_render::compute::skinning::skin_on_cpu_morphed(&mesh, &[], &palette).positions,
+        );
     }
     out
 }
@@ -490,7 +492,8 @@ fn morphed_vertices(
     for prim in &mesh.primitives {
         let data = sierra_content::skinned_mesh::rigid_primitive_mesh(prim).unwrap();
         out.extend(
-            sierra_render::skinning::skin_on_cpu_morphed(&data, &weights, &[world]).positions,
+            sierra_render::compute::skinning::skin_on_cpu_morphed(&data, &weights, &[world])
+                .positions,
         );
     }
     out

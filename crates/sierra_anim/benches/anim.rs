@@ -106,7 +106,7 @@ fn stages(c: &mut Criterion) {
     g.bench_function("sample_one_clip_compressed", |bench| {
         bench.iter(|| {
             t += 1.0 / 60.0;
-            sample_compressed_soa(&compressed[0], t, Playback::Loop, &mut ctx, &mut a).unwrap();
+            sample_clip_soa(&compressed[0], t, Playback::Loop, &mut ctx, &mut a).unwrap();
         })
     });
     sample_clip_soa(&crowd.clips[1], 0.3, Playback::Loop, &mut ctx, &mut b).unwrap();

@@ -22,7 +22,7 @@ fn main() {
         let t = f as f32 / 60.0;
         match mode {
             "compressed" => {
-                sample_compressed_soa(&compressed, t, Playback::Loop, &mut ctx, &mut out).unwrap()
+                sample_clip_soa(&compressed, t, Playback::Loop, &mut ctx, &mut out).unwrap()
             }
             _ => sample_clip_soa(clip, t, Playback::Loop, &mut ctx, &mut out).unwrap(),
         }

@@ -10,11 +10,11 @@
 
 use glam::{Quat, Vec3A};
 
-use crate::clip::{TrackHeader, TrackSet};
 use crate::simd::{F8, LANES};
 use crate::slerp::SlerpSegment;
 use crate::soa::soa_blocks;
-use crate::Interpolation;
+use crate::track::Interpolation;
+use crate::track::{TrackHeader, TrackSet};
 
 /// One uniform channel kind: `C` components per key.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,8 +5,7 @@ use rayon::prelude::*;
 
 use crate::blending::blend2_lane;
 use crate::lane::Trs;
-use crate::sampling_compressed::CompressedSampler;
-use crate::sampling_soa::{BlockSource, SoaSampler};
+use crate::sampling_soa::{BlockSource, CompressedSampler, SoaSampler};
 use crate::simd::{dispatch, SimdLevel, F8};
 use crate::soa::{from_soa, soa_blocks, SoaTransform};
 use crate::{

@@ -33,7 +33,10 @@
 //! 4. **Animation graphs** ([`graph`]): data-driven state machines (JSON assets with a
 //!    JSON Schema) of clips and 1D blend spaces, transitions on parameters and exit times,
 //!    crossfades, masked override and additive layers, and clip events; they evaluate to a
-//!    local pose through the jobs above. Graph files are the one thing this crate reads.
+//!    local pose through the jobs above. This crate reads no files: graph JSON arrives as
+//!    text ([`graph::AnimGraph::from_json_str`]), read by the caller through its asset boundary.
+//! 5. **Offline work** ([`offline`]): the compression encoder and the error it is measured by,
+//!    apart from the runtime that samples [`CompressedClip`]s (ozz's offline/runtime split).
 //!
 //! Conventions: right-handed, Y up, metres, seconds, radians, column-major
 //! matrices, as glTF 2.0. glam types everywhere; no GPU here and no model files (the
@@ -45,7 +48,6 @@ mod baking;
 mod blending;
 mod clip;
 mod clip_soa;
-pub mod compress;
 mod compressed;
 mod crossfade;
 mod error;
@@ -54,6 +56,7 @@ pub mod ik;
 mod job;
 mod lane;
 mod local_to_model;
+pub mod offline;
 mod palette;
 mod sampling;
 mod sampling_compressed;
@@ -64,6 +67,7 @@ mod slerp;
 mod soa;
 mod source;
 pub mod synthetic;
+mod track;
 mod transform;
 
 pub use baking::{bake_skinning_matrices, BakedAnimation, BakedClip};
@@ -71,8 +75,8 @@ pub use blending::{
     blend_poses, blend_poses_layered, blend_poses_soa, blend_poses_soa_with, BlendLayer, PoseLayer,
     SoaBlendLayer,
 };
-pub use clip::{Clip, Interpolation, MorphTrack, RawClip, RawJointTrack, RawMorphTrack, RawTrack};
-pub use compressed::{CompressedClip, CompressionSettings};
+pub use clip::{Clip, MorphTrack};
+pub use compressed::CompressedClip;
 pub use crossfade::Crossfade;
 pub use error::AnimError;
 pub use job::{
@@ -81,17 +85,16 @@ pub use job::{
 pub use local_to_model::{
     local_to_model, local_to_model_from, local_to_model_soa, local_to_model_soa_with,
 };
+pub use offline::compress::CompressionSettings;
+pub use offline::{RawClip, RawJoint, RawJointTrack, RawMorphTrack, RawSkeleton, RawTrack};
 pub use palette::{joint_matrices, skinning_palette, Skin};
 pub use sampling::{sample_clip, sample_morph_weights, Playback, SamplingContext};
-/// [`sample_clip_soa`] under the name it had for compressed clips (it takes either kind).
-pub use sampling_soa::sample_clip_soa as sample_compressed_soa;
-/// [`sample_clip_soa_with`] under the name it had for compressed clips (it takes either kind).
-pub use sampling_soa::sample_clip_soa_with as sample_compressed_soa_with;
 pub use sampling_soa::{sample_clip_soa, sample_clip_soa_with};
 pub use simd::{SimdLevel, F8, LANES};
-pub use skeleton::{RawJoint, RawSkeleton, Skeleton, NO_PARENT};
+pub use skeleton::{Skeleton, NO_PARENT};
 pub use soa::{from_soa, soa_blocks, to_soa, SoaTransform};
 pub use source::{ClipRef, ClipSource};
+pub use track::Interpolation;
 pub use transform::Transform;
 
 /// The types most users need: `use sierra_anim::prelude::*;`.

@@ -10,8 +10,8 @@
 
 use glam::{Quat, Vec3A};
 
-use crate::clip::{TrackHeader, TrackSet};
 use crate::error::check_len;
+use crate::track::{TrackHeader, TrackSet};
 use crate::{AnimError, Clip, Interpolation, Transform};
 
 /// How a clip's time is mapped into its key range.

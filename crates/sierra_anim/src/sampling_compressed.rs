@@ -1,6 +1,8 @@
-//! Sampling a [`CompressedClip`] into a structure-of-arrays pose.
+//! The decoded keys of a [`CompressedClip`] that sampling reads ([`CompressedCache`], part of
+//! the `SamplingContext`); the sampler reading them block by block is
+//! `sampling_soa::CompressedSampler`.
 //!
-//! The [`SamplingContext`] keeps, for every track, the two decoded keys around the time it
+//! The context keeps, for every track, the two decoded keys around the time it
 //! was last sampled at (eight joints per block, as the pose), with the key interval's start
 //! `t0`, `1 / (t1 − t0)` (0 for STEP, constant and clamped tracks) and, for rotations, the slerp
 //! constants. Sampling checks each time group's interval once; only the tracks of a group whose
@@ -9,22 +11,19 @@
 //! cached keys at `u = (t − t0) / (t1 − t0)` — the arithmetic of the raw SoA sampler.
 
 use crate::compressed::{CompressedClip, KIND_CONSTANT, KIND_IDENTITY, STEP};
-use crate::lane::{lerp3, slerp4, Trs};
-use crate::sampling_soa::BlockSource;
 use crate::simd::{F8, LANES};
 use crate::slerp::SlerpSegment;
 use crate::soa::soa_blocks;
-use crate::{Playback, SamplingContext};
 
 /// The cached keys of eight tracks of one channel kind.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DecodedBlock<const C: usize> {
-    a: [F8; C],
-    b: [F8; C],
-    t0: F8,
-    inv_dt: F8,
+    pub(crate) a: [F8; C],
+    pub(crate) b: [F8; C],
+    pub(crate) t0: F8,
+    pub(crate) inv_dt: F8,
     /// Rotations: slerp constants `theta, inv_sin, sign` from `a` to `b`.
-    seg: [F8; 3],
+    pub(crate) seg: [F8; 3],
 }
 
 impl<const C: usize> DecodedBlock<C> {
@@ -77,16 +76,17 @@ const DIRTY: u8 = 1;
 /// A group that moved on from key interval `k` to `k + 1`: only key `k + 2` is decoded.
 const ADVANCED: u8 = 2;
 
-/// The decoded keys of the compressed clip a context sampled last (part of [`SamplingContext`]).
+/// The decoded keys of the compressed clip a context sampled last (part of the
+/// `SamplingContext`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CompressedCache {
     clip_id: u64,
     groups: Vec<GroupState>,
     /// Per group: [`CLEAN`], [`DIRTY`] or [`ADVANCED`] in this refresh.
     dirty: Vec<u8>,
-    t: Vec<DecodedBlock<3>>,
-    r: Vec<DecodedBlock<4>>,
-    s: Vec<DecodedBlock<3>>,
+    pub(crate) t: Vec<DecodedBlock<3>>,
+    pub(crate) r: Vec<DecodedBlock<4>>,
+    pub(crate) s: Vec<DecodedBlock<3>>,
 }
 
 impl CompressedCache {
@@ -227,7 +227,7 @@ impl CompressedCache {
 
     /// Brings every track's cached keys to clip-local time `t` (`wrap`: the wrap segment when
     /// `t` is in it).
-    fn refresh(&mut self, clip: &CompressedClip, t: f32, wrap: Option<(f32, f32)>) {
+    pub(crate) fn refresh(&mut self, clip: &CompressedClip, t: f32, wrap: Option<(f32, f32)>) {
         self.bind(clip);
         let mut any = false;
         for (g, (state, dirty)) in self.groups.iter_mut().zip(&mut self.dirty).enumerate() {
@@ -295,44 +295,6 @@ impl CompressedCache {
                 let advance = self.dirty[g] == ADVANCED;
                 self.decode(clip, i, g, state.span, (state.lo, state.hi), advance);
             }
-        }
-    }
-}
-
-/// Samples a compressed clip block by block from the context's cached keys.
-pub(crate) struct CompressedSampler<'a> {
-    cache: &'a CompressedCache,
-    t: F8,
-}
-
-impl<'a> CompressedSampler<'a> {
-    #[inline(always)]
-    pub(crate) fn new(
-        clip: &CompressedClip,
-        time: f32,
-        playback: Playback,
-        context: &'a mut SamplingContext,
-    ) -> Self {
-        let (t, wrap) = playback.local_time(time, clip.duration());
-        let wrap = wrap.filter(|&(start, _)| t > start);
-        context.compressed.refresh(clip, t, wrap);
-        Self {
-            cache: &context.compressed,
-            t: F8::splat(t),
-        }
-    }
-}
-
-impl BlockSource for CompressedSampler<'_> {
-    #[inline(always)]
-    fn block(&mut self, b: usize) -> Trs<F8> {
-        let (tb, rb, sb) = (&self.cache.t[b], &self.cache.r[b], &self.cache.s[b]);
-        let u = |d_t0: F8, inv: F8| (self.t - d_t0) * inv;
-        let [theta, inv_sin, sign] = rb.seg;
-        Trs {
-            t: lerp3(&tb.a, &tb.b, u(tb.t0, tb.inv_dt)),
-            q: slerp4(&rb.a, &rb.b, u(rb.t0, rb.inv_dt), theta, inv_sin, sign),
-            s: lerp3(&sb.a, &sb.b, u(sb.t0, sb.inv_dt)),
         }
     }
 }

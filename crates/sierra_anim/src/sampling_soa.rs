@@ -6,9 +6,10 @@
 //! [`crate::lane`], so the result equals [`crate::sample_clip`] bit for bit.
 
 use crate::clip_soa::SoaChannel;
+use crate::compressed::CompressedClip;
 use crate::lane::{lerp3, slerp4, Trs};
 use crate::sampling::{locate, JointSampler};
-use crate::sampling_compressed::CompressedSampler;
+use crate::sampling_compressed::CompressedCache;
 use crate::simd::{dispatch, SimdLevel, F8, LANES};
 use crate::soa::{soa_blocks, SoaTransform};
 use crate::{AnimError, Clip, ClipRef, ClipSource, Playback, SamplingContext};
@@ -100,6 +101,44 @@ impl<'a> SoaSampler<'a> {
 pub(crate) trait BlockSource {
     /// Joints `8·b .. 8·b + 8` (identity past the last joint).
     fn block(&mut self, b: usize) -> Trs<F8>;
+}
+
+/// Samples a compressed clip block by block from the context's cached keys.
+pub(crate) struct CompressedSampler<'a> {
+    cache: &'a CompressedCache,
+    t: F8,
+}
+
+impl<'a> CompressedSampler<'a> {
+    #[inline(always)]
+    pub(crate) fn new(
+        clip: &CompressedClip,
+        time: f32,
+        playback: Playback,
+        context: &'a mut SamplingContext,
+    ) -> Self {
+        let (t, wrap) = playback.local_time(time, clip.duration());
+        let wrap = wrap.filter(|&(start, _)| t > start);
+        context.compressed.refresh(clip, t, wrap);
+        Self {
+            cache: &context.compressed,
+            t: F8::splat(t),
+        }
+    }
+}
+
+impl BlockSource for CompressedSampler<'_> {
+    #[inline(always)]
+    fn block(&mut self, b: usize) -> Trs<F8> {
+        let (tb, rb, sb) = (&self.cache.t[b], &self.cache.r[b], &self.cache.s[b]);
+        let u = |d_t0: F8, inv: F8| (self.t - d_t0) * inv;
+        let [theta, inv_sin, sign] = rb.seg;
+        Trs {
+            t: lerp3(&tb.a, &tb.b, u(tb.t0, tb.inv_dt)),
+            q: slerp4(&rb.a, &rb.b, u(rb.t0, rb.inv_dt), theta, inv_sin, sign),
+            s: lerp3(&sb.a, &sb.b, u(sb.t0, sb.inv_dt)),
+        }
+    }
 }
 
 /// Linear interpolation of block `b` of a uniform vector channel (translations or scales)

@@ -3,7 +3,7 @@
 //! crossfades, loops) close to the raw clip; the measure sees a real error.
 
 use glam::Mat4;
-use sierra_anim::compress::*;
+use sierra_anim::offline::compress::*;
 use sierra_anim::*;
 
 fn settings() -> CompressionSettings {

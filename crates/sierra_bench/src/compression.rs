@@ -3,7 +3,7 @@
 //! clips, each compressed ([`sierra_anim::CompressedClip`], 0.1 mm tolerance): raw bytes (what a
 //! [`sierra_anim::Clip`] stores, key times included) → compressed bytes, and the largest
 //! virtual-vertex error (ACL's measure: 3 cm from each joint, 1 m from roots, model space of the
-//! whole node tree, i.e. world metres; see [`sierra_anim::compress`]).
+//! whole node tree, i.e. world metres; see [`sierra_anim::offline::compress`]).
 //!
 //! Glb/glTF files are read from `DIR/gltf/*/` (default `$SIERRA_SHARED/assets`, else
 //! `../shared/assets`). Clips are built for the file's node tree (one joint per node), so skins
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
-use sierra_anim::compress::{max_vertex_error, raw_bytes};
+use sierra_anim::offline::compress::{max_vertex_error, raw_bytes};
 use sierra_anim::{synthetic, Clip, CompressedClip, CompressionSettings, Skeleton};
 use sierra_gltf::{ChannelData, GltfAsset, ImportOptions};
 
@@ -42,7 +42,7 @@ pub struct ClipRow {
     pub joints: usize,
     /// Animated tracks in the compressed clip.
     pub animated_tracks: usize,
-    /// Raw clip bytes ([`sierra_anim::compress::raw_bytes`]).
+    /// Raw clip bytes ([`sierra_anim::offline::compress::raw_bytes`]).
     pub raw_bytes: usize,
     /// Compressed bytes ([`CompressedClip::byte_size`]).
     pub compressed_bytes: usize,

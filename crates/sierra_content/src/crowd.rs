@@ -4,15 +4,15 @@
 
 use sierra_anim::BakedAnimation;
 use sierra_gltf::{GltfAsset, ImportedImage, ImportedMaterial};
-use sierra_render::crowd::{BakedPaletteClip, BakedPalettes};
+use sierra_render::compute::skinning::SkinnedMeshData;
 use sierra_render::material::SurfaceMaterial;
-use sierra_render::skinning::SkinnedMeshData;
+use sierra_render::passes::crowd::{BakedPaletteClip, BakedPalettes};
 use sierra_render::{GpuContext, Material, RenderError, Result};
 
 use crate::gltf_material::GltfMaterials;
 use crate::skinned_mesh::skinned_primitive_mesh;
 
-/// A glTF asset ready for [`sierra_render::crowd::CrowdPass::add_crowd`]: the first skinned mesh
+/// A glTF asset ready for [`sierra_render::passes::crowd::CrowdPass::add_crowd`]: the first skinned mesh
 /// instance's primitives (`[primitive]`, each one crowd) and every clip of that skin baked at
 /// `sample_rate` frames per second, in the asset's clip order (the instance's clip index is the
 /// asset's clip index). Give the pass [`baked_palettes`] of the bake.
@@ -100,7 +100,7 @@ impl CrowdMaterials {
 
     /// Uploads the materials through [`GltfMaterials`] (the one conversion, as
     /// [`crate::SkinnedModel`] draws single characters): `[primitive]` surface and draw factors,
-    /// for [`sierra_render::crowd::CrowdPass::add_crowd`].
+    /// for [`sierra_render::passes::crowd::CrowdPass::add_crowd`].
     ///
     /// # Errors
     /// As [`GltfMaterials::from_parts`] and [`GltfMaterials::get`].

@@ -20,9 +20,9 @@ use std::collections::HashMap;
 
 use glam::Vec3;
 use sierra_gltf::{GltfAsset, ImportedImage, ImportedMaterial, TextureRef};
+use sierra_render::compute::skinning::SkinnedMeshHandle;
 use sierra_render::material::{AlphaMode, ShadingModel, SurfaceMaterial};
 use sierra_render::sampler::{MaterialSampler, SamplerFilter, SamplerWrap};
-use sierra_render::skinning::SkinnedMeshHandle;
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{GpuContext, Material, RenderError, Renderer, Result};
 

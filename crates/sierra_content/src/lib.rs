@@ -6,7 +6,7 @@
 //! - [`gltf_material`]: [`GltfMaterials`], the one glTF material conversion (factors, textures,
 //!   alpha mode, sides) every path draws with: static, skinned, morphed and crowd.
 //! - [`gltf_model`]: static glTF models uploaded with their materials.
-//! - [`skinned_mesh`]: glTF primitives as the renderer's [`sierra_render::skinning::SkinnedMeshData`]
+//! - [`skinned_mesh`]: glTF primitives as the renderer's [`sierra_render::compute::skinning::SkinnedMeshData`]
 //!   (skinned, or rigid with one joint for morph-only meshes).
 //! - [`skinned_model`]: [`SkinnedModel`], one GPU-skinned character drawn with a palette the
 //!   animation job computed.
@@ -14,7 +14,7 @@
 //!   game (`sierra view`, tests): `sierra_anim::CharacterJob` on a `CharacterPose`; and
 //!   [`poser::node_morph_weights`], the one morph-weight sampler.
 //! - [`crowd`]: a glTF crowd model baked (`sierra_anim::bake_skinning_matrices`) into the crowd
-//!   pass's [`sierra_render::crowd::BakedPalettes`].
+//!   pass's [`sierra_render::passes::crowd::BakedPalettes`].
 //! - [`planet`]: the planet and its clouds with their fBm computed on the GPU.
 //! - [`terrain`] and [`water`]: terrain meshes as [`sierra_render::MeshData`], fBm grids and water
 //!   state as the compute passes' `#[repr(C)]` parameters.

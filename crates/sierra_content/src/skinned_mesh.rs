@@ -2,7 +2,7 @@
 
 use glam::{Vec3, Vec4};
 use sierra_gltf::ImportedPrimitive;
-use sierra_render::skinning::{smooth_normals, MorphTarget, SkinnedMeshData};
+use sierra_render::compute::skinning::{smooth_normals, MorphTarget, SkinnedMeshData};
 use sierra_render::Result;
 
 use crate::gltf_model::primitive_mesh;

@@ -12,8 +12,8 @@
 use glam::{Mat4, Vec3};
 use sierra_anim::{Clip, Playback};
 use sierra_gltf::GltfAsset;
-use sierra_render::skinned_bounds::{transform_bounds, JointBounds};
-use sierra_render::skinning::{SkinnedDrawItem, SkinnedMeshHandle};
+use sierra_render::compute::skinned_bounds::{transform_bounds, JointBounds};
+use sierra_render::compute::skinning::{SkinnedDrawItem, SkinnedMeshHandle};
 use sierra_render::{
     GpuContext, Material, MorphWeights, RenderError, Renderer, Result, SkinnedFrame,
 };
@@ -133,7 +133,7 @@ impl SkinnedModel {
     }
 
     /// The uploaded skinned mesh instances, one per skinned primitive (for
-    /// `sierra_render::skinning::Skinning::posed_bounds` and `output_mesh`).
+    /// `sierra_render::compute::skinning::Skinning::posed_bounds` and `output_mesh`).
     pub fn meshes(&self) -> impl Iterator<Item = SkinnedMeshHandle> + '_ {
         self.parts.iter().map(|part| part.mesh)
     }

@@ -1,4 +1,4 @@
-//! Crowds from baked animation textures (`sierra_render::crowd`): the baked GPU path against
+//! Crowds from baked animation textures (`sierra_render::passes::crowd`): the baked GPU path against
 //! the palette path (same clip, time and transform → the same image), a 1,000-mannequin crowd
 //! over two frames, crowd members casting sun shadows on the ground, and clear errors for bakes
 //! that do not fit a texture or bad instances.
@@ -19,9 +19,11 @@ use sierra_content::crowd::baked_palettes;
 use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
 use sierra_gltf::{ClipSelector, GltfAsset};
-use sierra_render::crowd::{baked_texture_size, BakedPaletteClip, BakedPalettes, CrowdInstance};
+use sierra_render::compute::skinning::{SkinnedDrawItem, SkinnedMeshData, Skinning};
 use sierra_render::material::SurfaceMaterial;
-use sierra_render::skinning::{SkinnedDrawItem, SkinnedMeshData, Skinning};
+use sierra_render::passes::crowd::{
+    baked_texture_size, BakedPaletteClip, BakedPalettes, CrowdInstance,
+};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, RenderError, Sun};
 use sierra_testkit::skip::{self, Reason};
 use silhouette::differing_and_covered;

@@ -14,7 +14,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 use sierra_anim::{sample_morph_weights, Playback};
 use sierra_content::skinned_mesh::rigid_primitive_mesh;
 use sierra_gltf::GltfAsset;
-use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedDrawItem, Skinning};
+use sierra_render::compute::skinning::{skin_on_cpu_morphed, SkinnedDrawItem, Skinning};
 use sierra_render::{FrameData, HeadlessRenderer, Material, RenderError};
 use support::context;
 

@@ -1,4 +1,4 @@
-//! Posed bounds of skinned meshes (`sierra_render::skinned_bounds`): per-joint bind-space boxes
+//! Posed bounds of skinned meshes (`sierra_render::compute::skinned_bounds`): per-joint bind-space boxes
 //! transformed by the palette contain every CPU-skinned vertex of Fox, CesiumMan and the
 //! mannequin at several times of a clip, stay close to the exact box, and differ from the
 //! bind-pose box (which would miss posed vertices).
@@ -11,8 +11,8 @@ use reference_palette::reference_palette;
 use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
 use sierra_gltf::{ClipSelector, GltfAsset};
-use sierra_render::skinned_bounds::{transform_bounds, JointBounds};
-use sierra_render::skinning::{skin_on_cpu, SkinnedMeshData};
+use sierra_render::compute::skinned_bounds::{transform_bounds, JointBounds};
+use sierra_render::compute::skinning::{skin_on_cpu, SkinnedMeshData};
 
 /// The box of `mesh`'s bind-pose vertex positions (min, max corners).
 fn bind_pose_box(mesh: &SkinnedMeshData) -> (Vec3, Vec3) {
@@ -152,8 +152,9 @@ fn posed_bounds_contain_morphed_vertices_for_weights_in_0_1() {
     let posed = bounds.posed_bounds(&joint).unwrap();
     let mut grew = false;
     for weights in [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.3, 0.8]] {
-        let skinned = sierra_render::skinning::skin_on_cpu_morphed(&mesh, &weights, &joint);
-        let unmorphed = sierra_render::skinning::skin_on_cpu(&mesh, &joint);
+        let skinned =
+            sierra_render::compute::skinning::skin_on_cpu_morphed(&mesh, &weights, &joint);
+        let unmorphed = sierra_render::compute::skinning::skin_on_cpu(&mesh, &joint);
         for (p, q) in skinned.positions.iter().zip(&unmorphed.positions) {
             assert!(inside(posed, Vec3::from(*p), 1e-5), "{weights:?}: {p:?}");
             grew |= (Vec3::from(*p) - Vec3::from(*q)).length() > 1e-3;
@@ -165,7 +166,7 @@ fn posed_bounds_contain_morphed_vertices_for_weights_in_0_1() {
 /// The bounds the skinning pass keeps for culling contain its GPU-skinned vertices (read back).
 #[test]
 fn skinning_pass_posed_bounds_contain_the_gpu_skinned_vertices() {
-    use sierra_render::skinning::{SkinnedDrawItem, Skinning};
+    use sierra_render::compute::skinning::{SkinnedDrawItem, Skinning};
     let asset = mannequin::load().unwrap();
     let inst = asset.skin_instances()[0];
     let joints = asset.skins[inst.skin].joint_count();

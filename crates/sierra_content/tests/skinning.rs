@@ -17,7 +17,7 @@ use reference_palette::reference_palette;
 use sierra_content::skinned_mesh::skinned_primitive_mesh;
 use sierra_gltf::builtin::mannequin;
 use sierra_gltf::{ClipSelector, GltfAsset};
-use sierra_render::skinning::{skin_on_cpu, SkinnedDrawItem, SkinnedMeshData, Skinning};
+use sierra_render::compute::skinning::{skin_on_cpu, SkinnedDrawItem, SkinnedMeshData, Skinning};
 use sierra_render::{Camera, FrameData, HeadlessRenderer, Material, Sun};
 use silhouette::differing_and_covered;
 use support::context;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use gltf::accessor::{DataType, Dimensions};
 
-use crate::source::Buffers;
+use crate::buffers::Buffers;
 use crate::{Error, Result};
 
 /// What a caller accepts for one accessor.

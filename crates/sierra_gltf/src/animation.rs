@@ -8,7 +8,7 @@ use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use sierra_anim::{Interpolation, RawMorphTrack, RawTrack};
 
 use crate::accessor::{read_f32s, read_floats, Expect, Norm};
-use crate::source::Buffers;
+use crate::buffers::Buffers;
 use crate::{Error, Result};
 
 /// Component types of rotation and morph-weight outputs: `f32`, or 8/16-bit integers

@@ -1,6 +1,6 @@
 //! The imported asset: nodes, skins, clips, meshes, materials, images.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use glam::Mat4;
 use sierra_anim::{Clip, RawClip, RawJointTrack, Skeleton, Skin, Transform};
@@ -8,7 +8,7 @@ use sierra_anim::{Clip, RawClip, RawJointTrack, Skeleton, Skin, Transform};
 use crate::animation::ImportedClip;
 use crate::material::{ImportedImage, ImportedMaterial};
 use crate::mesh::ImportedMesh;
-use crate::{Budgets, Error, Resolver, Result};
+use crate::{Error, Result};
 
 /// One glTF node, as the scene engineer instantiates it.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,62 +142,6 @@ impl ClipSelector {
 }
 
 impl GltfAsset {
-    /// Imports everything from a `.gltf` or `.glb` file the user named, with the default
-    /// [`Budgets`]; its folder is the asset root its URIs must stay in.
-    pub fn load(path: impl AsRef<Path>) -> Result<Self> {
-        Self::load_with(path, ImportOptions::default())
-    }
-
-    /// Imports a file the user named with `options` (root: the file's folder; default budgets).
-    pub fn load_with(path: impl AsRef<Path>, options: ImportOptions) -> Result<Self> {
-        Self::load_user_file(path.as_ref(), None, Budgets::DEFAULT, options)
-    }
-
-    /// Imports a file the user named (`sierra view`, `sierra pose`): the asset root is
-    /// `asset_root` when given, else the file's folder; URIs may reach anywhere inside it.
-    ///
-    /// # Errors
-    /// [`Error::Asset`] when the file is outside `asset_root`, missing, not a regular file or
-    /// over [`Budgets::file_bytes`]; import errors.
-    pub fn load_user_file(
-        path: &Path,
-        asset_root: Option<&Path>,
-        budgets: Budgets,
-        options: ImportOptions,
-    ) -> Result<Self> {
-        // `resolver` starts from the file's folder; `_relative` is the file under the root.
-        let (resolver, _relative) = Resolver::for_user_file(path, asset_root, budgets)?;
-        let bytes = resolver.read(Path::new(path.file_name().unwrap_or_default()))?;
-        Self::from_bytes(&bytes, path, &resolver, options)
-    }
-
-    /// Imports `relative` (from `resolver`'s folder) inside its root, within its budgets.
-    ///
-    /// # Errors
-    /// [`Error::Asset`] when the file is outside the root, missing, not a regular file or
-    /// too large; import errors.
-    pub fn load_in(resolver: &Resolver, relative: &Path, options: ImportOptions) -> Result<Self> {
-        let bytes = resolver.read(relative)?;
-        Self::from_bytes(
-            &bytes,
-            &resolver.display(relative),
-            &resolver.for_file(relative),
-            options,
-        )
-    }
-
-    /// Imports from bytes; `file` names the source in errors, `resolver` reads the buffers and
-    /// images its URIs name (from the file's folder, inside the root, within the budgets).
-    /// [`Resolver::default`] refuses every external URI (for GLBs built in memory).
-    pub fn from_bytes(
-        bytes: &[u8],
-        file: &Path,
-        resolver: &Resolver,
-        options: ImportOptions,
-    ) -> Result<Self> {
-        crate::import::import(bytes, file, resolver, options)
-    }
-
     /// Index of the clip chosen by `selector`. Errors: [`Error::UnknownClip`].
     pub fn find_clip(&self, selector: &ClipSelector) -> Result<usize> {
         let by_name = |name: &str| self.clips.iter().position(|c| c.name == name);

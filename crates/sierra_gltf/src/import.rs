@@ -12,12 +12,74 @@ use sierra_assets::Resolver;
 use crate::accessor::read_f32s;
 use crate::animation::read_animation;
 use crate::asset::{GltfAsset, ImportOptions, ImportedNode, ImportedSkin};
+use crate::buffers::Buffers;
 use crate::extensions::RawJson;
 use crate::material::read_material;
 use crate::mesh::{apply_material_uvs, read_mesh};
-use crate::source::{check_glb_container, load_buffers, load_images, Buffers};
-use crate::{Error, Result};
+use crate::source::{check_glb_container, load_buffers, load_images};
+use crate::{Budgets, Error, Result};
 
+/// The loaders: every way in ends in [`import`]. (Here, not in `asset`, so that the asset's
+/// types do not name the importer that fills them.)
+impl GltfAsset {
+    /// Imports everything from a `.gltf` or `.glb` file the user named, with the default
+    /// [`Budgets`]; its folder is the asset root its URIs must stay in.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self> {
+        Self::load_with(path, ImportOptions::default())
+    }
+
+    /// Imports a file the user named with `options` (root: the file's folder; default budgets).
+    pub fn load_with(path: impl AsRef<Path>, options: ImportOptions) -> Result<Self> {
+        Self::load_user_file(path.as_ref(), None, Budgets::DEFAULT, options)
+    }
+
+    /// Imports a file the user named (`sierra view`, `sierra pose`): the asset root is
+    /// `asset_root` when given, else the file's folder; URIs may reach anywhere inside it.
+    ///
+    /// # Errors
+    /// [`Error::Asset`] when the file is outside `asset_root`, missing, not a regular file or
+    /// over [`Budgets::file_bytes`]; import errors.
+    pub fn load_user_file(
+        path: &Path,
+        asset_root: Option<&Path>,
+        budgets: Budgets,
+        options: ImportOptions,
+    ) -> Result<Self> {
+        // `resolver` starts from the file's folder; `_relative` is the file under the root.
+        let (resolver, _relative) = Resolver::for_user_file(path, asset_root, budgets)?;
+        let bytes = resolver.read(Path::new(path.file_name().unwrap_or_default()))?;
+        Self::from_bytes(&bytes, path, &resolver, options)
+    }
+
+    /// Imports `relative` (from `resolver`'s folder) inside its root, within its budgets.
+    ///
+    /// # Errors
+    /// [`Error::Asset`] when the file is outside the root, missing, not a regular file or
+    /// too large; import errors.
+    pub fn load_in(resolver: &Resolver, relative: &Path, options: ImportOptions) -> Result<Self> {
+        let bytes = resolver.read(relative)?;
+        Self::from_bytes(
+            &bytes,
+            &resolver.display(relative),
+            &resolver.for_file(relative),
+            options,
+        )
+    }
+
+    /// Imports from bytes; `file` names the source in errors, `resolver` reads the buffers and
+    /// images its URIs name (from the file's folder, inside the root, within the budgets).
+    /// [`Resolver::default`] refuses every external URI (for GLBs built in memory).
+    pub fn from_bytes(
+        bytes: &[u8],
+        file: &Path,
+        resolver: &Resolver,
+        options: ImportOptions,
+    ) -> Result<Self> {
+        import(bytes, file, resolver, options)
+    }
+}
+
+/// Imports the glTF `bytes` (`file` names it in errors; `resolver` reads what its URIs name).
 pub(crate) fn import(
     bytes: &[u8],
     file: &Path,

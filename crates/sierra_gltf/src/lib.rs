@@ -24,6 +24,7 @@
 mod accessor;
 mod animation;
 mod asset;
+mod buffers;
 pub mod builtin;
 mod error;
 pub mod export;

@@ -9,7 +9,7 @@ use gltf::accessor::Dimensions::{Scalar, Vec2 as VEC2, Vec3 as VEC3, Vec4 as VEC
 use gltf::mesh::Semantic;
 
 use crate::accessor::{read_floats, Expect, Norm};
-use crate::source::Buffers;
+use crate::buffers::Buffers;
 use crate::{Error, Result};
 
 /// Position/normal/tangent deltas of one morph target (glTF 2.0 §3.7.2.2);

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::source::Buffers;
+use crate::buffers::Buffers;
 use crate::{Error, Result};
 
 /// The decoding a compressed view asks for.

@@ -2,67 +2,12 @@
 //! [`Resolver`] (inside the asset root, within the budgets), and the decoded-bytes budget the
 //! accessor reader charges.
 
-use std::cell::Cell;
-use std::collections::HashMap;
 use std::path::Path;
 
 use sierra_assets::{AssetError, Budget, Resolver};
 
+use crate::buffers::Buffers;
 use crate::{Error, ImportedImage, Result};
-
-/// The buffers of one import, and what has been decoded from them so far.
-pub(crate) struct Buffers {
-    data: Vec<Vec<u8>>,
-    /// `EXT_meshopt_compression` views, decoded (in `u32` words for alignment), by view index.
-    views: HashMap<usize, Vec<u32>>,
-    decoded: Cell<u64>,
-    limit: u64,
-}
-
-impl Buffers {
-    /// Buffer `index`'s bytes.
-    pub(crate) fn get(&self, index: usize) -> Option<&[u8]> {
-        self.data.get(index).map(Vec::as_slice)
-    }
-
-    /// The bytes of buffer view `view`: its decoded data when it is meshopt-compressed, else
-    /// its range of its buffer (`None` when that lies outside the buffer).
-    pub(crate) fn view(&self, view: &gltf::buffer::View) -> Option<&[u8]> {
-        if let Some(words) = self.views.get(&view.index()) {
-            return bytemuck::cast_slice::<u32, u8>(words).get(..view.length());
-        }
-        let data = self.get(view.buffer().index())?;
-        data.get(view.offset()..view.offset().checked_add(view.length())?)
-    }
-
-    /// Stores the decoded bytes of compressed view `index`.
-    pub(crate) fn set_view(&mut self, index: usize, words: Vec<u32>) {
-        self.views.insert(index, words);
-    }
-
-    /// Counts `bytes` more decoded data against [`sierra_assets::Budgets::gltf_decoded_bytes`];
-    /// `what` names the accessor or image for the refusal.
-    pub(crate) fn charge(
-        &self,
-        file: &Path,
-        bytes: u64,
-        what: impl FnOnce() -> String,
-    ) -> Result<()> {
-        let total = self.decoded.get().saturating_add(bytes);
-        if total > self.limit {
-            return Err(Error::Asset(AssetError::OverBudget {
-                file: file.to_owned(),
-                what: format!("the decoded data with {}", what()),
-                amount: format!("{total} bytes"),
-                limit: self.limit,
-                unit: "bytes",
-                budget: Budget::GltfDecodedBytes,
-            }));
-        }
-        self.decoded.set(total);
-        Ok(())
-    }
-}
 
 /// Checks a binary glTF's header and chunk lengths against the file size (glTF 2.0 §4.4
 /// "GLB File Format Specification"), so a truncated file says so plainly. Text `.gltf`
@@ -168,12 +113,7 @@ pub(crate) fn load_buffers(
         }
         data.push(bytes);
     }
-    let mut buffers = Buffers {
-        data,
-        views: HashMap::new(),
-        decoded: Cell::new(0),
-        limit: resolver.budgets().gltf_decoded_bytes,
-    };
+    let mut buffers = Buffers::new(data, resolver.budgets().gltf_decoded_bytes);
     crate::meshopt::decode_views(file, doc, raw, &mut buffers)?;
     Ok(buffers)
 }
@@ -285,12 +225,7 @@ fn check_mime(declared: &str, bytes: &[u8]) -> std::result::Result<(), String> {
 pub fn load_image_file(resolver: &Resolver, relative: &Path) -> Result<ImportedImage> {
     let file = resolver.display(relative);
     let bytes = resolver.read(relative)?;
-    let budget = Buffers {
-        data: Vec::new(),
-        views: HashMap::new(),
-        decoded: Cell::new(0),
-        limit: resolver.budgets().gltf_decoded_bytes,
-    };
+    let budget = Buffers::new(Vec::new(), resolver.budgets().gltf_decoded_bytes);
     let name = relative.display().to_string();
     decode_image(
         &file,

@@ -508,7 +508,7 @@ impl GpuContext {
     ///
     /// # Errors
     /// [`RenderError::LimitExceeded`] or [`RenderError::Gpu`]; [`RenderError::DeviceLost`]
-    /// (never wgpu's panic: [`crate::gpu_util::create_buffer_init`]).
+    /// (never wgpu's panic: [`crate::buffer_init::create_buffer_init`]).
     pub fn create_buffer_init(
         &self,
         label: &str,
@@ -518,7 +518,7 @@ impl GpuContext {
         self.check_buffer_size(label, contents.len() as u64, usage)?;
         let doing = || format!("creating buffer `{label}` ({} bytes)", contents.len());
         let (buffer, failed) = self.scoped(doing, || {
-            crate::gpu_util::create_buffer_init(
+            crate::buffer_init::create_buffer_init(
                 &self.device,
                 &wgpu::util::BufferInitDescriptor {
                     label: Some(label),

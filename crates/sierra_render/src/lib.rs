@@ -14,8 +14,9 @@
 //! - [`gpu_profiler`]: GPU scopes (`wgpu-profiler`) around every pass and compute dispatch,
 //!   read a few frames later without waiting ([`FrameStats::gpu`], [`GpuFrameTimings`]).
 //! - [`MeshData`] + [`primitives`]: meshes on the CPU; [`readback`]: GPU → CPU copies.
-//! - [`skinning`]: GPU skinning and morph targets of [`skinning::SkinnedMeshData`] with palettes
-//!   the caller computed; [`crowd`]: instanced crowds of [`crowd::BakedPalettes`];
+//! - [`compute::skinning`]: GPU skinning and morph targets of
+//!   [`compute::skinning::SkinnedMeshData`] with palettes the caller computed;
+//!   [`passes::crowd`]: instanced crowds of [`passes::crowd::BakedPalettes`];
 //!   [`compute`]: noise and water compute passes on plain `#[repr(C)]` parameters.
 //!
 //! Inputs are plain data: this crate depends on wgpu, glam and bytemuck, not on the content
@@ -29,6 +30,7 @@
 // No function over `clippy.toml`'s 80 lines (CI runs clippy: `.ci/run`).
 #![deny(clippy::too_many_lines)]
 
+pub mod buffer_init;
 pub mod camera;
 pub mod compute;
 pub mod context;
@@ -58,12 +60,6 @@ pub mod targets;
 pub mod texture;
 
 pub use wgpu;
-
-// The crowd pass and GPU skinning live with the other passes and compute passes; their old
-// paths (`sierra_render::crowd`, `sierra_render::skinning`, …) stay valid.
-pub use compute::{skinned_bounds, skinning};
-pub use passes::crowd;
-pub use passes::crowd::instance as crowd_instance;
 
 pub use camera::Camera;
 pub use context::{CreationCounts, GpuContext};

@@ -295,7 +295,7 @@ impl MaterialBinder {
             || "binding a material".to_owned(),
             || {
                 // Unmappable only on a lost device, which the frame's next check reports.
-                let (uniform, _) = crate::gpu_util::create_buffer_init(
+                let (uniform, _) = crate::buffer_init::create_buffer_init(
                     &ctx.device,
                     &wgpu::util::BufferInitDescriptor {
                         label: Some("material"),

@@ -108,7 +108,7 @@ fn a_destroyed_device_is_reported_and_every_later_use_is_refused() {
 /// A loss noticed late: the device is destroyed without the poll that lets wgpu report it (as a
 /// loss the driver reports in the middle of a frame), so the next frame starts on a device that
 /// looks alive. The frame runs against invalid resources (wgpu's own `create_buffer_init`
-/// would panic there; `gpu_util::create_buffer_init` does not) and ends with `DeviceLost` when
+/// would panic there; `buffer_init::create_buffer_init` does not) and ends with `DeviceLost` when
 /// its read-back polls; a buffer created with contents on such a device is refused the same
 /// way.
 #[test]

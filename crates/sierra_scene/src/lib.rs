@@ -13,9 +13,10 @@
 //!   motion of a box during a tick.
 //! - [`inspect`]: the node tree as JSON (`sierra inspect LEVEL.json`).
 //! - [`node_animation`]: `Animator` components playing their glTF file's clips on its nodes.
+//! - [`node_behaviour`]: the system running components' behaviour on their nodes each tick (`Spinner`).
 //! - [`synthetic`]: procedural rigs for the propagation benchmarks.
 //!
-//! A game tick: [`components::tick_node_components`] → [`node_animation::NodeAnimators::update`] → gameplay (ray casts against
+//! A game tick: [`node_behaviour::tick_node_components`] → [`node_animation::NodeAnimators::update`] → gameplay (ray casts against
 //! [`collision::CollisionWorld`]) → [`graph::SceneGraph::propagate`] →
 //! [`collision::CollisionWorld::update`] → render the nodes with meshes at their world matrices.
 //!
@@ -31,6 +32,7 @@ pub mod graph;
 pub mod inspect;
 pub mod level;
 pub mod node_animation;
+pub mod node_behaviour;
 pub mod scene;
 pub mod synthetic;
 

@@ -7,7 +7,7 @@
 //! follow in the binary's extract step (`sierra::level_skins`: palettes from these nodes' world
 //! matrices, morph weights from [`NodeAnimators::clip_of`]).
 //!
-//! Tick order: [`crate::components::tick_node_components`] → [`NodeAnimators::update`] → gameplay →
+//! Tick order: [`crate::node_behaviour::tick_node_components`] → [`NodeAnimators::update`] → gameplay →
 //! propagation.
 
 use std::path::Path;

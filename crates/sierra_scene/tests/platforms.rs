@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use glam::{Affine3A, Quat, Vec3};
 use sierra_scene::assets::AssetCache;
 use sierra_scene::collision::{CollisionWorld, Ray};
-use sierra_scene::components::tick_node_components;
+use sierra_scene::node_behaviour::tick_node_components;
 use sierra_scene::{load_level, Component, Scene};
 
 const DT: f32 = 1.0 / 60.0;

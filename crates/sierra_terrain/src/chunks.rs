@@ -87,6 +87,16 @@ pub fn grid_mesh(
     m
 }
 
+impl Island {
+    /// The whole terrain as one mesh at full resolution (for export and small terrains): one
+    /// [`grid_mesh`] over every cell, without a skirt. (Defined here, beside the grid mesher, so
+    /// that `island` does not name `chunks`.)
+    pub fn mesh(&self) -> Mesh {
+        let cells = self.height_field().resolution() - 1;
+        grid_mesh(self, 0, 0, cells, 1, 0.0, "island")
+    }
+}
+
 /// One chunk at one level of detail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChunkLod {

@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{all_finite, all_positive, named_fields, size, size_in, Error};
 use crate::heightfield::{HeightField, RayHit, MAX_RESOLUTION};
-use crate::mesh::Mesh;
 use crate::noise::grid::{fbm2_grid, GridSpec, Threads};
 use crate::noise::{Fbm, FbmKind, FbmParams, Permutation};
 
@@ -337,11 +336,6 @@ impl Island {
             }
         }
         None
-    }
-
-    /// The whole terrain as one mesh at full resolution (for export and small terrains).
-    pub fn mesh(&self) -> Mesh {
-        crate::chunks::grid_mesh(self, 0, 0, self.field.resolution() - 1, 1, 0.0, "island")
     }
 }
 

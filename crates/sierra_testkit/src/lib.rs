@@ -18,7 +18,8 @@
 //! JSON it prints or writes and compares documents with a tolerance for numbers; [`diff`] says
 //! how far two fields of numbers are apart; [`srgb`] decodes rendered bytes to linear light;
 //! [`relief`] measures bumps on a lit plane in a rendered image; [`generated`] keeps committed
-//! generated files (schemas) equal to what the code generates.
+//! generated files (schemas) equal to what the code generates; [`module_graph`] finds the module
+//! cycles of a crate from its source.
 
 pub mod albedo;
 pub mod alloc;
@@ -28,6 +29,7 @@ pub mod generated;
 pub mod glb;
 pub mod image_diff;
 pub mod json;
+pub mod module_graph;
 pub mod node_tools;
 pub mod process;
 pub mod relief;

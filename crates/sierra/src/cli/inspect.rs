@@ -37,7 +37,7 @@ pub fn inspect_json(args: &InspectArgs) -> anyhow::Result<serde_json::Value> {
     // is the level's, so the game (which adds the gameplay's joint nodes) is built on a copy.
     crate::game::Game::new(scene.clone(), args.level.clone(), 60.0)?;
     for _ in 0..args.ticks {
-        sierra_scene::components::tick_node_components(&mut scene, 1.0 / 60.0);
+        sierra_scene::node_behaviour::tick_node_components(&mut scene, 1.0 / 60.0);
         scene.graph.propagate();
     }
     Ok(sierra_scene::inspect::scene_tree_json(&scene))

@@ -10,7 +10,7 @@
 //! ([`sierra_content::ModelPoser`]: `sierra_anim::CharacterJob`, joint world × inverse bind
 //! matrix; the skinned mesh node's own transform is not applied, glTF 2.0 §3.7.3.3; the clip
 //! plays once, so the last frame is its end pose) and skinned on the GPU
-//! ([`sierra_render::skinning`]). Morph targets are applied on the GPU before skinning, with
+//! ([`sierra_render::compute::skinning`]). Morph targets are applied on the GPU before skinning, with
 //! the clip's `weights` channel of the mesh node sampled at each frame's time (else the node's,
 //! else the mesh's default weights; [`sierra_content::poser::node_morph_weights`]); unskinned
 //! morphed meshes go through the same pass with one joint (their node's rest world matrix).
@@ -34,8 +34,8 @@ use sierra_content::poser::{node_morph_weights, NodeClips, NodePoser};
 use sierra_content::skinned_mesh::{rigid_primitive_mesh, skinned_primitive_mesh};
 use sierra_content::ModelPoser;
 use sierra_gltf::{builtin, ClipSelector, GltfAsset};
+use sierra_render::compute::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::passes::frustum::transform_aabb;
-use sierra_render::skinning::{skin_on_cpu_morphed, SkinnedMeshData};
 use sierra_render::{
     Camera, DebugView, DrawItem, FrameData, GpuContext, HeadlessRenderer, Material, MorphWeights,
     Renderer, ShadowSettings, SkinnedDrawItem, SkinnedMeshHandle, Sun,
@@ -448,15 +448,12 @@ pub(crate) struct ModelRequest<'a> {
     pub aspect: f32,
 }
 
-/// Runs `sierra view`: headless frames, or with `--window` the interactive viewer
-/// ([`crate::viewer`]).
+/// Runs `sierra view` headless: frames and a contact sheet. (With `--window`, [`super::run`]
+/// starts the interactive viewer, `crate::viewer`, instead: this module does not name it.)
 ///
 /// # Errors
 /// Import errors naming the file, an unknown clip (listing the clips), GPU errors, unwritable output.
 pub fn run(args: ViewArgs) -> Result<()> {
-    if args.window {
-        return crate::viewer::run(&args);
-    }
     let frames = args.frames.unwrap_or(DEFAULT_FRAMES) as usize;
     if frames == 0 {
         bail!("--frames must be at least 1");

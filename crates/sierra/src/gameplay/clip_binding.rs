@@ -18,8 +18,8 @@ use std::path::Path;
 use sierra_anim::graph::AnimGraph;
 use sierra_scene::components::{AnimatorClip, ClipBinding};
 
-use super::character::CharacterModel;
-use super::GameplayError;
+use super::character_model::CharacterModel;
+use super::error::GameplayError;
 
 /// States the player cannot do without: a player character's model must play a clip in each.
 pub const REQUIRED: [&str; 2] = ["idle", "walk"];

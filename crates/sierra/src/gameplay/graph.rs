@@ -9,7 +9,7 @@ use sierra_anim::graph::{
     AnimGraph, EventBuffer, GraphBinding, GraphError, GraphInstance, GraphPoseBuffers, Motion,
 };
 
-use super::character::CharacterModel;
+use super::character_model::CharacterModel;
 
 /// Capacity of a character's per-tick event buffer (events past it are counted as dropped).
 pub const EVENTS_PER_TICK: usize = 16;

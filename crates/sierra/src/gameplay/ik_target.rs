@@ -21,7 +21,7 @@ use sierra_scene::components::{IkSolverKind, IkTarget, LimitType};
 use sierra_scene::{NodeId, Scene};
 
 use super::character::Character;
-use super::GameplayError;
+use super::error::GameplayError;
 
 /// A target node bound to a task of the hook.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,7 +7,7 @@
 use anyhow::Result;
 use glam::Vec3;
 use sierra_profile::StartupTimes;
-use sierra_render::crowd::CrowdHandle;
+use sierra_render::passes::crowd::CrowdHandle;
 use sierra_render::{DrawItem, FrameData, GpuContext, Renderer};
 
 use super::landscape::LandscapeGpu;

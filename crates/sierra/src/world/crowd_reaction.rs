@@ -3,13 +3,12 @@
 //! player at [`WALK_SPEED`]; once farther than [`CALM_RADIUS`] it crossfades back to its own
 //! clip and stands. Each change is one [`CrowdInstance::switch_to`] (the GPU runs the fade);
 //! walking members move each tick. Changed members reach the renderer as
-//! the frame's crowd updates ([`LevelCrowds::flush`], [`write_changed`]); nothing else is uploaded.
+//! the frame's crowd updates ([`write_changed`], called by
+//! [`LevelCrowds::flush`](super::crowds::LevelCrowds::flush)); nothing else is uploaded.
 
 use glam::{Mat4, Quat, Vec3};
-use sierra_render::crowd::{CrowdHandle, CrowdInstance};
+use sierra_render::passes::crowd::{CrowdHandle, CrowdInstance};
 use sierra_render::{CrowdFrame, CrowdUpdate};
-
-use super::crowds::LevelCrowds;
 
 /// A member notices the player within this distance, metres (horizontal).
 pub const NOTICE_RADIUS: f32 = 4.0;
@@ -176,29 +175,6 @@ pub fn write_changed(
                 push(frame, h, a, b);
             }
         }
-    }
-}
-
-impl LevelCrowds {
-    /// One tick of every placed crowd's reaction to the player at `focus` (see the module docs).
-    pub fn react(&mut self, focus: Option<Vec3>, now: f32, dt: f32) {
-        for (reaction, instances) in self.reactions.iter_mut().zip(&mut self.placed) {
-            reaction.tick(instances, focus, now, dt);
-        }
-    }
-
-    /// Lists the members changed since the last flush as updates of the renderer's crowds in
-    /// `frame` ([`write_changed`]); `handles[crowd]` are the renderer crowds drawing each crowd
-    /// (as [`LevelCrowds::upload`] returned them).
-    pub fn flush(&mut self, handles: &[Vec<CrowdHandle>], frame: &mut CrowdFrame) {
-        let mut dirty = std::mem::take(&mut self.dirty_scratch);
-        for ((reaction, instances), handles) in
-            self.reactions.iter_mut().zip(&self.placed).zip(handles)
-        {
-            reaction.take_dirty(&mut dirty);
-            write_changed(frame, handles, instances, &dirty);
-        }
-        self.dirty_scratch = dirty;
     }
 }
 

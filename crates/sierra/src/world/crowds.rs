@@ -1,5 +1,5 @@
 //! The `Crowd` level component in the game: `count` instances of a skinned model drawn by the
-//! renderer's baked-animation crowd pass ([`sierra_render::crowd`], seed 004 done better).
+//! renderer's baked-animation crowd pass ([`sierra_render::passes::crowd`], seed 004 done better).
 //!
 //! Two steps, like the rest of [`super::World`]:
 //! - [`LevelCrowds::from_scene`] (level load, no GPU): validates every `Crowd` (count, spacing,
@@ -17,13 +17,13 @@ use std::sync::Arc;
 use glam::{Mat4, Quat, Vec3};
 use sierra_anim::BakedAnimation;
 use sierra_content::crowd::{bake_asset, baked_palettes, CrowdMaterials};
-use sierra_render::crowd::{CrowdHandle, CrowdInstance};
-use sierra_render::skinning::SkinnedMeshData;
-use sierra_render::{GpuContext, Renderer};
+use sierra_render::compute::skinning::SkinnedMeshData;
+use sierra_render::passes::crowd::{CrowdHandle, CrowdInstance};
+use sierra_render::{CrowdFrame, GpuContext, Renderer};
 use sierra_scene::components::{Crowd, CrowdLayout};
 use sierra_scene::{Component, Scene};
 
-use super::crowd_reaction::CrowdReaction;
+use super::crowd_reaction::{write_changed, CrowdReaction};
 
 /// Baking rate of crowd clips, frames per second (the vertex shader interpolates between frames).
 pub const CROWD_SAMPLE_RATE: f32 = 30.0;
@@ -394,6 +394,30 @@ impl LevelCrowd {
             out.push(CrowdInstance::new(model, clip, phase * duration, speed));
         }
         out
+    }
+}
+
+/// Run time: the members' reactions to the player ([`super::crowd_reaction`]).
+impl LevelCrowds {
+    /// One tick of every placed crowd's reaction to the player at `focus` (see the module docs).
+    pub fn react(&mut self, focus: Option<Vec3>, now: f32, dt: f32) {
+        for (reaction, instances) in self.reactions.iter_mut().zip(&mut self.placed) {
+            reaction.tick(instances, focus, now, dt);
+        }
+    }
+
+    /// Lists the members changed since the last flush as updates of the renderer's crowds in
+    /// `frame` ([`write_changed`]); `handles[crowd]` are the renderer crowds drawing each crowd
+    /// (as [`LevelCrowds::upload`] returned them).
+    pub fn flush(&mut self, handles: &[Vec<CrowdHandle>], frame: &mut CrowdFrame) {
+        let mut dirty = std::mem::take(&mut self.dirty_scratch);
+        for ((reaction, instances), handles) in
+            self.reactions.iter_mut().zip(&self.placed).zip(handles)
+        {
+            reaction.take_dirty(&mut dirty);
+            write_changed(frame, handles, instances, &dirty);
+        }
+        self.dirty_scratch = dirty;
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-pub use super::asset::{ConditionTest, ParameterKind};
+use super::asset::{ConditionTest, ParameterKind};
 
 /// Index of a parameter in [`AnimGraph::parameters`].
 pub type ParamId = u16;

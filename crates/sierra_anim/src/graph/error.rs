@@ -2,17 +2,9 @@
 
 use std::path::PathBuf;
 
-/// A graph file that cannot be read, parsed, validated or bound to a model.
+/// A graph that cannot be parsed, validated or bound to a model.
 #[derive(Debug, thiserror::Error)]
 pub enum GraphError {
-    /// The file could not be read.
-    #[error("{}: {source}", file.display())]
-    Io {
-        /// Graph file.
-        file: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
     /// The JSON does not match the schema (`assets/anim/graph.schema.json`).
     #[error("{}: at `{json_path}` (line {line}, column {column}): {message}", file.display())]
     Json {

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use super::definition::{AnimGraph, ParamId, ParameterKind, StateId};
+use super::asset::ParameterKind;
+use super::definition::{AnimGraph, ParamId, StateId};
 use super::machine::{normalized_time, update_layer, LayerState};
 use super::{EventBuffer, GraphBinding};
 

@@ -1,11 +1,11 @@
-//! Parsing and validating a graph file into an [`AnimGraph`].
+//! Parsing and validating graph JSON (text the caller read) into an [`AnimGraph`].
 
 use std::path::{Path, PathBuf};
 
-use super::asset::{self, GraphFile, LayerBlendDef};
+use super::asset::{self, ConditionTest, GraphFile, LayerBlendDef, ParameterKind};
 use super::definition::{
-    AnimGraph, Condition, ConditionTest, Layer, LayerBlend, Motion, ParamId, Parameter,
-    ParameterKind, Slot, SlotEvent, State, StateId, Transition,
+    AnimGraph, Condition, Layer, LayerBlend, Motion, ParamId, Parameter, Slot, SlotEvent, State,
+    StateId, Transition,
 };
 use super::GraphError;
 
@@ -13,20 +13,9 @@ use super::GraphError;
 pub const MAX_GRAPH_ITEMS: usize = 4096;
 
 impl AnimGraph {
-    /// Reads and validates a graph file.
-    ///
-    /// Errors: [`GraphError::Io`], [`GraphError::Json`] (schema mismatch, with the JSON path,
-    /// line and column), [`GraphError::Invalid`] (see [`AnimGraph::from_json_str`]).
-    pub fn load(path: impl AsRef<Path>) -> Result<Self, GraphError> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| GraphError::Io {
-            file: path.to_owned(),
-            source,
-        })?;
-        Self::from_json_str(&text, path)
-    }
-
-    /// Parses and validates graph JSON; `file` names it in errors.
+    /// Parses and validates graph JSON; `file` names it in errors. This crate reads no files:
+    /// the caller reads the graph (through its asset boundary, or `include_str!` for the
+    /// built-in ones) and hands the text here.
     ///
     /// Errors: [`GraphError::Json`]; [`GraphError::Invalid`] for duplicate or unknown names
     /// (parameters, slots, states, events), a condition whose test does not fit its

@@ -1,10 +1,9 @@
 //! One layer's state machine at run time: the playing state, the state fading out, and
 //! the transition rules (conditions on parameters, exit times, crossfades).
 
+use super::asset::ConditionTest;
 use super::blend_space::blend1d_weights;
-use super::definition::{
-    AnimGraph, Condition, ConditionTest, Layer, Motion, State, StateId, Transition,
-};
+use super::definition::{AnimGraph, Condition, Layer, Motion, State, StateId, Transition};
 use super::events::{emit_crossed, EventBuffer};
 use super::GraphBinding;
 use crate::Crossfade;

@@ -41,12 +41,12 @@ mod machine;
 mod mask;
 
 pub use additive::apply_additive;
-pub use asset::GraphFile;
+pub use asset::{ConditionTest, GraphFile, ParameterKind};
 pub use binding::GraphBinding;
 pub use blend_space::blend1d_weights;
 pub use definition::{
-    AnimGraph, Condition, ConditionTest, Layer, LayerBlend, Motion, ParamId, Parameter,
-    ParameterKind, Slot, SlotEvent, SlotId, State, StateId, Transition,
+    AnimGraph, Condition, Layer, LayerBlend, Motion, ParamId, Parameter, Slot, SlotEvent, SlotId,
+    State, StateId, Transition,
 };
 pub use error::GraphError;
 pub use evaluate::{evaluate_graph, GraphPoseBuffers};

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Better, Report};
+use super::data::{Better, Report};
 
 /// First line of the summary block.
 pub const SUMMARY_BEGIN: &str = "<!-- summary:begin -->";

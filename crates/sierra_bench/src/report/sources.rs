@@ -3,7 +3,7 @@
 //! benchmarks are the ones `sierra bench anim|noise|water|propagation` print; this module only
 //! says which of their numbers make a figure and what each compares.
 
-use super::{Better, Sample};
+use super::data::{Better, Sample};
 use crate::{anim, noise, propagation, water};
 
 /// The sizes a report measures.

@@ -414,17 +414,3 @@ impl Pass for ShadowPass {
         }
     }
 }
-
-/// Something drawn into the sun's shadow map: the shadow pass records every caster of a frame
-/// ([`PassInputs::shadow_casters`]: the forward pass's meshes and skinned outputs, the crowds)
-/// into its map, in one render pass ([`ShadowPass`]'s `record`). A caster draws with a pipeline
-/// from [`ShadowPass::caster_pipeline`], whose group 0 the shadow pass binds to this frame's
-/// light view-projection ([`ShadowUniform`]); everything else (its vertex buffers, its other
-/// groups) it binds itself.
-pub trait ShadowCaster {
-    /// Whether the caster draws anything this frame (after every pass's `prepare`).
-    fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool;
-
-    /// Draws the caster's depth into `pass` (the shadow map, group 0 bound).
-    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>);
-}

@@ -1,7 +1,7 @@
 //! The procedural sky's model, shared by the sky pass ([`crate::passes::sky`]) and the
 //! environment bake ([`crate::environment`]): its WGSL (`sky_radiance.wgsl`: `sky_radiance`) and
 //! its parameters ([`SkyUniform`]). A leaf: the sky pass binds the view group
-//! ([`crate::passes::forward::FrameBindings`]), which binds the environment's maps.
+//! ([`crate::passes::view::FrameBindings`]), which binds the environment's maps.
 
 use glam::{Vec3, Vec4};
 

@@ -9,7 +9,7 @@ pub use sierra_anim::ik::{ConstraintDef, ConstraintType};
 
 use sierra_assets::Resolver;
 
-use super::Asset;
+use super::asset::Asset;
 use crate::error::Error;
 use crate::graph::Transform;
 

@@ -5,8 +5,10 @@
 //! an asset root through `sierra_assets` (a path that leaves it, by `..`, an absolute path
 //! or a symlink, is refused by the open itself).
 
+mod asset;
 mod gltf_scene;
 
+pub use asset::Asset;
 pub use gltf_scene::{
     node_extras, ColliderDef, ColliderShape, ConstraintDef, ConstraintType, GltfNode, GltfScene,
 };
@@ -20,17 +22,6 @@ use sierra_assets::{AssetRoot, Budgets, FileId, Resolver};
 
 use crate::error::Error;
 use crate::level::Level;
-
-/// A type the cache can load from a file's bytes.
-pub trait Asset: Any + Send + Sync + Sized {
-    /// Builds the asset from the file's bytes; `path` names the file in errors, `resolver`
-    /// reads the files it references itself (from its folder, inside the same root, within
-    /// the same budgets).
-    ///
-    /// # Errors
-    /// The asset's own errors, naming `path`.
-    fn from_bytes(bytes: &[u8], path: &Path, resolver: &Resolver) -> Result<Self, Error>;
-}
 
 /// Loads files once and hands out shared handles (`Arc<T>`). Files are opened only through
 /// `sierra_assets` (inside the root, regular files, within [`Budgets::file_bytes`]) and keyed

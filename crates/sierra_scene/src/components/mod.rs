@@ -9,7 +9,7 @@
 //!    `MyThing => MyThing,` to the `component_registry!` invocation.
 //! 3. Behaviour on its own node each tick (like `Spinner`): implement [`NodeBehaviour`] in
 //!    the same file and write the line `MyThing => MyThing [behaviour],`; the game's tick runs
-//!    it through [`tick_node_components`]. Nothing else changes.
+//!    it through [`crate::node_behaviour::tick_node_components`]. Nothing else changes.
 //!
 //! That line generates the [`Component`] enum variant, the `"type"` name (the
 //! variant's name), the JSON dispatch, the schema entry and the list of valid type
@@ -43,7 +43,7 @@ mod water;
 pub use animator::{Animator, AnimatorClip, AnimatorPlayback};
 pub use attachment::{Attachment, AttachmentOffset};
 pub use audio_loop::{AudioLoop, SoundRef, BUILTIN_SOUNDS};
-pub use behaviour::{tick_node_components, NodeBehaviour};
+pub use behaviour::NodeBehaviour;
 pub use birds::Birds;
 pub use character::{Character, ClipBinding, ClipWithSpeed};
 pub use collision_box::CollisionBox;

@@ -27,6 +27,7 @@
 
 mod locals;
 mod propagate;
+mod slots;
 #[cfg(target_arch = "x86_64")]
 mod subtree_avx512;
 mod transform;
@@ -38,28 +39,14 @@ use slotmap::SlotMap;
 
 use crate::error::Error;
 use locals::LocalSoa;
-use propagate::{Kernel, PassArrays};
+use propagate::Kernel;
+pub use slots::PropagationStats;
+use slots::{PassArrays, World, DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN};
 
 slotmap::new_key_type! {
     /// Stable generational id of a scene node; stale ids (removed nodes) are detected.
     pub struct NodeId;
 }
-
-const NO_PARENT: u32 = u32::MAX;
-
-/// Node flag: the local transform changed since the last pass.
-const LOCAL_DIRTY: u8 = 1;
-/// Node flag: [`SceneGraph::set_world`] wrote the world matrix since the last pass.
-const WORLD_WRITTEN: u8 = 2;
-/// Node flag: the world matrix comes from outside (animation), never from the local transform.
-const DRIVEN: u8 = 4;
-
-/// A world matrix on its own 64-byte cache line (an `Affine3A` is 64 bytes): the pass's
-/// 512-bit stores then never straddle two lines (`Vec`'s allocation is only 16-byte aligned
-/// otherwise).
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(64))]
-struct World(Affine3A);
 
 #[derive(Clone, Debug)]
 struct NodeMeta {
@@ -68,16 +55,6 @@ struct NodeMeta {
     parent: Option<NodeId>,
     children: Vec<NodeId>,
     name: String,
-}
-
-/// Counters of the last [`SceneGraph::propagate`] call.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PropagationStats {
-    /// World matrices recomputed from `parent world · local`.
-    pub recomputed: usize,
-    /// Slots inside the dirty ranges (the flagged nodes' subtree spans, merged); 0 when
-    /// nothing was edited.
-    pub visited: usize,
 }
 
 /// A flat, parent-first scene graph. See the [module docs](self).

@@ -28,7 +28,9 @@ use std::ops::Range;
 use glam::{Affine3A, Mat3A, Vec3A};
 
 use super::locals::LocalSoa;
-use super::{PropagationStats, World, DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN};
+use super::slots::{
+    PassArrays, PropagationStats, World, DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN,
+};
 
 /// Slots per chunk: the phase-1 scratch (9 × 64 floats, 2.3 KiB) stays in L1.
 const CHUNK: usize = 64;
@@ -84,16 +86,6 @@ impl Kernel {
         }
         all
     }
-}
-
-/// The arrays one pass reads and writes (all of the graph's length).
-pub(crate) struct PassArrays<'a> {
-    pub parents: &'a [u32],
-    pub span_end: &'a [u32],
-    pub locals: &'a LocalSoa,
-    pub worlds: &'a mut [World],
-    pub flags: &'a mut [u8],
-    pub changed: &'a mut [u32],
 }
 
 /// Runs the pass over the merged ranges of the slots in `dirty` (sorted here, then cleared).

@@ -23,8 +23,7 @@ use std::arch::x86_64::*;
 use std::ops::Range;
 
 use super::locals::LocalSoa;
-use super::propagate::PassArrays;
-use super::{DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN};
+use super::slots::{PassArrays, DRIVEN, LOCAL_DIRTY, NO_PARENT, WORLD_WRITTEN};
 
 /// Slots per block: one 512-bit register holds one field of 16 slots.
 const LANES: usize = 16;

@@ -28,8 +28,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::perlin::{perlin2, perlin3, NoiseFloat, Permutation};
-use super::MAX_OCTAVES;
 use crate::error::{finite, Error};
+
+/// Largest accepted fBm octave count.
+pub const MAX_OCTAVES: u32 = 32;
 
 /// Which per-octave signal the fBm sums.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -30,10 +30,8 @@ use super::fbm::{Fbm, FbmKind};
 use super::perlin::{fade, Permutation};
 use crate::error::{finite, size, Error};
 pub use crate::simd::SimdPath;
-use cells::{fill_scalar, Axis, CellGrads, CELL_VALUES};
-
-/// Lanes per block.
-pub const LANES: usize = 8;
+pub use cells::LANES;
+use cells::{fill_scalar, Axis, BlockX, CellGrads, CELL_VALUES};
 
 /// Largest grid side accepted by [`GridSpec::new`] (16384 samples, as the GPU's 2D limit).
 pub const MAX_GRID_SIDE: i64 = 16384;
@@ -101,31 +99,10 @@ impl GridSpec {
     }
 }
 
-/// The x coordinates of a block's lanes: lane `l` is at `(x0 + (first + l)·dx)·freq`, computed
-/// in `f32` in that order (`freq = 1` for plain noise rows: multiplying by 1 is exact).
-#[derive(Clone, Copy)]
-struct BlockX {
-    x0: f32,
-    dx: f32,
-    freq: f32,
-    first: usize,
-}
-
-impl BlockX {
-    #[inline(always)]
-    fn lane(&self, l: usize) -> f32 {
-        (self.x0 + (self.first + l) as f32 * self.dx) * self.freq
-    }
-}
-
 #[inline(always)]
 fn lerp(t: f32, a: f32, b: f32) -> f32 {
     a + t * (b - a)
 }
-
-/// Most distinct cells a block may touch and still take the broadcast-and-blend path; blocks
-/// spanning more (high frequencies) gather per lane.
-const BLEND_CELLS: i32 = 8;
 
 /// 8 lanes of `perlin3(x[l], y, z)` from a row's cell data; `Z3 = false` evaluates only the
 /// `z = 0` face (perlin2).

@@ -7,13 +7,10 @@ pub mod periodic;
 pub mod perlin;
 pub mod workloads;
 
-pub use fbm::{Fbm, FbmKind, FbmParams};
+pub use fbm::{Fbm, FbmKind, FbmParams, MAX_OCTAVES};
 pub use perlin::{perlin2, perlin3, perlin3_portable, NoiseFloat, Permutation};
 
 use crate::error::Error;
-
-/// Largest accepted fBm octave count.
-pub const MAX_OCTAVES: u32 = 32;
 
 /// Checks that every coordinate of point number `index` (0-based) is finite.
 ///

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use super::error::{Result, WaterError};
 use super::params::WaterParams;
 use super::pipes::{step_band, BandScratch, BandStats, FluxRef, StepConsts};
-use super::sources::WaterSource;
+use super::sources::{drop_bump, WaterSource};
 use crate::simd::SimdPath;
 
 /// Outflow flux of every cell through its four pipes, m³/s, each `[rows * cols]` row-major.
@@ -295,8 +295,37 @@ impl WaterSim {
         }
     }
 
+    /// Adds a constant source (`rate > 0`) or sink (`rate < 0`), m³/s, over a disc.
+    ///
+    /// # Errors
+    /// [`WaterError::Parameter`](super::error::WaterError::Parameter) for a non-finite centre
+    /// or rate, a non-positive radius or a centre outside the grid.
+    pub fn add_source(&mut self, center: Vec2, radius: f32, rate: f32) -> Result<()> {
+        let source = WaterSource::new(&self.params, center, radius, rate)?;
+        self.sources.push(source);
+        Ok(())
+    }
+
+    /// Removes every source and sink.
+    pub fn clear_sources(&mut self) {
+        self.sources.clear();
+    }
+
+    /// Drops water: a raised-cosine bump `amplitude * (1 + cos(pi * r / radius)) / 2` metres
+    /// added around `center` (grid metres), as a bird dropping into the sea or the thesis's
+    /// initial disturbance. The volume is counted in [`WaterSim::volume_added`].
+    ///
+    /// # Errors
+    /// [`WaterError::Parameter`](super::error::WaterError::Parameter) for a non-finite centre,
+    /// a non-positive radius, a negative or non-finite amplitude, or a centre outside the grid.
+    pub fn add_drop(&mut self, center: Vec2, radius: f32, amplitude: f32) -> Result<()> {
+        let cells = drop_bump(&self.params, center, radius, amplitude)?;
+        self.add_depth(cells.into_iter());
+        Ok(())
+    }
+
     /// Adds `amount` metres of water to the cells in `cells` (a drop), keeping the books.
-    pub(super) fn add_depth(&mut self, cells: impl Iterator<Item = (usize, f32)>) {
+    fn add_depth(&mut self, cells: impl Iterator<Item = (usize, f32)>) {
         let area = f64::from(self.params.cell_size).powi(2);
         let depth = &mut self.depth[self.current];
         let mut added = 0.0;

@@ -4,7 +4,7 @@
 use glam::Vec2;
 
 use super::error::{Result, WaterError};
-use super::grid::WaterSim;
+use super::params::WaterParams;
 
 /// A disc that adds (`rate > 0`, a spring, a river mouth) or removes (`rate < 0`, a drain)
 /// water at a constant volume rate.
@@ -45,8 +45,7 @@ impl WaterSource {
 
 /// Indices of the cells whose centres lie within `radius` of `center` (grid metres);
 /// the nearest cell when none does. `None` when the centre is outside the grid.
-fn cells_in_disc(sim: &WaterSim, center: Vec2, radius: f32) -> Option<Vec<(usize, f32)>> {
-    let p = sim.params();
+fn cells_in_disc(p: &WaterParams, center: Vec2, radius: f32) -> Option<Vec<(usize, f32)>> {
     let cell = p.cell_size;
     let g = center / cell;
     if !(g.x >= 0.0 && g.y >= 0.0 && g.x < p.cols as f32 && g.y < p.rows as f32) {
@@ -98,13 +97,14 @@ fn check_disc(center: Vec2, radius: f32) -> Result<()> {
     Ok(())
 }
 
-impl WaterSim {
-    /// Adds a constant source (`rate > 0`) or sink (`rate < 0`), m³/s, over a disc.
+impl WaterSource {
+    /// A constant source (`rate > 0`) or sink (`rate < 0`), m³/s, over a disc of a grid with
+    /// parameters `params` ([`super::WaterSim::add_source`]).
     ///
     /// # Errors
     /// [`WaterError::Parameter`] for a non-finite centre or rate, a non-positive radius or a
     /// centre outside the grid.
-    pub fn add_source(&mut self, center: Vec2, radius: f32, rate: f32) -> Result<()> {
+    pub(super) fn new(params: &WaterParams, center: Vec2, radius: f32, rate: f32) -> Result<Self> {
         check_disc(center, radius)?;
         if !rate.is_finite() {
             return Err(WaterError::Parameter {
@@ -113,47 +113,45 @@ impl WaterSim {
                 reason: "must be finite (m³/s)",
             });
         }
-        let cells = cells_in_disc(self, center, radius).ok_or(outside(center))?;
-        self.sources.push(WaterSource {
+        let cells = cells_in_disc(params, center, radius).ok_or(outside(center))?;
+        Ok(WaterSource {
             center,
             radius,
             rate,
             cells: cells.into_iter().map(|(i, _)| i).collect(),
+        })
+    }
+}
+
+/// The depth a drop adds per cell ([`super::WaterSim::add_drop`]): a raised-cosine bump
+/// `amplitude * (1 + cos(pi * r / radius)) / 2` metres around `center` (grid metres), as
+/// `(cell index, metres)`.
+///
+/// # Errors
+/// [`WaterError::Parameter`] for a non-finite centre, a non-positive radius, a negative or
+/// non-finite amplitude, or a centre outside the grid.
+pub(super) fn drop_bump(
+    params: &WaterParams,
+    center: Vec2,
+    radius: f32,
+    amplitude: f32,
+) -> Result<Vec<(usize, f32)>> {
+    check_disc(center, radius)?;
+    if !(amplitude >= 0.0 && amplitude.is_finite()) {
+        return Err(WaterError::Parameter {
+            name: "amplitude",
+            value: amplitude,
+            reason: "must be finite and >= 0 (metres)",
         });
-        Ok(())
     }
-
-    /// Removes every source and sink.
-    pub fn clear_sources(&mut self) {
-        self.sources.clear();
-    }
-
-    /// Drops water: a raised-cosine bump `amplitude * (1 + cos(pi * r / radius)) / 2` metres
-    /// added around `center` (grid metres), as a bird dropping into the sea or the thesis's
-    /// initial disturbance. The volume is counted in [`WaterSim::volume_added`].
-    ///
-    /// # Errors
-    /// [`WaterError::Parameter`] for a non-finite centre, a non-positive radius, a negative
-    /// or non-finite amplitude, or a centre outside the grid.
-    pub fn add_drop(&mut self, center: Vec2, radius: f32, amplitude: f32) -> Result<()> {
-        check_disc(center, radius)?;
-        if !(amplitude >= 0.0 && amplitude.is_finite()) {
-            return Err(WaterError::Parameter {
-                name: "amplitude",
-                value: amplitude,
-                reason: "must be finite and >= 0 (metres)",
-            });
-        }
-        let cells = cells_in_disc(self, center, radius).ok_or(outside(center))?;
-        let bump = move |(i, t): (usize, f32)| {
-            (
-                i,
-                amplitude * 0.5 * (1.0 + (std::f32::consts::PI * t).cos()),
-            )
-        };
-        self.add_depth(cells.into_iter().map(bump));
-        Ok(())
-    }
+    let cells = cells_in_disc(params, center, radius).ok_or(outside(center))?;
+    let bump = move |(i, t): (usize, f32)| {
+        (
+            i,
+            amplitude * 0.5 * (1.0 + (std::f32::consts::PI * t).cos()),
+        )
+    };
+    Ok(cells.into_iter().map(bump).collect())
 }
 
 fn outside(center: Vec2) -> WaterError {

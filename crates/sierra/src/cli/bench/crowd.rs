@@ -1,5 +1,5 @@
 //! `sierra bench crowd [--instances 100,1000,10000] [--frames N] [--size WxH] [--json]`: the
-//! baked-animation crowd pass (`sierra_render::crowd`) with N mannequins in one instanced draw.
+//! baked-animation crowd pass (`sierra_render::passes::crowd`) with N mannequins in one instanced draw.
 //! Per count: CPU milliseconds per frame spent recording and submitting (GPU timing off, the
 //! wait for the GPU outside the timed span), and GPU milliseconds per frame of the crowd pass and
 //! of the whole frame (timestamp queries, where the adapter has them). The CPU time should stay
@@ -12,14 +12,14 @@
 //! [`crate::world::crowd_reaction::write_changed`]), inside the timed span. The report gives
 //! its CPU milliseconds and the ratio to the static crowd's of the same run (goal ≤ 2).
 //!
-//! [`CrowdPass::update_instances`]: sierra_render::crowd::CrowdPass::update_instances
+//! [`CrowdPass::update_instances`]: sierra_render::passes::crowd::CrowdPass::update_instances
 
 use anyhow::{Context, Result};
 use clap::Args;
 use glam::{Mat4, Quat, Vec3, Vec4};
 use sierra_content::crowd::{bake_asset, baked_palettes};
-use sierra_render::crowd::CrowdInstance;
 use sierra_render::material::SurfaceMaterial;
+use sierra_render::passes::crowd::CrowdInstance;
 use sierra_render::{Camera, FrameData, GpuContext, HeadlessRenderer, Material, Sun};
 
 use crate::cli::Size;
@@ -69,7 +69,7 @@ fn splitmix(state: &mut u64) -> u64 {
 /// the members changed.
 fn change_members(
     frame: &mut sierra_render::CrowdFrame,
-    handles: &[sierra_render::crowd::CrowdHandle],
+    handles: &[sierra_render::passes::crowd::CrowdHandle],
     instances: &mut [CrowdInstance],
     changed: &mut Vec<usize>,
     rng: &mut u64,

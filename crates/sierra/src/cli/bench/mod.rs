@@ -4,6 +4,7 @@
 pub mod crowd;
 pub mod scene;
 pub mod scene_plot;
+pub mod scene_run;
 pub mod soak;
 
 use clap::{Args, Subcommand};

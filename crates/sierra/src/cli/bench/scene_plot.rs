@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::scene::{backend_name, lookup, union, BackendRun, Summary, STAGES};
+use super::scene_run::{backend_name, lookup, union, BackendRun, Summary, STAGES};
 
 /// Plot size, pixels.
 pub const PLOT_SIZE: (u32, u32) = (800, 400);

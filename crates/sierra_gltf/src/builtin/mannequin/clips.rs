@@ -10,7 +10,7 @@ use super::skeleton::{
     phalanx, CALF, CHEST, FINGERS, FOOT, FOREARM, HEAD, JOINT_COUNT, NECK, PELVIS, PELVIS_Y, SPINE,
     THIGH, UPPERARM,
 };
-use super::{FLEXION_MAX_DEG, HYPEREXTENSION_MAX_DEG};
+use super::skeleton::{FLEXION_MAX_DEG, HYPEREXTENSION_MAX_DEG};
 use crate::export::GlbWriter;
 
 /// A keyed pose: `[joint]` local rotations and the pelvis translation.

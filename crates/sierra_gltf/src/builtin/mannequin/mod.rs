@@ -27,18 +27,13 @@ use serde_json::{json, Value};
 use crate::export::GlbWriter;
 use crate::{GltfAsset, ImportOptions, Result};
 
-pub use skeleton::{FINGERS, JOINT_COUNT};
+pub use skeleton::{FINGERS, FLEXION_MAX_DEG, HYPEREXTENSION_MAX_DEG, JOINT_COUNT};
 
 /// The model name level files use for the mannequin.
 pub const MODEL_NAME: &str = "builtin:mannequin";
 
 /// Clip names, in file order.
 pub const CLIPS: [&str; 6] = ["idle", "walk", "run", "jump_start", "in_air", "land"];
-
-/// Largest finger flexion, degrees.
-pub const FLEXION_MAX_DEG: f32 = 90.0;
-/// Largest finger hyper-extension (flexion below 0), degrees.
-pub const HYPEREXTENSION_MAX_DEG: f32 = 10.0;
 
 /// The mannequin as `.glb` bytes (deterministic).
 pub fn glb() -> Vec<u8> {

@@ -12,6 +12,11 @@
 
 use glam::Vec3;
 
+/// Largest finger flexion, degrees.
+pub const FLEXION_MAX_DEG: f32 = 90.0;
+/// Largest finger hyper-extension (flexion below 0), degrees.
+pub const HYPEREXTENSION_MAX_DEG: f32 = 10.0;
+
 /// Number of joints.
 pub const JOINT_COUNT: usize = 68;
 /// Joints before the left side.

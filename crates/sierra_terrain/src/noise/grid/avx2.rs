@@ -9,7 +9,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{Axis, BlockX, CellGrads, BLEND_CELLS, LANES};
+use super::cells::{Axis, BlockX, CellGrads, BLEND_CELLS, LANES};
 
 /// `fade(t) = t·t·t·(t·(t·6 − 15) + 10)` per lane, in the reference's order.
 #[inline(always)]

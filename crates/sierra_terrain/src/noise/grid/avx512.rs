@@ -16,8 +16,7 @@
 
 use std::arch::x86_64::*;
 
-use super::cells::{Axis, CellGrads, CELL_VALUES};
-use super::BlockX;
+use super::cells::{Axis, BlockX, CellGrads, CELL_VALUES};
 
 /// Lanes per AVX-512 block.
 pub(super) const LANES: usize = 16;

@@ -1,7 +1,32 @@
 //! Per-row lattice data shared by every grid block: the row's y/z [`Axis`] and the corner
-//! gradients of each lattice cell the row crosses ([`CellGrads`]).
+//! gradients of each lattice cell the row crosses ([`CellGrads`]); the block shape every kernel
+//! shares ([`LANES`], [`BlockX`], [`BLEND_CELLS`]).
 
 use super::super::perlin::{fade, GRAD_ROWS};
+
+/// Lanes per block.
+pub const LANES: usize = 8;
+
+/// Most distinct cells a block may touch and still take the broadcast-and-blend path; blocks
+/// spanning more (high frequencies) gather per lane.
+pub(super) const BLEND_CELLS: i32 = 8;
+
+/// The x coordinates of a block's lanes: lane `l` is at `(x0 + (first + l)·dx)·freq`, computed
+/// in `f32` in that order (`freq = 1` for plain noise rows: multiplying by 1 is exact).
+#[derive(Clone, Copy)]
+pub(super) struct BlockX {
+    pub(super) x0: f32,
+    pub(super) dx: f32,
+    pub(super) freq: f32,
+    pub(super) first: usize,
+}
+
+impl BlockX {
+    #[inline(always)]
+    pub(super) fn lane(&self, l: usize) -> f32 {
+        (self.x0 + (self.first + l) as f32 * self.dx) * self.freq
+    }
+}
 
 /// Lattice data of a coordinate shared by a whole row.
 #[derive(Clone, Copy)]

@@ -14,8 +14,33 @@ use glam::{Mat4, Vec3};
 
 use crate::{
     local_to_model, sample_clip, CharacterJob, CharacterPose, Clip, ClipLayer, ClipSource,
-    CompressionSettings, Playback, SamplingContext, Skeleton, Transform,
+    Playback, SamplingContext, Skeleton, Transform,
 };
+
+/// Options of [`CompressedClip::compress`](crate::CompressedClip::compress) and of the error
+/// it is measured with ([`max_vertex_error`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CompressionSettings {
+    /// Largest virtual-vertex error allowed, metres in world space (ACL's default: 0.1 mm).
+    pub tolerance: f32,
+    /// World units per model unit (the scale of the model's root in the world).
+    pub world_scale: f32,
+    /// Virtual vertex distance from each joint, model units (ACL: 3 cm).
+    pub vertex_distance: f32,
+    /// Virtual vertex distance from root joints, model units (ACL: 1 m).
+    pub root_vertex_distance: f32,
+}
+
+impl Default for CompressionSettings {
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-4,
+            world_scale: 1.0,
+            vertex_distance: 0.03,
+            root_vertex_distance: 1.0,
+        }
+    }
+}
 
 /// Bytes of a clip's joint tracks as [`Clip`] stores them: key times (4 bytes per key per
 /// distinct time array), 16-byte values, the 12-byte slerp constants per rotation key, and a
