@@ -258,7 +258,7 @@ fn sea_over_the_island_moves_and_stays_off_the_land() {
     // The uniform block's layout against the shader: `sierra_render/tests/uniform_layout.rs`.
 }
 
-/// The sea through the whole renderer (shadow → forward → sky → sea → bloom → tonemap), as the
+/// The sea through the whole renderer (every pass of `Renderer::parts`), as the
 /// demo runs it: the island plus the simulated sea, 2 frames with a drop spreading.
 /// Writes `$CARGO_TARGET_TMPDIR/sea_renderer_N.png`.
 #[test]

@@ -3,13 +3,8 @@
 //! A frame ([`FrameData`]) first runs its simulation inputs on the GPU — the sea's drops and
 //! water-column steps ([`crate::SeaFrame`]), the skinned meshes' morph weights and skinning
 //! ([`crate::SkinnedFrame`], one compute pass whose outputs join the frame's draws, culled by
-//! their posed bounds) — then the passes. Order: shadow (sun depth map: every
-//! [`crate::passes::ShadowCaster`], the frame's meshes, the skinned outputs and the crowds) →
-//! forward (scene → HDR target) → crowd (instanced baked animation, same targets) → sky (behind
-//! the scene) → sea (simulated water, blended) → MSAA resolve (once, multisampled targets only) →
-//! bloom (added onto the HDR target) → tonemap (HDR → final image, or → the FXAA input) → FXAA
-//! (when `post.aa` asks). The order is written once, in `Renderer::parts`, which resizing,
-//! preparing and recording all iterate; a new pass is a field and one entry there (a pass that
+//! their posed bounds) — then the passes, in the order written once, in code, in `Renderer::parts` (each pass's
+//! module says what it reads and writes), which resizing, preparing and recording all iterate; a new pass is a field and one entry there (a pass that
 //! casts sun shadows also answers [`crate::passes::Pass::shadow_caster`]).
 //!
 //! Every pass and compute dispatch runs inside a GPU scope ([`crate::gpu_profiler`]); the
@@ -407,9 +402,9 @@ impl Renderer {
         Ok(())
     }
 
-    /// The frame's passes in order — the one place the order is written: shadow (every
-    /// [`crate::passes::ShadowCaster`]) → forward → crowd → sky → sea → MSAA resolve → bloom →
-    /// tonemap → FXAA; beside them, borrowed shared, what they read.
+    /// The frame's passes in order — the one place the order is written (the shadow pass first:
+    /// it draws every [`crate::passes::ShadowCaster`]); beside them, borrowed shared, what they
+    /// read.
     fn parts(&mut self) -> FrameParts<'_> {
         FrameParts {
             passes: [

@@ -1,5 +1,5 @@
-//! Render passes. A frame runs them in order (see [`crate::Renderer`]):
-//! shadow → forward HDR → crowd (`crowd/`) → sky → sea → MSAA resolve → bloom → tonemap → FXAA.
+//! Render passes. A frame runs them in the order written once, in code, in `Renderer::parts`
+//! (`renderer.rs`).
 //! Each pass owns its pipelines and bind groups and implements [`Pass`]: `prepare` uploads this
 //! frame's data, read only from [`PassInputs`] (the frame and its draw list) — settings that
 //! change per frame travel in [`crate::FrameData::post`], never written into a pass from outside
