@@ -11,11 +11,15 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
 use sierra_testkit::child::{run_limited, Limits, Outcome};
+
+#[path = "common/out_files.rs"]
+mod out_files;
+use out_files::{frame, names};
 
 const LEVEL: &str = r#"{
   "camera": { "position": [0, 2, 4], "target": [0, 0, 0], "fovYDegrees": 50 },
@@ -63,19 +67,6 @@ fn render(level: &Path, out: &Path, lose: bool) -> Outcome {
         outcome.describe()
     );
     outcome
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-fn frame(dir: &Path, i: usize) -> PathBuf {
-    dir.join(format!("frame_{i:04}.png"))
 }
 
 /// The names `.sierra-manifest.json` in `dir` lists.

@@ -8,8 +8,12 @@
 //! the frames intact, and leave a manifest that is still true: every file in the folder is
 //! listed, so the next run into the folder needs no `--force`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+
+#[path = "common/out_files.rs"]
+mod out_files;
+use out_files::{frame, names};
 
 const LEVEL: &str = r#"{
   "camera": { "position": [0, 2, 4], "target": [0, 0, 0], "fovYDegrees": 50 },
@@ -49,19 +53,6 @@ fn render(level: &Path, out: &Path, limit_kib: Option<u64>) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-fn frame(dir: &Path, i: usize) -> PathBuf {
-    dir.join(format!("frame_{i:04}.png"))
 }
 
 fn size(path: &Path) -> u64 {
