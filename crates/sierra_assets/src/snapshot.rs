@@ -15,7 +15,7 @@
 //! rename it, as Sierra's own outputs do, are always read whole.)
 
 use std::io::{Read, Seek, SeekFrom};
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use crate::AssetError;
@@ -106,10 +106,10 @@ fn read_once(file: &mut cap_std::fs::File, max_bytes: u64) -> std::io::Result<Re
 pub(crate) fn read_snapshot(
     mut file: cap_std::fs::File,
     max_bytes: u64,
-    display: &PathBuf,
+    display: &Path,
 ) -> Result<Result<Vec<u8>, u64>, AssetError> {
     let io = |source| AssetError::Io {
-        file: display.clone(),
+        file: display.to_path_buf(),
         source,
     };
     let mut pause = BACKOFF;
@@ -139,7 +139,7 @@ pub(crate) fn read_snapshot(
         pause *= 2;
     }
     Err(AssetError::Changed {
-        file: display.clone(),
+        file: display.to_path_buf(),
         tries: TRIES,
     })
 }

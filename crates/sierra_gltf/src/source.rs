@@ -151,7 +151,7 @@ pub(crate) fn load_images(
                             view.index()
                         ))
                     })?;
-                    check_mime(mime_type, &data).map_err(fail)?;
+                    check_mime(mime_type, data).map_err(fail)?;
                     (data.into(), None)
                 }
                 gltf::image::Source::Uri { uri, mime_type } => {
