@@ -19,7 +19,7 @@ use sierra_testkit::child::{run_limited, Limits, Outcome};
 
 #[path = "common/out_files.rs"]
 mod out_files;
-use out_files::{frame, names};
+use out_files::{assert_manifest_lists_every_file, frame, names};
 
 const LEVEL: &str = r#"{
   "camera": { "position": [0, 2, 4], "target": [0, 0, 0], "fovYDegrees": 50 },
@@ -70,17 +70,6 @@ fn render(level: &Path, out: &Path, lose: bool) -> Outcome {
 }
 
 /// The names `.sierra-manifest.json` in `dir` lists.
-fn manifest(dir: &Path) -> Vec<String> {
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join(".sierra-manifest.json")).unwrap()).unwrap();
-    manifest["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_owned())
-        .collect()
-}
-
 #[test]
 fn a_headless_run_that_loses_its_device_ends_with_a_clear_error_and_keeps_earlier_frames() {
     let dir = tempfile::tempdir().unwrap();
@@ -137,13 +126,7 @@ fn a_headless_run_that_loses_its_device_ends_with_a_clear_error_and_keeps_earlie
         "temporary files left: {left:?}"
     );
     // The manifest stays true: it lists every file left, so the next run needs no --force.
-    let listed = manifest(&lost);
-    for name in &left {
-        assert!(
-            name == ".sierra-manifest.json" || listed.contains(name),
-            "{name} is in the folder but not in the manifest {listed:?}"
-        );
-    }
+    assert_manifest_lists_every_file(&lost);
     let again = render(&level, &lost, false);
     assert_eq!(again.exit_code(), Some(0), "{}", again.describe());
     assert_eq!(names(&lost), names(&whole));
@@ -265,11 +248,5 @@ fn a_headless_demo_that_loses_its_device_before_the_first_frame_writes_no_frame(
             .any(|n| n.ends_with(".png") || n.contains(".sierra-tmp-")),
         "{left:?}"
     );
-    let listed = manifest(&lost);
-    for name in &left {
-        assert!(
-            name == ".sierra-manifest.json" || listed.contains(name),
-            "{name} is not in the manifest {listed:?}"
-        );
-    }
+    assert_manifest_lists_every_file(&lost);
 }

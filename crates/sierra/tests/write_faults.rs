@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 
 #[path = "common/out_files.rs"]
 mod out_files;
-use out_files::{frame, names};
+use out_files::{assert_manifest_lists_every_file, frame, names};
 
 const LEVEL: &str = r#"{
   "camera": { "position": [0, 2, 4], "target": [0, 0, 0], "fovYDegrees": 50 },
@@ -107,20 +107,7 @@ fn a_write_failing_part_way_names_the_file_and_leaves_no_partial_file() {
         );
     }
     // The manifest stays true: it lists every file the failed run left...
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(cut.join(".sierra-manifest.json")).unwrap()).unwrap();
-    let listed: Vec<&str> = manifest["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    for name in &left {
-        assert!(
-            name == ".sierra-manifest.json" || listed.contains(&name.as_str()),
-            "{name} is in the folder but not in the manifest {listed:?}"
-        );
-    }
+    assert_manifest_lists_every_file(&cut);
     // ... so the next run into the same folder needs no --force, and completes it (its
     // `audio.wav` listed too, so a third run is accepted as well).
     for _ in 0..2 {
