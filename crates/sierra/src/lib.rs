@@ -4,6 +4,11 @@
 //! point uses ([`frame_runner`]: tick → extract → render → read-back; `docs/architecture.md`),
 //! commands from the window ([`commands`]), headless and windowed runs, and the `sierra` command
 //! line ([`cli`]).
+//!
+//! Cargo features (both default): `window` (the window, its egui overlay, the interactive
+//! viewer and scripted key tracks: [`window`], [`overlay`], [`viewer`], [`key_track`]) and
+//! `audio-device` (ambient sound on the sound device). `--no-default-features` builds the
+//! headless engine: no winit, egui, cpal or ALSA (docs/building.md).
 
 #![warn(missing_docs)]
 
@@ -30,14 +35,18 @@ pub mod game_loop;
 pub mod gameplay;
 pub mod gpu_bridge;
 pub mod headless;
+#[cfg(feature = "window")]
 pub mod key_track;
 pub mod minimise_script;
 pub mod output;
+#[cfg(feature = "window")]
 pub mod overlay;
 pub mod prelude;
 pub mod runtime_dir;
 pub mod scene_to_frame;
+#[cfg(feature = "window")]
 pub mod viewer;
+#[cfg(feature = "window")]
 pub mod window;
 pub mod world;
 

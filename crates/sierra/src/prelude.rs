@@ -8,6 +8,7 @@ pub use crate::game::Game;
 pub use crate::game_loop::DEFAULT_TICK_HZ;
 pub use crate::gameplay::input::{InputTrack, Key};
 pub use crate::headless::{run_headless, HeadlessOptions, RunSummary};
+#[cfg(feature = "window")]
 pub use crate::window::{run_window, WindowOptions};
 pub use glam::{Quat, Vec3};
 pub use sierra_scene::components::{

@@ -1,6 +1,8 @@
 //! Every crash the fuzz targets found (docs/fuzzing.md), as a plain `cargo test` test: the input
 //! inline, and the outcome the fix gives. The crash inputs also sit in `fuzz/regressions/`, which
-//! `.ci/run` replays through the fuzz targets when the nightly toolchain is present.
+//! `.ci/run` replays through the fuzz targets when the nightly toolchain is present. Key tracks
+//! belong to the window, hence the `window` feature.
+#![cfg(feature = "window")]
 
 use std::path::Path;
 

@@ -13,6 +13,7 @@ use crate::game::Game;
 use crate::game_loop::DEFAULT_TICK_HZ;
 use crate::gameplay::input::InputTrack;
 use crate::headless::{run_headless_into, HeadlessOptions};
+#[cfg(feature = "window")]
 use crate::window::{run_window, WindowOptions, WindowOutcome};
 use sierra_audio::{write_wav, AudioOptions};
 
@@ -114,56 +115,72 @@ pub fn run(args: DemoArgs) -> Result<()> {
     let has_display = ["DISPLAY", "WAYLAND_DISPLAY"]
         .iter()
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
-    if !args.headless && has_display {
-        let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
-        start_audio(&mut game, args.mute);
-        let size = args.size.unwrap_or(WINDOW_SIZE);
-        let options = WindowOptions {
-            width: size.width,
-            height: size.height,
-            fit_to_screen: args.size.is_none(),
-            frames: args.frames.map(u64::from),
-            test_resize: args.test_resize,
-            test_minimise: args.test_minimise,
-            lose_device_at_frame: args.test_lose_device_at_frame.map(u64::from),
-            key_track: args
-                .input
-                .as_deref()
-                .map(crate::key_track::KeyTrack::load)
-                .transpose()?,
-            screenshot_dir: args.screenshot_dir.clone(),
-            force: args.force,
-        };
-        game.camera_path = args
-            .camera_path
-            .map(|kind| CameraPath::new(kind, WINDOW_PATH_SECONDS));
-        match run_window(game, options)? {
-            WindowOutcome::Ran {
-                frames,
-                adapter,
-                overlay,
-                gpu_timed,
-                gpu_timing_waits,
-                ..
-            } => {
-                if let Some(shown) = overlay {
-                    outln!("overlay: {}", shown.fps)?;
-                    outln!("overlay: {}", shown.gpu)?;
-                }
-                if gpu_timed {
-                    outln!("gpu timing: on, {gpu_timing_waits} waits")?;
-                } else {
-                    outln!("gpu timing: off (no timestamp queries on this adapter)")?;
-                }
-                outln!("window closed after {frames} frames [{adapter}]")?;
-                return Ok(());
-            }
-            WindowOutcome::NoDisplay(reason) => {
-                outln!("no window ({reason}); rendering headless instead")?;
-            }
-        }
+    if !args.headless && has_display && run_in_window(level, &args)? {
+        return Ok(());
     }
     run_headless_demo(level, &args)
+}
+
+/// Runs the demo in a window until it closes; `Ok(false)` when no window could open (the caller
+/// renders headless instead).
+#[cfg(feature = "window")]
+fn run_in_window(level: &Path, args: &DemoArgs) -> Result<bool> {
+    let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
+    start_audio(&mut game, args.mute);
+    let size = args.size.unwrap_or(WINDOW_SIZE);
+    let options = WindowOptions {
+        width: size.width,
+        height: size.height,
+        fit_to_screen: args.size.is_none(),
+        frames: args.frames.map(u64::from),
+        test_resize: args.test_resize,
+        test_minimise: args.test_minimise,
+        lose_device_at_frame: args.test_lose_device_at_frame.map(u64::from),
+        key_track: args
+            .input
+            .as_deref()
+            .map(crate::key_track::KeyTrack::load)
+            .transpose()?,
+        screenshot_dir: args.screenshot_dir.clone(),
+        force: args.force,
+    };
+    game.camera_path = args
+        .camera_path
+        .map(|kind| CameraPath::new(kind, WINDOW_PATH_SECONDS));
+    match run_window(game, options)? {
+        WindowOutcome::Ran {
+            frames,
+            adapter,
+            overlay,
+            gpu_timed,
+            gpu_timing_waits,
+            ..
+        } => {
+            if let Some(shown) = overlay {
+                outln!("overlay: {}", shown.fps)?;
+                outln!("overlay: {}", shown.gpu)?;
+            }
+            if gpu_timed {
+                outln!("gpu timing: on, {gpu_timing_waits} waits")?;
+            } else {
+                outln!("gpu timing: off (no timestamp queries on this adapter)")?;
+            }
+            outln!("window closed after {frames} frames [{adapter}]")?;
+            Ok(true)
+        }
+        WindowOutcome::NoDisplay(reason) => {
+            outln!("no window ({reason}); rendering headless instead")?;
+            Ok(false)
+        }
+    }
+}
+
+/// A headless build (no `window` feature) has no window to open: it says so and the caller
+/// renders headless.
+#[cfg(not(feature = "window"))]
+fn run_in_window(_level: &Path, _args: &DemoArgs) -> Result<bool> {
+    outln!("no window (this sierra was built without the `window` feature); rendering headless instead")?;
+    Ok(false)
 }
 
 /// Starts the level's `AudioLoop`s on the sound device (silently, saying so once, without

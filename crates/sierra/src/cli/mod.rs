@@ -72,7 +72,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Pose(args) => pose::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::ExportMannequin(args) => export_mannequin::run(args),
+        #[cfg(feature = "window")]
         Command::View(args) if args.window => crate::viewer::run(&args),
+        #[cfg(not(feature = "window"))]
+        Command::View(args) if args.window => anyhow::bail!(
+            "`view --window` needs a window, and this sierra was built without the `window` \
+             feature (cargo build --no-default-features); rebuild with default features, or drop \
+             --window to render PNG frames"
+        ),
         Command::View(args) => view::run(args),
     }
 }

@@ -171,7 +171,8 @@ pub(crate) struct ModelFrames {
 
 impl ModelFrames {
     /// Shows clip `clip` (an index into the model's clips) at `time` seconds, seen by `camera`,
-    /// as lines when `wireframe`: the interactive viewer's frame ([`crate::viewer`]).
+    /// as lines when `wireframe`: the interactive viewer's frame (`crate::viewer`).
+    #[cfg(feature = "window")]
     pub(crate) fn show(&mut self, clip: usize, time: f32, camera: Camera, wireframe: bool) {
         if self.clip.is_some() {
             self.clip = Some(clip);
@@ -420,7 +421,8 @@ fn fit_shadow(camera: &Camera, centre: Vec3, radius: f32) -> ShadowSettings {
 const GROUND_HALF_SIDE: f32 = 3.0;
 
 /// A model loaded for viewing: its frame source (framed, on its ground), its clips and the
-/// bounds of the clip shown.
+/// bounds of the clip shown (the last three read by the interactive viewer only).
+#[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub(crate) struct LoadedModel {
     /// The frame source.
     pub source: ModelFrames,

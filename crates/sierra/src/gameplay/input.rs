@@ -88,6 +88,7 @@ impl KeyState {
 }
 
 /// The game key of a physical key: WASD or the arrow keys move, space jumps, shift runs.
+#[cfg(feature = "window")]
 pub fn key_of(code: winit::keyboard::KeyCode) -> Option<Key> {
     use winit::keyboard::KeyCode as K;
     Some(match code {
