@@ -30,6 +30,7 @@ pub mod game_loop;
 pub mod gameplay;
 pub mod gpu_bridge;
 pub mod headless;
+pub mod hot_reload;
 pub mod key_track;
 pub mod minimise_script;
 pub mod output;
