@@ -126,9 +126,13 @@ fn an_edited_level_reloads_in_the_running_window_and_a_broken_edit_keeps_it_runn
     assert_eq!(count_hue(before, "magenta"), 0, "control: no magenta before");
     let recoloured = count_hue(after, "magenta");
     assert!(recoloured > 100, "{recoloured} magenta pixels after the reload");
-    // Away from the platform nothing moved (camera and clock kept): no pixel changed more than
-    // a few pixels (antialiasing, bloom) outside the recoloured pixels' box.
-    let near = near_hue(after, "magenta", 6);
+    // Away from the platform nothing moved (camera and clock kept): no pixel changed outside
+    // the recoloured pixels' box grown by the reach of the platform's bloom glow (about 25 px
+    // here); that far region is most of the image, so the check covers the view.
+    let near = near_hue(after, "magenta", 32);
+    let (w, h) = after.dimensions();
+    let far = (0..w * h).filter(|i| !near(i % w, i / w)).count();
+    assert!(far * 10 > (w * h) as usize * 7, "only {far} pixels away from the platform");
     let far_changes = changed_pixels(before, after)
         .into_iter()
         .filter(|&(x, y)| !near(x, y))

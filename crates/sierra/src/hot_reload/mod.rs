@@ -111,6 +111,7 @@ impl HotReload {
         let root = setup.cache.as_ref().map(|c| comparable(c.root()));
         let folder = comparable(setup.level.parent().unwrap_or(Path::new(".")));
         let shader_dir = setup.shader_dir.as_deref().map(comparable);
+        let ignore: Vec<PathBuf> = setup.ignore.iter().map(|p| comparable(p)).collect();
         let watcher = if setup.watch {
             let folders = [
                 Some(folder.clone()),
@@ -118,6 +119,7 @@ impl HotReload {
                 shader_dir.clone(),
             ];
             FileWatcher::new(folders.iter().flatten().map(PathBuf::as_path))
+                .map(|w| w.ignoring(ignore.clone()))
                 .inspect_err(|e| eprintln!("warning: not watching for edits: {e:#}"))
                 .ok()
         } else {
@@ -129,7 +131,7 @@ impl HotReload {
             cache: setup.cache,
             placements: Placements::of(game),
             watcher,
-            ignore: setup.ignore.iter().map(|p| comparable(p)).collect(),
+            ignore,
             shader_dir,
             status: None,
         }
@@ -176,13 +178,17 @@ impl HotReload {
     }
 
     /// Rebuilds the pass of each shader file in `files` and says so (stdout), or keeps the pass
-    /// and says why (stderr); the outcome of the last is kept as [`HotReload::status`].
+    /// and says why (stderr); the outcome of the last is kept as [`HotReload::status`] and
+    /// returned (`None` for no file).
     pub fn reload_shaders(
         &mut self,
         ctx: &GpuContext,
         renderer: &mut Renderer,
         files: &[PathBuf],
     ) -> Option<&Outcome> {
+        if files.is_empty() {
+            return None;
+        }
         for file in files {
             let outcome = match shaders::reload_shader(ctx, renderer, file) {
                 Ok(line) => {

@@ -17,6 +17,9 @@ pub struct FileWatcher {
     _watcher: RecommendedWatcher,
     events: Receiver<notify::Result<Event>>,
     debouncer: Debouncer,
+    /// Folders whose changes are dropped before the debouncer (a screenshot folder inside a
+    /// watched one would otherwise keep every change from settling).
+    ignore: Vec<PathBuf>,
 }
 
 impl std::fmt::Debug for FileWatcher {
@@ -52,7 +55,14 @@ impl FileWatcher {
             _watcher: watcher,
             events,
             debouncer: Debouncer::default(),
+            ignore: Vec::new(),
         })
+    }
+
+    /// Drops changes under any of `folders` (as the notifications spell them: canonical).
+    pub fn ignoring(mut self, folders: Vec<PathBuf>) -> Self {
+        self.ignore = folders;
+        self
     }
 
     /// The files that changed since the last call, once no change arrived for
@@ -63,7 +73,9 @@ impl FileWatcher {
             match event {
                 Ok(event) if changes_contents(&event.kind) => {
                     for path in event.paths {
-                        self.debouncer.note(path, now);
+                        if !self.ignore.iter().any(|dir| path.starts_with(dir)) {
+                            self.debouncer.note(path, now);
+                        }
                     }
                 }
                 Ok(_) => {}
