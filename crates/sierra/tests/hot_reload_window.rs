@@ -4,7 +4,7 @@
 //! the `reloaded` line and the screenshot taken after it: the platform shows the new colour and
 //! every pixel away from it is as before (the camera and the paused clock were kept). Then it
 //! writes invalid JSON: the window keeps running, its stderr names the file and line:column;
-//! fixing the file applies the fix.
+//! fixing the file applies the fix. Also `sierra view MODEL --window` reloading its model.
 
 mod support;
 
@@ -164,4 +164,39 @@ fn an_edited_level_reloads_in_the_running_window_and_a_broken_edit_keeps_it_runn
     assert!(count_hue(fixed, "cyan") > 100, "the fix did not apply");
     assert_eq!(count_hue(fixed, "magenta"), 0);
     assert_eq!(count_hue(after, "cyan"), 0, "control: no cyan before the fix");
+}
+
+/// `sierra view MODEL --window` follows its model too: overwriting the `.glb` reloads it, a
+/// broken file is refused naming it while the viewer keeps running, and the good file again
+/// reloads.
+#[test]
+fn the_viewer_reloads_its_model_and_survives_a_broken_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/models/mannequin.glb");
+    let glb = std::fs::read(shipped).unwrap();
+    let model = dir.path().join("model.glb");
+    std::fs::write(&model, &glb).unwrap();
+    let out = dir.path().join("out");
+    let args = [
+        "view".as_ref(),
+        model.as_os_str(),
+        "--window".as_ref(),
+        "--size".as_ref(),
+        "96x96".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ];
+    let Some(mut window) = support::spawn_window(support::SCREEN, args) else {
+        return;
+    };
+    window.wait_for("viewer:", 1, false, STEP);
+    std::fs::write(&model, &glb).unwrap();
+    window.wait_for("reloaded ", 1, false, STEP);
+    std::fs::write(&model, &glb[..glb.len() / 2]).unwrap();
+    window.wait_for("reload failed", 1, true, STEP);
+    assert!(window.stderr().contains("model.glb"), "{}", window.stderr());
+    assert!(window.running(), "the viewer ended on the broken model");
+    std::fs::write(&model, &glb).unwrap();
+    window.wait_for("reloaded ", 2, false, STEP);
 }
