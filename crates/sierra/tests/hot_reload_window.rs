@@ -1,8 +1,9 @@
 //! Issue #47 must-show 1: the authoring loop in a window (Xvfb). A copy of
 //! `assets/levels/platforms.json` in a temporary folder runs in a window, paused by its key track
-//! after a screenshot; while it runs the test recolours `PlatformCenter` in the file, waits for
-//! the `reloaded` line and the screenshot taken after it: the platform shows the new colour and
-//! every pixel away from it is as before (the camera and the paused clock were kept). Then it
+//! after a screenshot; while it runs the test recolours `PlatformCenter` in the file (and moves
+//! the file's camera), waits for the `reloaded` line and the screenshot taken after it: the
+//! platform shows the new colour and every pixel away from it is as before (the running camera
+//! and the paused clock were kept). Then it
 //! writes invalid JSON: the window keeps running, its stderr names the file and line:column;
 //! fixing the file applies the fix. Also `sierra view MODEL --window` reloading its model.
 
@@ -15,6 +16,9 @@ use image::RgbaImage;
 
 /// The platform recoloured, its colour in the shipped level.
 const GREEN: &str = r#""baseColor": [0.2, 0.7, 0.3]"#;
+
+/// The level camera's position in the shipped level.
+const CAMERA: &str = r#""position": [0, 6, 12]"#;
 
 /// How long one step (start-up, a reload, a screenshot) may take on lavapipe.
 const STEP: Duration = Duration::from_secs(120);
@@ -116,8 +120,12 @@ fn an_edited_level_reloads_in_the_running_window_and_a_broken_edit_keeps_it_runn
     };
     window.wait_for("screenshot:", 1, false, STEP);
 
-    // A good edit: the centre platform turns magenta.
-    let magenta = original.replace(GREEN, r#""baseColor": [0.9, 0.05, 0.8]"#);
+    // A good edit: the centre platform turns magenta, and the file's camera rises by 1 m (the
+    // running camera is kept: an author's view does not jump on a save).
+    assert_eq!(original.matches(CAMERA).count(), 1, "the level changed");
+    let magenta = original
+        .replace(GREEN, r#""baseColor": [0.9, 0.05, 0.8]"#)
+        .replace(CAMERA, r#""position": [0, 7, 12]"#);
     std::fs::write(&level, &magenta).unwrap();
     window.wait_for("reloaded ", 1, false, STEP);
     window.wait_for("screenshot:", 2, false, STEP);
