@@ -87,7 +87,9 @@ fn main() -> Result<()> {
         let text = original.replacen(r#""baseColor": [0.2, 0.7, 0.3]"#, &colour, 1);
         std::fs::write(&level, text).context("writing the level")
     })?;
-    let model_ms = timed(&model, &|_| std::fs::write(&model, &glb).context("writing the model"))?;
+    let model_ms = timed(&model, &|_| {
+        std::fs::write(&model, &glb).context("writing the model")
+    })?;
     println!("adapter: {}", ctx.adapter_summary());
     println!("level edit (platforms.json): {}", summary(level_ms));
     println!("model edit (mannequin.glb): {}", summary(model_ms));

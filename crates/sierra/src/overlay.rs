@@ -365,7 +365,10 @@ fn reload_line(ui: &mut egui::Ui, outcome: &crate::hot_reload::Outcome) {
         Outcome::Failed { line } => (line, egui::Color32::from_rgb(255, 90, 80)),
     };
     egui::Area::new(egui::Id::unique("sierra-reload"))
-        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(PANEL_MARGIN, -PANEL_MARGIN))
+        .anchor(
+            egui::Align2::LEFT_BOTTOM,
+            egui::vec2(PANEL_MARGIN, -PANEL_MARGIN),
+        )
         .show(ui.ctx(), |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.colored_label(colour, line.as_str());

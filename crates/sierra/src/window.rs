@@ -658,7 +658,9 @@ fn service_reload(running: &mut Running, screenshot: bool) {
     };
     let changes = reload.poll(Instant::now()).unwrap_or_default();
     let (ctx, renderer) = (&running.ctx, &mut running.renderer);
-    let mut outcome = reload.reload_shaders(ctx, renderer, &changes.shaders).cloned();
+    let mut outcome = reload
+        .reload_shaders(ctx, renderer, &changes.shaders)
+        .cloned();
     if manual || !changes.level.is_empty() {
         let level = reload.reload(ctx, renderer, &mut running.runner, &changes.level);
         outcome = Some(level.clone());

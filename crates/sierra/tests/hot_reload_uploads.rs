@@ -63,7 +63,8 @@ fn triangles_glb(primitives: usize, size: f32) -> Vec<u8> {
 
 /// A level in `dir` named `name` placing each of `models` (files in `dir`) and a cube.
 fn level(dir: &Path, name: &str, models: &[&str]) -> PathBuf {
-    let mut objects = vec![r#"{"name": "Cube", "mesh": "cube", "position": [0, 0, -2]}"#.to_owned()];
+    let mut objects =
+        vec![r#"{"name": "Cube", "mesh": "cube", "position": [0, 0, -2]}"#.to_owned()];
     for (i, model) in models.iter().enumerate() {
         objects.push(format!(
             r#"{{"name": "Model{i}", "mesh": "{model}", "position": [{}, 0, 0]}}"#,
@@ -124,14 +125,21 @@ impl Running {
     }
 
     fn frame(&mut self) -> image::RgbaImage {
-        self.runner.headless_frame(&self.ctx, &mut self.headless).unwrap().0
+        self.runner
+            .headless_frame(&self.ctx, &mut self.headless)
+            .unwrap()
+            .0
     }
 }
 
 #[test]
 fn replacing_a_placed_glb_uploads_only_that_model() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, b, c) = (triangles_glb(2, 1.0), triangles_glb(3, 1.5), triangles_glb(5, 2.0));
+    let (a, b, c) = (
+        triangles_glb(2, 1.0),
+        triangles_glb(3, 1.5),
+        triangles_glb(5, 2.0),
+    );
     std::fs::write(dir.path().join("a.glb"), &a).unwrap();
     std::fs::write(dir.path().join("b.glb"), &b).unwrap();
     std::fs::write(dir.path().join("c.glb"), &c).unwrap();
@@ -151,8 +159,16 @@ fn replacing_a_placed_glb_uploads_only_that_model() {
     let outcome = run.reload(&[placed.canonicalize().unwrap()]);
     assert!(matches!(outcome, Outcome::Reloaded { .. }), "{outcome:?}");
     let (uploads1, bytes1) = run.counters();
-    assert_eq!(uploads1 - uploads0, c_uploads, "only the replaced model is uploaded");
-    assert_eq!(bytes1 - bytes0, c_bytes, "mesh memory grows by the new model alone");
+    assert_eq!(
+        uploads1 - uploads0,
+        c_uploads,
+        "only the replaced model is uploaded"
+    );
+    assert_eq!(
+        bytes1 - bytes0,
+        c_bytes,
+        "mesh memory grows by the new model alone"
+    );
     assert_eq!(run.runner.source.bridge().meshes.gltf.len(), 2);
     run.frame();
 
@@ -160,7 +176,11 @@ fn replacing_a_placed_glb_uploads_only_that_model() {
     let outcome = run.reload(&[]);
     assert!(matches!(outcome, Outcome::Reloaded { .. }), "{outcome:?}");
     let (uploads2, _) = run.counters();
-    assert_eq!(uploads2 - uploads1, 5 + 3, "F5 uploads model c (as a.glb) and b.glb");
+    assert_eq!(
+        uploads2 - uploads1,
+        5 + 3,
+        "F5 uploads model c (as a.glb) and b.glb"
+    );
 }
 
 /// A copy of the embedded `tonemap.wgsl` whose output is magenta whatever the scene.
@@ -194,8 +214,14 @@ fn a_shader_edit_rebuilds_only_its_pass_and_a_broken_one_is_refused() {
     // The tonemap pass's own: one module, the final-image and FXAA-input pipelines.
     assert_eq!((made.shader_modules, made.pipelines), (1, 2), "{line}");
     assert!(whole.pipelines > 2 * made.pipelines, "{whole:?}");
-    assert!(line.contains("pass tonemap") && line.contains("2 pipeline(s)"), "{line}");
-    assert!(is_magenta(&run.frame()), "the edited shader draws the next frame");
+    assert!(
+        line.contains("pass tonemap") && line.contains("2 pipeline(s)"),
+        "{line}"
+    );
+    assert!(
+        is_magenta(&run.frame()),
+        "the edited shader draws the next frame"
+    );
 
     // A broken edit: refused with its place, nothing created, the last good pass kept.
     let broken = magenta_tonemap().replace("vec3<f32>(1.0, 0.0, 1.0);", "vec3<f32>(1.0, 0.0, 1.0)");

@@ -131,36 +131,65 @@ fn an_edited_level_reloads_in_the_running_window_and_a_broken_edit_keeps_it_runn
     window.wait_for("screenshot:", 2, false, STEP);
     let shown = screenshots(&shots);
     let (before, after) = (&shown[0], &shown[1]);
-    assert_eq!(count_hue(before, "magenta"), 0, "control: no magenta before");
+    assert_eq!(
+        count_hue(before, "magenta"),
+        0,
+        "control: no magenta before"
+    );
     let recoloured = count_hue(after, "magenta");
-    assert!(recoloured > 100, "{recoloured} magenta pixels after the reload");
+    assert!(
+        recoloured > 100,
+        "{recoloured} magenta pixels after the reload"
+    );
     // Away from the platform nothing moved (camera and clock kept): no pixel changed outside
     // the recoloured pixels' box grown by the reach of the platform's bloom glow (about 25 px
     // here); that far region is most of the image, so the check covers the view.
     let near = near_hue(after, "magenta", 32);
     let (w, h) = after.dimensions();
     let far = (0..w * h).filter(|i| !near(i % w, i / w)).count();
-    assert!(far * 10 > (w * h) as usize * 7, "only {far} pixels away from the platform");
+    assert!(
+        far * 10 > (w * h) as usize * 7,
+        "only {far} pixels away from the platform"
+    );
     let far_changes = changed_pixels(before, after)
         .into_iter()
         .filter(|&(x, y)| !near(x, y))
         .count();
-    assert_eq!(far_changes, 0, "pixels away from the platform changed: the view moved");
+    assert_eq!(
+        far_changes, 0,
+        "pixels away from the platform changed: the view moved"
+    );
     assert!(
-        window.stdout().contains(&format!("reloaded {}", level.canonicalize().unwrap().display())),
+        window.stdout().contains(&format!(
+            "reloaded {}",
+            level.canonicalize().unwrap().display()
+        )),
         "{}",
         window.stdout()
     );
 
     // A broken edit: a missing comma on the platform's line.
-    let line = magenta.lines().position(|l| l.contains("0.9, 0.05, 0.8")).unwrap() + 1;
+    let line = magenta
+        .lines()
+        .position(|l| l.contains("0.9, 0.05, 0.8"))
+        .unwrap()
+        + 1;
     std::fs::write(&level, magenta.replace("0.9, 0.05, 0.8", "0.9, 0.05 0.8")).unwrap();
     window.wait_for("reload failed", 1, true, STEP);
     let stderr = window.stderr();
     let place = format!("platforms.json:{line}:");
     assert!(stderr.contains(&place), "no `{place}` in:\n{stderr}");
-    let column = stderr.split(&place).nth(1).unwrap().split(':').next().unwrap();
-    assert!(column.parse::<u32>().is_ok(), "no column after `{place}`:\n{stderr}");
+    let column = stderr
+        .split(&place)
+        .nth(1)
+        .unwrap()
+        .split(':')
+        .next()
+        .unwrap();
+    assert!(
+        column.parse::<u32>().is_ok(),
+        "no column after `{place}`:\n{stderr}"
+    );
     assert!(window.running(), "the window ended on the broken edit");
 
     // The fix applies: cyan now.
@@ -171,7 +200,11 @@ fn an_edited_level_reloads_in_the_running_window_and_a_broken_edit_keeps_it_runn
     let fixed = &screenshots(&shots)[2];
     assert!(count_hue(fixed, "cyan") > 100, "the fix did not apply");
     assert_eq!(count_hue(fixed, "magenta"), 0);
-    assert_eq!(count_hue(after, "cyan"), 0, "control: no cyan before the fix");
+    assert_eq!(
+        count_hue(after, "cyan"),
+        0,
+        "control: no cyan before the fix"
+    );
 }
 
 /// `sierra view MODEL --window` follows its model too: overwriting the `.glb` reloads it, a

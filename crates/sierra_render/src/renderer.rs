@@ -182,7 +182,12 @@ impl Renderer {
     /// [`RenderError::InvalidInput`] for a file no pass reloads, or WGSL that does not parse
     /// (`FILE:LINE:COLUMN: message`); [`RenderError::Gpu`] when the pipelines fail to build.
     /// The running pass is kept on any error.
-    pub fn reload_shader(&mut self, ctx: &GpuContext, file: &str, source: &str) -> Result<&'static str> {
+    pub fn reload_shader(
+        &mut self,
+        ctx: &GpuContext,
+        file: &str,
+        source: &str,
+    ) -> Result<&'static str> {
         let pass = crate::shader_files::pass_of(file).ok_or_else(|| {
             let names = crate::shader_files::RELOADABLE.map(|(name, _)| name);
             RenderError::InvalidInput(format!(

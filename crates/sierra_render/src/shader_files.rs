@@ -65,7 +65,10 @@ mod tests {
         }
         let broken = "// one\n// two\nconst X: f32 = 1.0\nconst Y: f32 = 2.0;\n";
         let message = check("tonemap.wgsl", broken).unwrap_err().to_string();
-        assert!(message.contains("tonemap.wgsl:3:") || message.contains("tonemap.wgsl:4:"), "{message}");
+        assert!(
+            message.contains("tonemap.wgsl:3:") || message.contains("tonemap.wgsl:4:"),
+            "{message}"
+        );
         assert_eq!(pass_of("forward.wgsl"), None);
     }
 }

@@ -42,7 +42,12 @@ pub fn moved_alike(old_placed: &Transform, now: &Transform, new_placed: &Transfo
 
 /// Moves into `new` (a level just loaded from the edited files, its placements `new_placed`)
 /// what the running `old` (placed as `old_placed`) should keep: see the module documentation.
-pub fn carry_over(old: &mut Game, old_placed: &Placements, new: &mut Game, new_placed: &Placements) {
+pub fn carry_over(
+    old: &mut Game,
+    old_placed: &Placements,
+    new: &mut Game,
+    new_placed: &Placements,
+) {
     new.clock = old.clock.clone();
     new.world.time = old.world.time;
     new.scene.camera = old.scene.camera.clone();
@@ -69,7 +74,8 @@ fn carry_motion(old: &Game, old_placed: &Placements, new: &mut Game, new_placed:
         else {
             continue;
         };
-        let (Some(was_placed), Some(now)) = (old_placed.0.get(name), old.scene.graph.local(old_node))
+        let (Some(was_placed), Some(now)) =
+            (old_placed.0.get(name), old.scene.graph.local(old_node))
         else {
             continue;
         };
@@ -125,11 +131,16 @@ mod tests {
         let tilt = Quat::from_rotation_z(10f32.to_radians());
         let edited = Transform::new(Vec3::new(2.0, 0.0, 0.0), tilt, Vec3::splat(2.0));
         let moved = moved_alike(&placed, &now, &edited);
-        assert!(moved.translation.abs_diff_eq(Vec3::new(2.0, 1.0, 0.0), 1e-6));
+        assert!(moved
+            .translation
+            .abs_diff_eq(Vec3::new(2.0, 1.0, 0.0), 1e-6));
         assert!(moved.rotation.abs_diff_eq(turn * tilt, 1e-6));
         assert_eq!(moved.scale, Vec3::splat(2.0));
         let still = moved_alike(&placed, &placed, &edited);
-        assert_eq!((still.translation, still.scale), (edited.translation, edited.scale));
+        assert_eq!(
+            (still.translation, still.scale),
+            (edited.translation, edited.scale)
+        );
         assert!(still.rotation.abs_diff_eq(tilt, 1e-6));
     }
 }

@@ -158,7 +158,8 @@ impl HotReload {
             if self.ignore.iter().any(|dir| path.starts_with(dir)) {
                 continue;
             }
-            let in_shader_dir = self.shader_dir.as_ref() == path.parent().map(Path::to_path_buf).as_ref();
+            let in_shader_dir =
+                self.shader_dir.as_ref() == path.parent().map(Path::to_path_buf).as_ref();
             if in_shader_dir && path.extension().is_some_and(|e| e == "wgsl") {
                 changes.shaders.push(path);
             } else if path == level || is_asset(&path) {

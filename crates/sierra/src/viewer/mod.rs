@@ -284,7 +284,13 @@ fn reload_model(running: &mut Running, args: &ViewArgs) {
     let (width, height) = running.renderer.size();
     let request = request(args, width as f32 / height as f32);
     let (ctx, renderer) = (&running.ctx, &mut running.renderer);
-    match reload::replace_model(ctx, renderer, &request, &mut running.playback, &mut running.runner) {
+    match reload::replace_model(
+        ctx,
+        renderer,
+        &request,
+        &mut running.playback,
+        &mut running.runner,
+    ) {
         Ok(()) => {
             let ms = start.elapsed().as_secs_f64() * 1e3;
             let _ = outln!("reloaded {} in {ms:.0} ms", args.model);
