@@ -131,6 +131,8 @@ fn main() -> anyhow::Result<()> {
                 key_track: None,
                 screenshot_dir: "out/screenshots".into(),
                 force: false,
+                reload: None,
+                screenshot_on_reload: false,
             },
         )?;
     }

@@ -77,6 +77,32 @@ impl LevelFrames {
     }
 }
 
+impl LevelFrames {
+    /// Runs `game` from now on (a reload, [`crate::hot_reload`]): uploads it reusing what the
+    /// running level uploaded ([`GpuBridge::reload`]; `changed`: the files that changed,
+    /// canonical) and returns the game it replaces. The first frame after it is not
+    /// interpolated.
+    ///
+    /// # Errors
+    /// Upload errors; the running level is then kept, as it was.
+    pub fn replace_game(
+        &mut self,
+        ctx: &GpuContext,
+        renderer: &mut Renderer,
+        mut game: Game,
+        changed: &[std::path::PathBuf],
+    ) -> Result<Game> {
+        self.bridge.reload(ctx, renderer, &mut game, changed)?;
+        self.previous = TickSnapshot::default();
+        Ok(std::mem::replace(&mut self.game, game))
+    }
+
+    /// Every GPU handle the running level uses.
+    pub fn bridge(&self) -> &GpuBridge {
+        &self.bridge
+    }
+}
+
 impl FrameSource for LevelFrames {
     /// One game tick (queued commands first), remembering the state before it for
     /// interpolation.

@@ -86,11 +86,32 @@ impl Game {
         backend: Option<sierra_terrain::island::Backend>,
         tick_hz: f64,
     ) -> Result<Self> {
+        Self::load_cached(path, options, backend, tick_hz, &mut None)
+    }
+
+    /// [`Game::load_on`] through `cache`: a cache of the same asset root is used (its files are
+    /// not read again) and one is made otherwise; either way `cache` holds it afterwards. The
+    /// hot reload ([`crate::hot_reload`]) keeps it between reloads, so an unchanged glTF file
+    /// stays the same import (and its GPU meshes stay uploaded).
+    ///
+    /// # Errors
+    /// As [`Game::load`]; `cache` is kept as it was when the level file fails to load.
+    pub fn load_cached(
+        path: &Path,
+        options: &sierra_scene::LoadOptions,
+        backend: Option<sierra_terrain::island::Backend>,
+        tick_hz: f64,
+        cache: &mut Option<sierra_scene::assets::AssetCache>,
+    ) -> Result<Self> {
         let mut startup = StartupTimes::new();
         let mut scene = startup.time("level", || -> Result<Scene> {
             let level = sierra_scene::load_level_with(path, options)?;
-            let mut assets = sierra_scene::assets::AssetCache::for_level(&level);
-            Ok(Scene::from_level(&level, &mut assets)?)
+            let assets = match cache.take() {
+                Some(kept) if kept.root() == level.asset_root => kept,
+                _ => sierra_scene::assets::AssetCache::for_level(&level),
+            };
+            let assets = cache.insert(assets);
+            Ok(Scene::from_level(&level, assets)?)
         })?;
         if let Some(backend) = backend {
             crate::world::use_backend(&mut scene, backend);

@@ -129,6 +129,20 @@ impl GameAudio {
         self.engine.insert(engine).status()
     }
 
+    /// After a reload: takes over `old`'s sound engine when it plays, stops its loops and
+    /// starts this level's (`scene`'s), so the sound device is opened once per run.
+    pub fn take_playback(&mut self, old: &mut GameAudio, scene: &Scene) {
+        let Some(mut engine) = old.engine.take() else {
+            return;
+        };
+        engine.stop_all();
+        let listener = camera_listener(scene);
+        if let Err(e) = engine.start_level(&self.emitters(scene), &self.asset_root, &listener) {
+            log::warn!("audio: {e}");
+        }
+        self.engine = Some(engine);
+    }
+
     /// Starts recording the mix at `sample_rate` Hz from the next tick on.
     ///
     /// # Errors

@@ -36,6 +36,8 @@ pub mod gameplay;
 pub mod gpu_bridge;
 pub mod headless;
 #[cfg(feature = "window")]
+pub mod hot_reload;
+#[cfg(feature = "window")]
 pub mod key_track;
 pub mod minimise_script;
 pub mod output;

@@ -172,6 +172,9 @@ pub struct Overlay {
     shown: Option<Readouts>,
     /// Shown (F1 toggles).
     pub visible: bool,
+    /// The last reload's outcome ([`crate::hot_reload`]), shown along the bottom edge even
+    /// while the panel is hidden: a failure in red until a reload succeeds.
+    pub reload_status: Option<crate::hot_reload::Outcome>,
 }
 
 impl Overlay {
@@ -195,6 +198,7 @@ impl Overlay {
             gpu: GpuTimes::default(),
             shown: None,
             visible: true,
+            reload_status: None,
         }
     }
 
@@ -245,9 +249,13 @@ impl Overlay {
             sections_open: None,
         };
         let visible = self.visible;
+        let reload = self.reload_status.as_ref();
         let mut output = self.state.egui_ctx().run_ui(input, |ui| {
             if visible {
                 panel(ui, &panel_input, controls, commands);
+            }
+            if let Some(outcome) = reload {
+                reload_line(ui, outcome);
             }
         });
         self.shown = visible.then(|| Readouts::new(&self.frame_ms, &self.gpu));
@@ -347,6 +355,25 @@ pub fn panel(
         panel: shown.as_ref().map(|r| r.response.rect),
         content: shown.and_then(|r| r.inner),
     }
+}
+
+/// The last reload's line along the bottom-left edge: red for a failure.
+fn reload_line(ui: &mut egui::Ui, outcome: &crate::hot_reload::Outcome) {
+    use crate::hot_reload::Outcome;
+    let (line, colour) = match outcome {
+        Outcome::Reloaded { line } => (line, egui::Color32::LIGHT_GREEN),
+        Outcome::Failed { line } => (line, egui::Color32::from_rgb(255, 90, 80)),
+    };
+    egui::Area::new(egui::Id::unique("sierra-reload"))
+        .anchor(
+            egui::Align2::LEFT_BOTTOM,
+            egui::vec2(PANEL_MARGIN, -PANEL_MARGIN),
+        )
+        .show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.colored_label(colour, line.as_str());
+            });
+        });
 }
 
 /// One folding section, open by default when `default_open`, or as `force` says.

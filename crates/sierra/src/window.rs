@@ -14,7 +14,8 @@
 //! camera (fly → level/follow → aerial path → walk path); I/K raise/lower the sun, J/L turn it;
 //! F toggles wireframe; R drops water into the sea where the camera looks (as the overlay's
 //! "water drop" button); F12 or P writes a screenshot PNG; Enter pauses, N steps one tick while
-//! paused; F1 hides the overlay. A scripted key track (`--input TRACK.json`, [`crate::key_track`])
+//! paused; F1 hides the overlay; F5 reloads the level from its files, which a watcher also
+//! does when they change ([`crate::hot_reload`]). A scripted key track (`--input TRACK.json`, [`crate::key_track`])
 //! delivers its key events through the same handler; its ticks count rendered frames and the
 //! game then runs exactly one tick per frame (unless paused), so a track replays identically on
 //! any machine.
@@ -44,7 +45,7 @@ use crate::overlay::{GpuTimes, Overlay, OverlayControls, Readouts};
 use crate::scene_to_frame::View;
 
 /// How to run the window.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct WindowOptions {
     /// Initial inner size, pixels.
     pub width: u32,
@@ -72,6 +73,11 @@ pub struct WindowOptions {
     pub screenshot_dir: PathBuf,
     /// Accept a screenshot folder holding files Sierra did not write (they are left alone).
     pub force: bool,
+    /// Reload the level when its files change (and on F5), [`crate::hot_reload`]; `None`:
+    /// a level built in code, nothing to reload.
+    pub reload: Option<crate::hot_reload::ReloadSetup>,
+    /// Reload test: write a screenshot after each successful reload.
+    pub screenshot_on_reload: bool,
 }
 
 /// What a window run did.
@@ -146,6 +152,8 @@ pub enum WindowAction {
     ToggleOverlay,
     /// R: a water drop on the sea where the camera looks.
     WaterDrop,
+    /// F5: reload the level from its files ([`crate::hot_reload`]).
+    Reload,
 }
 
 /// Seconds a camera path chosen with C takes.
@@ -170,6 +178,7 @@ pub fn action_of(code: KeyCode) -> Option<WindowAction> {
         KeyCode::KeyL => A::SunAzimuth(1),
         KeyCode::F1 => A::ToggleOverlay,
         KeyCode::KeyR => A::WaterDrop,
+        KeyCode::F5 => A::Reload,
         _ => return None,
     })
 }
@@ -283,6 +292,10 @@ struct Running {
     camera_mode: CameraMode,
     looking: bool,
     screenshot_requested: bool,
+    /// The level's reloader (`None` for a level built in code).
+    reload: Option<crate::hot_reload::HotReload>,
+    /// F5 was pressed: reload at the start of the next frame.
+    reload_requested: bool,
 }
 
 impl Running {
@@ -349,6 +362,14 @@ impl App {
         // The window draws between ticks.
         runner.source.interpolate = true;
         let game = runner.game();
+        let mut reload = self
+            .options
+            .reload
+            .take()
+            .map(|setup| crate::hot_reload::HotReload::start(setup, game));
+        if let Some(reload) = &mut reload {
+            reload.load_shader_dir(&ctx, &mut renderer);
+        }
         // Status lines are best-effort: a closed stdout does not end the window.
         let _ = outln!(
             "window: {width}x{height} {:?} on {}",
@@ -381,6 +402,8 @@ impl App {
             camera_mode,
             looking: false,
             screenshot_requested: false,
+            reload,
+            reload_requested: false,
         });
         Ok(())
     }
@@ -423,6 +446,7 @@ impl App {
         running
             .ctx
             .check_device("drawing the window's next frame")?;
+        service_reload(running, self.options.screenshot_on_reload);
         let dt = if let Some(track) = &mut self.options.key_track {
             // The track's clock counts redraws (one game tick each unless paused), so a track
             // can pause, step and resume.
@@ -619,7 +643,32 @@ fn handle_key(running: &mut Running, code: KeyCode, down: bool, event_loop: &Act
         Some(WindowAction::SunAzimuth(s)) => c.sun_azimuth += f32::from(s) * SUN_STEP,
         Some(WindowAction::ToggleOverlay) => running.overlay.visible = !running.overlay.visible,
         Some(WindowAction::WaterDrop) => c.drop_requested = true,
+        Some(WindowAction::Reload) => running.reload_requested = true,
         None => {}
+    }
+}
+
+/// At the start of a frame, before its ticks: reloads the level when its files settled after a
+/// change or F5 was pressed, and shows the outcome in the overlay (a failure until the next
+/// good reload); with `screenshot`, a successful reload asks for a screenshot of this frame.
+fn service_reload(running: &mut Running, screenshot: bool) {
+    let manual = std::mem::take(&mut running.reload_requested);
+    let Some(reload) = &mut running.reload else {
+        return;
+    };
+    let changes = reload.poll(Instant::now()).unwrap_or_default();
+    let (ctx, renderer) = (&running.ctx, &mut running.renderer);
+    let mut outcome = reload
+        .reload_shaders(ctx, renderer, &changes.shaders)
+        .cloned();
+    if manual || !changes.level.is_empty() {
+        let level = reload.reload(ctx, renderer, &mut running.runner, &changes.level);
+        outcome = Some(level.clone());
+    }
+    if let Some(outcome) = outcome {
+        let reloaded = matches!(outcome, crate::hot_reload::Outcome::Reloaded { .. });
+        running.screenshot_requested |= reloaded && screenshot;
+        running.overlay.reload_status = Some(outcome);
     }
 }
 

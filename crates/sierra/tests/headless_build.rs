@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 /// Crates only the window (`window` feature) and the sound device (`audio-device`) bring in.
-const WINDOW_AND_DEVICE_CRATES: [&str; 7] = [
+const WINDOW_AND_DEVICE_CRATES: [&str; 8] = [
     "winit",
+    "notify",
     "egui",
     "egui-wgpu",
     "egui-winit",

@@ -54,6 +54,7 @@ pub mod primitives;
 pub mod readback;
 pub mod renderer;
 pub mod sampler;
+pub mod shader_files;
 pub mod skinned_mesh;
 pub mod tangents;
 pub mod targets;

@@ -92,6 +92,8 @@ pub struct Renderer {
     tonemap: TonemapPass,
     /// FXAA input → final image (when the frame's `post.aa` is FXAA).
     fxaa: FxaaPass,
+    /// The final images' format (the tonemap and FXAA passes write it).
+    output_format: wgpu::TextureFormat,
     /// The skinning compute pass and its instances, created at the first skinned upload.
     skinning: Option<Skinning>,
     /// The sea's water simulation ([`Renderer::set_water`]), stepped by each frame's sea ops.
@@ -162,6 +164,7 @@ impl Renderer {
             bloom: BloomPass::new(ctx)?,
             tonemap: TonemapPass::new(ctx, output_format)?,
             fxaa: FxaaPass::new(ctx, output_format)?,
+            output_format,
             scopes: GpuScopes::new(ctx)?,
             skinning: None,
             water: None,
@@ -169,6 +172,48 @@ impl Renderer {
         };
         renderer.resize_passes(ctx)?;
         Ok(renderer)
+    }
+
+    /// Rebuilds the pass `file` belongs to ([`crate::shader_files::RELOADABLE`]) from `source`,
+    /// the text of that file read from a shader folder: only that pass's shader module and
+    /// pipelines are created ([`GpuContext::creation_counts`] says so). Returns the pass's name.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for a file no pass reloads, or WGSL that does not parse
+    /// (`FILE:LINE:COLUMN: message`); [`RenderError::Gpu`] when the pipelines fail to build.
+    /// The running pass is kept on any error.
+    pub fn reload_shader(
+        &mut self,
+        ctx: &GpuContext,
+        file: &str,
+        source: &str,
+    ) -> Result<&'static str> {
+        let pass = crate::shader_files::pass_of(file).ok_or_else(|| {
+            let names = crate::shader_files::RELOADABLE.map(|(name, _)| name);
+            RenderError::InvalidInput(format!(
+                "{file}: not a shader the renderer reloads (those are {})",
+                names.join(", ")
+            ))
+        })?;
+        crate::shader_files::check(file, source)?;
+        match pass {
+            "bloom" => {
+                let mut rebuilt = BloomPass::with_source(ctx, source)?;
+                rebuilt.resize(ctx, &self.targets)?;
+                self.bloom = rebuilt;
+            }
+            "tonemap" => {
+                let mut rebuilt = TonemapPass::with_source(ctx, self.output_format, source)?;
+                rebuilt.resize(ctx, &self.targets)?;
+                self.tonemap = rebuilt;
+            }
+            _ => {
+                let mut rebuilt = FxaaPass::with_source(ctx, self.output_format, source)?;
+                rebuilt.resize(ctx, &self.targets)?;
+                self.fxaa = rebuilt;
+            }
+        }
+        Ok(pass)
     }
 
     /// Remakes the environment maps at `sizes` (tests on the software driver use small ones);

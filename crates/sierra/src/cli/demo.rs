@@ -94,6 +94,20 @@ pub struct DemoArgs {
     /// Folder for window screenshots (F12 or P).
     #[arg(long, default_value = "out/screenshots")]
     pub screenshot_dir: PathBuf,
+    /// Watch the level's files and reload it when they change (the window's default; F5
+    /// reloads by hand either way). A headless run never watches.
+    #[arg(long, overrides_with = "no_watch")]
+    pub watch: bool,
+    /// Do not watch the level's files (F5 still reloads).
+    #[arg(long, overrides_with = "watch")]
+    pub no_watch: bool,
+    /// Read the engine's reloadable WGSL (bloom.wgsl, tonemap.wgsl, fxaa.wgsl) from DIR instead
+    /// of the embedded copies, in the window; an edit rebuilds that pass's pipelines.
+    #[arg(long, value_name = "DIR")]
+    pub shader_dir: Option<PathBuf>,
+    /// Reload test: write a screenshot after each successful reload.
+    #[arg(long, hide = true)]
+    pub test_screenshot_on_reload: bool,
     /// Window test: resize the window to 1x1 and back.
     #[arg(long, hide = true)]
     pub test_resize: bool,
@@ -118,6 +132,9 @@ pub fn run(args: DemoArgs) -> Result<()> {
     if !args.headless && has_display && run_in_window(level, &args)? {
         return Ok(());
     }
+    if args.watch || args.shader_dir.is_some() {
+        eprintln!("note: --watch and --shader-dir apply to the window; a headless run reads the files once");
+    }
     run_headless_demo(level, &args)
 }
 
@@ -125,8 +142,18 @@ pub fn run(args: DemoArgs) -> Result<()> {
 /// renders headless instead).
 #[cfg(feature = "window")]
 fn run_in_window(level: &Path, args: &DemoArgs) -> Result<bool> {
-    let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
+    let options = sierra_scene::LoadOptions::default();
+    let mut cache = None;
+    let mut game = Game::load_cached(level, &options, None, DEFAULT_TICK_HZ, &mut cache)?;
     start_audio(&mut game, args.mute);
+    let reload = crate::hot_reload::ReloadSetup {
+        level: level.to_path_buf(),
+        options,
+        cache,
+        watch: !args.no_watch,
+        ignore: vec![args.screenshot_dir.clone()],
+        shader_dir: args.shader_dir.clone(),
+    };
     let size = args.size.unwrap_or(WINDOW_SIZE);
     let options = WindowOptions {
         width: size.width,
@@ -143,6 +170,8 @@ fn run_in_window(level: &Path, args: &DemoArgs) -> Result<bool> {
             .transpose()?,
         screenshot_dir: args.screenshot_dir.clone(),
         force: args.force,
+        reload: Some(reload),
+        screenshot_on_reload: args.test_screenshot_on_reload,
     };
     game.camera_path = args
         .camera_path

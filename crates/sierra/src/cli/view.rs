@@ -84,6 +84,13 @@ pub struct ViewArgs {
     /// scripted orbit, for tests and turntables).
     #[arg(long, value_name = "DEGREES")]
     pub orbit: Option<f32>,
+    /// With `--window`: reload the model when its file (or a file beside it) changes; the
+    /// default (F5 reloads either way).
+    #[arg(long, overrides_with = "no_watch")]
+    pub watch: bool,
+    /// With `--window`: do not watch the model's file.
+    #[arg(long, overrides_with = "watch")]
+    pub no_watch: bool,
     /// Asset root (default: the model's folder) and budgets.
     #[command(flatten)]
     pub assets: super::AssetArgs,

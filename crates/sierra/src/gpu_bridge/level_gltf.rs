@@ -38,7 +38,32 @@ impl LevelGltfMeshes {
     /// # Errors
     /// Bad vertex data or material indices (naming the file, mesh and primitive), GPU errors.
     pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, scene: &Scene) -> Result<Self> {
-        let mut out = Self::default();
+        Self::default().upload_onto(ctx, renderer, scene)
+    }
+
+    /// Keeps the meshes of the (file, mesh) pairs `scene` still draws through the same import
+    /// (a reloaded level whose asset cache kept the file), drops the others, and uploads what
+    /// `scene` draws that is not kept: a reload uploads only the files that changed. Call it
+    /// while the previous scene is still alive, so no kept key names a freed import.
+    ///
+    /// # Errors
+    /// As [`LevelGltfMeshes::upload`].
+    pub fn upload_onto(
+        mut self,
+        ctx: &GpuContext,
+        renderer: &mut Renderer,
+        scene: &Scene,
+    ) -> Result<Self> {
+        let drawn: std::collections::HashSet<(usize, usize)> = scene
+            .content
+            .iter()
+            .filter_map(|(_, content)| match &content.mesh {
+                Some(NodeMesh::Gltf { asset, mesh, .. }) => Some(key(asset, *mesh)),
+                _ => None,
+            })
+            .collect();
+        self.meshes.retain(|k, _| drawn.contains(k));
+        let mut out = self;
         let mut materials: HashMap<usize, GltfMaterials> = HashMap::new();
         for (_, content) in scene.content.iter() {
             let Some(NodeMesh::Gltf { asset, mesh, .. }) = &content.mesh else {

@@ -4,6 +4,8 @@
 //! Texture files come through the level's asset resolver (the loader already checked that each
 //! exists inside the asset root; decoding errors name the file and the object's JSON path).
 
+use std::path::{Path, PathBuf};
+
 use anyhow::{Context, Result};
 use sierra_render::material::{ShadingModel, SurfaceMaterial};
 use sierra_render::normal_maps::{normal_map, NormalPattern};
@@ -101,6 +103,24 @@ impl LevelSurfaces {
             .iter()
             .find(|(m, _)| same_surface(m, material))
             .map(|&(_, handle)| handle)
+    }
+
+    /// Drops the surfaces that read a file in `changed` (canonical paths) through `assets`, so
+    /// the next [`LevelSurfaces::add`] loads them again; the others stay bound (a reload).
+    pub fn forget_changed(&mut self, assets: &sierra_assets::Resolver, changed: &[PathBuf]) {
+        let reads_changed = |rel: &Path| {
+            let file = assets.display(rel);
+            let file = std::fs::canonicalize(&file).unwrap_or(file);
+            changed.contains(&file)
+        };
+        self.surfaces.retain(|(m, _)| {
+            let normal = match &m.normal_map {
+                Some(NormalMapRef::File(rel)) => reads_changed(rel),
+                _ => false,
+            };
+            let color = m.base_color_texture.as_deref().is_some_and(reads_changed);
+            !(normal || color)
+        });
     }
 
     /// Binds `material`'s textures (loaded through `assets`) unless an equal set is bound.

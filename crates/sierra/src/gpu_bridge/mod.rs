@@ -74,6 +74,39 @@ impl GpuBridge {
         })
     }
 
+    /// After a reload ([`crate::hot_reload`]) replaced the game: uploads `game`'s content
+    /// reusing what `previous` uploaded for the level before it and still draws the same
+    /// ([`scene_meshes::reusable`]: primitives, surfaces reading no file in `changed` (canonical
+    /// paths), glTF meshes of unchanged files); characters, skins and the world are uploaded
+    /// again and the environment re-baked. Call it while the previous game is still alive;
+    /// `self` becomes the new game's bridge only when every upload succeeded.
+    ///
+    /// # Errors
+    /// As [`GpuBridge::upload`]; `self` is then unchanged (the previous game still draws).
+    pub fn reload(
+        &mut self,
+        ctx: &GpuContext,
+        renderer: &mut Renderer,
+        game: &mut Game,
+        changed: &[std::path::PathBuf],
+    ) -> Result<()> {
+        let kept = scene_meshes::reusable(self.meshes.clone(), game, changed);
+        let meshes = scene_meshes::upload_onto(ctx, renderer, game, kept)?;
+        let characters = CharacterMeshes::upload(ctx, renderer, &game.gameplay)?;
+        let mut startup = std::mem::take(&mut game.startup);
+        let world = WorldGpu::upload(ctx, renderer, &mut game.world, &mut startup)
+            .context("uploading the landscape");
+        game.startup = startup;
+        let world = world?;
+        environment::bake_level_environment(ctx, renderer, game)?;
+        *self = Self {
+            meshes,
+            characters,
+            world,
+        };
+        Ok(())
+    }
+
     /// The hand-over step between the ticks and the read-only extract: moves the one-shot
     /// simulation inputs the ticks queued in `game` (the sea's drops and sub-steps, changed
     /// crowd members) into `frame` ([`WorldGpu::hand_over`]).

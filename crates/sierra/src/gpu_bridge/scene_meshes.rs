@@ -3,6 +3,7 @@
 //! skinned and morphed nodes, uploaded once at load.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use glam::{Mat4, Vec3};
@@ -83,6 +84,35 @@ pub fn primitive_mesh(primitive: Primitive) -> MeshData {
 /// # Errors
 /// GPU errors while uploading.
 pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, game: &Game) -> Result<SceneMeshes> {
+    upload_onto(ctx, renderer, game, SceneMeshes::default())
+}
+
+/// What of `previous` (the meshes of the level before a reload) `game`'s new scene can draw
+/// again without uploading: every primitive and scaled cube (their data depends on nothing
+/// else), the surfaces that read no file in `changed` (canonical paths) and the glTF meshes of
+/// the imports the new scene shares with the old one. Animated skins are uploaded again.
+pub fn reusable(previous: SceneMeshes, game: &Game, changed: &[PathBuf]) -> SceneMeshes {
+    let mut surfaces = previous.surfaces;
+    surfaces.forget_changed(&game.scene.assets, changed);
+    SceneMeshes {
+        primitives: previous.primitives,
+        scaled_cubes: previous.scaled_cubes,
+        surfaces,
+        gltf: previous.gltf,
+        skins: LevelSkins::default(),
+    }
+}
+
+/// [`upload`] starting from `kept` ([`reusable`]): only what `kept` lacks is uploaded.
+///
+/// # Errors
+/// GPU errors while uploading.
+pub fn upload_onto(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    game: &Game,
+    kept: SceneMeshes,
+) -> Result<SceneMeshes> {
     let msaa = game.scene.post.msaa;
     if let Err(e) = renderer.set_sample_count(ctx, msaa) {
         // A level asking for more than the adapter offers still runs, without anti-aliasing.
@@ -91,7 +121,7 @@ pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, game: &Game) -> Result<
             game.file.display()
         );
     }
-    let mut meshes = SceneMeshes::default();
+    let mut meshes = kept;
     for (node, content) in game.scene.content.iter() {
         if let Some(NodeMesh::Primitive { primitive, .. }) = &content.mesh {
             if !meshes.primitives.contains_key(primitive) {
@@ -110,7 +140,8 @@ pub fn upload(ctx: &GpuContext, renderer: &mut Renderer, game: &Game) -> Result<
                 .with_context(|| format!("{}: {json_path}", game.file.display()))?;
         }
     }
-    meshes.gltf = LevelGltfMeshes::upload(ctx, renderer, &game.scene)
+    meshes.gltf = std::mem::take(&mut meshes.gltf)
+        .upload_onto(ctx, renderer, &game.scene)
         .with_context(|| format!("{}: uploading the glTF meshes", game.file.display()))?;
     meshes.skins = LevelSkins::upload(ctx, renderer, &game.scene, &game.node_animators)
         .with_context(|| format!("{}: uploading the animated glTF skins", game.file.display()))?;

@@ -4,6 +4,7 @@
 //! Drag with the left mouse button to orbit, scroll to zoom ([`orbit::Orbit`]); Tab or 1–9
 //! pick a clip, Space plays/pauses, ←/→ scrub, F toggles wireframe, P/F12 writes a screenshot
 //! into `--out`, Esc quits ([`playback::Playback`]). The window title shows the clip and time.
+//! Saving the model reloads it (unless `--no-watch`), and F5 does by hand ([`reload`]).
 //!
 //! Scripted runs (`--frames N`, `--orbit DEGREES`) advance the clip by one 60 Hz tick per frame
 //! and turn the camera `DEGREES` per frame, so they draw the same frames on any machine; after
@@ -11,6 +12,7 @@
 
 pub mod orbit;
 pub mod playback;
+pub mod reload;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -64,6 +66,7 @@ pub fn run(args: &ViewArgs) -> Result<()> {
         error: None,
         frames: 0,
         screenshots: 0,
+        watcher: reload::watcher(args),
     };
     event_loop.run_app(&mut app).context("viewer event loop")?;
     if let Some(error) = app.error {
@@ -82,6 +85,8 @@ struct App<'a> {
     error: Option<anyhow::Error>,
     frames: u64,
     screenshots: u32,
+    /// The model's folder, watched for edits ([`reload`]).
+    watcher: Option<crate::hot_reload::watcher::FileWatcher>,
 }
 
 /// The open window and what it draws.
@@ -148,6 +153,10 @@ impl App<'_> {
             .ctx
             .check_device("drawing the viewer's next frame")?;
         let now = Instant::now();
+        let changed = self.watcher.as_mut().and_then(|w| w.changed(now));
+        if changed.is_some_and(|c| reload::touches_model(self.args, &c)) {
+            reload_model(running, self.args);
+        }
         let dt = if scripted {
             SCRIPTED_DT
         } else {
@@ -214,6 +223,10 @@ impl App<'_> {
         let Some(running) = &mut self.running else {
             return Ok(());
         };
+        if code == winit::keyboard::KeyCode::F5 {
+            reload_model(running, self.args);
+            return Ok(());
+        }
         let (changed, request) = running.playback.on_key(code);
         if changed {
             let _ = outln!(
@@ -261,6 +274,32 @@ impl App<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Reloads the model ([`reload::replace_model`]), keeping the camera; prints
+/// `reloaded MODEL in N ms`, or keeps the model shown and says why (stderr, window title).
+fn reload_model(running: &mut Running, args: &ViewArgs) {
+    let start = Instant::now();
+    let (width, height) = running.renderer.size();
+    let request = request(args, width as f32 / height as f32);
+    let (ctx, renderer) = (&running.ctx, &mut running.renderer);
+    match reload::replace_model(
+        ctx,
+        renderer,
+        &request,
+        &mut running.playback,
+        &mut running.runner,
+    ) {
+        Ok(()) => {
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            let _ = outln!("reloaded {} in {ms:.0} ms", args.model);
+        }
+        Err(e) => {
+            eprintln!("reload failed (still showing the last good model): {e:#}");
+            let title = format!("Sierra view — reload failed: {e}");
+            running.window.set_title(&title);
+        }
     }
 }
 

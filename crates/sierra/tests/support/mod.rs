@@ -106,3 +106,107 @@ fn run_in_xvfb(
     }
     Some(child.wait_with_output().unwrap())
 }
+
+/// A `sierra` window running under `xvfb-run` while the test goes on ([`spawn_window`]): its
+/// stdout and stderr collected as they come, the whole process group killed when dropped.
+pub struct RunningWindow {
+    child: std::process::Child,
+    stdout: std::sync::Arc<std::sync::Mutex<String>>,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+    _runtime_dir: tempfile::TempDir,
+}
+
+/// Collects `pipe`'s lines into a shared string on a thread of its own.
+fn collect(pipe: impl std::io::Read + Send + 'static) -> std::sync::Arc<std::sync::Mutex<String>> {
+    use std::io::BufRead as _;
+    let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = text.clone();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+            let mut sink = sink.lock().unwrap();
+            sink.push_str(&line);
+            sink.push('\n');
+        }
+    });
+    text
+}
+
+/// Starts `sierra ARGS…` under `xvfb-run -a` as [`window_run_ok`] does, without waiting for
+/// it; `None` after an `xvfb-run` skip.
+pub fn spawn_window<I, S>(screen: &str, args: I) -> Option<RunningWindow>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    if !sierra_testkit::skip::program_or_skip("xvfb-run", sierra_testkit::skip::Reason::XvfbRun) {
+        return None;
+    }
+    let runtime_dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new("xvfb-run")
+        .args(["-a", "-s", &format!("-screen 0 {screen}x24")])
+        .arg(env!("CARGO_BIN_EXE_sierra"))
+        .args(args)
+        .env(
+            "WGPU_BACKEND",
+            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
+        )
+        .env("XDG_RUNTIME_DIR", runtime_dir.path())
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("xvfb-run starts");
+    let stdout = collect(child.stdout.take().unwrap());
+    let stderr = collect(child.stderr.take().unwrap());
+    Some(RunningWindow {
+        child,
+        stdout,
+        stderr,
+        _runtime_dir: runtime_dir,
+    })
+}
+
+impl RunningWindow {
+    /// Its stdout so far.
+    pub fn stdout(&self) -> String {
+        self.stdout.lock().unwrap().clone()
+    }
+
+    /// Its stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// Whether it is still running.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
+    /// Waits until `stdout` (`err`: stderr) holds `needle` at least `count` times; panics with
+    /// both outputs when `timeout` passes or the window exits first.
+    pub fn wait_for(&mut self, needle: &str, count: usize, err: bool, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let text = if err { self.stderr() } else { self.stdout() };
+            if text.matches(needle).count() >= count {
+                return;
+            }
+            assert!(
+                self.running() && Instant::now() < deadline,
+                "waited for `{needle}` ×{count}\nstdout:\n{}\nstderr:\n{}",
+                self.stdout(),
+                self.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for RunningWindow {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) with a negative pid signals that process group; no memory involved.
+        unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+}

@@ -55,6 +55,9 @@ struct Chain {
     composite_group: wgpu::BindGroup,
 }
 
+/// The embedded `bloom.wgsl` (after [`super::fullscreen::FULLSCREEN_WGSL`]).
+pub const WGSL: &str = include_str!("bloom.wgsl");
+
 /// The bloom pass: owns its pipelines, its half- and quarter-resolution targets and uniforms.
 pub struct BloomPass {
     screen: ScreenPass,
@@ -76,17 +79,26 @@ impl BloomPass {
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext) -> Result<Self> {
+        Self::with_source(ctx, WGSL)
+    }
+
+    /// [`BloomPass::new`] compiling `wgsl` (a `bloom.wgsl` read from `--shader-dir`) instead of
+    /// the embedded [`WGSL`].
+    ///
+    /// # Errors
+    /// As [`BloomPass::new`]; a shader that does not compile.
+    pub fn with_source(ctx: &GpuContext, wgsl: &str) -> Result<Self> {
         ctx.scoped(
             || "creating the bloom pass".to_owned(),
-            || Self::create(ctx),
+            || Self::create(ctx, wgsl),
         )
     }
 
-    fn create(ctx: &GpuContext) -> Self {
+    fn create(ctx: &GpuContext, wgsl: &str) -> Self {
         let device = &ctx.device;
         let read = SourceRead::Bilinear;
         let params_entry = uniform_entry_for::<BloomParams>;
-        let screen = ScreenPass::new(ctx, "bloom", include_str!("bloom.wgsl"), read, params_entry);
+        let screen = ScreenPass::new(ctx, "bloom", wgsl, read, params_entry);
         let pipeline = |entry, blend| screen.pipeline(ctx, entry, BLOOM_FORMAT, blend);
         let bright = pipeline("fs_bright", None);
         let downsample = pipeline("fs_downsample", None);

@@ -30,6 +30,9 @@ pub struct FxaaParams {
     pub pad: u32,
 }
 
+/// The embedded `fxaa.wgsl` (after [`super::fullscreen::FULLSCREEN_WGSL`]).
+pub const WGSL: &str = include_str!("fxaa.wgsl");
+
 /// The FXAA pass: `ldr` target → final image.
 pub struct FxaaPass {
     screen: ScreenPass,
@@ -47,13 +50,25 @@ impl FxaaPass {
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
+        Self::with_source(ctx, output_format, WGSL)
+    }
+
+    /// [`FxaaPass::new`] compiling `wgsl` (an `fxaa.wgsl` read from `--shader-dir`) instead of
+    /// the embedded [`WGSL`].
+    ///
+    /// # Errors
+    /// As [`FxaaPass::new`]; a shader that does not compile.
+    pub fn with_source(
+        ctx: &GpuContext,
+        output_format: wgpu::TextureFormat,
+        wgsl: &str,
+    ) -> Result<Self> {
         // Storage, not uniform: the shader branches on `encode_srgb` (see the forward pass's
         // module docs).
         let params_entry = |binding, stage| storage_entry(binding, stage, true);
         let (screen, pipeline) = ctx.scoped(
             || format!("creating the FXAA pass for {output_format:?}"),
             || {
-                let wgsl = include_str!("fxaa.wgsl");
                 let screen = ScreenPass::new(ctx, "fxaa", wgsl, SourceRead::Bilinear, params_entry);
                 let pipeline = screen.pipeline(ctx, "fs_fxaa", output_format, None);
                 (screen, pipeline)

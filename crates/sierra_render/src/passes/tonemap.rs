@@ -29,6 +29,9 @@ pub struct TonemapParams {
     pub luma_alpha: u32,
 }
 
+/// The embedded `tonemap.wgsl` (after [`super::fullscreen::FULLSCREEN_WGSL`]).
+pub const WGSL: &str = include_str!("tonemap.wgsl");
+
 /// The tonemap pass: reads the HDR target texel for texel, writes the final image.
 pub struct TonemapPass {
     screen: ScreenPass,
@@ -51,13 +54,25 @@ impl TonemapPass {
     /// # Errors
     /// [`crate::RenderError::Gpu`] when shader or pipeline creation fails.
     pub fn new(ctx: &GpuContext, output_format: wgpu::TextureFormat) -> Result<Self> {
+        Self::with_source(ctx, output_format, WGSL)
+    }
+
+    /// [`TonemapPass::new`] compiling `wgsl` (a `tonemap.wgsl` read from `--shader-dir`)
+    /// instead of the embedded [`WGSL`].
+    ///
+    /// # Errors
+    /// As [`TonemapPass::new`]; a shader that does not compile.
+    pub fn with_source(
+        ctx: &GpuContext,
+        output_format: wgpu::TextureFormat,
+        wgsl: &str,
+    ) -> Result<Self> {
         let (screen, pipelines) = ctx.scoped(
             || format!("creating the tonemap pass for {output_format:?}"),
             || {
                 // Storage, not uniform: the shader switches on the tonemapper (see the forward
                 // pass's module docs).
                 let params_entry = |binding, stage| storage_entry(binding, stage, true);
-                let wgsl = include_str!("tonemap.wgsl");
                 let screen =
                     ScreenPass::new(ctx, "tonemap", wgsl, SourceRead::Texels, params_entry);
                 let pipelines = [output_format, LDR_FORMAT]

@@ -33,6 +33,8 @@ pub struct AssetCache {
     root: Option<Arc<AssetRoot>>,
     budgets: Budgets,
     entries: HashMap<(FileId, TypeId), Arc<dyn Any + Send + Sync>>,
+    /// The file each entry was read from (as [`AssetCache::forget`] compares it).
+    sources: HashMap<(FileId, TypeId), PathBuf>,
     file_reads: usize,
 }
 
@@ -116,8 +118,38 @@ impl AssetCache {
         self.file_reads += 1;
         let loaded = Arc::new(T::from_bytes(&bytes, &display, &resolver.for_file(asset))?);
         self.entries.insert(key, loaded.clone());
+        self.sources.insert(key, comparable(&display));
         Ok(loaded)
     }
+
+    /// Drops what was read from `file` (however spelled), so the next [`AssetCache::load`] reads
+    /// it again: a file edited in place keeps its identity, and the hot reload
+    /// (`sierra::hot_reload`) must not be served the old contents. Returns how many entries
+    /// were dropped (0 for a file the cache never read). Handles already given out stay valid.
+    pub fn forget(&mut self, file: &Path) -> usize {
+        let file = comparable(file);
+        let stale: Vec<_> = self
+            .sources
+            .iter()
+            .filter(|(_, source)| **source == file)
+            .map(|(key, _)| *key)
+            .collect();
+        for key in &stale {
+            self.entries.remove(key);
+            self.sources.remove(key);
+        }
+        stale.len()
+    }
+
+    /// The files the cache holds assets of (canonical where they still exist).
+    pub fn sources(&self) -> impl Iterator<Item = &Path> + '_ {
+        self.sources.values().map(PathBuf::as_path)
+    }
+}
+
+/// `path` made comparable with another spelling of the same file: canonical when it exists.
+fn comparable(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]
@@ -148,6 +180,26 @@ mod tests {
         let b = cache.load::<Text>(dir.path(), Path::new("b.txt")).unwrap();
         assert_eq!(b.0, "other");
         assert_eq!(a1.0, "hello");
+        assert_eq!(cache.file_reads(), 2);
+    }
+
+    /// A file edited in place keeps its identity: only `forget` makes the cache read it again;
+    /// the negative control (another file forgotten) leaves the stale entry in place.
+    #[test]
+    fn a_forgotten_file_is_read_again_with_its_new_contents() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let file = dir.path().join("a.txt");
+        std::fs::write(&file, "old").unwrap();
+        let mut cache = AssetCache::new(dir.path());
+        let first = cache.load::<Text>(dir.path(), Path::new("a.txt")).unwrap();
+        std::fs::write(&file, "new").unwrap();
+        assert_eq!(cache.forget(&dir.path().join("b.txt")), 0);
+        let stale = cache.load::<Text>(dir.path(), Path::new("a.txt")).unwrap();
+        assert_eq!(stale.0, "old");
+        assert_eq!(cache.forget(&dir.path().join("sub/../a.txt")), 1);
+        let fresh = cache.load::<Text>(dir.path(), Path::new("a.txt")).unwrap();
+        assert_eq!((first.0.as_str(), fresh.0.as_str()), ("old", "new"));
         assert_eq!(cache.file_reads(), 2);
     }
 
