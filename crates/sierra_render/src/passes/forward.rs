@@ -415,17 +415,27 @@ impl ForwardPass {
     }
 }
 
-/// The frame's meshes and its skinned outputs (every one of [`PassInputs::draws`], culled or
-/// not: a caster outside the view still shadows it) cast sun shadows, each with its model
-/// matrix from this pass's per-draw uniforms: one buffer for both passes.
+/// The frame's meshes and its skinned outputs cast sun shadows, each with its model matrix from
+/// this pass's per-draw uniforms (one buffer for both passes): every one of
+/// [`PassInputs::draws`] whose world bounds meet the light's frustum, whether the camera sees it
+/// or not (a caster outside the view still shadows what is in it). Draws without bounds always
+/// cast.
 impl ShadowCaster for ForwardPass {
     fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool {
         !inputs.draws.is_empty()
     }
 
-    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>) {
+    fn record_shadow(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        inputs: &PassInputs<'_>,
+        light: &Frustum,
+    ) {
         pass.set_pipeline(&self.caster_pipeline);
         for (i, draw) in inputs.draws.iter().enumerate() {
+            if !self.visible(light, inputs.meshes, draw) {
+                continue;
+            }
             if let Some(mesh) = inputs.meshes.get(draw.mesh) {
                 self.draw_object(pass, i, mesh);
             }

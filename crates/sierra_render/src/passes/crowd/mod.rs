@@ -552,7 +552,12 @@ impl ShadowCaster for CrowdPass {
         self.crowds.iter().any(|c| c.instance_count > 0)
     }
 
-    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, _inputs: &PassInputs<'_>) {
+    fn record_shadow(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        _inputs: &PassInputs<'_>,
+        _light: &crate::passes::frustum::Frustum,
+    ) {
         pass.set_pipeline(&self.shadow_pipeline);
         for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
             pass.set_bind_group(1, &c.bind_group, &[]);
