@@ -292,6 +292,13 @@ impl Renderer {
         self.meshes.set_bounds(handle, bounds);
     }
 
+    /// Lets only the first `count` indices of mesh `handle` cast sun shadows (`None`: all of
+    /// them, the default), e.g. a terrain chunk's ground without its skirt
+    /// ([`MeshStore::set_caster_indices`]).
+    pub fn set_caster_indices(&mut self, handle: MeshHandle, count: Option<u32>) {
+        self.meshes.set_caster_indices(handle, count);
+    }
+
     /// An uploaded mesh.
     pub fn mesh(&self, handle: MeshHandle) -> Option<&GpuMesh> {
         self.meshes.get(handle)

@@ -25,7 +25,8 @@ pub fn height_field_tangent(normal: Vec3) -> Vec4 {
 /// island's surface classes, with world-tiling texture coordinates `(x, z) / UV_TILE` and
 /// [`height_field_tangent`]s for the detail normal map ([`crate::detail`]); with
 /// `skirt_depth > 0` a skirt of that depth (metres) on all four sides (skirt vertices copy the
-/// attributes of the rim vertex above them).
+/// attributes of the rim vertex above them). The surface's triangles come first: its
+/// `6 · (cells / step)²` indices ([`surface_index_count`]), then the skirt's.
 pub fn grid_mesh(
     island: &Island,
     i0: usize,
@@ -85,6 +86,13 @@ pub fn grid_mesh(
         }
     }
     m
+}
+
+/// Indices of the surface of a [`grid_mesh`] of `cells / step` quads per side (two triangles
+/// each), which precede its skirt's.
+pub fn surface_index_count(cells: usize, step: usize) -> usize {
+    let q = cells / step.max(1);
+    6 * q * q
 }
 
 impl Island {
@@ -170,12 +178,26 @@ impl ChunkGrid {
         out
     }
 
-    /// Mesh of one chunk at its LOD, with a skirt deep enough to cover the coarsest neighbour.
-    pub fn mesh(&self, island: &Island, chunk: ChunkLod) -> Mesh {
+    /// First sample `(i0, j0)`, cells per side and sample step of one chunk at its LOD.
+    fn extent(&self, chunk: ChunkLod) -> (usize, usize, usize, usize) {
         let (i0, j0) = (chunk.cx * self.chunk_cells, chunk.cz * self.chunk_cells);
         let cells = self.chunk_cells.min(self.cells - i0).min(self.cells - j0);
         let step = (1usize << chunk.lod).min(cells.max(1));
         let step = if cells.is_multiple_of(step) { step } else { 1 };
+        (i0, j0, cells, step)
+    }
+
+    /// Indices of the ground surface of [`Self::mesh`]`(island, chunk)`: the first ones, before
+    /// the skirt's. A skirt hangs below the ground it borders, so only the surface can shadow
+    /// anything above the ground (the renderer draws just these into the sun's shadow map).
+    pub fn surface_index_count(&self, chunk: ChunkLod) -> usize {
+        let (_, _, cells, step) = self.extent(chunk);
+        surface_index_count(cells, step)
+    }
+
+    /// Mesh of one chunk at its LOD, with a skirt deep enough to cover the coarsest neighbour.
+    pub fn mesh(&self, island: &Island, chunk: ChunkLod) -> Mesh {
+        let (i0, j0, cells, step) = self.extent(chunk);
         let skirt = self.spacing * (1u32 << self.max_lod) as f32 * 0.5 + 1.0;
         grid_mesh(
             island,
@@ -280,6 +302,53 @@ mod tests {
             off * 100 < count,
             "{off} of {count} vertex frames oppose their faces"
         );
+    }
+
+    #[test]
+    fn the_surface_indices_come_before_the_skirt_and_the_skirt_lies_below_them() {
+        let island = small_island();
+        let grid = ChunkGrid::new(&island);
+        for chunk in [
+            ChunkLod {
+                cx: 3,
+                cz: 3,
+                lod: 0,
+            },
+            ChunkLod {
+                cx: 4,
+                cz: 3,
+                lod: 2,
+            },
+            ChunkLod {
+                cx: 7,
+                cz: 7,
+                lod: 5,
+            },
+        ] {
+            let m = grid.mesh(&island, chunk);
+            let surface = grid.surface_index_count(chunk);
+            // Counted from the vertices instead: the (q + 1)² grid vertices come first, so a
+            // surface triangle uses only those and a skirt triangle at least one after them.
+            let q = 32 >> chunk.lod;
+            let grid_vertices = ((q + 1) * (q + 1)) as u32;
+            let is_surface = |t: &[u32]| t.iter().all(|&i| i < grid_vertices);
+            let (head, tail) = m.indices.split_at(surface);
+            assert!(head.chunks_exact(3).all(is_surface), "{chunk:?}");
+            assert!(
+                !tail.is_empty() && !tail.chunks_exact(3).any(is_surface),
+                "{chunk:?}"
+            );
+            // The skirt hangs below the ground: some of its vertices below the lowest rim one.
+            let lowest = m.positions[..grid_vertices as usize]
+                .iter()
+                .map(|p| p.y)
+                .fold(f32::MAX, f32::min);
+            let below = m.positions[grid_vertices as usize..]
+                .iter()
+                .filter(|p| p.y < lowest)
+                .count();
+            assert!(below > 0, "{chunk:?}: no skirt below the ground");
+        }
     }
 
     #[test]

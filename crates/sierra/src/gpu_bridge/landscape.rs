@@ -88,8 +88,13 @@ impl LandscapeGpu {
         for cz in 0..n {
             for cx in 0..n {
                 for lod in 0..=grid.max_lod {
-                    let mesh = grid.mesh(island, ChunkLod { cx, cz, lod });
-                    handles.push(renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?);
+                    let chunk = ChunkLod { cx, cz, lod };
+                    let mesh = grid.mesh(island, chunk);
+                    let handle = renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?;
+                    // The skirt hangs below the ground and shadows nothing: the ground casts.
+                    let surface = u32::try_from(grid.surface_index_count(chunk)).ok();
+                    renderer.set_caster_indices(handle, surface);
+                    handles.push(handle);
                 }
             }
         }

@@ -395,7 +395,7 @@ impl Pass for ForwardPass {
             };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(2, &material.bind_group, &[]);
-            self.draw_object(&mut pass, i, mesh);
+            self.draw_object(&mut pass, i, mesh, mesh.index_count);
         }
     }
 
@@ -405,21 +405,23 @@ impl Pass for ForwardPass {
 }
 
 impl ForwardPass {
-    /// Binds draw `i`'s object uniforms (group 1) and `mesh`'s buffers, and draws it.
-    fn draw_object(&self, pass: &mut wgpu::RenderPass<'_>, i: usize, mesh: &GpuMesh) {
+    /// Binds draw `i`'s object uniforms (group 1) and `mesh`'s buffers, and draws its first
+    /// `indices` indices.
+    fn draw_object(&self, pass: &mut wgpu::RenderPass<'_>, i: usize, mesh: &GpuMesh, indices: u32) {
         let offset = (i as u64 * self.object_stride) as u32;
         pass.set_bind_group(1, &self.object_bind_group, &[offset]);
         pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
         pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+        pass.draw_indexed(0..indices, 0, 0..1);
     }
 }
 
 /// The frame's meshes and its skinned outputs cast sun shadows, each with its model matrix from
 /// this pass's per-draw uniforms (one buffer for both passes): every one of
 /// [`PassInputs::draws`] whose world bounds meet the light's frustum, whether the camera sees it
-/// or not (a caster outside the view still shadows what is in it). Draws without bounds always
-/// cast.
+/// or not (a caster outside the view still shadows what is in it), with the indices its mesh
+/// casts ([`MeshStore::caster_index_count`]: a terrain chunk's ground, not its skirt). Draws
+/// without bounds always cast.
 impl ShadowCaster for ForwardPass {
     fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool {
         !inputs.draws.is_empty()
@@ -437,7 +439,8 @@ impl ShadowCaster for ForwardPass {
                 continue;
             }
             if let Some(mesh) = inputs.meshes.get(draw.mesh) {
-                self.draw_object(pass, i, mesh);
+                let indices = inputs.meshes.caster_index_count(draw.mesh);
+                self.draw_object(pass, i, mesh, indices);
             }
         }
     }
