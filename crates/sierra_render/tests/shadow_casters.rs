@@ -1,5 +1,6 @@
 //! Shadow casters are culled against the sun's box: a cube far outside it costs the shadow pass
-//! no vertex invocations (pipeline statistics), while the same cube inside the box costs some.
+//! no vertex invocations (pipeline statistics), while the same cube inside the box costs some;
+//! and a mesh casts only its caster indices (`Renderer::set_caster_indices`).
 //! Negative control: with culling off, the far cube is drawn into the map (its vertices are
 //! counted), so the zero comes from the cull and not from the clipper.
 
@@ -58,6 +59,15 @@ fn a_caster_outside_the_suns_box_costs_the_shadow_pass_no_vertices() {
         );
     };
     assert!(inside.vertex_shader_invocations > 0, "{inside:?}");
+
+    // A mesh whose caster indices are limited casts only those (a terrain chunk's ground
+    // without its skirt): none at all costs nothing, and lifting the limit restores the count.
+    headless.renderer.set_caster_indices(cube, Some(0));
+    let limited = shadow_statistics(&ctx, &mut headless, &frame).unwrap();
+    assert_eq!(limited.vertex_shader_invocations, 0, "{limited:?}");
+    headless.renderer.set_caster_indices(cube, None);
+    let restored = shadow_statistics(&ctx, &mut headless, &frame).unwrap();
+    assert_eq!(restored, inside);
 
     // 500 m to the side: outside the view's 40 m shadow box and its 50 m margin.
     frame.draws = vec![at(500.0)];
