@@ -71,16 +71,16 @@ impl MeshStore {
         self.bounds.get(handle.0 as usize).copied().flatten()
     }
 
-    /// Lets only the first `count` indices of `handle` cast sun shadows (`None`: all), e.g. a
-    /// terrain chunk's ground without the skirt that hangs below it. Unknown handles are
-    /// ignored; a count past the mesh's indices means all of them.
+    /// Lets only the first `count` indices of `handle`'s range cast sun shadows (`None`: all),
+    /// e.g. a terrain chunk's ground without the skirt that hangs below it, or none of a skirt.
+    /// Unknown handles are ignored; a count past the mesh's indices means all of them.
     pub fn set_caster_indices(&mut self, handle: MeshHandle, count: Option<u32>) {
         if let Some(slot) = self.caster_indices.get_mut(handle.0 as usize) {
             *slot = count;
         }
     }
 
-    /// How many leading indices of `handle` cast sun shadows (0 for an unknown handle).
+    /// How many leading indices of `handle`'s range cast sun shadows (0 for an unknown handle).
     pub fn caster_index_count(&self, handle: MeshHandle) -> u32 {
         let Some(mesh) = self.get(handle) else {
             return 0;

@@ -405,14 +405,14 @@ impl Pass for ForwardPass {
 }
 
 impl ForwardPass {
-    /// Binds draw `i`'s object uniforms (group 1) and `mesh`'s buffers, and draws its first
-    /// `indices` indices.
+    /// Binds draw `i`'s object uniforms (group 1) and `mesh`'s buffers, and draws the first
+    /// `indices` indices of its range.
     fn draw_object(&self, pass: &mut wgpu::RenderPass<'_>, i: usize, mesh: &GpuMesh, indices: u32) {
         let offset = (i as u64 * self.object_stride) as u32;
         pass.set_bind_group(1, &self.object_bind_group, &[offset]);
         pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
         pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..indices, 0, 0..1);
+        pass.draw_indexed(mesh.first_index..mesh.first_index + indices, 0, 0..1);
     }
 }
 

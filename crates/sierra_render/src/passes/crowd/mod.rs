@@ -190,7 +190,7 @@ impl Crowd {
         pass.set_vertex_buffer(1, self.influences.slice(..));
         pass.set_vertex_buffer(2, self.instances.slice(..));
         pass.set_index_buffer(self.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..self.mesh.index_count, 0, 0..self.instance_count);
+        pass.draw_indexed(self.mesh.indices(), 0, 0..self.instance_count);
     }
 }
 
