@@ -463,7 +463,7 @@ mod tests {
         let (x0, x1) = (rim[0].x, rim.iter().map(|p| p.x).fold(f32::MIN, f32::max));
         let (z0, z1) = (rim[0].z, rim.iter().map(|p| p.z).fold(f32::MIN, f32::max));
         let mut covered = grid.surface_index_count(west);
-        for side in 0..4 {
+        for (side, name) in SKIRT_SIDES.iter().enumerate() {
             let on = |p: Vec3| match side {
                 0 => p.z == z0,
                 1 => p.x == x1,
@@ -471,11 +471,11 @@ mod tests {
                 _ => p.x == x0,
             };
             let range = grid.skirt_index_range(west, side);
-            assert_eq!(range.start, covered, "{}", SKIRT_SIDES[side]);
+            assert_eq!(range.start, covered, "{name}");
             covered = range.end;
             for &i in &m.indices[range] {
                 let p = m.positions[i as usize];
-                assert!(on(p), "{}: {p}", SKIRT_SIDES[side]);
+                assert!(on(p), "{name}: {p}");
             }
         }
         assert_eq!(covered, m.indices.len());

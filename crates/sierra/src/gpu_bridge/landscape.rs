@@ -101,8 +101,8 @@ impl LandscapeGpu {
                         let range = range.start as u32..range.end as u32;
                         (whole.range(range), bounds)
                     };
-                    let parts = [0..grid.surface_index_count(chunk)]
-                        .into_iter()
+                    let ground_range = 0..grid.surface_index_count(chunk);
+                    let parts = std::iter::once(ground_range)
                         .chain((0..4).map(|side| grid.skirt_index_range(chunk, side)))
                         .map(part)
                         .collect::<Vec<_>>();
