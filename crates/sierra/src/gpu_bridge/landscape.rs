@@ -92,33 +92,10 @@ impl LandscapeGpu {
         for cz in 0..n {
             for cx in 0..n {
                 for lod in 0..=grid.max_lod {
-                    let chunk = ChunkLod { cx, cz, lod };
-                    let mesh = grid.mesh(island, chunk);
-                    let whole = renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?;
-                    let whole = renderer.mesh(whole).context("the chunk just uploaded")?;
-                    let part = |range: std::ops::Range<usize>| {
-                        let bounds = used_bounds(&mesh, range.clone());
-                        let range = range.start as u32..range.end as u32;
-                        (whole.range(range), bounds)
-                    };
-                    let ground_range = 0..grid.surface_index_count(chunk);
-                    let parts = std::iter::once(ground_range)
-                        .chain((0..4).map(|side| grid.skirt_index_range(chunk, side)))
-                        .map(part)
-                        .collect::<Vec<_>>();
-                    let mut handles = parts.into_iter().map(|(mesh, bounds)| {
-                        let handle = renderer.add_gpu_mesh(mesh);
-                        renderer.set_mesh_bounds(handle, bounds);
-                        handle
-                    });
-                    let ground_handle = handles.next().context("a chunk's ground")?;
-                    let sides: Vec<MeshHandle> = handles.collect();
-                    // A skirt hangs below the ground it borders and shadows nothing.
-                    for &side in &sides {
-                        renderer.set_caster_indices(side, Some(0));
-                    }
+                    let (ground_handle, sides) =
+                        upload_chunk(ctx, renderer, &grid, island, ChunkLod { cx, cz, lod })?;
                     ground.push(ground_handle);
-                    skirts.push(<[MeshHandle; 4]>::try_from(sides).ok().context("4 sides")?);
+                    skirts.push(sides);
                 }
             }
         }
@@ -178,6 +155,46 @@ impl LandscapeGpu {
             }
         }
     }
+}
+
+/// Uploads `chunk`'s mesh once and registers its parts, which share its buffers: the ground
+/// (casting sun shadows) and the four sides of its skirt (casting none: a skirt hangs below the
+/// ground it borders), each with the bounds of its own vertices.
+///
+/// # Errors
+/// GPU errors.
+fn upload_chunk(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    grid: &ChunkGrid,
+    island: &sierra_terrain::Island,
+    chunk: ChunkLod,
+) -> Result<(MeshHandle, [MeshHandle; 4])> {
+    let mesh = grid.mesh(island, chunk);
+    let whole = renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?;
+    let whole = renderer.mesh(whole).context("the chunk just uploaded")?;
+    let ranges = std::iter::once(0..grid.surface_index_count(chunk))
+        .chain((0..4).map(|side| grid.skirt_index_range(chunk, side)));
+    let parts: Vec<_> = ranges
+        .map(|range| {
+            let bounds = used_bounds(&mesh, range.clone());
+            (whole.range(range.start as u32..range.end as u32), bounds)
+        })
+        .collect();
+    let mut handles = parts.into_iter().map(|(part, bounds)| {
+        let handle = renderer.add_gpu_mesh(part);
+        renderer.set_mesh_bounds(handle, bounds);
+        handle
+    });
+    let ground = handles.next().context("a chunk's ground")?;
+    let sides: Vec<MeshHandle> = handles.collect();
+    for &side in &sides {
+        renderer.set_caster_indices(side, Some(0));
+    }
+    let sides = <[MeshHandle; 4]>::try_from(sides)
+        .ok()
+        .context("a chunk's four skirt sides")?;
+    Ok((ground, sides))
 }
 
 /// A draw of one part of a chunk (its ground or a side of its skirt).
