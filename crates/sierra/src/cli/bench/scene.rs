@@ -406,7 +406,8 @@ fn frame_lines(runs: &[BackendRun]) -> Vec<Line> {
     lines
 }
 
-/// The table: start-up stages and frame rows, one column per backend.
+/// The table: start-up stages and frame rows (CPU and GPU times, every pass's shader
+/// invocations per pixel where the adapter counts them, memory), one column per backend.
 fn print_table(
     level: &Path,
     size: Size,
@@ -451,6 +452,23 @@ fn print_table(
                 .iter()
                 .find(|(l, _)| l == label)
                 .map(|(_, v)| Summary::of(v).mean)
+        })?;
+    }
+    // Shader invocations per screen pixel, each pass's mean over the frames (where counted).
+    let counted = |r: &BackendRun, label: &str, key: &str| {
+        r.pipeline_statistics
+            .as_ref()?
+            .get(label)?
+            .get(key)?
+            .as_f64()
+    };
+    let statistics = runs.iter().filter_map(|r| r.pipeline_statistics.as_ref());
+    for label in union(statistics.map(|s| s.keys())) {
+        row(&format!("frag/px {label}"), &|r| {
+            counted(r, label, "fragment_invocations_per_pixel")
+        })?;
+        row(&format!("vert/px {label}"), &|r| {
+            counted(r, label, "vertex_invocations_per_pixel")
         })?;
     }
     row("skinned meshes per frame", &|r| Some(r.skinned_draws))?;
