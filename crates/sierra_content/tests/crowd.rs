@@ -368,10 +368,18 @@ fn a_crowd_outside_the_view_costs_no_vertex_invocations() {
         (0, 0),
         "crowd and shadow vertices of a crowd out of view"
     );
+    // Frame stats count the triangles of members drawn: none here, both of the two in view.
+    let drawn = |headless: &HeadlessRenderer| {
+        let crowd = &headless.renderer.crowd;
+        crowd.drawn_triangles(view.camera.view_proj())
+    };
+    assert_eq!(drawn(&headless), 0);
 
     set(&[-0.6, 0.6, 500.0], &mut headless);
     let mixed = crowd_and_shadow_vertices(&ctx, &mut headless, &view).unwrap();
     assert_eq!(mixed, in_view, "a member out of view adds no vertices");
+    let per_member = mesh.mesh.indices.len() as u64 / 3;
+    assert_eq!(drawn(&headless), 2 * per_member);
 
     // Control: unculled, the far crowd's vertices run through both passes.
     set(&[500.0, 520.0], &mut headless);

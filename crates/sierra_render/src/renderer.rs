@@ -40,7 +40,8 @@ use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
 /// Counters of one rendered frame (the `stats.json` entries).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameStats {
-    /// Triangles submitted (sum over the forward pass's draws, plus every crowd instance's).
+    /// Triangles submitted (sum over the forward pass's draws, plus those of every crowd member
+    /// the crowd pass does not cull).
     pub triangles: u64,
     /// Draw calls the forward pass recorded (frame draws minus culled ones).
     pub draw_calls: u32,
@@ -595,7 +596,7 @@ impl Renderer {
         }
         stats.culled_draws = self.forward.culled_draws();
         stats.skinned_draws = frame.skinned.draws.len() as u32;
-        stats.triangles += self.crowd.totals().1;
+        stats.triangles += self.crowd.drawn_triangles(frame.camera.view_proj());
         result?;
         stats.frame = self.scopes.end_frame(std::time::Instant::now())?;
         stats.gpu = self.scopes.collect(ctx)?;

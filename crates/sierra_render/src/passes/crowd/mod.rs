@@ -569,12 +569,28 @@ impl CrowdPass {
             .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", handle.0)))
     }
 
+    /// Triangles the crowd pass submits for a view of `view_proj` (world → clip): those of the
+    /// members it does not cull (all of them with [`Self::culling`] off).
+    pub fn drawn_triangles(&self, view_proj: Mat4) -> u64 {
+        let frustum = Frustum::from_view_proj(view_proj);
+        let members = |c: &Crowd| -> u64 {
+            c.runs(&frustum, self.culling)
+                .map(|r| u64::from(r.end - r.start))
+                .sum()
+        };
+        self.crowds
+            .iter()
+            .map(|c| members(c) * u64::from(c.mesh.index_count / 3))
+            .sum()
+    }
+
     /// Crowds added so far.
     pub fn crowd_count(&self) -> usize {
         self.crowds.len()
     }
 
-    /// Instances drawn per frame over all crowds, and the triangles they submit.
+    /// Instances placed over all crowds, and the triangles they would submit unculled (what a
+    /// frame draws is [`Self::drawn_triangles`]).
     pub fn totals(&self) -> (u64, u64) {
         self.crowds.iter().fold((0, 0), |(n, t), c| {
             let n_c = u64::from(c.instance_count);
