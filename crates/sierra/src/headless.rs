@@ -172,7 +172,10 @@ pub fn run_headless_into(
     gpu.extend(headless.renderer.flush_gpu_timings(&ctx)?);
     for timings in &gpu {
         if let Some(&i) = record_of.get(&timings.frame) {
-            records[i].set_gpu(timings);
+            records[i].set_gpu(
+                timings,
+                u64::from(options.width) * u64::from(options.height),
+            );
         }
     }
     let contact_sheet = out.file("contact_sheet.png");
@@ -190,6 +193,7 @@ pub fn run_headless_into(
         shader_modules_at_load: at_load.shader_modules,
         gpu_timing_waits: headless.renderer.gpu_timing_waits(),
         frame_times: output::FrameTimeSummary::of(&records),
+        pass_invocations_median: output::median_invocations(&records),
         frames: records,
         cpu_scopes: profiling.as_ref().map(|(profiler, _)| profiler.stats()),
         gpu_memory: (&ctx.gpu_memory()).into(),

@@ -162,20 +162,29 @@ pub struct PassStatisticsRecord {
     pub clipper_primitives_out: u64,
     /// Fragment shader invocations.
     pub fragment_shader_invocations: u64,
+    /// Vertex shader invocations per screen pixel (`width × height` of the run, whatever
+    /// target the pass drew into).
+    pub vertex_invocations_per_pixel: f64,
+    /// Fragment shader invocations per screen pixel (as `vertex_invocations_per_pixel`).
+    pub fragment_invocations_per_pixel: f64,
 }
 
-/// Per label, the statistics of `stats` as records.
+/// Per label, the statistics of `stats` as records, per pixel of a `pixels`-pixel screen.
 pub fn pass_statistics_records(
     stats: &[sierra_render::pipeline_statistics::PassStatistics],
+    pixels: u64,
 ) -> BTreeMap<String, PassStatisticsRecord> {
     stats
         .iter()
         .map(|s| {
+            let per_pixel = s.per_pixel(pixels);
             let record = PassStatisticsRecord {
                 vertex_shader_invocations: s.vertex_shader_invocations,
                 clipper_invocations: s.clipper_invocations,
                 clipper_primitives_out: s.clipper_primitives_out,
                 fragment_shader_invocations: s.fragment_shader_invocations,
+                vertex_invocations_per_pixel: per_pixel.vertex,
+                fragment_invocations_per_pixel: per_pixel.fragment,
             };
             (s.label.clone(), record)
         })
@@ -196,8 +205,9 @@ pub struct GpuScopeRecord {
 }
 
 impl FrameRecord {
-    /// Fills the GPU fields from `timings` (the frame's, from the renderer).
-    pub fn set_gpu(&mut self, timings: &sierra_render::GpuFrameTimings) {
+    /// Fills the GPU fields from `timings` (the frame's, from the renderer) of a
+    /// `pixels`-pixel screen.
+    pub fn set_gpu(&mut self, timings: &sierra_render::GpuFrameTimings, pixels: u64) {
         self.gpu_ms = Some(timings.gpu_ms());
         self.gpu_pass_ms = Some(timings.per_label_ms().into_iter().collect());
         self.gpu_scopes = Some(
@@ -215,7 +225,64 @@ impl FrameRecord {
         self.gpu_pass_statistics = timings
             .pass_statistics
             .as_deref()
-            .map(pass_statistics_records);
+            .map(|s| pass_statistics_records(s, pixels));
+    }
+}
+
+/// Invocations per screen pixel of one pass in the run's median frame (`stats.json`'s
+/// `pass_invocations_median`): each value is the median over the frames that counted the pass
+/// (the mean of the middle two for an even count), so vertex and fragment may come from
+/// different frames.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct MedianInvocations {
+    /// Median vertex shader invocations per screen pixel.
+    pub vertex_invocations_per_pixel: f64,
+    /// Median fragment shader invocations per screen pixel.
+    pub fragment_invocations_per_pixel: f64,
+    /// Frames whose statistics counted this pass.
+    pub frames: usize,
+}
+
+/// Per pass label, the median invocations per pixel over `records` (see
+/// [`MedianInvocations`]); `None` when no frame has statistics (the adapter cannot count).
+pub fn median_invocations(records: &[FrameRecord]) -> Option<BTreeMap<String, MedianInvocations>> {
+    let mut samples: BTreeMap<String, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    for stats in records
+        .iter()
+        .filter_map(|r| r.gpu_pass_statistics.as_ref())
+    {
+        for (label, s) in stats {
+            let entry = samples.entry(label.clone()).or_default();
+            entry.0.push(s.vertex_invocations_per_pixel);
+            entry.1.push(s.fragment_invocations_per_pixel);
+        }
+    }
+    if samples.is_empty() {
+        return None;
+    }
+    let summary = samples
+        .into_iter()
+        .map(|(label, (mut vertex, mut fragment))| {
+            let median = MedianInvocations {
+                vertex_invocations_per_pixel: median(&mut vertex),
+                fragment_invocations_per_pixel: median(&mut fragment),
+                frames: fragment.len(),
+            };
+            (label, median)
+        })
+        .collect();
+    Some(summary)
+}
+
+/// Median of `values` (sorted in place; the mean of the middle two for an even count; 0 when
+/// empty).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => 0.5 * (values[n / 2 - 1] + values[n / 2]),
     }
 }
 
@@ -247,6 +314,9 @@ pub struct RunStats {
     pub gpu_timing_waits: u64,
     /// Median and slowest frame (CPU wall-clock `cpu_ms`); `null` for a run of no frames.
     pub frame_times: Option<FrameTimeSummary>,
+    /// Per render-pass label, the median frame's shader invocations per screen pixel
+    /// ([`median_invocations`]); `null` where the adapter has no pipeline statistics.
+    pub pass_invocations_median: Option<BTreeMap<String, MedianInvocations>>,
     /// Per-frame records.
     pub frames: Vec<FrameRecord>,
     /// CPU time per frame stage (profiler scopes: average, maximum, p95 in milliseconds);
@@ -300,13 +370,10 @@ impl FrameTimeSummary {
     /// The summary of `records`' `cpu_ms`; `None` when there are none.
     pub fn of(records: &[FrameRecord]) -> Option<Self> {
         let mut times: Vec<f64> = records.iter().map(|r| r.cpu_ms).collect();
-        times.sort_by(f64::total_cmp);
-        let n = times.len();
-        let median_ms = match n {
-            0 => return None,
-            _ if n % 2 == 1 => times[n / 2],
-            _ => 0.5 * (times[n / 2 - 1] + times[n / 2]),
-        };
+        if times.is_empty() {
+            return None;
+        }
+        let median_ms = median(&mut times);
         let slowest = records
             .iter()
             .max_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms))?;
@@ -343,9 +410,8 @@ mod tests {
         assert!(gaps.iter().all(|&g| g == 6 || g == 7), "{gaps:?}");
     }
 
-    #[test]
-    fn frame_time_summary_finds_the_median_and_the_stall() {
-        let record = |frame, cpu_ms| FrameRecord {
+    fn record(frame: usize, cpu_ms: f64) -> FrameRecord {
+        FrameRecord {
             frame,
             tick: frame as u64,
             cpu_ms,
@@ -358,7 +424,11 @@ mod tests {
             pipelines_created: 0,
             shader_modules_created: 0,
             gpu_pass_statistics: None,
-        };
+        }
+    }
+
+    #[test]
+    fn frame_time_summary_finds_the_median_and_the_stall() {
         assert_eq!(FrameTimeSummary::of(&[]), None);
         let run: Vec<FrameRecord> = [10.0, 12.0, 500.0, 11.0]
             .into_iter()
@@ -370,6 +440,39 @@ mod tests {
         assert_eq!((summary.slowest_ms, summary.slowest_frame), (500.0, 2));
         assert!((summary.slowest_to_median - 500.0 / 11.5).abs() < 1e-12);
         assert_eq!(FrameTimeSummary::of(&run[..3]).unwrap().median_ms, 12.0);
+    }
+
+    #[test]
+    fn median_invocations_per_pass_over_the_frames_that_counted() {
+        use sierra_render::pipeline_statistics::PassStatistics;
+        let counted = |label: &str, vertex, fragment| PassStatistics {
+            label: label.to_owned(),
+            vertex_shader_invocations: vertex,
+            fragment_shader_invocations: fragment,
+            ..PassStatistics::default()
+        };
+        // A 10 x 10 screen: 100 pixels. The shadow pass runs in frames 0..3 only.
+        let frames = [
+            vec![counted("forward", 100, 300), counted("shadow", 50, 1_000)],
+            vec![counted("forward", 200, 100)],
+            vec![counted("forward", 400, 200), counted("shadow", 150, 3_000)],
+        ];
+        let mut run: Vec<FrameRecord> = (0..4).map(|i| record(i, 1.0)).collect();
+        for (r, stats) in run.iter_mut().zip(&frames) {
+            r.gpu_pass_statistics = Some(pass_statistics_records(stats, 100));
+        }
+        // Frame 3 has no statistics (not counted), so it does not drag the medians to 0.
+        let medians = median_invocations(&run).unwrap();
+        let forward = medians["forward"];
+        assert_eq!(forward.frames, 3);
+        assert_eq!(forward.vertex_invocations_per_pixel, 2.0);
+        assert_eq!(forward.fragment_invocations_per_pixel, 2.0);
+        let shadow = medians["shadow"];
+        assert_eq!(shadow.frames, 2);
+        assert_eq!(shadow.vertex_invocations_per_pixel, 1.0);
+        assert_eq!(shadow.fragment_invocations_per_pixel, 20.0);
+        // A run whose adapter never counted has no medians at all.
+        assert_eq!(median_invocations(&run[3..]), None);
     }
 
     #[test]

@@ -61,13 +61,29 @@ fn both_backends_render_the_same_island_and_the_report_lists_their_times() {
             "{memory}"
         );
         match run["pipeline_statistics"].as_object() {
-            Some(stats) => assert!(
-                stats["forward"]["fragment_shader_invocations"]
-                    .as_f64()
-                    .unwrap()
-                    > 0.0,
-                "{run}"
-            ),
+            Some(stats) => {
+                assert!(
+                    stats["forward"]["fragment_shader_invocations"]
+                        .as_f64()
+                        .unwrap()
+                        > 0.0,
+                    "{run}"
+                );
+                // Every pass's invocations per pixel of the 160 x 90 screen, recomputed here.
+                for (label, pass) in stats {
+                    for kind in ["vertex", "fragment"] {
+                        let count = pass[format!("{kind}_shader_invocations")].as_f64().unwrap();
+                        let per_pixel = pass[format!("{kind}_invocations_per_pixel")]
+                            .as_f64()
+                            .unwrap_or_else(|| panic!("{label}: {pass}"));
+                        let expected = count / (160.0 * 90.0);
+                        assert!(
+                            (per_pixel - expected).abs() <= 1e-9 * expected.max(1.0),
+                            "{label} {kind}: {per_pixel} per pixel, {count} in all"
+                        );
+                    }
+                }
+            }
             None => {
                 assert!(run["pipeline_statistics"].is_null());
                 sierra_testkit::skip::skip(

@@ -5,7 +5,8 @@
 //! (the frame waits for its read-back, so its GPU work ran inside that window: an independent
 //! clock), `gpu_pass_ms` holds each label's scopes, the run waited for timings at most once
 //! (the final flush), the trace's GPU track carries every scope, and `startup_ms` names every
-//! start-up stage within the run's wall time. Negative controls: overlapping top-level scopes
+//! start-up stage within the run's wall time, and (where the adapter counts) every pass's
+//! invocations per screen pixel with their medians over the run match the counts. Negative controls: overlapping top-level scopes
 //! fail the nesting check, and GPU times in microseconds fail the CPU-window check.
 //!
 //! One test per file: a profiled run installs the process-wide `tracing` subscriber.
@@ -169,6 +170,52 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
         .filter(|e| e["ph"] == "X" && e["pid"] == gpu_pid)
         .count();
     assert_eq!(gpu_spans, scope_count);
+    check_invocations_per_pixel(&stats, 96 * 54);
+}
+
+/// Every counted pass's invocations per screen pixel in each frame of `stats` (a
+/// `pixels`-pixel screen) and their medians over the run, recomputed from the counts.
+fn check_invocations_per_pixel(stats: &serde_json::Value, pixels: u64) {
+    let frames = stats["frames"].as_array().unwrap();
+    if frames[0]["gpu_pass_statistics"].is_null() {
+        // An adapter without pipeline statistics: no counts, no medians.
+        assert!(stats["pass_invocations_median"].is_null());
+        return;
+    }
+    let mut fragments: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+    for f in frames {
+        for (label, pass) in f["gpu_pass_statistics"].as_object().unwrap() {
+            for kind in ["vertex", "fragment"] {
+                let count = pass[format!("{kind}_shader_invocations")].as_u64().unwrap();
+                let per_pixel = pass[format!("{kind}_invocations_per_pixel")]
+                    .as_f64()
+                    .unwrap();
+                let expected = count as f64 / pixels as f64;
+                assert!(
+                    (per_pixel - expected).abs() <= 1e-12 * expected.max(1.0),
+                    "{label} {kind}: {per_pixel} per pixel, {count} in all"
+                );
+            }
+            let per_pixel = pass["fragment_invocations_per_pixel"].as_f64().unwrap();
+            fragments.entry(label.clone()).or_default().push(per_pixel);
+        }
+    }
+    let medians = stats["pass_invocations_median"].as_object().unwrap();
+    for pass in PASSES {
+        let mut values = fragments
+            .remove(pass)
+            .unwrap_or_else(|| panic!("{pass} not counted"));
+        values.sort_by(f64::total_cmp);
+        let n = values.len();
+        let median = 0.5 * (values[(n - 1) / 2] + values[n / 2]);
+        let reported = &medians[pass];
+        assert_eq!(reported["frames"].as_u64().unwrap(), n as u64, "{pass}");
+        let got = reported["fragment_invocations_per_pixel"].as_f64().unwrap();
+        assert!(
+            (got - median).abs() <= 1e-12 * median.max(1.0),
+            "{pass}: {got} vs {median}"
+        );
+    }
 }
 
 /// Whether a frame's `gpu_ms` fits in its `cpu_ms` (1 % and 10 µs for the GPU clock's

@@ -1,7 +1,8 @@
 //! Crowds from baked animation textures (`sierra_render::passes::crowd`): the baked GPU path against
 //! the palette path (same clip, time and transform → the same image), a 1,000-mannequin crowd
-//! over two frames, crowd members casting sun shadows on the ground, and clear errors for bakes
-//! that do not fit a texture or bad instances.
+//! over two frames, crowd members casting sun shadows on the ground, members outside the view
+//! culled before the vertex stage, and clear errors for bakes that do not fit a texture or bad
+//! instances.
 //! Images: `sierra_crowd_*.png` in the temp directory.
 
 #[path = "common/reference_palette.rs"]
@@ -298,6 +299,96 @@ fn bakes_that_do_not_fit_and_bad_instances_give_clear_errors() {
         baked_texture_size(&ctx, &short),
         Err(RenderError::InvalidInput(_))
     ));
+}
+
+/// Vertex invocations of the crowd pass and of the shadow pass (0 where a pass did not run)
+/// in one frame; `None` where the adapter cannot count (pipeline statistics).
+fn crowd_and_shadow_vertices(
+    ctx: &sierra_render::GpuContext,
+    headless: &mut HeadlessRenderer,
+    view: &FrameData,
+) -> Option<(u64, u64)> {
+    let (_, stats) = headless.render(ctx, view).unwrap();
+    let mut gpu = stats.gpu;
+    gpu.extend(headless.renderer.flush_gpu_timings(ctx).unwrap());
+    let passes = gpu
+        .into_iter()
+        .find(|t| t.frame == stats.frame)?
+        .pass_statistics?;
+    let vertices = |label: &str| {
+        passes
+            .iter()
+            .filter(|s| s.label == label)
+            .map(|s| s.vertex_shader_invocations)
+            .sum::<u64>()
+    };
+    Some((vertices("crowd"), vertices("shadow")))
+}
+
+/// Members are culled before the vertex stage (`passes::crowd::bounds`): a crowd 500 m to the
+/// side (outside the view and the sun's fitted box) costs the crowd and shadow passes no
+/// vertex invocations (pipeline statistics), the same members in view cost some, and a member
+/// out of view beside one in view adds nothing to the one's count. Negative control: with
+/// culling off the far crowd's vertices run again, so the zero comes from the cull and not
+/// from the clipper.
+#[test]
+fn a_crowd_outside_the_view_costs_no_vertex_invocations() {
+    let asset = mannequin::load().unwrap();
+    let mesh = mesh(&asset);
+    let baked = bake(&asset, &["walk"]);
+    let ctx = context();
+    let mut headless = HeadlessRenderer::new(&ctx, SIZE, SIZE).unwrap();
+    let at =
+        |x: f32| CrowdInstance::new(Mat4::from_translation(Vec3::new(x, 0.0, 0.0)), 0, 0.0, 1.0);
+    let members = |xs: &[f32]| xs.iter().map(|&x| at(x)).collect::<Vec<_>>();
+    add_crowd(&ctx, &mut headless, &mesh, &baked, &members(&[-0.6, 0.6]));
+    let crowd = sierra_render::passes::crowd::CrowdHandle(0);
+    let mut view = frame(Vec3::new(0.0, 1.0, 4.0), Vec3::new(0.0, 0.9, 0.0), 50.0);
+    view.crowds.time = 0.25;
+    assert!(view.post.shadow.enabled && view.sun.intensity > 0.0);
+    let Some(in_view) = crowd_and_shadow_vertices(&ctx, &mut headless, &view) else {
+        return skip::skip(
+            Reason::GpuFeature,
+            format!("no pipeline statistics on {}", ctx.adapter_summary()),
+        );
+    };
+    assert!(in_view.0 > 0 && in_view.1 > 0, "in view: {in_view:?}");
+
+    let set = |xs: &[f32], headless: &mut HeadlessRenderer| {
+        headless
+            .renderer
+            .crowd
+            .set_instances(&ctx, crowd, &members(xs))
+            .unwrap();
+    };
+    set(&[500.0, 520.0], &mut headless);
+    let outside = crowd_and_shadow_vertices(&ctx, &mut headless, &view).unwrap();
+    assert_eq!(
+        outside,
+        (0, 0),
+        "crowd and shadow vertices of a crowd out of view"
+    );
+    // Frame stats count the triangles of members drawn: none here, both of the two in view.
+    let drawn = |headless: &HeadlessRenderer| {
+        let crowd = &headless.renderer.crowd;
+        crowd.drawn_triangles(view.camera.view_proj())
+    };
+    assert_eq!(drawn(&headless), 0);
+
+    set(&[-0.6, 0.6, 500.0], &mut headless);
+    let mixed = crowd_and_shadow_vertices(&ctx, &mut headless, &view).unwrap();
+    assert_eq!(mixed, in_view, "a member out of view adds no vertices");
+    let per_member = mesh.mesh.indices.len() as u64 / 3;
+    assert_eq!(drawn(&headless), 2 * per_member);
+
+    // Control: unculled, the far crowd's vertices run through both passes.
+    set(&[500.0, 520.0], &mut headless);
+    headless.renderer.crowd.culling = false;
+    let unculled = crowd_and_shadow_vertices(&ctx, &mut headless, &view).unwrap();
+    assert_eq!(
+        unculled, in_view,
+        "every member's vertices run when nothing is culled"
+    );
 }
 
 #[test]

@@ -138,13 +138,35 @@ pub struct GpuMesh {
     pub vertex_buffer: wgpu::Buffer,
     /// `u32` triangle-list indices (`INDEX` usage).
     pub index_buffer: wgpu::Buffer,
-    /// Number of indices.
+    /// First index drawn (0 for a whole mesh; see [`GpuMesh::range`]).
+    pub first_index: u32,
+    /// Number of indices drawn from `first_index`.
     pub index_count: u32,
     /// Number of vertices.
     pub vertex_count: u32,
 }
 
 impl GpuMesh {
+    /// This mesh drawing only `indices` of its own index range (clamped to it), sharing its
+    /// buffers (nothing is copied or uploaded): e.g. a terrain chunk's ground without its
+    /// skirt, or one side of the skirt.
+    pub fn range(&self, indices: std::ops::Range<u32>) -> Self {
+        let end = indices.end.min(self.index_count);
+        let start = indices.start.min(end);
+        Self {
+            vertex_buffer: self.vertex_buffer.clone(),
+            index_buffer: self.index_buffer.clone(),
+            first_index: self.first_index + start,
+            index_count: end - start,
+            vertex_count: self.vertex_count,
+        }
+    }
+
+    /// The index range a draw of this mesh draws.
+    pub fn indices(&self) -> std::ops::Range<u32> {
+        self.first_index..self.first_index + self.index_count
+    }
+
     /// Validates and uploads `mesh`.
     ///
     /// # Errors
@@ -169,6 +191,7 @@ impl GpuMesh {
         Ok(Self {
             vertex_buffer,
             index_buffer,
+            first_index: 0,
             index_count,
             vertex_count,
         })

@@ -1,5 +1,5 @@
 //! [`MeshStore`]: every mesh the renderer can draw, by [`MeshHandle`], with its model-space
-//! bounds for frustum culling.
+//! bounds for frustum culling and how many of its indices cast sun shadows.
 //!
 //! A leaf: it knows meshes and nothing of passes, materials or the renderer. A mesh is uploaded
 //! once and drawn by any number of draws, each naming its own material
@@ -22,6 +22,8 @@ pub type MeshBounds = Option<(Vec3, Vec3)>;
 pub struct MeshStore {
     meshes: Vec<GpuMesh>,
     bounds: Vec<MeshBounds>,
+    /// Per mesh, the leading indices that cast sun shadows (`None`: all of them).
+    caster_indices: Vec<Option<u32>>,
     uploads: u64,
 }
 
@@ -52,6 +54,7 @@ impl MeshStore {
         let handle = MeshHandle(self.meshes.len() as u32);
         self.meshes.push(mesh);
         self.bounds.push(bounds);
+        self.caster_indices.push(None);
         handle
     }
 
@@ -66,6 +69,24 @@ impl MeshStore {
     /// The bounds of `handle` (`None` when unknown or not a handle of this store).
     pub fn bounds(&self, handle: MeshHandle) -> MeshBounds {
         self.bounds.get(handle.0 as usize).copied().flatten()
+    }
+
+    /// Lets only the first `count` indices of `handle`'s range cast sun shadows (`None`: all),
+    /// e.g. a terrain chunk's ground without the skirt that hangs below it, or none of a skirt.
+    /// Unknown handles are ignored; a count past the mesh's indices means all of them.
+    pub fn set_caster_indices(&mut self, handle: MeshHandle, count: Option<u32>) {
+        if let Some(slot) = self.caster_indices.get_mut(handle.0 as usize) {
+            *slot = count;
+        }
+    }
+
+    /// How many leading indices of `handle`'s range cast sun shadows (0 for an unknown handle).
+    pub fn caster_index_count(&self, handle: MeshHandle) -> u32 {
+        let Some(mesh) = self.get(handle) else {
+            return 0;
+        };
+        let limit = self.caster_indices[handle.0 as usize];
+        limit.map_or(mesh.index_count, |n| n.min(mesh.index_count))
     }
 
     /// The mesh of `handle`.

@@ -44,6 +44,34 @@ pub struct PassStatistics {
     pub fragment_shader_invocations: u64,
 }
 
+impl PassStatistics {
+    /// Vertex and fragment shader invocations per pixel of a `pixels`-pixel image (the frame's
+    /// screen, whatever target the pass drew into: a shadow map's texels count against the
+    /// screen too, so passes compare on one scale); `(0, 0)` for no pixels.
+    pub fn per_pixel(&self, pixels: u64) -> InvocationsPerPixel {
+        let per = |n: u64| {
+            if pixels == 0 {
+                0.0
+            } else {
+                n as f64 / pixels as f64
+            }
+        };
+        InvocationsPerPixel {
+            vertex: per(self.vertex_shader_invocations),
+            fragment: per(self.fragment_shader_invocations),
+        }
+    }
+}
+
+/// Shader invocations per screen pixel of one pass ([`PassStatistics::per_pixel`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InvocationsPerPixel {
+    /// Vertex shader invocations / screen pixels.
+    pub vertex: f64,
+    /// Fragment shader invocations / screen pixels.
+    pub fragment: f64,
+}
+
 /// The queries a timed render pass hands to its render pass: timestamp writes and a
 /// pipeline-statistics scope (each `None` when the adapter lacks the feature or the pass is
 /// untimed).
@@ -334,5 +362,20 @@ mod tests {
         assert_eq!(stats[0].vertex_shader_invocations, 101);
         assert_eq!(stats[0].fragment_shader_invocations, 404);
         assert_eq!(stats[1].clipper_primitives_out, 30);
+    }
+
+    #[test]
+    fn invocations_per_pixel_divide_by_the_screen() {
+        let stats = PassStatistics {
+            vertex_shader_invocations: 300,
+            fragment_shader_invocations: 1_200,
+            ..PassStatistics::default()
+        };
+        // A 20 x 30 screen: 600 pixels.
+        let per = stats.per_pixel(600);
+        assert_eq!(per.vertex, 0.5);
+        assert_eq!(per.fragment, 2.0);
+        // No screen: zeros, not infinities.
+        assert_eq!(stats.per_pixel(0), InvocationsPerPixel::default());
     }
 }

@@ -40,7 +40,8 @@ use crate::targets::{OffscreenTarget, RenderTargets, OUTPUT_FORMAT};
 /// Counters of one rendered frame (the `stats.json` entries).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameStats {
-    /// Triangles submitted (sum over the forward pass's draws, plus every crowd instance's).
+    /// Triangles submitted (sum over the forward pass's draws, plus those of every crowd member
+    /// the crowd pass does not cull).
     pub triangles: u64,
     /// Draw calls the forward pass recorded (frame draws minus culled ones).
     pub draw_calls: u32,
@@ -335,6 +336,13 @@ impl Renderer {
         bounds: Option<(glam::Vec3, glam::Vec3)>,
     ) {
         self.meshes.set_bounds(handle, bounds);
+    }
+
+    /// Lets only the first `count` indices of mesh `handle` cast sun shadows (`None`: all of
+    /// them, the default), e.g. a terrain chunk's ground without its skirt
+    /// ([`MeshStore::set_caster_indices`]).
+    pub fn set_caster_indices(&mut self, handle: MeshHandle, count: Option<u32>) {
+        self.meshes.set_caster_indices(handle, count);
     }
 
     /// An uploaded mesh.
@@ -633,7 +641,7 @@ impl Renderer {
         }
         stats.culled_draws = self.forward.culled_draws();
         stats.skinned_draws = frame.skinned.draws.len() as u32;
-        stats.triangles += self.crowd.totals().1;
+        stats.triangles += self.crowd.drawn_triangles(frame.camera.view_proj());
         result?;
         stats.frame = self.scopes.end_frame(std::time::Instant::now())?;
         stats.gpu = self.scopes.collect(ctx)?;

@@ -171,7 +171,7 @@ fn sun_frustum_contains_the_view_up_to_the_shadow_distance() {
         0.1,
         500.0,
     );
-    let m = fit_sun_view_proj(&camera, -sun_direction(), 30.0, 20.0, 1024);
+    let m = fit_sun_view_proj(&camera, -sun_direction(), 30.0, 20.0, 1024).view_proj;
     let inside = |p: Vec3| {
         let c = m.project_point3(p);
         c.x.abs() <= 1.0 && c.y.abs() <= 1.0 && (0.0..=1.0).contains(&c.z)
@@ -186,4 +186,67 @@ fn sun_frustum_contains_the_view_up_to_the_shadow_distance() {
     let near = m.project_point3(Vec3::ZERO - sun_direction());
     let far = m.project_point3(Vec3::ZERO + sun_direction());
     assert!(near.z < far.z);
+}
+
+#[test]
+fn the_suns_box_is_tighter_than_the_views_bounding_sphere_and_snapped_to_texels() {
+    let look = |shift: Vec3| {
+        Camera::look_at(
+            Vec3::new(3.0, 4.0, 10.0) + shift,
+            shift,
+            Vec3::Y,
+            1.0,
+            1.5,
+            0.1,
+            500.0,
+        )
+    };
+    let (camera, distance, resolution) = (look(Vec3::ZERO), 30.0, 1024.0);
+    let fit = fit_sun_view_proj(&camera, -sun_direction(), distance, 20.0, 1024);
+    // The slice's corners, recomputed from the camera's angles, and their bounding sphere
+    // about the centroid (the fit this replaced).
+    let forward = (Vec3::ZERO - camera.position).normalize();
+    let right = forward.cross(Vec3::Y).normalize();
+    let up = right.cross(forward);
+    let (tan_y, near) = ((1.0f32 / 2.0).tan(), 0.1);
+    let mut corners = Vec::new();
+    for (sx, sy) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)] {
+        let ray = forward + right * (sx * tan_y * 1.5) + up * (sy * tan_y);
+        corners.push(camera.position + ray * near);
+        corners.push(camera.position + ray.normalize() * distance);
+    }
+    let centroid = corners.iter().sum::<Vec3>() / 8.0;
+    let radius = corners
+        .iter()
+        .map(|c| c.distance(centroid))
+        .fold(0.0, f32::max);
+    for c in &corners {
+        let p = fit.view_proj.project_point3(*c);
+        assert!(p.x.abs() <= 1.0 && p.y.abs() <= 1.0, "{c} → {p}");
+    }
+    let area = fit.texel.x * fit.texel.y * resolution * resolution;
+    let sphere_square = (2.0 * radius).powi(2);
+    assert!(
+        area < 0.7 * sphere_square,
+        "box {area} m² vs the sphere's square {sphere_square} m²"
+    );
+
+    // Moving the camera 1 cm keeps the box's size and moves its texel grid by whole texels:
+    // a world point lands at the same place within its texel.
+    let shift = Vec3::new(0.01, 0.0, 0.0);
+    let moved = fit_sun_view_proj(&look(shift), -sun_direction(), distance, 20.0, 1024);
+    assert_eq!(moved.texel, fit.texel);
+    let texels = |m: Mat4, p: Vec3| m.project_point3(p).truncate() * (resolution * 0.5);
+    let point = Vec3::new(1.3, 0.2, -2.7);
+    let grid_shift = texels(moved.view_proj, point) - texels(fit.view_proj, point);
+    assert!(
+        (grid_shift - grid_shift.round()).abs().max_element() < 1e-2,
+        "{grid_shift}"
+    );
+    // Control: the camera's own move is a fraction of a texel, so unsnapped boxes would differ.
+    let raw = texels(fit.view_proj, point + shift) - texels(fit.view_proj, point);
+    assert!(
+        (raw - raw.round()).abs().max_element() > 0.1,
+        "{raw}: the move is whole texels, the check proves nothing"
+    );
 }

@@ -25,7 +25,9 @@ pub fn height_field_tangent(normal: Vec3) -> Vec4 {
 /// island's surface classes, with world-tiling texture coordinates `(x, z) / UV_TILE` and
 /// [`height_field_tangent`]s for the detail normal map ([`crate::detail`]); with
 /// `skirt_depth > 0` a skirt of that depth (metres) on all four sides (skirt vertices copy the
-/// attributes of the rim vertex above them).
+/// attributes of the rim vertex above them). The surface's triangles come first: its
+/// `6 · (cells / step)²` indices ([`surface_index_count`]), then the skirt's, side by side in
+/// [`SKIRT_SIDES`] order, `6 · (cells / step)` indices each.
 pub fn grid_mesh(
     island: &Island,
     i0: usize,
@@ -85,6 +87,17 @@ pub fn grid_mesh(
         }
     }
     m
+}
+
+/// The sides of a chunk's skirt in the order [`grid_mesh`] writes them: along `z`-min, along
+/// `x`-max, along `z`-max, along `x`-min.
+pub const SKIRT_SIDES: [&str; 4] = ["z-min", "x-max", "z-max", "x-min"];
+
+/// Indices of the surface of a [`grid_mesh`] of `cells / step` quads per side (two triangles
+/// each), which precede its skirt's.
+pub fn surface_index_count(cells: usize, step: usize) -> usize {
+    let q = cells / step.max(1);
+    6 * q * q
 }
 
 impl Island {
@@ -170,12 +183,66 @@ impl ChunkGrid {
         out
     }
 
-    /// Mesh of one chunk at its LOD, with a skirt deep enough to cover the coarsest neighbour.
-    pub fn mesh(&self, island: &Island, chunk: ChunkLod) -> Mesh {
+    /// First sample `(i0, j0)`, cells per side and sample step of one chunk at its LOD.
+    fn extent(&self, chunk: ChunkLod) -> (usize, usize, usize, usize) {
         let (i0, j0) = (chunk.cx * self.chunk_cells, chunk.cz * self.chunk_cells);
         let cells = self.chunk_cells.min(self.cells - i0).min(self.cells - j0);
         let step = (1usize << chunk.lod).min(cells.max(1));
         let step = if cells.is_multiple_of(step) { step } else { 1 };
+        (i0, j0, cells, step)
+    }
+
+    /// Sample step of `chunk`'s mesh: `2^lod`, or 1 for a chunk whose cells it does not divide.
+    /// Two chunks sharing a border sample it at the same vertices exactly when their steps
+    /// are equal; otherwise the border leaves T-junction cracks that the skirt hides.
+    pub fn sample_step(&self, chunk: ChunkLod) -> usize {
+        self.extent(chunk).3
+    }
+
+    /// Which sides of `chunk` need their skirt when every chunk `(cx, cz)` is drawn at
+    /// `lod_of(cx, cz)`, in [`SKIRT_SIDES`] order: a side on the island's outer border (the
+    /// skirt closes the terrain's side) or beside a chunk of another [`Self::sample_step`] (the
+    /// skirt hides the cracks). Between equal steps the border vertices coincide and the skirt,
+    /// hanging below the ground, cannot be seen.
+    pub fn skirt_sides(&self, chunk: ChunkLod, lod_of: impl Fn(usize, usize) -> u32) -> [bool; 4] {
+        let last = self.chunks_per_side - 1;
+        let (cx, cz) = (chunk.cx, chunk.cz);
+        let step = self.sample_step(chunk);
+        let neighbours = [
+            (cz > 0).then(|| (cx, cz - 1)),
+            (cx < last).then(|| (cx + 1, cz)),
+            (cz < last).then(|| (cx, cz + 1)),
+            (cx > 0).then(|| (cx - 1, cz)),
+        ];
+        neighbours.map(|n| match n {
+            None => true,
+            Some((x, z)) => {
+                let lod = lod_of(x, z);
+                self.sample_step(ChunkLod { cx: x, cz: z, lod }) != step
+            }
+        })
+    }
+
+    /// The indices of [`Self::mesh`]`(island, chunk)` that draw its skirt's side `side` (in
+    /// [`SKIRT_SIDES`] order): after the ground's, `6 · (cells / step)` per side.
+    pub fn skirt_index_range(&self, chunk: ChunkLod, side: usize) -> std::ops::Range<usize> {
+        let (_, _, cells, step) = self.extent(chunk);
+        let per_side = 6 * (cells / step.max(1));
+        let start = surface_index_count(cells, step) + side * per_side;
+        start..start + per_side
+    }
+
+    /// Indices of the ground surface of [`Self::mesh`]`(island, chunk)`: the first ones, before
+    /// the skirt's. A skirt hangs below the ground it borders, so only the surface can shadow
+    /// anything above the ground (the renderer draws just these into the sun's shadow map).
+    pub fn surface_index_count(&self, chunk: ChunkLod) -> usize {
+        let (_, _, cells, step) = self.extent(chunk);
+        surface_index_count(cells, step)
+    }
+
+    /// Mesh of one chunk at its LOD, with a skirt deep enough to cover the coarsest neighbour.
+    pub fn mesh(&self, island: &Island, chunk: ChunkLod) -> Mesh {
+        let (i0, j0, cells, step) = self.extent(chunk);
         let skirt = self.spacing * (1u32 << self.max_lod) as f32 * 0.5 + 1.0;
         grid_mesh(
             island,
@@ -280,6 +347,138 @@ mod tests {
             off * 100 < count,
             "{off} of {count} vertex frames oppose their faces"
         );
+    }
+
+    #[test]
+    fn the_surface_indices_come_before_the_skirt_and_the_skirt_lies_below_them() {
+        let island = small_island();
+        let grid = ChunkGrid::new(&island);
+        for chunk in [
+            ChunkLod {
+                cx: 3,
+                cz: 3,
+                lod: 0,
+            },
+            ChunkLod {
+                cx: 4,
+                cz: 3,
+                lod: 2,
+            },
+            ChunkLod {
+                cx: 7,
+                cz: 7,
+                lod: 5,
+            },
+        ] {
+            let m = grid.mesh(&island, chunk);
+            let surface = grid.surface_index_count(chunk);
+            // Counted from the vertices instead: the (q + 1)² grid vertices come first, so a
+            // surface triangle uses only those and a skirt triangle at least one after them.
+            let q = 32 >> chunk.lod;
+            let grid_vertices = ((q + 1) * (q + 1)) as u32;
+            let is_surface = |t: &[u32]| t.iter().all(|&i| i < grid_vertices);
+            let (head, tail) = m.indices.split_at(surface);
+            assert!(head.chunks_exact(3).all(is_surface), "{chunk:?}");
+            assert!(
+                !tail.is_empty() && !tail.chunks_exact(3).any(is_surface),
+                "{chunk:?}"
+            );
+            // The skirt hangs below the ground: some of its vertices below the lowest rim one.
+            let lowest = m.positions[..grid_vertices as usize]
+                .iter()
+                .map(|p| p.y)
+                .fold(f32::MAX, f32::min);
+            let below = m.positions[grid_vertices as usize..]
+                .iter()
+                .filter(|p| p.y < lowest)
+                .count();
+            assert!(below > 0, "{chunk:?}: no skirt below the ground");
+        }
+    }
+
+    fn grid_vertices(chunk: ChunkLod) -> usize {
+        let q = 32 >> chunk.lod;
+        (q + 1) * (q + 1)
+    }
+
+    /// `chunk`'s ground vertices on its east (`+x`) or west border, by `z`.
+    fn border(grid: &ChunkGrid, island: &Island, chunk: ChunkLod, east: bool) -> Vec<Vec3> {
+        let m = grid.mesh(island, chunk);
+        let ground = &m.positions[..grid_vertices(chunk)];
+        let xs = ground.iter().map(|p| p.x);
+        let x = if east {
+            xs.fold(f32::MIN, f32::max)
+        } else {
+            xs.fold(f32::MAX, f32::min)
+        };
+        let mut border: Vec<Vec3> = ground.iter().copied().filter(|p| p.x == x).collect();
+        border.sort_by(|a, b| a.z.total_cmp(&b.z));
+        border
+    }
+
+    #[test]
+    fn a_skirt_is_needed_only_at_the_island_edge_or_beside_another_step() {
+        let island = small_island();
+        let grid = ChunkGrid::new(&island);
+        // Chunks at equal LOD share their border vertices exactly: no crack to hide.
+        let west = ChunkLod {
+            cx: 3,
+            cz: 3,
+            lod: 1,
+        };
+        let east = ChunkLod {
+            cx: 4,
+            cz: 3,
+            lod: 1,
+        };
+        let shared = border(&grid, &island, west, true);
+        assert_eq!(shared, border(&grid, &island, east, false));
+        // Control: at another LOD the shared border has other vertices (T-junctions).
+        let coarse = ChunkLod { lod: 2, ..east };
+        assert_ne!(shared, border(&grid, &island, coarse, false));
+
+        let all = |lod: u32| move |_: usize, _: usize| lod;
+        assert_eq!(grid.skirt_sides(west, all(1)), [false; 4]);
+        let corner = ChunkLod {
+            cx: 0,
+            cz: 7,
+            lod: 1,
+        };
+        assert_eq!(
+            grid.skirt_sides(corner, all(1)),
+            [false, false, true, true],
+            "island edge"
+        );
+        let east_coarser = |x: usize, _: usize| if x == 4 { 2 } else { 1 };
+        assert_eq!(
+            grid.skirt_sides(west, east_coarser),
+            [false, true, false, false]
+        );
+        assert_eq!(grid.skirt_sides(east, all(1)), [false; 4]);
+
+        // Each side's index range draws the skirt under that side's rim: its top vertices
+        // share the side's coordinate.
+        let m = grid.mesh(&island, west);
+        let rim = &m.positions[..grid_vertices(west)];
+        let (x0, x1) = (rim[0].x, rim.iter().map(|p| p.x).fold(f32::MIN, f32::max));
+        let (z0, z1) = (rim[0].z, rim.iter().map(|p| p.z).fold(f32::MIN, f32::max));
+        let mut covered = grid.surface_index_count(west);
+        for (side, name) in SKIRT_SIDES.iter().enumerate() {
+            let on = |p: Vec3| match side {
+                0 => p.z == z0,
+                1 => p.x == x1,
+                2 => p.z == z1,
+                _ => p.x == x0,
+            };
+            let range = grid.skirt_index_range(west, side);
+            assert_eq!(range.start, covered, "{name}");
+            covered = range.end;
+            for &i in &m.indices[range] {
+                let p = m.positions[i as usize];
+                assert!(on(p), "{name}: {p}");
+            }
+        }
+        assert_eq!(covered, m.indices.len());
     }
 
     #[test]

@@ -57,10 +57,13 @@ pub fn detail_normal_texture(ctx: &GpuContext, detail: &DetailMap) -> Result<Tex
     .context("uploading the terrain's detail normal map")
 }
 
-/// Uploaded chunk meshes: `handles[(cz · n + cx) · (max_lod + 1) + lod]`.
+/// Uploaded chunk meshes, each chunk at each LOD (`(cz · n + cx) · (max_lod + 1) + lod`) once,
+/// registered as its ground (`ground[i]`) and the four sides of its skirt (`skirts[i]`, in
+/// [`sierra_terrain::chunks::SKIRT_SIDES`] order), which share its buffers.
 pub struct LandscapeGpu {
     grid: ChunkGrid,
-    handles: Vec<MeshHandle>,
+    ground: Vec<MeshHandle>,
+    skirts: Vec<[MeshHandle; 4]>,
 }
 
 impl LandscapeGpu {
@@ -84,12 +87,15 @@ impl LandscapeGpu {
         let island = landscape.island.as_ref().context("island heights")?;
         let grid = ChunkGrid::new(island);
         let n = grid.chunks_per_side;
-        let mut handles = Vec::with_capacity(n * n * (grid.max_lod as usize + 1));
+        let count = n * n * (grid.max_lod as usize + 1);
+        let (mut ground, mut skirts) = (Vec::with_capacity(count), Vec::with_capacity(count));
         for cz in 0..n {
             for cx in 0..n {
                 for lod in 0..=grid.max_lod {
-                    let mesh = grid.mesh(island, ChunkLod { cx, cz, lod });
-                    handles.push(renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?);
+                    let (ground_handle, sides) =
+                        upload_chunk(ctx, renderer, &grid, island, ChunkLod { cx, cz, lod })?;
+                    ground.push(ground_handle);
+                    skirts.push(sides);
                 }
             }
         }
@@ -99,42 +105,123 @@ impl LandscapeGpu {
             normal_scale: DETAIL_NORMAL_SCALE,
             ..island_surface()
         };
-        renderer.set_shared_material(ctx, &handles, &surface)?;
-        Ok(Self { grid, handles })
+        let every: Vec<MeshHandle> = ground
+            .iter()
+            .chain(skirts.iter().flatten())
+            .copied()
+            .collect();
+        renderer.set_shared_material(ctx, &every, &surface)?;
+        Ok(Self {
+            grid,
+            ground,
+            skirts,
+        })
     }
 
     /// One draw per chunk at the LOD its distance from `eye` asks for (as
-    /// [`ChunkGrid::select`], without allocating).
+    /// [`ChunkGrid::select`], without allocating), and one per side of its skirt that
+    /// [`ChunkGrid::skirt_sides`] asks for (the island's edge, or a neighbour at another step):
+    /// between chunks of one step the skirt is hidden below the ground, and would only cost
+    /// fragments.
     pub fn push_draws(&self, landscape: &Landscape, eye: Vec3, draws: &mut Vec<DrawItem>) {
         let grid = &self.grid;
         let n = grid.chunks_per_side;
         let side = landscape.params.size / (landscape.params.resolution - 1).max(1) as f32
             * grid.chunk_cells as f32;
         let lods = grid.max_lod as usize + 1;
+        let lod_of = |cx: usize, cz: usize| {
+            let center = grid.chunk_center(cx, cz);
+            let d = ((Vec2::new(eye.x, eye.z) - center).abs() - Vec2::splat(side * 0.5))
+                .max(Vec2::ZERO)
+                .length();
+            let mut lod = 0;
+            while lod < grid.max_lod && d > LOD_DISTANCE * (1u32 << lod) as f32 {
+                lod += 1;
+            }
+            lod
+        };
         for cz in 0..n {
             for cx in 0..n {
-                let center = grid.chunk_center(cx, cz);
-                let d = ((Vec2::new(eye.x, eye.z) - center).abs() - Vec2::splat(side * 0.5))
-                    .max(Vec2::ZERO)
-                    .length();
-                let mut lod = 0;
-                while lod < grid.max_lod && d > LOD_DISTANCE * (1u32 << lod) as f32 {
-                    lod += 1;
+                let lod = lod_of(cx, cz);
+                let index = (cz * n + cx) * lods + lod as usize;
+                let sides = grid.skirt_sides(ChunkLod { cx, cz, lod }, lod_of);
+                let skirts = self.skirts[index]
+                    .iter()
+                    .zip(sides)
+                    .filter_map(|(&mesh, needed)| needed.then_some(mesh));
+                for mesh in std::iter::once(self.ground[index]).chain(skirts) {
+                    draws.push(chunk_draw(mesh));
                 }
-                draws.push(DrawItem {
-                    mesh: self.handles[(cz * n + cx) * lods + lod as usize],
-                    model: Mat4::IDENTITY,
-                    material: Material {
-                        base_color: Vec4::ONE,
-                        specular_color: Vec3::splat(0.04),
-                        specular_power: 12.0,
-                        emissive: Vec3::ZERO,
-                    },
-                    surface: None,
-                });
             }
         }
     }
+}
+
+/// Uploads `chunk`'s mesh once and registers its parts, which share its buffers: the ground
+/// (casting sun shadows) and the four sides of its skirt (casting none: a skirt hangs below the
+/// ground it borders), each with the bounds of its own vertices.
+///
+/// # Errors
+/// GPU errors.
+fn upload_chunk(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    grid: &ChunkGrid,
+    island: &sierra_terrain::Island,
+    chunk: ChunkLod,
+) -> Result<(MeshHandle, [MeshHandle; 4])> {
+    let mesh = grid.mesh(island, chunk);
+    let whole = renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?;
+    let whole = renderer.mesh(whole).context("the chunk just uploaded")?;
+    let ranges = std::iter::once(0..grid.surface_index_count(chunk))
+        .chain((0..4).map(|side| grid.skirt_index_range(chunk, side)));
+    let parts: Vec<_> = ranges
+        .map(|range| {
+            let bounds = used_bounds(&mesh, range.clone());
+            (whole.range(range.start as u32..range.end as u32), bounds)
+        })
+        .collect();
+    let mut handles = parts.into_iter().map(|(part, bounds)| {
+        let handle = renderer.add_gpu_mesh(part);
+        renderer.set_mesh_bounds(handle, bounds);
+        handle
+    });
+    let ground = handles.next().context("a chunk's ground")?;
+    let sides: Vec<MeshHandle> = handles.collect();
+    for &side in &sides {
+        renderer.set_caster_indices(side, Some(0));
+    }
+    let sides = <[MeshHandle; 4]>::try_from(sides)
+        .ok()
+        .context("a chunk's four skirt sides")?;
+    Ok((ground, sides))
+}
+
+/// A draw of one part of a chunk (its ground or a side of its skirt).
+fn chunk_draw(mesh: MeshHandle) -> DrawItem {
+    DrawItem {
+        mesh,
+        model: Mat4::IDENTITY,
+        material: Material {
+            base_color: Vec4::ONE,
+            specular_color: Vec3::splat(0.04),
+            specular_power: 12.0,
+            emissive: Vec3::ZERO,
+        },
+        surface: None,
+    }
+}
+
+/// Model-space bounds of the vertices `mesh`'s indices `range` use (a chunk's ground or one
+/// side of its skirt); `None` for an empty range.
+fn used_bounds(mesh: &sierra_terrain::Mesh, range: std::ops::Range<usize>) -> Option<(Vec3, Vec3)> {
+    let mut used = mesh
+        .indices
+        .get(range)?
+        .iter()
+        .filter_map(|&i| mesh.positions.get(i as usize).copied());
+    let first = used.next()?;
+    Some(used.fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p))))
 }
 
 /// First octave of the island's bump detail (seed 002: bump-mapped terrain): 2 m features

@@ -236,6 +236,7 @@ impl Skinning {
         let output = meshes.add_gpu_mesh(GpuMesh {
             vertex_buffer: output,
             index_buffer,
+            first_index: 0,
             index_count: mesh.mesh.indices.len() as u32,
             vertex_count,
         });

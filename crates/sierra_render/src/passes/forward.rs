@@ -14,7 +14,7 @@
 //! ([`crate::gpu_util::storage_buffer`]); `sierra/tests/renderer_memory.rs` guards it.
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat3, Mat4, Vec4};
+use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use super::frustum::{transform_aabb, Frustum};
 use super::scene_pipelines::ScenePipelines;
@@ -78,7 +78,8 @@ pub struct ForwardPass {
     pub culling: bool,
     /// Draws this frame's `prepare` culled.
     culled: u32,
-    /// This frame's draw indices: opaque ones in order, then blended ones back to front.
+    /// This frame's draw indices with their sort keys: opaque ones front to back (distance to
+    /// their bounds), then blended ones back to front (view depth).
     draw_order: Vec<(f32, u32)>,
     /// Group 0: camera, lights, environment ([`FrameBindings`], the renderer's).
     frame: FrameBindings,
@@ -250,6 +251,18 @@ fn create_object_buffer(
     Ok((buffer, bind_group))
 }
 
+/// Distance in metres from `eye` to `draw`'s world bounds (0 inside them), or to its origin
+/// when its mesh has no bounds.
+fn distance_to_draw(eye: Vec3, meshes: &MeshStore, draw: &crate::DrawItem) -> f32 {
+    match meshes.bounds(draw.mesh) {
+        Some((min, max)) => {
+            let (lo, hi) = transform_aabb(&draw.model, min, max);
+            eye.clamp(lo, hi).distance(eye)
+        }
+        None => draw.model.w_axis.truncate().distance(eye),
+    }
+}
+
 /// Whether `model` mirrors (negative determinant of its linear part), reversing the winding.
 fn is_mirrored(model: &Mat4) -> bool {
     Mat3::from_mat4(*model).determinant() < 0.0
@@ -329,20 +342,25 @@ impl Pass for ForwardPass {
             ctx.queue
                 .write_buffer(&self.object_buffer, 0, &self.staging);
         }
-        // Opaque draws in submission order, then blended ones far to near (painter's order by
-        // the view depth of each draw's origin).
+        // Opaque draws near to far (by the distance from the eye to each draw's world bounds),
+        // so a GPU's early depth test rejects what nearer draws already cover; then blended
+        // ones far to near (painter's order by the view depth of each draw's origin).
         // Draws outside the view frustum are left out of the order (and counted).
         let frustum = Frustum::from_view_proj(frame.camera.view_proj());
+        let eye = frame.camera.position;
         self.draw_order.clear();
         self.culled = 0;
         for (i, draw) in inputs.draws.iter().enumerate() {
             if !self.visible(&frustum, inputs.meshes, draw) {
                 self.culled += 1;
             } else if !inputs.materials.of_draw(draw).variant.blend {
-                self.draw_order.push((f32::NEG_INFINITY, i as u32));
+                let distance = distance_to_draw(eye, inputs.meshes, draw);
+                self.draw_order.push((distance, i as u32));
             }
         }
         let opaque = self.draw_order.len();
+        // Stable: draws at equal distances keep their submission order.
+        self.draw_order[..opaque].sort_by(|a, b| a.0.total_cmp(&b.0));
         for (i, draw) in inputs.draws.iter().enumerate() {
             if inputs.materials.of_draw(draw).variant.blend
                 && self.visible(&frustum, inputs.meshes, draw)
@@ -395,7 +413,7 @@ impl Pass for ForwardPass {
             };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(2, &material.bind_group, &[]);
-            self.draw_object(&mut pass, i, mesh);
+            self.draw_object(&mut pass, i, mesh, mesh.index_count);
         }
     }
 
@@ -405,29 +423,42 @@ impl Pass for ForwardPass {
 }
 
 impl ForwardPass {
-    /// Binds draw `i`'s object uniforms (group 1) and `mesh`'s buffers, and draws it.
-    fn draw_object(&self, pass: &mut wgpu::RenderPass<'_>, i: usize, mesh: &GpuMesh) {
+    /// Binds draw `i`'s object uniforms (group 1) and `mesh`'s buffers, and draws the first
+    /// `indices` indices of its range.
+    fn draw_object(&self, pass: &mut wgpu::RenderPass<'_>, i: usize, mesh: &GpuMesh, indices: u32) {
         let offset = (i as u64 * self.object_stride) as u32;
         pass.set_bind_group(1, &self.object_bind_group, &[offset]);
         pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
         pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+        pass.draw_indexed(mesh.first_index..mesh.first_index + indices, 0, 0..1);
     }
 }
 
-/// The frame's meshes and its skinned outputs (every one of [`PassInputs::draws`], culled or
-/// not: a caster outside the view still shadows it) cast sun shadows, each with its model
-/// matrix from this pass's per-draw uniforms: one buffer for both passes.
+/// The frame's meshes and its skinned outputs cast sun shadows, each with its model matrix from
+/// this pass's per-draw uniforms (one buffer for both passes): every one of
+/// [`PassInputs::draws`] whose world bounds meet the light's frustum, whether the camera sees it
+/// or not (a caster outside the view still shadows what is in it), with the indices its mesh
+/// casts ([`MeshStore::caster_index_count`]: a terrain chunk's ground, not its skirt). Draws
+/// without bounds always cast.
 impl ShadowCaster for ForwardPass {
     fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool {
         !inputs.draws.is_empty()
     }
 
-    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>) {
+    fn record_shadow(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        inputs: &PassInputs<'_>,
+        light: &Frustum,
+    ) {
         pass.set_pipeline(&self.caster_pipeline);
         for (i, draw) in inputs.draws.iter().enumerate() {
+            if !self.visible(light, inputs.meshes, draw) {
+                continue;
+            }
             if let Some(mesh) = inputs.meshes.get(draw.mesh) {
-                self.draw_object(pass, i, mesh);
+                let indices = inputs.meshes.caster_index_count(draw.mesh);
+                self.draw_object(pass, i, mesh, indices);
             }
         }
     }

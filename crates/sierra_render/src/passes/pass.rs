@@ -97,6 +97,13 @@ pub trait ShadowCaster {
     /// Whether the caster draws anything this frame (after every pass's `prepare`).
     fn casts_shadows(&self, inputs: &PassInputs<'_>) -> bool;
 
-    /// Draws the caster's depth into `pass` (the shadow map, group 0 bound).
-    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, inputs: &PassInputs<'_>);
+    /// Draws the caster's depth into `pass` (the shadow map, group 0 bound). `light` is the
+    /// frustum of this frame's light view-projection (the map's orthographic box): a caster
+    /// whose world bounds lie outside it cannot reach the map, and should not be drawn.
+    fn record_shadow(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        inputs: &PassInputs<'_>,
+        light: &super::frustum::Frustum,
+    );
 }

@@ -1,10 +1,13 @@
 //! Sun shadow map: the scene drawn from the sun into a depth texture, then sampled by the forward
 //! pass with percentage-closer filtering (seed 002 "Shadow", with the smoothed edges it asks for).
 //!
-//! - **Fit to the view**: the orthographic sun frustum encloses a bounding sphere of the camera
-//!   frustum cut at `max_distance`, extended towards the sun by `caster_margin` metres so casters
-//!   outside the view still cast; its centre is snapped to whole shadow-map texels so the shadow
-//!   does not shimmer as the camera moves ([`fit_sun_view_proj`]).
+//! - **Fit to the view**: the orthographic sun frustum is the rectangle, in the sun's axes, that
+//!   bounds the camera frustum cut at `max_distance`, extended towards the sun by
+//!   `caster_margin` metres so casters outside the view still cast; its sides come in whole
+//!   steps and its corner is snapped to whole shadow-map texels so the shadow does not shimmer
+//!   as the camera moves ([`fit_sun_view_proj`]).
+//! - **Casters culled**: each caster whose world bounds miss that box is not drawn
+//!   ([`super::ShadowCaster::record_shadow`] gets the box as a [`Frustum`]).
 //! - **Bias**: the caster pipeline uses a constant + slope-scaled depth bias
 //!   (`DepthBiasState`), and the receiver offsets its lookup along the surface normal by a
 //!   fraction of a texel (normal-offset shadows, Holbein 2011), so lit slopes show no acne while
@@ -18,8 +21,9 @@
 //! `shadow`).
 
 use glam::camera::rh::{proj::directx, view};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec2, Vec3, Vec4};
 
+use super::frustum::Frustum;
 use super::{Encoder, Pass, PassInputs, PassQueries};
 use crate::camera::Camera;
 use crate::context::GpuContext;
@@ -62,19 +66,83 @@ pub struct ShadowUniform {
     pub params: Vec4,
 }
 
-/// The orthographic world → sun clip matrix covering `camera`'s view up to `max_distance`.
+/// The fitted box's sides are whole multiples of this many metres (rounded up): they change,
+/// and move the texel grid, only when the view turns far enough to need another step, not
+/// with every small turn of the camera.
+pub const FIT_STEP: f32 = 2.0;
+
+/// The sun's orthographic box for one frame ([`fit_sun_view_proj`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SunFit {
+    /// World → sun clip space (depth 0 on the sun's side).
+    pub view_proj: Mat4,
+    /// World size of one shadow-map texel along the map's x and y axes (metres).
+    pub texel: Vec2,
+}
+
+/// The orthographic world → sun clip box fitted to what `camera` sees up to `max_distance`.
 ///
-/// `to_sun` points from the scene towards the sun (need not be unit length, must be non-zero);
-/// `resolution` is the shadow map's side in texels (for texel snapping); depth 0 is the sun side.
+/// The view frustum cut at `max_distance` from the eye (its 8 corners, the far ones pulled in
+/// along their rays) is bounded in the sun's axes; the box is that rectangle (each side rounded
+/// up to whole [`FIT_STEP`]s and its corner snapped to whole texels of the sun's axes through the
+/// world origin, so the shadow does not shimmer while the camera moves), and in depth it
+/// reaches `caster_margin` metres beyond the view towards the sun, so casters outside the view
+/// still cast. A rectangle rather than the slice's bounding sphere spends the map's texels on
+/// what the camera sees: about half the area of the sphere's square for the demo's views.
+///
+/// `to_sun` points from the scene towards the sun (need not be unit length; zero is taken as
+/// straight up); `resolution` is the shadow map's side in texels.
 pub fn fit_sun_view_proj(
     camera: &Camera,
     to_sun: Vec3,
     max_distance: f32,
     caster_margin: f32,
     resolution: u32,
-) -> Mat4 {
+) -> SunFit {
+    let to_sun = to_sun.normalize_or(Vec3::Y);
+    let up = if to_sun.y.abs() > 0.99 {
+        Vec3::Z
+    } else {
+        Vec3::Y
+    };
+    // Rotation only: the sun's axes through the world origin, so whole-texel offsets along
+    // them form a grid fixed in the world.
+    let rotation = view::look_to_mat4(Vec3::ZERO, -to_sun, up);
+    let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+    for corner in view_slice_corners(camera, max_distance) {
+        let p = rotation.transform_point3(corner);
+        (lo, hi) = (lo.min(p), hi.max(p));
+    }
+    let res = resolution.max(2) as f32;
+    let mut min = Vec2::ZERO;
+    let mut extent = Vec2::ZERO;
+    for axis in 0..2 {
+        // One texel more than the slice needs, so snapping the corner down keeps it covered.
+        let needed = (hi[axis] - lo[axis]).max(1e-3) * res / (res - 1.0);
+        extent[axis] = (needed / FIT_STEP).ceil() * FIT_STEP;
+        let texel = extent[axis] / res;
+        min[axis] = (lo[axis] / texel).floor() * texel;
+    }
+    // The view looks down −z: depth along the sun's rays is −z.
+    let (near, far) = (-hi.z - caster_margin, -lo.z);
+    let proj = directx::orthographic(
+        min.x,
+        min.x + extent.x,
+        min.y,
+        min.y + extent.y,
+        near,
+        far.max(near + 1e-3),
+    );
+    SunFit {
+        view_proj: proj * rotation,
+        texel: extent / res,
+    }
+}
+
+/// The 8 world-space corners of `camera`'s frustum, the far ones pulled in along their rays
+/// to `max_distance` metres from the eye.
+fn view_slice_corners(camera: &Camera, max_distance: f32) -> [Vec3; 8] {
     let inv_view_proj = camera.view_proj().inverse();
-    // Frustum corners in world space; the far ones pulled in to `max_distance` from the eye.
     let mut corners = [Vec3::ZERO; 8];
     for (i, corner) in corners.iter_mut().enumerate() {
         let ndc = Vec3::new(
@@ -90,37 +158,7 @@ pub fn fit_sun_view_proj(
             world
         };
     }
-    let centre = corners.iter().sum::<Vec3>() / 8.0;
-    let radius = corners
-        .iter()
-        .map(|c| c.distance(centre))
-        .fold(0.0f32, f32::max)
-        .max(1e-3)
-        .ceil();
-    let to_sun = to_sun.normalize_or(Vec3::Y);
-    let up = if to_sun.y.abs() > 0.99 {
-        Vec3::Z
-    } else {
-        Vec3::Y
-    };
-    // Rotation only: snap the centre to whole texels in the sun's view plane.
-    let rotation = view::look_to_mat4(Vec3::ZERO, -to_sun, up);
-    let texel = 2.0 * radius / resolution.max(1) as f32;
-    let mut snapped = rotation.transform_point3(centre);
-    snapped.x = (snapped.x / texel).floor() * texel;
-    snapped.y = (snapped.y / texel).floor() * texel;
-    let centre = rotation.inverse().transform_point3(snapped);
-    let eye = centre + to_sun * (radius + caster_margin);
-    let view = view::look_to_mat4(eye, -to_sun, up);
-    let proj = directx::orthographic(
-        -radius,
-        radius,
-        -radius,
-        radius,
-        0.0,
-        2.0 * radius + caster_margin,
-    );
-    proj * view
+    corners
 }
 
 /// The shadow pass: owns the shadow map, its caster pipeline and the receivers' bind group.
@@ -137,6 +175,8 @@ pub struct ShadowPass {
     bias: ShadowBias,
     /// Whether this frame casts (its [`crate::PostSettings::shadow`], read in `prepare`).
     enabled: bool,
+    /// This frame's light frustum (the map's box), against which casters are culled.
+    light: Frustum,
 }
 
 impl ShadowPass {
@@ -199,6 +239,7 @@ impl ShadowPass {
                     receiver,
                     bias: ShadowBias::default(),
                     enabled: false,
+                    light: Frustum::from_view_proj(Mat4::IDENTITY),
                 }
             },
         )
@@ -368,26 +409,27 @@ impl Pass for ShadowPass {
         self.enabled = s.enabled;
         let to_sun = -frame.sun.direction;
         let enabled = s.enabled && to_sun != Vec3::ZERO && frame.sun.intensity > 0.0;
-        let light_view_proj = fit_sun_view_proj(
+        let fit = fit_sun_view_proj(
             &frame.camera,
             to_sun,
             s.max_distance,
             s.caster_margin,
             self.resolution,
         );
-        // World size of one texel: the ortho box spans 2 / x-scale metres.
-        let texel_world = 2.0 / light_view_proj.x_axis.truncate().length() / self.resolution as f32;
+        let light_view_proj = fit.view_proj;
         let uniform = ShadowUniform {
             light_view_proj,
             params: Vec4::new(
                 f32::from(u8::from(enabled)),
                 1.0 / self.resolution as f32,
-                s.normal_offset_texels * texel_world,
+                // Along the coarser of the map's axes, so the offset clears a texel on both.
+                s.normal_offset_texels * fit.texel.max_element(),
                 s.pcf_radius.min(4) as f32,
             ),
         };
         ctx.queue
             .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        self.light = Frustum::from_view_proj(light_view_proj);
 
         Ok(())
     }
@@ -409,7 +451,7 @@ impl Pass for ShadowPass {
         for caster in inputs.shadow_casters {
             if caster.casts_shadows(inputs) {
                 pass.set_bind_group(0, &self.caster_group, &[]);
-                caster.record_shadow(&mut pass, inputs);
+                caster.record_shadow(&mut pass, inputs, &self.light);
             }
         }
     }

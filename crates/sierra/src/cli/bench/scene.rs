@@ -17,6 +17,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use plotters::style::RGBColor;
 use sierra_profile::{Profiler, ProfilerConfig};
+use sierra_render::pipeline_statistics::PassStatistics;
 use sierra_render::{FrameStats, GpuContext, GpuFrameTimings, HeadlessRenderer};
 use sierra_terrain::island::Backend;
 
@@ -144,8 +145,12 @@ fn pass_samples(gpu: &[GpuFrameTimings]) -> Vec<(String, Vec<f64>)> {
 }
 
 /// Per render-pass label, the mean of each pipeline statistic over the frames that reported
-/// statistics (`None` when none did: the adapter has no `PIPELINE_STATISTICS_QUERY`).
-fn mean_statistics(gpu: &[GpuFrameTimings]) -> Option<serde_json::Map<String, serde_json::Value>> {
+/// statistics, and the mean vertex and fragment invocations per pixel of a `pixels`-pixel
+/// screen (`None` when no frame reported: the adapter has no `PIPELINE_STATISTICS_QUERY`).
+fn mean_statistics(
+    gpu: &[GpuFrameTimings],
+    pixels: u64,
+) -> Option<serde_json::Map<String, serde_json::Value>> {
     let frames: Vec<_> = gpu
         .iter()
         .filter_map(|t| t.pass_statistics.as_deref())
@@ -176,10 +181,27 @@ fn mean_statistics(gpu: &[GpuFrameTimings]) -> Option<serde_json::Map<String, se
     Some(
         sums.into_iter()
             .map(|(label, sum)| {
+                let mean_of = |v: u64| v as f64 / n;
+                let counted = PassStatistics {
+                    vertex_shader_invocations: sum[0],
+                    fragment_shader_invocations: sum[3],
+                    ..PassStatistics::default()
+                };
+                let per_pixel = counted.per_pixel(pixels);
                 let means = names
                     .iter()
                     .zip(sum)
-                    .map(|(k, v)| (k.to_string(), (v as f64 / n).into()));
+                    .map(|(k, v)| (k.to_string(), mean_of(v).into()))
+                    .chain([
+                        (
+                            "vertex_invocations_per_pixel".to_owned(),
+                            (per_pixel.vertex / n).into(),
+                        ),
+                        (
+                            "fragment_invocations_per_pixel".to_owned(),
+                            (per_pixel.fragment / n).into(),
+                        ),
+                    ]);
                 (label, serde_json::Value::Object(means.collect()))
             })
             .collect(),
@@ -229,7 +251,10 @@ pub fn measure(level: &Path, size: Size, frames: usize, backend: Backend) -> Res
                 .map(|&s| (s, profiler.history_ms(s).unwrap_or_default()))
                 .collect(),
             passes: pass_samples(&gpu),
-            pipeline_statistics: mean_statistics(&gpu),
+            pipeline_statistics: mean_statistics(
+                &gpu,
+                u64::from(size.width) * u64::from(size.height),
+            ),
             skinned_draws: skinned_draws as f64 / frames.max(1) as f64,
             adapter: runner.ctx.adapter_summary(),
             gpu_memory: (&runner.ctx.gpu_memory()).into(),
@@ -381,7 +406,8 @@ fn frame_lines(runs: &[BackendRun]) -> Vec<Line> {
     lines
 }
 
-/// The table: start-up stages and frame rows, one column per backend.
+/// The table: start-up stages and frame rows (CPU and GPU times, every pass's shader
+/// invocations per pixel where the adapter counts them, memory), one column per backend.
 fn print_table(
     level: &Path,
     size: Size,
@@ -426,6 +452,23 @@ fn print_table(
                 .iter()
                 .find(|(l, _)| l == label)
                 .map(|(_, v)| Summary::of(v).mean)
+        })?;
+    }
+    // Shader invocations per screen pixel, each pass's mean over the frames (where counted).
+    let counted = |r: &BackendRun, label: &str, key: &str| {
+        r.pipeline_statistics
+            .as_ref()?
+            .get(label)?
+            .get(key)?
+            .as_f64()
+    };
+    let statistics = runs.iter().filter_map(|r| r.pipeline_statistics.as_ref());
+    for label in union(statistics.map(|s| s.keys())) {
+        row(&format!("frag/px {label}"), &|r| {
+            counted(r, label, "fragment_invocations_per_pixel")
+        })?;
+        row(&format!("vert/px {label}"), &|r| {
+            counted(r, label, "vertex_invocations_per_pixel")
         })?;
     }
     row("skinned meshes per frame", &|r| Some(r.skinned_draws))?;

@@ -17,8 +17,16 @@
 //! per crowd; instance buffers are written only at [`CrowdPass::set_instances`] (placing a crowd)
 //! and for the member ranges a frame's [`crate::CrowdFrame::updates`] list (members changing
 //! state at run time, [`CrowdInstance::switch_to`]).
+//!
+//! Members are culled on the CPU before the vertex stage ([`bounds`]): each keeps a world box
+//! that holds it in every baked pose, and a crowd is drawn as the runs of consecutive members
+//! whose boxes meet the view frustum (the lit pass) or the sun's box (the shadow pass), so a
+//! crowd wholly outside costs no vertex invocations.
 
+pub mod bounds;
 pub mod instance;
+
+use std::ops::Range;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
@@ -30,6 +38,7 @@ use crate::gpu_util;
 use crate::material::{GpuMaterial, MaterialBinder, SurfaceMaterial};
 use crate::mesh::{GpuMesh, Vertex};
 use crate::passes::forward::ObjectUniform;
+use crate::passes::frustum::Frustum;
 use crate::passes::scene_pipelines::ScenePipelines;
 use crate::passes::shadow::ShadowPass;
 use crate::passes::view::FrameBindings;
@@ -171,6 +180,10 @@ pub fn baked_texture_size(ctx: &GpuContext, baked: &BakedPalettes) -> Result<(u3
 struct Crowd {
     /// Bind-pose vertices and indices.
     mesh: GpuMesh,
+    /// Model-space box holding the mesh in every baked pose ([`bounds::posed_bounds`]).
+    posed: Option<(glam::Vec3, glam::Vec3)>,
+    /// `[member]` world boxes (`posed` under each instance's model), for culling.
+    member_bounds: Vec<(glam::Vec3, glam::Vec3)>,
     /// `[vertex]` joints (`Uint32x4`) then weights (`Float32x4`), interleaved.
     influences: wgpu::Buffer,
     instances: wgpu::Buffer,
@@ -184,13 +197,29 @@ struct Crowd {
 }
 
 impl Crowd {
-    /// Binds the crowd's vertex buffers (mesh, influences, instances) and draws its members.
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+    /// The runs of members to draw in `frustum`: all of them when `culling` is off.
+    fn runs<'a>(
+        &'a self,
+        frustum: &'a Frustum,
+        culling: bool,
+    ) -> Box<dyn Iterator<Item = Range<u32>> + 'a> {
+        if culling {
+            Box::new(bounds::visible_runs(&self.member_bounds, frustum))
+        } else {
+            Box::new(std::iter::once(0..self.instance_count).filter(|r| !r.is_empty()))
+        }
+    }
+
+    /// Binds the crowd's vertex buffers (mesh, influences, instances) once and draws each run
+    /// of `members` (instance ranges) as one instanced draw.
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>, members: impl Iterator<Item = Range<u32>>) {
         pass.set_vertex_buffer(0, self.mesh.vertex_buffer.slice(..));
         pass.set_vertex_buffer(1, self.influences.slice(..));
         pass.set_vertex_buffer(2, self.instances.slice(..));
         pass.set_index_buffer(self.mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..self.mesh.index_count, 0, 0..self.instance_count);
+        for run in members {
+            pass.draw_indexed(self.mesh.indices(), 0, run);
+        }
     }
 }
 
@@ -207,6 +236,9 @@ pub struct CrowdPass {
     frame: FrameBindings,
     crowds: Vec<Crowd>,
     time: f32,
+    /// Culling of members outside the view or the sun's box before the vertex stage (on by
+    /// default; off draws every member, as a control).
+    pub culling: bool,
     /// Samples per pixel `pipelines` were built for ([`RenderTargets::sample_count`]).
     sample_count: u32,
 }
@@ -390,6 +422,7 @@ impl CrowdPass {
             frame: frame.clone(),
             crowds: Vec::new(),
             time: 0.0,
+            culling: true,
             sample_count: 1,
         })
     }
@@ -452,6 +485,8 @@ impl CrowdPass {
         let (instances_buffer, capacity) = create_instances(ctx, instances.len().max(1))?;
         self.crowds.push(Crowd {
             mesh: gpu_mesh,
+            posed: bounds::posed_bounds(mesh, baked),
+            member_bounds: Vec::new(),
             influences,
             instances: instances_buffer,
             instance_capacity: capacity,
@@ -491,6 +526,7 @@ impl CrowdPass {
                 .write_buffer(&c.instances, 0, bytemuck::cast_slice(instances));
         }
         c.instance_count = instances.len() as u32;
+        c.member_bounds = bounds::member_bounds(c.posed, instances);
         Ok(())
     }
 
@@ -521,6 +557,8 @@ impl CrowdPass {
             ctx.queue
                 .write_buffer(&c.instances, offset, bytemuck::cast_slice(instances));
         }
+        let moved = bounds::member_bounds(c.posed, instances);
+        c.member_bounds[first..end].copy_from_slice(&moved);
         Ok(())
     }
 
@@ -531,12 +569,28 @@ impl CrowdPass {
             .ok_or_else(|| RenderError::InvalidInput(format!("unknown crowd {}", handle.0)))
     }
 
+    /// Triangles the crowd pass submits for a view of `view_proj` (world → clip): those of the
+    /// members it does not cull (all of them with [`Self::culling`] off).
+    pub fn drawn_triangles(&self, view_proj: Mat4) -> u64 {
+        let frustum = Frustum::from_view_proj(view_proj);
+        let members = |c: &Crowd| -> u64 {
+            c.runs(&frustum, self.culling)
+                .map(|r| u64::from(r.end - r.start))
+                .sum()
+        };
+        self.crowds
+            .iter()
+            .map(|c| members(c) * u64::from(c.mesh.index_count / 3))
+            .sum()
+    }
+
     /// Crowds added so far.
     pub fn crowd_count(&self) -> usize {
         self.crowds.len()
     }
 
-    /// Instances drawn per frame over all crowds, and the triangles they submit.
+    /// Instances placed over all crowds, and the triangles they would submit unculled (what a
+    /// frame draws is [`Self::drawn_triangles`]).
     pub fn totals(&self) -> (u64, u64) {
         self.crowds.iter().fold((0, 0), |(n, t), c| {
             let n_c = u64::from(c.instance_count);
@@ -552,11 +606,19 @@ impl ShadowCaster for CrowdPass {
         self.crowds.iter().any(|c| c.instance_count > 0)
     }
 
-    fn record_shadow(&self, pass: &mut wgpu::RenderPass<'_>, _inputs: &PassInputs<'_>) {
+    fn record_shadow(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        _inputs: &PassInputs<'_>,
+        light: &Frustum,
+    ) {
         pass.set_pipeline(&self.shadow_pipeline);
-        for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
-            pass.set_bind_group(1, &c.bind_group, &[]);
-            c.draw(pass);
+        for c in &self.crowds {
+            let mut runs = c.runs(light, self.culling).peekable();
+            if runs.peek().is_some() {
+                pass.set_bind_group(1, &c.bind_group, &[]);
+                c.draw(pass, runs);
+            }
         }
     }
 }
@@ -640,7 +702,12 @@ impl Pass for CrowdPass {
                 .pipelines
                 .get(&wireframe_key(self.sample_count))
                 .is_some();
-        for c in self.crowds.iter().filter(|c| c.instance_count > 0) {
+        let frustum = Frustum::from_view_proj(inputs.frame.camera.view_proj());
+        for c in &self.crowds {
+            let mut runs = c.runs(&frustum, self.culling).peekable();
+            if runs.peek().is_none() {
+                continue;
+            }
             let key = if wireframe {
                 wireframe_key(self.sample_count)
             } else {
@@ -655,7 +722,7 @@ impl Pass for CrowdPass {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(1, &c.bind_group, &[]);
             pass.set_bind_group(2, &c.material.bind_group, &[]);
-            c.draw(&mut pass);
+            c.draw(&mut pass, runs);
         }
     }
 
