@@ -67,6 +67,30 @@ where
     Some((status, stdout, stderr))
 }
 
+/// `xvfb-run -a` of `command` (program and arguments) on a `screen` ("WxH") display, with
+/// lavapipe's Vulkan unless `WGPU_BACKEND` says otherwise, a private runtime folder, no Wayland,
+/// piped output, and its own process group, so a timed-out run is killed whole (xvfb-run, Xvfb
+/// and sierra), not left running to slow every later test.
+fn xvfb_command(
+    screen: &str,
+    command: impl IntoIterator<Item = OsString>,
+    runtime_dir: &std::path::Path,
+) -> Command {
+    let mut xvfb = Command::new("xvfb-run");
+    xvfb.args(["-a", "-s", &format!("-screen 0 {screen}x24")])
+        .args(command)
+        .env(
+            "WGPU_BACKEND",
+            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
+        )
+        .env("XDG_RUNTIME_DIR", runtime_dir)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    xvfb
+}
+
 /// Runs `command` (program and arguments) under `xvfb-run -a` as [`window_run_ok`] describes.
 fn run_in_xvfb(
     screen: &str,
@@ -77,20 +101,7 @@ fn run_in_xvfb(
         return None;
     }
     let runtime_dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new("xvfb-run")
-        .args(["-a", "-s", &format!("-screen 0 {screen}x24")])
-        .args(command)
-        .env(
-            "WGPU_BACKEND",
-            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
-        )
-        .env("XDG_RUNTIME_DIR", runtime_dir.path())
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group, so a timed-out run is killed whole (xvfb-run, Xvfb and
-        // sierra), not left running to slow every later test.
-        .process_group(0)
+    let mut child = xvfb_command(screen, command, runtime_dir.path())
         .spawn()
         .expect("xvfb-run starts");
     let deadline = Instant::now() + timeout;
@@ -142,19 +153,9 @@ where
         return None;
     }
     let runtime_dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new("xvfb-run")
-        .args(["-a", "-s", &format!("-screen 0 {screen}x24")])
-        .arg(env!("CARGO_BIN_EXE_sierra"))
-        .args(args)
-        .env(
-            "WGPU_BACKEND",
-            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
-        )
-        .env("XDG_RUNTIME_DIR", runtime_dir.path())
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
+    let command = std::iter::once(OsString::from(env!("CARGO_BIN_EXE_sierra")))
+        .chain(args.into_iter().map(|a| a.as_ref().to_owned()));
+    let mut child = xvfb_command(screen, command, runtime_dir.path())
         .spawn()
         .expect("xvfb-run starts");
     let stdout = collect(child.stdout.take().unwrap());

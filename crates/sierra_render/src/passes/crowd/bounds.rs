@@ -8,7 +8,8 @@ use std::ops::Range;
 
 use glam::{Mat4, Vec3, Vec4};
 
-use super::{BakedPalettes, CrowdInstance};
+use crate::passes::crowd::baked::BakedPalettes;
+use crate::passes::crowd::instance::CrowdInstance;
 use crate::passes::frustum::{transform_aabb, Frustum};
 use crate::skinned_mesh::SkinnedMeshData;
 
@@ -122,7 +123,7 @@ fn union(a: Option<(Vec3, Vec3)>, b: (Vec3, Vec3)) -> (Vec3, Vec3) {
 mod tests {
     use super::*;
     use crate::mesh::MeshData;
-    use crate::passes::crowd::BakedPaletteClip;
+    use crate::passes::crowd::baked::BakedPaletteClip;
     use glam::Quat;
 
     /// Two joints: joint 0 still, joint 1 swinging about the origin by 90° around Z over 3 frames.
