@@ -3,6 +3,7 @@
 //! shares ([`LANES`], [`BlockX`], [`BLEND_CELLS`]).
 
 use super::super::perlin::{fade, GRAD_ROWS};
+use super::super::perlin2d::grad2_split;
 
 /// Lanes per block.
 pub const LANES: usize = 8;
@@ -149,6 +150,38 @@ pub(super) fn fill_scalar<const Z3: bool>(
             let zo = if c & 4 == 0 { z.frac } else { z.frac1 };
             cells.vals[c][xi] = g[0];
             cells.vals[8 + c][xi] = g[1] * yo + g[2] * zo;
+        }
+    }
+    0
+}
+
+/// The fill kernel of true 2D noise ([`super::super::perlin2d`], Gustavson's `noise2`): per cell
+/// and corner the hash `p[X + p[Y]]` and its planar gradient split as `gx·x + k`
+/// ([`grad2_split`]), corners in the order of [`CellGrads`] (x offset bit 0, y offset bit 1).
+/// Writes no wrapped columns.
+#[inline(always)]
+pub(super) fn fill_noise2d(
+    cells: &mut CellGrads,
+    p: &[u8; 512],
+    y: Axis,
+    _z: Axis,
+    start: i64,
+    count: usize,
+) -> usize {
+    let (py0, py1) = (p[y.cell] as usize, p[(y.cell + 1) & 255] as usize);
+    for k in 0..count {
+        let xi = ((start + k as i64) & 255) as usize;
+        let xi1 = (xi + 1) & 255;
+        let corners = [
+            (xi, py0, y.frac),
+            (xi1, py0, y.frac),
+            (xi, py1, y.frac1),
+            (xi1, py1, y.frac1),
+        ];
+        for (c, (xc, py, yo)) in corners.into_iter().enumerate() {
+            let (gx, kk) = grad2_split::<f32>(p[xc + py] as usize, yo);
+            cells.vals[c][xi] = gx;
+            cells.vals[8 + c][xi] = kk;
         }
     }
     0
