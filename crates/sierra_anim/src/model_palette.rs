@@ -124,7 +124,6 @@ mod avx2 {
 
     use glam::Mat4;
 
-    use crate::lane::{trs_to_affine, Trs};
     use crate::simd::LANES;
     use crate::soa::SoaTransform;
     use crate::NO_PARENT;
@@ -171,6 +170,42 @@ mod avx2 {
         )
     }
 
+    /// The 12 affine entries of `trs_to_affine` for a block's 8 joints, lane `i` of entry `k`
+    /// at `out[k][i]`: the same operations in the same order as `lane::trs_to_affine` on
+    /// [`crate::F8`] (written with intrinsics: the generic lanes compile to shuffles here).
+    #[inline(always)]
+    unsafe fn affine_block(p: &SoaTransform, out: &mut [[f32; 8]; 12]) {
+        // SAFETY: `F8` is 8 `f32`, 32-byte aligned; `out`'s rows are written unaligned.
+        unsafe {
+            let ld = |v: &crate::F8| _mm256_load_ps(v.0.as_ptr());
+            let [x, y, z, w] = p.rotation.each_ref().map(ld);
+            let [sx, sy, sz] = p.scale.each_ref().map(ld);
+            let (add, sub, mul) = (_mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps);
+            let (x2, y2, z2) = (add(x, x), add(y, y), add(z, z));
+            let (xx, xy, xz) = (mul(x, x2), mul(x, y2), mul(x, z2));
+            let (yy, yz, zz) = (mul(y, y2), mul(y, z2), mul(z, z2));
+            let (wx, wy, wz) = (mul(w, x2), mul(w, y2), mul(w, z2));
+            let one = _mm256_set1_ps(1.0);
+            let m = [
+                mul(sub(one, add(yy, zz)), sx),
+                mul(add(xy, wz), sx),
+                mul(sub(xz, wy), sx),
+                mul(sub(xy, wz), sy),
+                mul(sub(one, add(xx, zz)), sy),
+                mul(add(yz, wx), sy),
+                mul(add(xz, wy), sz),
+                mul(sub(yz, wx), sz),
+                mul(sub(one, add(xx, yy)), sz),
+                ld(&p.translation[0]),
+                ld(&p.translation[1]),
+                ld(&p.translation[2]),
+            ];
+            for (o, v) in out.iter_mut().zip(m) {
+                _mm256_storeu_ps(o.as_mut_ptr(), v);
+            }
+        }
+    }
+
     /// The fused pass. # Safety: the CPU has AVX2; `model.len() == parents.len()`,
     /// `local.len() == soa_blocks(parents.len())`, `ibm.len() == palette.len() == parents.len()`.
     #[target_feature(enable = "avx2")]
@@ -188,8 +223,9 @@ mod avx2 {
         unsafe {
             let root = dup(root);
             let mut prev = root;
+            let mut m = [[0f32; 8]; 12];
             for (b, block) in local.iter().enumerate() {
-                let m = trs_to_affine(&Trs::from(block));
+                affine_block(block, &mut m);
                 for i in 0..LANES.min(n - b * LANES) {
                     let j = b * LANES + i;
                     let p = parents[j];
@@ -201,7 +237,7 @@ mod avx2 {
                         dup(model.get_unchecked(p as usize))
                     };
                     let [px, py, pz, pw] = parent.0;
-                    let l = |k: usize| m[k].0[i];
+                    let l = |k: usize| m[k][i];
                     let cur = Dup([
                         col3(px, l(0), py, l(1), pz, l(2)),
                         col3(px, l(3), py, l(4), pz, l(5)),
