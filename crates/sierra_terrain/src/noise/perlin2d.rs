@@ -22,19 +22,20 @@
 
 use super::perlin::{fade, lerp, NoiseFloat, Permutation};
 
+/// `gx` of `noise1234`'s `grad2` per `hash & 7`: `u`'s sign (`h < 4`: `u = x`) or `2·v`'s
+/// (`h ≥ 4`: `v = x`).
+const GX: [f64; 8] = [1.0, -1.0, 1.0, -1.0, 2.0, 2.0, -2.0, -2.0];
+/// The factor of `yo` in `grad2` per `hash & 7`: `2·v`'s sign (`h < 4`: `v = y`) or `u`'s.
+const KY: [f64; 8] = [2.0, 2.0, -2.0, -2.0, 1.0, -1.0, 1.0, -1.0];
+
 /// `(gx, k)` of a corner with hash byte `hash` and y offset `yo`: `noise1234`'s
 /// `grad2(hash, xo, yo) = gx·xo + k` with `gx ∈ {±1, ±2}` and `k ∈ {±yo, ±2·yo}`. Both products
-/// are exact (powers of two), so `gx·xo + k` rounds once, as `grad2` does.
+/// are exact (powers of two), so `gx·xo + k` rounds once, as `grad2` does. Table look-ups, not
+/// branches: random hashes mispredict.
 #[inline(always)]
 pub(crate) fn grad2_split<T: NoiseFloat>(hash: usize, yo: T) -> (T, T) {
     let h = hash & 7;
-    let s1 = T::from_f64(if h & 1 == 0 { 1.0 } else { -1.0 });
-    let s2 = T::from_f64(if h & 2 == 0 { 2.0 } else { -2.0 });
-    if h < 4 {
-        (s1, s2 * yo)
-    } else {
-        (s2, s1 * yo)
-    }
+    (T::from_f64(GX[h]), T::from_f64(KY[h]) * yo)
 }
 
 /// True 2D improved Perlin noise at `(x, y)` (see the module docs), about ±2; lattice cells

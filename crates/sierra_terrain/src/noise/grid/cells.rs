@@ -155,10 +155,11 @@ pub(super) fn fill_scalar<const Z3: bool>(
     0
 }
 
-/// The fill kernel of true 2D noise ([`super::super::perlin2d`], Gustavson's `noise2`): per cell
-/// and corner the hash `p[X + p[Y]]` and its planar gradient split as `gx·x + k`
-/// ([`grad2_split`]), corners in the order of [`CellGrads`] (x offset bit 0, y offset bit 1).
-/// Writes no wrapped columns.
+/// The fill kernel of true 2D noise ([`super::super::perlin2d`], Gustavson's `noise2`): each
+/// lattice point `X` of the row's two lattice lines gets its hash `p[X + p[Y]]` and its planar
+/// gradient split as `gx·x + k` ([`grad2_split`]'s tables) once; a cell's corners are then its
+/// two points on each line (the right corner of one cell is the left corner of the next), copied
+/// into [`CellGrads`]'s order (x offset bit 0, y offset bit 1). Writes no wrapped columns.
 #[inline(always)]
 pub(super) fn fill_noise2d(
     cells: &mut CellGrads,
@@ -169,19 +170,27 @@ pub(super) fn fill_noise2d(
     count: usize,
 ) -> usize {
     let (py0, py1) = (p[y.cell] as usize, p[(y.cell + 1) & 255] as usize);
-    for k in 0..count {
-        let xi = ((start + k as i64) & 255) as usize;
-        let xi1 = (xi + 1) & 255;
-        let corners = [
-            (xi, py0, y.frac),
-            (xi1, py0, y.frac),
-            (xi, py1, y.frac1),
-            (xi1, py1, y.frac1),
-        ];
-        for (c, (xc, py, yo)) in corners.into_iter().enumerate() {
-            let (gx, kk) = grad2_split::<f32>(p[xc + py] as usize, yo);
-            cells.vals[c][xi] = gx;
-            cells.vals[8 + c][xi] = kk;
+    // Lattice points start ..= start + count: [gx on line 0, k on line 0, gx on line 1, k on line 1].
+    let mut pts = [[0f32; 257]; 4];
+    for k in 0..=count {
+        let x = ((start + k as i64) & 255) as usize;
+        let (g0, k0) = grad2_split::<f32>(p[x + py0] as usize, y.frac);
+        let (g1, k1) = grad2_split::<f32>(p[x + py1] as usize, y.frac1);
+        pts[0][k] = g0;
+        pts[1][k] = k0;
+        pts[2][k] = g1;
+        pts[3][k] = k1;
+    }
+    // Cells start .. start + count, in at most two runs of columns (the 255 → 0 wrap).
+    let first = (start & 255) as usize;
+    let head = count.min(256 - first);
+    for (from, col, len) in [(0, first, head), (head, 0, count - head)] {
+        for (line, (gv, kv)) in [(0, (0, 8)), (2, (2, 10))] {
+            for dx in 0..2 {
+                let src = from + dx..from + dx + len;
+                cells.vals[gv + dx][col..col + len].copy_from_slice(&pts[line][src.clone()]);
+                cells.vals[kv + dx][col..col + len].copy_from_slice(&pts[line + 1][src]);
+            }
         }
     }
     0
