@@ -226,6 +226,7 @@ mod avx2 {
             let mut m = [[0f32; 8]; 12];
             for (b, block) in local.iter().enumerate() {
                 affine_block(block, &mut m);
+                #[allow(clippy::needless_range_loop)] // `i` is a lane of all 12 rows of `m`
                 for i in 0..LANES.min(n - b * LANES) {
                     let j = b * LANES + i;
                     let p = parents[j];

@@ -172,6 +172,7 @@ pub(super) fn fill_noise2d(
     let (py0, py1) = (p[y.cell] as usize, p[(y.cell + 1) & 255] as usize);
     // Lattice points start ..= start + count: [gx on line 0, k on line 0, gx on line 1, k on line 1].
     let mut pts = [[0f32; 257]; 4];
+    #[allow(clippy::needless_range_loop)] // `k` is a column of all four rows and a lattice x
     for k in 0..=count {
         let x = ((start + k as i64) & 255) as usize;
         let (g0, k0) = grad2_split::<f32>(p[x + py0] as usize, y.frac);
