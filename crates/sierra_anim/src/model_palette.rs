@@ -104,18 +104,14 @@ const IN_ORDER: [u16; 256] = {
     a
 };
 
-/// Whether `joints` is `0..n` (skin joint `i` is skeleton joint `i`, every joint skinned).
+/// Whether `joints` is `0..n` (skin joint `i` is skeleton joint `i`, every joint skinned): one
+/// slice comparison against [`IN_ORDER`] up to 256 joints (it runs once per character).
 fn joints_in_order(joints: &[u16], n: usize) -> bool {
-    if joints.len() != n {
-        return false;
-    }
-    joints.chunks(IN_ORDER.len()).enumerate().all(|(c, chunk)| {
-        let base = (c * IN_ORDER.len()) as u16;
-        chunk
-            .iter()
-            .zip(&IN_ORDER)
-            .all(|(&j, &k)| j == base.wrapping_add(k))
-    })
+    joints.len() == n
+        && match IN_ORDER.get(..n) {
+            Some(prefix) => joints == prefix,
+            None => joints.iter().enumerate().all(|(i, &j)| usize::from(j) == i),
+        }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -399,6 +395,20 @@ mod tests {
         let after = run(&local);
         assert_eq!(before[4], after[4]);
         assert_ne!(before[5], after[5]);
+    }
+
+    #[test]
+    fn joints_in_order_means_zero_to_n() {
+        let order: Vec<u16> = (0..300).collect();
+        assert!(joints_in_order(&order[..68], 68));
+        assert!(joints_in_order(&order, 300));
+        assert!(!joints_in_order(&order[..68], 69));
+        let mut swapped = order.clone();
+        swapped.swap(3, 4);
+        assert!(!joints_in_order(&swapped[..68], 68));
+        swapped.swap(3, 4);
+        swapped.swap(280, 290);
+        assert!(!joints_in_order(&swapped, 300));
     }
 
     #[test]
