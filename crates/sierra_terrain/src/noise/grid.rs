@@ -204,15 +204,17 @@ enum Row<'f> {
     Fbm(&'f Fbm),
 }
 
-/// One row of `row` on lanes of `L`, with the block kernel `block_fn` and the cell fill `fill`
-/// of one code path, octave by octave: plain noise is one octave at frequency 1,
+/// One row of `row` on lanes of `L`, with the block kernel `block_fn` and the cell fills `fill`
+/// (Perlin's lattice) and `fill2d` (true 2D noise's) of one code path, octave by octave: plain noise is one octave at frequency 1,
 /// `out[i] = perlin3(x0 + i·dx, y, z)` (or added, see [`Emit`]); fBm sums its octaves in the
 /// operation order of [`Fbm::fbm2`]. Each octave fills the row's cells at its frequency, then
 /// evaluates `out` block by block.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // a path's three kernels, the scratch and the row
 fn row_impl<const Z3: bool, const L: usize>(
     block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
     fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
+    fill2d: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
     cells: &mut CellGrads,
     p: &[u8; 512],
     row: Row<'_>,
@@ -246,7 +248,7 @@ fn row_impl<const Z3: bool, const L: usize>(
         let (x_first, x_last) = (x0 * freq, (x0 + last as f32 * dx) * freq);
         match lattice {
             Lattice::Perlin => cells.fill::<Z3>(&fill, p, ya, za, x_first, x_last),
-            Lattice::Noise2d => cells.fill::<false>(fill_noise2d, p, ya, za, x_first, x_last),
+            Lattice::Noise2d => cells.fill::<false>(&fill2d, p, ya, za, x_first, x_last),
         }
         for (c, chunk) in out.chunks_mut(L).enumerate() {
             let xs = BlockX {
@@ -282,9 +284,10 @@ fn row_impl<const Z3: bool, const L: usize>(
 }
 
 /// Defines `$name::<Z3>(cells, p, row, at, out)`: [`row_impl`] compiled for the
-/// CPU features `$feature`, with `$module`'s block kernel on `$lanes` lanes and the cell fill `$fill`.
+/// CPU features `$feature`, with `$module`'s block kernel on `$lanes` lanes and the cell fills
+/// `$fill` (Perlin's lattice) and `$fill2d` (true 2D noise's).
 macro_rules! simd_rows {
-    ($feature:literal, $name:ident, $module:ident, $lanes:expr, $fill:path) => {
+    ($feature:literal, $name:ident, $module:ident, $lanes:expr, $fill:path, $fill2d:path) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $feature)]
         fn $name<const Z3: bool>(
@@ -298,6 +301,7 @@ macro_rules! simd_rows {
                 // SAFETY: this function runs only where the CPU has `$feature`.
                 |c, x, y, z, o| unsafe { $module::perlin_block::<Z3>(c, x, y, z, o) },
                 |c, p, y, z, s, n| $fill(c, p, y, z, s, n),
+                |c, p, y, z, s, n| $fill2d(c, p, y, z, s, n),
                 cells,
                 p,
                 row,
@@ -308,20 +312,29 @@ macro_rules! simd_rows {
     };
 }
 
-simd_rows!("avx2", row_avx2, avx2, LANES, fill_scalar::<Z3>);
+simd_rows!(
+    "avx2",
+    row_avx2,
+    avx2,
+    LANES,
+    fill_scalar::<Z3>,
+    fill_noise2d
+);
 simd_rows!(
     "avx512f",
     row_avx512,
     avx512,
     avx512::LANES,
-    fill_scalar::<Z3>
+    fill_scalar::<Z3>,
+    fill_noise2d
 );
 simd_rows!(
     "avx512f,avx512bw,avx512vbmi",
     row_avx512_vbmi,
     avx512,
     avx512::LANES,
-    fill_vbmi::fill::<Z3>
+    fill_vbmi::fill::<Z3>,
+    fill_vbmi::fill_noise2d
 );
 
 /// Row evaluation with its scratch data (the cell gradients of the row being evaluated, 17 KiB)
@@ -553,7 +566,7 @@ impl RowNoise {
             SimdPath::Avx2 => unsafe { row_avx2::<Z3>(cells, p, row, at, out) },
             _ => {
                 let (block, fill) = (perlin_block::<Z3>, fill_scalar::<Z3>);
-                row_impl::<Z3, LANES>(block, fill, cells, p, row, at, out)
+                row_impl::<Z3, LANES>(block, fill, fill_noise2d, cells, p, row, at, out)
             }
         }
     }

@@ -24,9 +24,9 @@ use super::perlin::{fade, lerp, NoiseFloat, Permutation};
 
 /// `gx` of `noise1234`'s `grad2` per `hash & 7`: `u`'s sign (`h < 4`: `u = x`) or `2·v`'s
 /// (`h ≥ 4`: `v = x`).
-const GX: [f64; 8] = [1.0, -1.0, 1.0, -1.0, 2.0, 2.0, -2.0, -2.0];
+pub(super) const GX: [f64; 8] = [1.0, -1.0, 1.0, -1.0, 2.0, 2.0, -2.0, -2.0];
 /// The factor of `yo` in `grad2` per `hash & 7`: `2·v`'s sign (`h < 4`: `v = y`) or `u`'s.
-const KY: [f64; 8] = [2.0, 2.0, -2.0, -2.0, 1.0, -1.0, 1.0, -1.0];
+pub(super) const KY: [f64; 8] = [2.0, 2.0, -2.0, -2.0, 1.0, -1.0, 1.0, -1.0];
 
 /// `(gx, k)` of a corner with hash byte `hash` and y offset `yo`: `noise1234`'s
 /// `grad2(hash, xo, yo) = gx·xo + k` with `gx ∈ {±1, ±2}` and `k ∈ {±yo, ±2·yo}`. Both products
@@ -71,6 +71,7 @@ mod tests {
     /// `src/noise1234.c`: its `perm`, `grad2` and `noise2` compiled with gcc 12 `-O2`, printed
     /// with `%.9g`): values from code independent of this module.
     #[allow(clippy::approx_constant)] // a sample point, not π
+    #[allow(clippy::excessive_precision)] // the C program's `%.9g` output, digits as printed
     const NOISE1234: [(f32, f32, f32); 6] = [
         (0.3, 0.7, -0.0920599997),
         (3.14, 42.0, 0.050233297),

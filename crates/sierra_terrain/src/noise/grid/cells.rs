@@ -170,8 +170,7 @@ pub(super) fn fill_noise2d(
     count: usize,
 ) -> usize {
     let (py0, py1) = (p[y.cell] as usize, p[(y.cell + 1) & 255] as usize);
-    // Lattice points start ..= start + count: [gx on line 0, k on line 0, gx on line 1, k on line 1].
-    let mut pts = [[0f32; 257]; 4];
+    let mut pts = [[0f32; POINTS]; 4];
     #[allow(clippy::needless_range_loop)] // `k` is a column of all four rows and a lattice x
     for k in 0..=count {
         let x = ((start + k as i64) & 255) as usize;
@@ -182,6 +181,25 @@ pub(super) fn fill_noise2d(
         pts[2][k] = g1;
         pts[3][k] = k1;
     }
+    points_to_cells(cells, &pts, start, count);
+    0
+}
+
+/// Lattice points one true-2D fill computes per line: at most 257 (256 cells and the right
+/// corner of the last), rounded up to whole 16-lane groups.
+pub(super) const POINTS: usize = 272;
+
+/// Copies the lattice points `start ..= start + count` of the row's two lattice lines, `pts =
+/// [gx on line 0, k on line 0, gx on line 1, k on line 1]` (column `k` is point `start + k`), to
+/// the corners of cells `start .. start + count`: a cell's corners are its two points on each
+/// line, in [`CellGrads`]'s order (x offset bit 0, y offset bit 1).
+#[inline(always)]
+pub(super) fn points_to_cells(
+    cells: &mut CellGrads,
+    pts: &[[f32; POINTS]; 4],
+    start: i64,
+    count: usize,
+) {
     // Cells start .. start + count, in at most two runs of columns (the 255 → 0 wrap).
     let first = (start & 255) as usize;
     let head = count.min(256 - first);
@@ -194,5 +212,4 @@ pub(super) fn fill_noise2d(
             }
         }
     }
-    0
 }
