@@ -116,7 +116,10 @@ impl CellGrads {
         for c in 0..corners {
             for v in [c, 8 + c] {
                 let (head, tail) = self.vals[v].split_at_mut(256);
-                head[..wrapped].copy_from_slice(&tail[..wrapped]);
+                // Skipped when empty: a variable-length copy is a `memcpy` call, 16 per row.
+                if wrapped > 0 {
+                    head[..wrapped].copy_from_slice(&tail[..wrapped]);
+                }
                 tail.copy_from_slice(&head[..16]);
             }
         }
