@@ -6,7 +6,8 @@
 //! corner and sample. The lanes of a block are consecutive x samples; the path is chosen at run
 //! time with `is_x86_feature_detected!` ([`SimdPath::detect`]):
 //! - AVX-512F: 16 lanes in one register; a block within 16 cells permutes a 16-cell window of
-//!   the cell values (`vpermps`), wider blocks gather;
+//!   the cell values (`vpermps`), wider blocks gather; with AVX-512 VBMI the per-row cell fills
+//!   (Perlin's lattice and true 2D noise's) hash 64 cells at a time as byte look-ups (`fill_vbmi`);
 //! - AVX2: 8 lanes; a block within at most `BLEND_CELLS` cells broadcasts the first cell's values
 //!   and blends in the next cells' lanes, wider blocks (high frequencies) gather per lane;
 //! - otherwise the portable block runs the same operations over `[f32; 8]` arrays.
