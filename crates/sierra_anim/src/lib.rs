@@ -56,6 +56,7 @@ pub mod ik;
 mod job;
 mod lane;
 mod local_to_model;
+mod model_palette;
 pub mod offline;
 mod palette;
 mod sampling;
@@ -85,6 +86,7 @@ pub use job::{
 pub use local_to_model::{
     local_to_model, local_to_model_from, local_to_model_soa, local_to_model_soa_with,
 };
+pub use model_palette::{local_to_palette_soa, local_to_palette_soa_with};
 pub use offline::compress::CompressionSettings;
 pub use offline::{RawClip, RawJoint, RawJointTrack, RawMorphTrack, RawSkeleton, RawTrack};
 pub use palette::{joint_matrices, skinning_palette, Skin};

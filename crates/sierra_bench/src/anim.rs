@@ -19,8 +19,8 @@ use glam::Mat4;
 use serde::Serialize;
 use sierra_anim::synthetic::Crowd;
 use sierra_anim::{
-    blend_poses_soa, local_to_model_soa, sample_clip_soa, skinning_palette, soa_blocks,
-    SamplingContext, SimdLevel, SoaBlendLayer, SoaTransform,
+    blend_poses_soa, local_to_model_soa, local_to_palette_soa, sample_clip_soa, skinning_palette,
+    soa_blocks, SamplingContext, SimdLevel, SoaBlendLayer, SoaTransform,
 };
 
 /// `sierra bench anim` arguments.
@@ -55,6 +55,8 @@ pub struct StageTimes {
     pub local_to_model_ns: f64,
     /// Skinning palette.
     pub palette_ns: f64,
+    /// Local-to-model and palette in one pass (`local_to_palette_soa`, what the job runs).
+    pub l2m_palette_fused_ns: f64,
 }
 
 /// `skeleton.c` figures from the same invocation (best of its runs).
@@ -77,8 +79,21 @@ pub struct Ratios {
     pub blending: f64,
     /// Local-to-model over the crowd [≤ 0.82].
     pub local_to_model: f64,
+    /// Local-to-model + palette in one pass over the crowd [issue #43: ≤ 0.6].
+    pub l2m_palette_fused: f64,
     /// Sierra's 2-thread speed-up / skeleton.c's [≥ 0.95].
     pub two_thread_speedup: f64,
+}
+
+/// Arithmetic floors of the job on this core (see [`crate::throughput`]), ns per character.
+#[derive(Debug, Serialize)]
+pub struct AnimLimits {
+    /// 8-lane vector multiplies or adds per ns, one thread, measured in this run.
+    pub vector_ops_per_ns: f64,
+    /// Local-to-model + palette: joints × [`crate::throughput::L2M_PALETTE_OPS_PER_JOINT`] / rate.
+    pub l2m_palette_ns: f64,
+    /// Full job: the above plus [`crate::throughput::SAMPLE_BLEND_OPS_PER_JOINT`] per joint.
+    pub full_job_ns: f64,
 }
 
 /// The figures.
@@ -112,6 +127,8 @@ pub struct AnimBench {
     pub skel_c: Option<SkelC>,
     /// Sierra / skeleton.c.
     pub ratios: Option<Ratios>,
+    /// Floors from the core's measured rate ([`crate::throughput`]), ns per character.
+    pub limits: AnimLimits,
     /// 1-minute load average when measured (`/proc/loadavg`; a busy machine inflates figures).
     pub load_average_1min: Option<f64>,
 }
@@ -227,11 +244,24 @@ fn stage_times(crowd: &Crowd, buf: &mut StageBuffers, count: usize, passes: usiz
             let _ = skinning_palette(&crowd.skin, black_box(&buf.model[i]), &mut buf.palette[i]);
         }
     });
+    let fused = best_ms(passes, || {
+        for i in 0..count {
+            let _ = local_to_palette_soa(
+                &crowd.skeleton,
+                black_box(&buf.local[i]),
+                Mat4::IDENTITY,
+                &crowd.skin,
+                &mut buf.model[i],
+                &mut buf.palette[i],
+            );
+        }
+    });
     StageTimes {
         sampling_two_clips_ns: per_char(sampling),
         blending_ns: per_char(blending),
         local_to_model_ns: per_char(l2m),
         palette_ns: per_char(palette),
+        l2m_palette_fused_ns: per_char(fused),
     }
 }
 
@@ -320,6 +350,16 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         t.palette_ns = batch(&mut || {
             let _ = skinning_palette(&crowd.skin, black_box(&*model), palette);
         });
+        t.l2m_palette_fused_ns = batch(&mut || {
+            let _ = local_to_palette_soa(
+                &crowd.skeleton,
+                black_box(&*local),
+                Mat4::IDENTITY,
+                &crowd.skin,
+                model,
+                palette,
+            );
+        });
         t
     };
 
@@ -338,6 +378,7 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         full_job: us(one) * 1e3 / c.one_thread_ns_per_character,
         blending: over_crowd.blending_ns / c.one_thread_ns_per_character,
         local_to_model: over_crowd.local_to_model_ns / c.one_thread_ns_per_character,
+        l2m_palette_fused: over_crowd.l2m_palette_fused_ns / c.one_thread_ns_per_character,
         two_thread_speedup: speedup / c.two_thread_speedup,
     });
     Ok(AnimBench {
@@ -355,6 +396,18 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
         stages_hot_one_character: hot,
         skel_c,
         ratios,
+        limits: {
+            use crate::throughput::{
+                vector_ops_per_ns, L2M_PALETTE_OPS_PER_JOINT, SAMPLE_BLEND_OPS_PER_JOINT,
+            };
+            let rate = vector_ops_per_ns(8);
+            let j = joints as f64;
+            AnimLimits {
+                vector_ops_per_ns: rate,
+                l2m_palette_ns: j * L2M_PALETTE_OPS_PER_JOINT / rate,
+                full_job_ns: j * (L2M_PALETTE_OPS_PER_JOINT + SAMPLE_BLEND_OPS_PER_JOINT) / rate,
+            }
+        },
         load_average_1min: std::fs::read_to_string("/proc/loadavg")
             .ok()
             .and_then(|s| s.split_whitespace().next()?.parse().ok()),
@@ -363,8 +416,8 @@ pub fn measure(args: &AnimBenchArgs) -> anyhow::Result<AnimBench> {
 
 fn print_stages(label: &str, s: &StageTimes) -> std::io::Result<()> {
     outln!(
-        "  {label}: sampling 2 clips {:.0} ns, blending {:.0} ns, local-to-model {:.0} ns, palette {:.0} ns",
-        s.sampling_two_clips_ns, s.blending_ns, s.local_to_model_ns, s.palette_ns
+        "  {label}: sampling 2 clips {:.0} ns, blending {:.0} ns, local-to-model {:.0} ns, palette {:.0} ns, local-to-model + palette fused {:.0} ns",
+        s.sampling_two_clips_ns, s.blending_ns, s.local_to_model_ns, s.palette_ns, s.l2m_palette_fused_ns
     )
 }
 
@@ -409,13 +462,17 @@ pub fn run(args: AnimBenchArgs) -> anyhow::Result<()> {
             )?;
             if let Some(q) = ratios {
                 outln!(
-                    "  ratios to skeleton.c: full job {:.2}× [target ≤ 2.4], blending {:.2}× [≤ 0.26], local-to-model {:.2}× [≤ 0.82], 2-thread speed-up {:.2} of skeleton.c's [≥ 0.95]",
-                    q.full_job, q.blending, q.local_to_model, q.two_thread_speedup
+                    "  ratios to skeleton.c: full job {:.2}× [target ≤ 2.4], blending {:.2}× [≤ 0.26], local-to-model {:.2}× [≤ 0.82], local-to-model + palette fused {:.2}× [≤ 0.6], 2-thread speed-up {:.2} of skeleton.c's [≥ 0.95]",
+                    q.full_job, q.blending, q.local_to_model, q.l2m_palette_fused, q.two_thread_speedup
                 )?;
             }
         }
         (None, _) => outln!("  C baseline skeleton.c not run (--no-c-baseline): no ratios")?,
     }
+    outln!(
+        "  arithmetic floors at this core's measured {:.1} vector ops/ns: full job {:.0} ns/character, local-to-model + palette {:.0} ns/character",
+        r.limits.vector_ops_per_ns, r.limits.full_job_ns, r.limits.l2m_palette_ns
+    )?;
     if let Some(load) = r.load_average_1min {
         outln!("  load average (1 min) while measuring: {load:.2} (a busy machine inflates every figure)")?;
     }

@@ -30,6 +30,7 @@ pub mod planet;
 pub mod propagation;
 pub mod report;
 pub mod terrain;
+pub mod throughput;
 pub mod water;
 
 use clap::Subcommand;

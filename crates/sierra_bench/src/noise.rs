@@ -23,7 +23,7 @@ use crate::c_baseline::{CBaseline, CProgram};
 
 use clap::Args;
 use serde::Serialize;
-use sierra_terrain::noise::grid::{fbm2_grid, GridSpec, SimdPath, Threads};
+use sierra_terrain::noise::grid::{fbm2_grid, fbm2d_grid, GridSpec, RowNoise, SimdPath, Threads};
 use sierra_terrain::noise::workloads::{
     perlin_tbl_grid, perlin_tbl_heightmap, GRID_SIDE, HEIGHTMAP_FREQUENCY, HEIGHTMAP_OCTAVES,
     HEIGHTMAP_SIDE,
@@ -79,10 +79,54 @@ pub struct NoiseBench {
     pub fbm2_grid_1024_ns_per_sample: f64,
     /// The same on all threads, ms per heightmap.
     pub fbm2_grid_1024_all_threads_ms: f64,
+    /// True 2D noise (`noise2d`, Gustavson's planar gradients) over 1024² at spacing 0.01, one
+    /// octave: the work of FastNoise2's 2D Perlin grid (no C baseline; see benchmarks/anchors).
+    pub noise2d_grid_1024_ns_per_sample: f64,
+    /// fBm of true 2D noise (`fbm2d_grid`) over 1024² at spacing 0.01, 6 octaves.
+    pub fbm2d_grid_1024_ns_per_sample: f64,
+    /// Arithmetic floors of the grid kernels on this core ([`crate::throughput`]).
+    pub limits: NoiseLimits,
     /// The C baseline, or `None` with `--no-c-baseline`.
     pub c: Option<CFigures>,
     /// Sierra time over C time, per line (`None` without C).
     pub ratios: Option<Ratios>,
+}
+
+/// Floors of the grid kernels, ns per sample: their vector operations per block
+/// ([`crate::throughput::noise_ops_per_block`]) over the lanes of the path that runs and the
+/// core's measured rate at that width (cell set-up per row left out).
+#[derive(Debug, Serialize)]
+pub struct NoiseLimits {
+    /// `f32` lanes per vector of the path that ran (16 AVX-512, 8 AVX2, 4 otherwise).
+    pub lanes: usize,
+    /// Vector multiplies or adds per ns at that width, one thread, measured in this run.
+    pub vector_ops_per_ns: f64,
+    /// 3D grid (8 corners).
+    pub grid3_ns_per_sample: f64,
+    /// One octave of 2D noise (4 corners).
+    pub noise2d_ns_per_sample: f64,
+    /// 6 octaves of 2D noise summed.
+    pub fbm2d_ns_per_sample: f64,
+}
+
+impl NoiseLimits {
+    fn measure() -> Self {
+        use crate::throughput::{noise_ops_per_block, vector_ops_per_ns};
+        let lanes = match SimdPath::detect() {
+            SimdPath::Avx512 => 16,
+            SimdPath::Avx2 => 8,
+            SimdPath::Portable => 4,
+        };
+        let rate = vector_ops_per_ns(lanes);
+        let per = |ops: f64| ops / lanes as f64 / rate;
+        Self {
+            lanes,
+            vector_ops_per_ns: rate,
+            grid3_ns_per_sample: per(noise_ops_per_block(8, false)),
+            noise2d_ns_per_sample: per(noise_ops_per_block(4, false)),
+            fbm2d_ns_per_sample: per(HEIGHTMAP_OCTAVES as f64 * noise_ops_per_block(4, true)),
+        }
+    }
 }
 
 /// Sierra's best time over C's best time.
@@ -118,6 +162,8 @@ struct SierraRound {
     grid_ns: f64,
     heightmap_ns: f64,
     fbm2_ns: f64,
+    noise2d_ns: f64,
+    fbm2d_ns: f64,
 }
 
 struct Workloads {
@@ -190,12 +236,24 @@ impl Workloads {
             err = fbm2_grid(perm, fbm, spec, Threads::One, height).map_err(Into::into);
         }) / height.len() as f64;
         std::mem::replace(&mut err, Ok(()))?;
+        let fbm2d_ns = best_ns(5, || {
+            err = fbm2d_grid(perm, fbm, spec, Threads::One, height).map_err(Into::into);
+        }) / height.len() as f64;
+        std::mem::replace(&mut err, Ok(()))?;
+        let mut rows = RowNoise::new();
+        let noise2d_ns = best_ns(5, || {
+            for (j, row) in height.chunks_mut(spec.width).enumerate() {
+                rows.noise2d_row(perm, spec.x0, spec.dx, spec.y(j), row);
+            }
+        }) / height.len() as f64;
         Ok(SierraRound {
             f32_ns,
             f64_ns,
             grid_ns,
             heightmap_ns,
             fbm2_ns,
+            noise2d_ns,
+            fbm2d_ns,
         })
     }
 }
@@ -280,6 +338,8 @@ pub fn measure(c_baseline: bool, rounds: usize) -> anyhow::Result<NoiseBench> {
                 grid_ns: b.grid_ns.min(r.grid_ns),
                 heightmap_ns: b.heightmap_ns.min(r.heightmap_ns),
                 fbm2_ns: b.fbm2_ns.min(r.fbm2_ns),
+                noise2d_ns: b.noise2d_ns.min(r.noise2d_ns),
+                fbm2d_ns: b.fbm2d_ns.min(r.fbm2d_ns),
             },
         });
         progress.inc();
@@ -311,6 +371,9 @@ pub fn measure(c_baseline: bool, rounds: usize) -> anyhow::Result<NoiseBench> {
         heightmap_1024_ns_per_sample: s.heightmap_ns,
         fbm2_grid_1024_ns_per_sample: s.fbm2_ns,
         fbm2_grid_1024_all_threads_ms: all_ms,
+        noise2d_grid_1024_ns_per_sample: s.noise2d_ns,
+        fbm2d_grid_1024_ns_per_sample: s.fbm2d_ns,
+        limits: NoiseLimits::measure(),
         c: c_best,
         ratios,
     })
@@ -387,6 +450,21 @@ pub fn run(args: NoiseBenchArgs) -> anyhow::Result<()> {
             _ => outln!("  {name:<50} {ns:8.2} ns/sample")?,
         }
     }
+    outln!(
+        "  {:<50} {:8.2} ns/sample   (no C baseline: FastNoise2 is its anchor)",
+        "noise2d grid 1024^2 at 0.01, true 2D (4 corners)",
+        b.noise2d_grid_1024_ns_per_sample
+    )?;
+    outln!(
+        "  {:<50} {:8.2} ns/sample",
+        "fbm2d_grid 1024^2, 6 octaves of true 2D noise",
+        b.fbm2d_grid_1024_ns_per_sample
+    )?;
+    let l = &b.limits;
+    outln!(
+        "  arithmetic floors ({} lanes, {:.1} vector ops/ns measured): grid3 {:.3}, noise2d {:.3}, fbm2d {:.3} ns/sample",
+        l.lanes, l.vector_ops_per_ns, l.grid3_ns_per_sample, l.noise2d_ns_per_sample, l.fbm2d_ns_per_sample
+    )?;
     outln!(
         "  fbm2_grid 1024^2, 6 octaves, all {} threads         {:8.2} ms",
         b.threads,

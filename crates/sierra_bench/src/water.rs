@@ -42,6 +42,8 @@ pub struct WaterBenchArgs {
 pub struct WaterBenchRow {
     /// Grid side.
     pub size: usize,
+    /// The compiled step loop the CPU figures ran (`WaterSim::kernel`: avx512, avx2, portable).
+    pub cpu_kernel: String,
     /// Steps timed per backend.
     pub steps: u32,
     /// CPU, one thread.
@@ -149,9 +151,11 @@ pub fn bench(sizes: &[usize], gpu: bool, c: bool) -> Result<(Vec<WaterBenchRow>,
         let cells = params.cell_count() as f64;
         // About 50 M cell updates per measurement, 5..=200 steps.
         let steps = ((5e7 / cells) as u32).clamp(5, 200);
-        let cpu = |threads| -> Result<f64> {
+        let mut cpu_kernel = String::new();
+        let mut cpu = |threads| -> Result<f64> {
             let pool = pool(threads)?;
             let mut sim = WaterSim::new(params, terrain.clone(), depth.clone())?;
+            cpu_kernel = format!("{:?}", sim.kernel()).to_lowercase();
             let dt = 0.9 * sim.max_stable_dt();
             pool.install(|| best_ns_per_cell(cells, steps, || Ok(sim.step(dt)?)))
         };
@@ -204,6 +208,7 @@ pub fn bench(sizes: &[usize], gpu: bool, c: bool) -> Result<(Vec<WaterBenchRow>,
         progress.inc();
         rows.push(WaterBenchRow {
             size,
+            cpu_kernel,
             steps,
             cpu_1_thread_ns_per_cell_step: one,
             cpu_2_threads_ns_per_cell_step: two,
@@ -240,6 +245,9 @@ pub fn run(args: WaterBenchArgs) -> Result<()> {
         "water columns (virtual pipes), ns per cell per step, best step; pipes.c and a 2-thread copy \
          of the step's bytes measured in this run"
     )?;
+    if let Some(first) = rows.first() {
+        outln!("CPU step kernel that ran: {}", first.cpu_kernel)?;
+    }
     outln!(
         "{:>6} {:>6} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>11} {:>11} {:>9} {:>9}",
         "size",

@@ -123,12 +123,12 @@ fn anim_figures(sizes: &Sizes) -> anyhow::Result<Vec<Sample>> {
             id: "anim.l2m_palette",
             figure: "animation local-to-model + palette, 1 thread",
             baseline: SKELETON_JOB,
-            compares: "the same work: Sierra's local-to-model (which builds each joint's matrix \
-                       from its TRS) then the skinning palette, each over all characters; \
-                       skeleton.c does both per character",
+            compares: "the same work: Sierra's fused local-to-model + palette pass (which builds \
+                       each joint's matrix from its TRS; `local_to_palette_soa`, what the job \
+                       runs) over all characters; skeleton.c does the same per character",
             workload: workload.clone(),
             unit: "ns/character",
-            sierra: crowd.local_to_model_ns + crowd.palette_ns,
+            sierra: crowd.l2m_palette_fused_ns,
             baseline_value: c.one_thread_ns_per_character,
             better: Better::Lower,
         },

@@ -28,6 +28,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::perlin::{perlin2, perlin3, NoiseFloat, Permutation};
+use super::perlin2d::noise2d;
 use crate::error::{finite, Error};
 
 /// Largest accepted fBm octave count.
@@ -171,6 +172,12 @@ impl Fbm {
     #[inline]
     pub fn fbm2<T: NoiseFloat>(&self, perm: &Permutation, x: T, y: T) -> T {
         self.sum(|f| perlin2(perm, x * f, y * f))
+    }
+
+    /// fBm of true 2D noise ([`noise2d`], Gustavson's planar gradients) at `(x, y)`.
+    #[inline]
+    pub fn fbm2d<T: NoiseFloat>(&self, perm: &Permutation, x: T, y: T) -> T {
+        self.sum(|f| noise2d(perm, x * f, y * f))
     }
 
     /// fBm of 3D noise at `(x, y, z)`.

@@ -6,7 +6,8 @@
 //! corner and sample. The lanes of a block are consecutive x samples; the path is chosen at run
 //! time with `is_x86_feature_detected!` ([`SimdPath::detect`]):
 //! - AVX-512F: 16 lanes in one register; a block within 16 cells permutes a 16-cell window of
-//!   the cell values (`vpermps`), wider blocks gather;
+//!   the cell values (`vpermps`), wider blocks gather; with AVX-512 VBMI the per-row cell fills
+//!   (Perlin's lattice and true 2D noise's) hash 64 cells at a time as byte look-ups (`fill_vbmi`);
 //! - AVX2: 8 lanes; a block within at most `BLEND_CELLS` cells broadcasts the first cell's values
 //!   and blends in the next cells' lanes, wider blocks (high frequencies) gather per lane;
 //! - otherwise the portable block runs the same operations over `[f32; 8]` arrays.
@@ -31,7 +32,7 @@ use super::perlin::{fade, Permutation};
 use crate::error::{finite, size, Error};
 pub use crate::simd::SimdPath;
 pub use cells::LANES;
-use cells::{fill_scalar, Axis, BlockX, CellGrads, CELL_VALUES};
+use cells::{fill_noise2d, fill_scalar, Axis, BlockX, CellGrads, CELL_VALUES};
 
 /// Largest grid side accepted by [`GridSpec::new`] (16384 samples, as the GPU's 2D limit).
 pub const MAX_GRID_SIDE: i64 = 16384;
@@ -154,13 +155,23 @@ fn perlin_block<const Z3: bool>(
     }
 }
 
-/// Where a row samples: `x(i) = x0 + i·dx` at `y` and `z` (`z` unused by 2D rows).
+/// Which lattice noise a row evaluates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lattice {
+    /// Perlin's improved noise: 3D, or its `z = 0` face ([`super::perlin2`]).
+    Perlin,
+    /// True 2D noise ([`super::noise2d`]): planar gradients, two hash look-ups per corner.
+    Noise2d,
+}
+
+/// Where a row samples: `x(i) = x0 + i·dx` at `y` and `z` (`z` unused by 2D rows), on `lattice`.
 #[derive(Clone, Copy)]
 struct RowAt {
     x0: f32,
     dx: f32,
     y: f32,
     z: f32,
+    lattice: Lattice,
 }
 
 #[inline(always)]
@@ -194,19 +205,27 @@ enum Row<'f> {
     Fbm(&'f Fbm),
 }
 
-/// One row of `row` on lanes of `L`, with the block kernel `block_fn` and the cell fill `fill`
-/// of one code path, octave by octave: plain noise is one octave at frequency 1,
+/// One row of `row` on lanes of `L`, with the block kernel `block_fn` and the cell fills `fill`
+/// (Perlin's lattice) and `fill2d` (true 2D noise's) of one code path, octave by octave: plain noise is one octave at frequency 1,
 /// `out[i] = perlin3(x0 + i·dx, y, z)` (or added, see [`Emit`]); fBm sums its octaves in the
 /// operation order of [`Fbm::fbm2`]. Each octave fills the row's cells at its frequency, then
 /// evaluates `out` block by block.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // a path's three kernels, the scratch and the row
 fn row_impl<const Z3: bool, const L: usize>(
     block_fn: impl Fn(&CellGrads, BlockX, Axis, Axis, &mut [f32; L]),
     fill: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
+    fill2d: impl Fn(&mut CellGrads, &[u8; 512], Axis, Axis, i64, usize) -> usize,
     cells: &mut CellGrads,
     p: &[u8; 512],
     row: Row<'_>,
-    RowAt { x0, dx, y, z }: RowAt,
+    RowAt {
+        x0,
+        dx,
+        y,
+        z,
+        lattice,
+    }: RowAt,
     out: &mut [f32],
 ) {
     // (octaves, lacunarity, gain): one octave for plain noise.
@@ -227,7 +246,11 @@ fn row_impl<const Z3: bool, const L: usize>(
             Axis::new(y * freq),
             Axis::new(if Z3 { z * freq } else { 0.0 }),
         );
-        cells.fill::<Z3>(&fill, p, ya, za, x0 * freq, (x0 + last as f32 * dx) * freq);
+        let (x_first, x_last) = (x0 * freq, (x0 + last as f32 * dx) * freq);
+        match lattice {
+            Lattice::Perlin => cells.fill::<Z3>(&fill, p, ya, za, x_first, x_last),
+            Lattice::Noise2d => cells.fill::<false>(&fill2d, p, ya, za, x_first, x_last),
+        }
         for (c, chunk) in out.chunks_mut(L).enumerate() {
             let xs = BlockX {
                 x0,
@@ -235,7 +258,18 @@ fn row_impl<const Z3: bool, const L: usize>(
                 freq,
                 first: c * L,
             };
-            block_fn(cells, xs, ya, za, &mut block);
+            // Stored rows write whole blocks in place: a copy through `block` cost a
+            // `memcpy` call per block. One call site: with a second one the closure around
+            // the block kernel was not inlined (the fBm rows ran 2.5x slower).
+            let in_place = matches!(row, Row::Noise(Emit::Store)) && chunk.len() == L;
+            let dst = match <&mut [f32; L]>::try_from(&mut *chunk) {
+                Ok(whole) if in_place => whole,
+                _ => &mut block,
+            };
+            block_fn(cells, xs, ya, za, dst);
+            if in_place {
+                continue;
+            }
             match row {
                 Row::Noise(Emit::Store) => chunk.copy_from_slice(&block[..chunk.len()]),
                 Row::Noise(Emit::Add(amp)) => {
@@ -262,9 +296,10 @@ fn row_impl<const Z3: bool, const L: usize>(
 }
 
 /// Defines `$name::<Z3>(cells, p, row, at, out)`: [`row_impl`] compiled for the
-/// CPU features `$feature`, with `$module`'s block kernel on `$lanes` lanes and the cell fill `$fill`.
+/// CPU features `$feature`, with `$module`'s block kernel on `$lanes` lanes and the cell fills
+/// `$fill` (Perlin's lattice) and `$fill2d` (true 2D noise's).
 macro_rules! simd_rows {
-    ($feature:literal, $name:ident, $module:ident, $lanes:expr, $fill:path) => {
+    ($feature:literal, $name:ident, $module:ident, $lanes:expr, $fill:path, $fill2d:path) => {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $feature)]
         fn $name<const Z3: bool>(
@@ -278,6 +313,7 @@ macro_rules! simd_rows {
                 // SAFETY: this function runs only where the CPU has `$feature`.
                 |c, x, y, z, o| unsafe { $module::perlin_block::<Z3>(c, x, y, z, o) },
                 |c, p, y, z, s, n| $fill(c, p, y, z, s, n),
+                |c, p, y, z, s, n| $fill2d(c, p, y, z, s, n),
                 cells,
                 p,
                 row,
@@ -288,20 +324,29 @@ macro_rules! simd_rows {
     };
 }
 
-simd_rows!("avx2", row_avx2, avx2, LANES, fill_scalar::<Z3>);
+simd_rows!(
+    "avx2",
+    row_avx2,
+    avx2,
+    LANES,
+    fill_scalar::<Z3>,
+    fill_noise2d
+);
 simd_rows!(
     "avx512f",
     row_avx512,
     avx512,
     avx512::LANES,
-    fill_scalar::<Z3>
+    fill_scalar::<Z3>,
+    fill_noise2d
 );
 simd_rows!(
     "avx512f,avx512bw,avx512vbmi",
     row_avx512_vbmi,
     avx512,
     avx512::LANES,
-    fill_vbmi::fill::<Z3>
+    fill_vbmi::fill::<Z3>,
+    fill_vbmi::fill_noise2d
 );
 
 /// Row evaluation with its scratch data (the cell gradients of the row being evaluated, 17 KiB)
@@ -372,7 +417,18 @@ impl RowNoise {
         z: f32,
         out: &mut [f32],
     ) {
-        self.row::<true>(perm, Row::Noise(Emit::Store), RowAt { x0, dx, y, z }, out)
+        self.row::<true>(
+            perm,
+            Row::Noise(Emit::Store),
+            RowAt {
+                x0,
+                dx,
+                y,
+                z,
+                lattice: Lattice::Perlin,
+            },
+            out,
+        )
     }
 
     /// `acc[i] = acc[i] + amp·perlin3(x0 + i·dx, y, z)` for a whole row: one octave added to
@@ -392,7 +448,13 @@ impl RowNoise {
         self.row::<true>(
             perm,
             Row::Noise(Emit::Add(amp)),
-            RowAt { x0, dx, y, z },
+            RowAt {
+                x0,
+                dx,
+                y,
+                z,
+                lattice: Lattice::Perlin,
+            },
             acc,
         )
     }
@@ -402,7 +464,13 @@ impl RowNoise {
         self.row::<false>(
             perm,
             Row::Noise(Emit::Store),
-            RowAt { x0, dx, y, z: 0.0 },
+            RowAt {
+                x0,
+                dx,
+                y,
+                z: 0.0,
+                lattice: Lattice::Perlin,
+            },
             out,
         )
     }
@@ -419,7 +487,18 @@ impl RowNoise {
         z: f32,
         out: &mut [f32],
     ) {
-        self.row::<true>(perm, Row::Fbm(fbm), RowAt { x0, dx, y, z }, out)
+        self.row::<true>(
+            perm,
+            Row::Fbm(fbm),
+            RowAt {
+                x0,
+                dx,
+                y,
+                z,
+                lattice: Lattice::Perlin,
+            },
+            out,
+        )
     }
 
     /// `out[i] = fbm.fbm2(x0 + i·dx, y)` for a whole row.
@@ -432,7 +511,50 @@ impl RowNoise {
         y: f32,
         out: &mut [f32],
     ) {
-        self.row::<false>(perm, Row::Fbm(fbm), RowAt { x0, dx, y, z: 0.0 }, out)
+        self.row::<false>(
+            perm,
+            Row::Fbm(fbm),
+            RowAt {
+                x0,
+                dx,
+                y,
+                z: 0.0,
+                lattice: Lattice::Perlin,
+            },
+            out,
+        )
+    }
+
+    /// `out[i] = noise2d(x0 + i·dx, y)` (true 2D noise, [`super::noise2d`]) for a whole row.
+    pub fn noise2d_row(&mut self, perm: &Permutation, x0: f32, dx: f32, y: f32, out: &mut [f32]) {
+        let at = RowAt {
+            x0,
+            dx,
+            y,
+            z: 0.0,
+            lattice: Lattice::Noise2d,
+        };
+        self.row::<false>(perm, Row::Noise(Emit::Store), at, out)
+    }
+
+    /// `out[i] = fbm.fbm2d(x0 + i·dx, y)` (fBm of true 2D noise) for a whole row.
+    pub fn fbm2d_row(
+        &mut self,
+        perm: &Permutation,
+        fbm: &Fbm,
+        x0: f32,
+        dx: f32,
+        y: f32,
+        out: &mut [f32],
+    ) {
+        let at = RowAt {
+            x0,
+            dx,
+            y,
+            z: 0.0,
+            lattice: Lattice::Noise2d,
+        };
+        self.row::<false>(perm, Row::Fbm(fbm), at, out)
     }
 
     fn row<const Z3: bool>(
@@ -456,7 +578,7 @@ impl RowNoise {
             SimdPath::Avx2 => unsafe { row_avx2::<Z3>(cells, p, row, at, out) },
             _ => {
                 let (block, fill) = (perlin_block::<Z3>, fill_scalar::<Z3>);
-                row_impl::<Z3, LANES>(block, fill, cells, p, row, at, out)
+                row_impl::<Z3, LANES>(block, fill, fill_noise2d, cells, p, row, at, out)
             }
         }
     }
@@ -503,9 +625,35 @@ pub fn fbm2_grid(
     threads: Threads,
     out: &mut [f32],
 ) -> Result<(), Error> {
+    fbm_grid(Lattice::Perlin, perm, fbm, grid, threads, out)
+}
+
+/// fBm of true 2D noise ([`super::noise2d`]) over a grid:
+/// `out[j·width + i] = fbm.fbm2d(grid.x(i), grid.y(j))`, row-major, `out.len() == width·height`.
+///
+/// # Errors
+/// [`Error::Size`] when `out` has the wrong length.
+pub fn fbm2d_grid(
+    perm: &Permutation,
+    fbm: &Fbm,
+    grid: &GridSpec,
+    threads: Threads,
+    out: &mut [f32],
+) -> Result<(), Error> {
+    fbm_grid(Lattice::Noise2d, perm, fbm, grid, threads, out)
+}
+
+fn fbm_grid(
+    lattice: Lattice,
+    perm: &Permutation,
+    fbm: &Fbm,
+    grid: &GridSpec,
+    threads: Threads,
+    out: &mut [f32],
+) -> Result<(), Error> {
     if out.len() != grid.width * grid.height {
         return Err(Error::length(
-            "fbm2_grid output length",
+            "fbm grid output length",
             out.len(),
             grid.width * grid.height,
         ));
@@ -513,7 +661,10 @@ pub fn fbm2_grid(
     let row = |rows: &mut RowNoise, (j, r): (usize, &mut [f32])| {
         // On the rayon worker that computes the row.
         let _span = tracing::info_span!("terrain_row").entered();
-        rows.fbm2_row(perm, fbm, grid.x0, grid.dx, grid.y(j), r)
+        match lattice {
+            Lattice::Perlin => rows.fbm2_row(perm, fbm, grid.x0, grid.dx, grid.y(j), r),
+            Lattice::Noise2d => rows.fbm2d_row(perm, fbm, grid.x0, grid.dx, grid.y(j), r),
+        }
     };
     match threads {
         Threads::One => {
@@ -533,7 +684,7 @@ pub fn fbm2_grid(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::noise::{perlin2, perlin3, FbmParams};
+    use crate::noise::{noise2d, perlin2, perlin3, FbmParams};
 
     #[test]
     fn rows_equal_scalar_bit_for_bit() {
@@ -608,7 +759,40 @@ mod tests {
                 let x = x0 + i as f32 * dx;
                 assert_eq!(v.to_bits(), fbm.fbm2(&perm, x, 11.5f32).to_bits());
             }
+            let mut rows = RowNoise::new();
+            for y in [11.5f32, -0.3, 255.9] {
+                rows.noise2d_row(&perm, x0, dx, y, &mut row);
+                for (i, &v) in row.iter().enumerate() {
+                    let x = x0 + i as f32 * dx;
+                    assert_eq!(v.to_bits(), noise2d(&perm, x, y).to_bits(), "{x} {y}");
+                }
+                rows.fbm2d_row(&perm, &fbm, x0, dx, y, &mut row);
+                for (i, &v) in row.iter().enumerate() {
+                    let x = x0 + i as f32 * dx;
+                    assert_eq!(v.to_bits(), fbm.fbm2d(&perm, x, y).to_bits(), "{x} {y}");
+                }
+            }
         }
+    }
+
+    /// The true 2D grid is its scalar fBm sample for sample, and not the face of 3D noise
+    /// (negative control: the same grid through `fbm2_grid` differs almost everywhere).
+    #[test]
+    fn fbm2d_grid_equals_scalar_and_differs_from_the_3d_face() {
+        let perm = Permutation::reference();
+        let fbm = Fbm::new(FbmParams::default()).unwrap();
+        let grid = GridSpec::new(37, 9, [-5.5, 3.25], [0.01, 0.013]).unwrap();
+        let (mut true2d, mut face) = (vec![0f32; 37 * 9], vec![0f32; 37 * 9]);
+        fbm2d_grid(&perm, &fbm, &grid, Threads::All, &mut true2d).unwrap();
+        fbm2_grid(&perm, &fbm, &grid, Threads::One, &mut face).unwrap();
+        for j in 0..9 {
+            for i in 0..37 {
+                let s = fbm.fbm2d(&perm, grid.x(i), grid.y(j));
+                assert_eq!(true2d[j * 37 + i].to_bits(), s.to_bits(), "{i} {j}");
+            }
+        }
+        let differ = true2d.iter().zip(&face).filter(|(a, b)| a != b).count();
+        assert!(differ > true2d.len() * 9 / 10, "{differ}");
     }
 
     /// Every path this CPU supports against the portable block, bit for bit: AVX-512 (one-cell
@@ -673,14 +857,19 @@ mod tests {
                         rows.push(bits(out));
                         noise.fbm2_row(&perm, &fbm, x0, dx, y, out);
                         rows.push(bits(out));
+                        noise.noise2d_row(&perm, x0, dx, y, out);
+                        rows.push(bits(out));
+                        noise.fbm2d_row(&perm, &fbm, x0, dx, y, out);
+                        rows.push(bits(out));
                         rows
                     };
                     let want = run((SimdPath::Portable, false), &mut portable);
                     for &path in &paths {
                         let got = run(path, &mut fast);
-                        for (what, (g, w)) in ["perlin3", "perlin3 add", "fbm3", "fbm2"]
-                            .iter()
-                            .zip(got.iter().zip(&want))
+                        for (what, (g, w)) in
+                            ["perlin3", "perlin3 add", "fbm3", "fbm2", "noise2d", "fbm2d"]
+                                .iter()
+                                .zip(got.iter().zip(&want))
                         {
                             assert_eq!(g, w, "{path:?} {what} x0 {x0} dx {dx} y {y} z {z}");
                             compared += 1;

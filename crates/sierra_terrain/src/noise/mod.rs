@@ -1,14 +1,16 @@
-//! Procedural noise: improved Perlin noise ([`perlin`]), fBm ([`fbm`]) and SIMD grid evaluation
+//! Procedural noise: improved Perlin noise ([`perlin`], and true 2D noise [`perlin2d`]), fBm ([`fbm`]) and SIMD grid evaluation
 //! ([`grid`]).
 
 pub mod fbm;
 pub mod grid;
 pub mod periodic;
 pub mod perlin;
+pub mod perlin2d;
 pub mod workloads;
 
 pub use fbm::{Fbm, FbmKind, FbmParams, MAX_OCTAVES};
 pub use perlin::{perlin2, perlin3, perlin3_portable, NoiseFloat, Permutation};
+pub use perlin2d::noise2d;
 
 use crate::error::Error;
 

@@ -116,6 +116,11 @@ impl WaterSim {
         &self.params
     }
 
+    /// The compiled band loop the steps run (AVX-512, AVX2 or portable, chosen at run time).
+    pub fn kernel(&self) -> SimdPath {
+        self.kernel
+    }
+
     /// Ground height, metres, `[rows * cols]`.
     pub fn terrain(&self) -> &[f32] {
         &self.terrain

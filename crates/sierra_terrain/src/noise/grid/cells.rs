@@ -3,6 +3,7 @@
 //! shares ([`LANES`], [`BlockX`], [`BLEND_CELLS`]).
 
 use super::super::perlin::{fade, GRAD_ROWS};
+use super::super::perlin2d::grad2_split;
 
 /// Lanes per block.
 pub const LANES: usize = 8;
@@ -115,7 +116,10 @@ impl CellGrads {
         for c in 0..corners {
             for v in [c, 8 + c] {
                 let (head, tail) = self.vals[v].split_at_mut(256);
-                head[..wrapped].copy_from_slice(&tail[..wrapped]);
+                // Skipped when empty: a variable-length copy is a `memcpy` call, 16 per row.
+                if wrapped > 0 {
+                    head[..wrapped].copy_from_slice(&tail[..wrapped]);
+                }
                 tail.copy_from_slice(&head[..16]);
             }
         }
@@ -152,4 +156,63 @@ pub(super) fn fill_scalar<const Z3: bool>(
         }
     }
     0
+}
+
+/// The fill kernel of true 2D noise ([`super::super::perlin2d`], Gustavson's `noise2`): each
+/// lattice point `X` of the row's two lattice lines gets its hash `p[X + p[Y]]` and its planar
+/// gradient split as `gx·x + k` ([`grad2_split`]'s tables) once; a cell's corners are then its
+/// two points on each line (the right corner of one cell is the left corner of the next), copied
+/// into [`CellGrads`]'s order (x offset bit 0, y offset bit 1). Writes no wrapped columns.
+#[inline(always)]
+pub(super) fn fill_noise2d(
+    cells: &mut CellGrads,
+    p: &[u8; 512],
+    y: Axis,
+    _z: Axis,
+    start: i64,
+    count: usize,
+) -> usize {
+    let (py0, py1) = (p[y.cell] as usize, p[(y.cell + 1) & 255] as usize);
+    let mut pts = [[0f32; POINTS]; 4];
+    #[allow(clippy::needless_range_loop)] // `k` is a column of all four rows and a lattice x
+    for k in 0..=count {
+        let x = ((start + k as i64) & 255) as usize;
+        let (g0, k0) = grad2_split::<f32>(p[x + py0] as usize, y.frac);
+        let (g1, k1) = grad2_split::<f32>(p[x + py1] as usize, y.frac1);
+        pts[0][k] = g0;
+        pts[1][k] = k0;
+        pts[2][k] = g1;
+        pts[3][k] = k1;
+    }
+    points_to_cells(cells, &pts, start, count);
+    0
+}
+
+/// Lattice points one true-2D fill computes per line: at most 257 (256 cells and the right
+/// corner of the last), rounded up to whole 16-lane groups.
+pub(super) const POINTS: usize = 272;
+
+/// Copies the lattice points `start ..= start + count` of the row's two lattice lines, `pts =
+/// [gx on line 0, k on line 0, gx on line 1, k on line 1]` (column `k` is point `start + k`), to
+/// the corners of cells `start .. start + count`: a cell's corners are its two points on each
+/// line, in [`CellGrads`]'s order (x offset bit 0, y offset bit 1).
+#[inline(always)]
+pub(super) fn points_to_cells(
+    cells: &mut CellGrads,
+    pts: &[[f32; POINTS]; 4],
+    start: i64,
+    count: usize,
+) {
+    // Cells start .. start + count, in at most two runs of columns (the 255 → 0 wrap).
+    let first = (start & 255) as usize;
+    let head = count.min(256 - first);
+    for (from, col, len) in [(0, first, head), (head, 0, count - head)] {
+        for (line, (gv, kv)) in [(0, (0, 8)), (2, (2, 10))] {
+            for dx in 0..2 {
+                let src = from + dx..from + dx + len;
+                cells.vals[gv + dx][col..col + len].copy_from_slice(&pts[line][src.clone()]);
+                cells.vals[kv + dx][col..col + len].copy_from_slice(&pts[line + 1][src]);
+            }
+        }
+    }
 }
