@@ -12,8 +12,9 @@
 //!   and blends in the next cells' lanes, wider blocks (high frequencies) gather per lane;
 //! - otherwise the portable block runs the same operations over `[f32; 8]` arrays.
 //!
-//! FMA is deliberately not used, so every path gives the same bits as the others and as the scalar
-//! [`perlin3`](super::perlin3) / [`Fbm::fbm2`] (tested). The `wide` crate was considered: its lane
+//! FMA is not used where it would round differently, so every path gives the same bits as the
+//! others and as the scalar [`perlin3`](super::perlin3) / [`Fbm::fbm2`] (tested); the one fused
+//! multiply-add, `gx·x + k` in the AVX-512 path, is exact because `gx` is −1, 0 or 1. The `wide` crate was considered: its lane
 //! width is fixed at compile time by `cfg(target_feature)`, so it cannot give runtime dispatch
 //! without a second build; `std::arch` in a `#[target_feature]` function can.
 
