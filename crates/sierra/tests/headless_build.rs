@@ -24,7 +24,9 @@ fn dependency_names(extra: &[&str]) -> BTreeSet<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let output = Command::new(cargo)
         .current_dir(sierra_testkit::workspace_root())
-        .args(["tree", "--locked", "-p", "sierra", "-e", "no-dev", "--prefix", "none"])
+        .args([
+            "tree", "--locked", "-p", "sierra", "-e", "no-dev", "--prefix", "none",
+        ])
         .args(["--format", "{p}"])
         .args(extra)
         .output()

@@ -29,7 +29,9 @@ pub(crate) fn open_default() -> Result<AudioManager<DefaultBackend>, String> {
 /// then its mock, which would play nothing while claiming to): always the reason to run silently.
 #[cfg(not(feature = "device"))]
 pub(crate) fn open_default() -> Result<AudioManager<DefaultBackend>, String> {
-    Err("built without sound-device support (the `device` feature of sierra_audio, \
+    Err(
+        "built without sound-device support (the `device` feature of sierra_audio, \
          `audio-device` of sierra)"
-        .to_owned())
+            .to_owned(),
+    )
 }
