@@ -15,6 +15,7 @@ pub mod water;
 pub use error::Error;
 pub mod chunks;
 pub mod detail;
+pub mod surface_detail;
 pub mod heightfield;
 pub mod island;
 pub mod mesh;
