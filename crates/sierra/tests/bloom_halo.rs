@@ -9,10 +9,10 @@
 
 use std::path::Path;
 
+use serde_json::{json, Value};
 use sierra::game::Game;
 use sierra::game_loop::DEFAULT_TICK_HZ;
 use sierra::headless::{run_headless, HeadlessOptions};
-use serde_json::{json, Value};
 
 const WIDTH: u32 = 480;
 const HEIGHT: u32 = 270;
@@ -121,17 +121,28 @@ fn no_emitter_of_the_demo_blooms_wider_than_itself() {
         widths.push((name.clone(), width));
     }
     for (name, width) in &widths {
-        assert!(*width <= DISC_PX, "{name}: halo {width:.1} px > {DISC_PX} px");
+        assert!(
+            *width <= DISC_PX,
+            "{name}: halo {width:.1} px > {DISC_PX} px"
+        );
     }
 
     // Control: the demo's emitters and bloom before #49.
     let mut before = post.clone();
     before["bloomIntensity"] = json!(0.8);
     before["exposure"] = json!(0.0);
-    let widest = [[12.0, 9.0, 3.0], [4.0, 0.8, 0.4], [0.6, 4.0, 0.8], [0.6, 1.2, 4.0]]
-        .iter()
-        .map(|&e| halo_width(e, &before, tmp.path()))
-        .fold(0.0f32, f32::max);
+    let widest = [
+        [12.0, 9.0, 3.0],
+        [4.0, 0.8, 0.4],
+        [0.6, 4.0, 0.8],
+        [0.6, 1.2, 4.0],
+    ]
+    .iter()
+    .map(|&e| halo_width(e, &before, tmp.path()))
+    .fold(0.0f32, f32::max);
     eprintln!("before #49: widest halo {widest:.1} px");
-    assert!(widest > DISC_PX, "the control's halo {widest:.1} px fits its disc");
+    assert!(
+        widest > DISC_PX,
+        "the control's halo {widest:.1} px fits its disc"
+    );
 }

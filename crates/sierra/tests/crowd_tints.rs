@@ -130,5 +130,8 @@ fn crowd_members_wear_at_least_three_tints_among_twenty() {
     let white = member_colours(tmp.path(), false);
     let control = distinct_tints(&white);
     eprintln!("control (\"tints\": false): {control} distinct");
-    assert!(control < 3, "white members read as {control} tints: {white:?}");
+    assert!(
+        control < 3,
+        "white members read as {control} tints: {white:?}"
+    );
 }

@@ -22,8 +22,13 @@ const FRAME: usize = 40;
 const PATH_FRAMES: u32 = 120;
 
 fn walk_frame(dir: &Path, surface_detail: bool) -> image::RgbImage {
-    let mut game = Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
-    game.world.landscape.as_mut().expect("the demo's island").surface_detail = surface_detail;
+    let mut game =
+        Game::load(Path::new(DEMO_LEVEL), DEFAULT_TICK_HZ).unwrap_or_else(|e| panic!("{e:#}"));
+    game.world
+        .landscape
+        .as_mut()
+        .expect("the demo's island")
+        .surface_detail = surface_detail;
     let seconds = (PATH_FRAMES * HEADLESS_TICKS_PER_FRAME) as f32 / DEFAULT_TICK_HZ as f32;
     game.camera_path = Some(CameraPath::new(CameraPathKind::Walk, seconds));
     let out = dir.join(if surface_detail { "detail" } else { "control" });
@@ -63,7 +68,9 @@ fn mask(frame: &image::RgbImage) -> Vec<(u32, u32)> {
     (1..h - 1)
         .flat_map(|y| (1..w - 1).map(move |x| (x, y)))
         .filter(|&(x, y)| {
-            (0..3).all(|dy| (0..3).all(|dx| is_grass_or_sand(frame.get_pixel(x + dx - 1, y + dy - 1))))
+            (0..3).all(|dy| {
+                (0..3).all(|dx| is_grass_or_sand(frame.get_pixel(x + dx - 1, y + dy - 1)))
+            })
         })
         .collect()
 }
@@ -93,7 +100,11 @@ fn grass_and_sand_at_walking_height_have_twice_the_detail() {
     let detail = walk_frame(tmp.path(), true);
     let pixels = mask(&control);
     let share = pixels.len() as f32 / (WIDTH * HEIGHT) as f32;
-    assert!(share > 0.1, "grass and sand cover {:.1} % of the frame", share * 100.0);
+    assert!(
+        share > 0.1,
+        "grass and sand cover {:.1} % of the frame",
+        share * 100.0
+    );
     let before = mean_laplacian(&control, &pixels);
     let after = mean_laplacian(&detail, &pixels);
     eprintln!(

@@ -179,8 +179,7 @@ impl MaterialUniform {
             }
             _ => (0.0, 0.0),
         };
-        let (surface_detail_repeat, surface_detail_normal_scale) = match &material.surface_detail
-        {
+        let (surface_detail_repeat, surface_detail_normal_scale) = match &material.surface_detail {
             Some(d) if d.repeat > 0.0 && d.repeat.is_finite() => {
                 flags |= Self::SURFACE_DETAIL;
                 (d.repeat, d.normal_scale)

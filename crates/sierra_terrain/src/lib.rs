@@ -15,11 +15,11 @@ pub mod water;
 pub use error::Error;
 pub mod chunks;
 pub mod detail;
-pub mod surface_detail;
 pub mod heightfield;
 pub mod island;
 pub mod mesh;
 pub mod rng;
+pub mod surface_detail;
 
 pub use heightfield::HeightField;
 pub use island::{Island, TerrainParams};

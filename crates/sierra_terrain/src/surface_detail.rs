@@ -204,15 +204,26 @@ mod tests {
             assert_eq!(texels.len(), 64 * 64 * 4);
             let b: Vec<f32> = texels.chunks(4).map(|t| f32::from(t[2])).collect();
             let mean = b.iter().sum::<f32>() / b.len() as f32;
-            let (lo, hi) = b.iter().fold((255.0f32, 0.0f32), |(l, h), &v| (l.min(v), h.max(v)));
+            let (lo, hi) = b
+                .iter()
+                .fold((255.0f32, 0.0f32), |(l, h), &v| (l.min(v), h.max(v)));
             let contrast = s.layers[k].contrast;
-            assert!((mean - 127.5).abs() < 127.5 * contrast * 0.7 + 2.0, "layer {k} mean {mean}");
-            assert!(hi - lo > 127.5 * contrast * 0.5, "layer {k} spans {lo}..{hi}");
+            assert!(
+                (mean - 127.5).abs() < 127.5 * contrast * 0.7 + 2.0,
+                "layer {k} mean {mean}"
+            );
+            assert!(
+                hi - lo > 127.5 * contrast * 0.5,
+                "layer {k} spans {lo}..{hi}"
+            );
             let h = s.heights(k).unwrap();
             let step = |a: usize, b: usize| (h[a] - h[b]).abs();
             let inner: f32 = (0..64).map(|j| step(j * 64 + 31, j * 64 + 32)).sum();
             let seam: f32 = (0..64).map(|j| step(j * 64 + 63, j * 64)).sum();
-            assert!(seam < 3.0 * inner + 1e-6, "layer {k}: seam {seam} vs inner {inner}");
+            assert!(
+                seam < 3.0 * inner + 1e-6,
+                "layer {k}: seam {seam} vs inner {inner}"
+            );
         }
         let mut bad = s;
         bad.layers[2].contrast = 1.0;

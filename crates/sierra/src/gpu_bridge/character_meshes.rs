@@ -31,8 +31,8 @@ impl CharacterMeshes {
             .characters
             .iter()
             .map(|c| {
-                let mut model = SkinnedModel::upload(ctx, renderer, &c.model.asset)
-                    .with_context(|| {
+                let mut model =
+                    SkinnedModel::upload(ctx, renderer, &c.model.asset).with_context(|| {
                         format!(
                             "uploading the skinned mesh of character object {}",
                             c.object

@@ -63,7 +63,10 @@ pub fn detail_normal_texture(ctx: &GpuContext, detail: &DetailMap) -> Result<Tex
 ///
 /// # Errors
 /// Invalid detail parameters, GPU errors.
-pub fn surface_detail_layers(ctx: &GpuContext, detail: &SurfaceDetail) -> Result<SurfaceDetailLayers> {
+pub fn surface_detail_layers(
+    ctx: &GpuContext,
+    detail: &SurfaceDetail,
+) -> Result<SurfaceDetailLayers> {
     let layers = detail
         .layers_rgba8()
         .context("generating the terrain's surface detail textures")?;
