@@ -93,6 +93,7 @@ fn level(model: &str, clip: &str, scale: f32) -> Level {
         clip: clip.into(),
         speed: 1.0,
         clips: Default::default(),
+        material: None,
     }));
     level.objects = vec![ground, lamp, character];
     level

@@ -36,7 +36,7 @@ pub fn post_settings(
                 Tonemap::Aces => Tonemapper::Aces,
                 Tonemap::Agx => Tonemapper::Agx,
             },
-            ..TonemapSettings::default()
+            exposure_ev: post.exposure,
         },
         sky: SkySettings {
             enabled: post.sky,

@@ -258,8 +258,9 @@ fn level_characters_and_crowds_draw_skinned_models_with_their_base_colour_textur
                 "character" => {
                     format!(r#"{{"type": "Character", "model": "{model}", "clip": "{clip_name}"}}"#)
                 }
+                // Untinted: the member shows the model's own colours, which are compared here.
                 _ => format!(
-                    r#"{{"type": "Crowd", "model": "{model}", "count": 1, "clips": ["{clip_name}"]}}"#
+                    r#"{{"type": "Crowd", "model": "{model}", "count": 1, "clips": ["{clip_name}"], "tints": false}}"#
                 ),
             };
             let file = dir.path().join(format!("{kind}_{textured}.json"));

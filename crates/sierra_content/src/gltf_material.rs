@@ -203,6 +203,7 @@ fn surface(m: &ImportedMaterial, textures: &mut TextureCache<'_>) -> Result<Surf
         },
         double_sided: m.double_sided,
         detail: None,
+        surface_detail: None,
         sampler: m
             .primary_texture()
             .map_or_else(MaterialSampler::default, |t| material_sampler(&t.sampler)),

@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod crowd;
+pub mod crowd_tint;
 pub mod gltf_material;
 pub mod gltf_model;
 pub mod planet;

@@ -219,6 +219,18 @@ impl SkinnedModel {
         self.durations.get(clip).copied().unwrap_or(0.0)
     }
 
+    /// Replaces every part's draw factors with one material (`base_color` linear RGB, alpha
+    /// kept from the model; Blinn-Phong `specular_color` and `specular_power`), so one instance
+    /// looks unlike others of the same model (the player among the crowd). Textures stay bound:
+    /// the colour multiplies the model's base colour texture as its own factor did.
+    pub fn set_material(&mut self, base_color: Vec3, specular_color: Vec3, specular_power: f32) {
+        for part in &mut self.parts {
+            part.material.base_color = base_color.extend(part.material.base_color.w);
+            part.material.specular_color = specular_color;
+            part.material.specular_power = specular_power;
+        }
+    }
+
     /// Draws the primitives of skin `skin` with an already computed skinning
     /// `palette` (`[skin joint_count]` column-major `Mat4`, joint matrix × inverse
     /// bind matrix, in the space that `world` maps to world space: pass

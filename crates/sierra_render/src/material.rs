@@ -57,6 +57,22 @@ pub struct DetailBump {
     pub amplitude: f32,
 }
 
+/// Detail textures per surface type of a terrain (`forward.wgsl`'s `surface_detail`): a
+/// texture array of 4 layers (grass, sand, rock, snow; RGBA8 linear, R, G = tangent-space normal
+/// X, Y as `· 0.5 + 0.5`, B = albedo factor / 2) sampled at the mesh's texture coordinates times
+/// `repeat`, blended per pixel by the vertex colour's band (its nearness to each class colour of
+/// `sierra_terrain::island::Surface`) and the slope, multiplying the albedo and bending the normal
+/// in the mesh's tangent frame. Only for terrain meshes, whose vertex colours are those bands.
+#[derive(Clone, Debug)]
+pub struct SurfaceDetailLayers {
+    /// The 4-layer array (`Texture2d::array_from_rgba8`), mipmapped.
+    pub layers: Texture2d,
+    /// Layer repeats per unit of the mesh's texture coordinates (> 0).
+    pub repeat: f32,
+    /// Scale of the layers' normal X and Y (0 flat, 1 as generated).
+    pub normal_scale: f32,
+}
+
 /// A mesh's material: textures (any may be absent) and fixed parameters.
 #[derive(Clone, Debug, Default)]
 pub struct SurfaceMaterial {
@@ -82,11 +98,13 @@ pub struct SurfaceMaterial {
     pub double_sided: bool,
     /// Procedural bump detail on top of the normal (map), if any.
     pub detail: Option<DetailBump>,
+    /// Terrain detail textures per surface type, if any.
+    pub surface_detail: Option<SurfaceDetailLayers>,
     /// The sampler of every texture of the material (wrap modes and filters; glTF sampler).
     pub sampler: MaterialSampler,
 }
 
-/// Mirror of `MaterialUniform` in `forward.wgsl` (32 bytes).
+/// Mirror of `MaterialUniform` in `forward.wgsl` (40 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct MaterialUniform {
@@ -108,6 +126,10 @@ pub struct MaterialUniform {
     pub detail_frequency: f32,
     /// [`DetailBump::amplitude`] (0 without detail).
     pub detail_amplitude: f32,
+    /// [`SurfaceDetailLayers::repeat`] (0 without).
+    pub surface_detail_repeat: f32,
+    /// [`SurfaceDetailLayers::normal_scale`] (0 without).
+    pub surface_detail_normal_scale: f32,
 }
 
 impl MaterialUniform {
@@ -121,6 +143,8 @@ impl MaterialUniform {
     pub const DOUBLE_SIDED: u32 = 8;
     /// Procedural bump detail ([`DetailBump`]).
     pub const DETAIL_BUMP: u32 = 16;
+    /// Terrain detail textures per surface type ([`SurfaceDetailLayers`]).
+    pub const SURFACE_DETAIL: u32 = 32;
 
     /// The uniform for `material`.
     pub fn new(material: &SurfaceMaterial) -> Self {
@@ -155,6 +179,13 @@ impl MaterialUniform {
             }
             _ => (0.0, 0.0),
         };
+        let (surface_detail_repeat, surface_detail_normal_scale) = match &material.surface_detail {
+            Some(d) if d.repeat > 0.0 && d.repeat.is_finite() => {
+                flags |= Self::SURFACE_DETAIL;
+                (d.repeat, d.normal_scale)
+            }
+            _ => (0.0, 0.0),
+        };
         Self {
             flags,
             alpha_cutoff,
@@ -168,6 +199,8 @@ impl MaterialUniform {
             },
             detail_frequency,
             detail_amplitude,
+            surface_detail_repeat,
+            surface_detail_normal_scale,
         }
     }
 }
@@ -197,6 +230,9 @@ pub struct MaterialBinder {
     white_srgb: Texture2d,
     white_linear: Texture2d,
     flat_normal: Texture2d,
+    /// One neutral layer (flat normal, albedo × 1) bound where a material has no
+    /// [`SurfaceMaterial::surface_detail`].
+    neutral_surface_detail: Texture2d,
 }
 
 impl MaterialBinder {
@@ -245,6 +281,18 @@ impl MaterialBinder {
                             texture_entry(4),
                             texture_entry(5),
                             texture_entry(6),
+                            wgpu::BindGroupLayoutEntry {
+                                binding: 7,
+                                visibility: wgpu::ShaderStages::FRAGMENT,
+                                ty: wgpu::BindingType::Texture {
+                                    sample_type: wgpu::TextureSampleType::Float {
+                                        filterable: true,
+                                    },
+                                    view_dimension: wgpu::TextureViewDimension::D2Array,
+                                    multisampled: false,
+                                },
+                                count: None,
+                            },
                         ],
                     })
             },
@@ -258,6 +306,13 @@ impl MaterialBinder {
                 ctx,
                 "flat normal",
                 [128, 128, 255, 255],
+                ColorSpace::Linear,
+            )?,
+            neutral_surface_detail: Texture2d::array_from_rgba8(
+                ctx,
+                "neutral surface detail",
+                1,
+                &[vec![128, 128, 128, 255]],
                 ColorSpace::Linear,
             )?,
         })
@@ -319,6 +374,14 @@ impl MaterialBinder {
                         resource: wgpu::BindingResource::TextureView(view),
                     });
                 }
+                let layers = material
+                    .surface_detail
+                    .as_ref()
+                    .map_or(&self.neutral_surface_detail, |d| &d.layers);
+                entries.push(wgpu::BindGroupEntry {
+                    binding: 7,
+                    resource: wgpu::BindingResource::TextureView(&layers.view),
+                });
                 ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("material"),
                     layout: &self.layout,

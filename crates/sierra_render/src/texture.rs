@@ -92,6 +92,89 @@ impl Texture2d {
         Ok(Self { texture, view })
     }
 
+    /// Uploads `layers.len()` square layers of `size × size` RGBA8 pixels (each
+    /// `[size][size][4]` bytes, top row first) as one 2D texture array with
+    /// `⌊log2 size⌋ + 1` mips per layer; its view is a `D2Array` view of every layer and mip.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidInput`] for no layers, a zero size or a layer of the wrong length,
+    /// [`RenderError::LimitExceeded`] above the device's limits, [`RenderError::Gpu`].
+    pub fn array_from_rgba8(
+        ctx: &GpuContext,
+        label: &str,
+        size: u32,
+        layers: &[Vec<u8>],
+        color_space: ColorSpace,
+    ) -> Result<Self> {
+        let expected = size as usize * size as usize * 4;
+        if layers.is_empty() || size == 0 {
+            return Err(RenderError::InvalidInput(format!(
+                "texture array `{label}`: {} layers of {size}x{size} (need at least one, size > 0)",
+                layers.len()
+            )));
+        }
+        if let Some((k, l)) = layers.iter().enumerate().find(|(_, l)| l.len() != expected) {
+            return Err(RenderError::InvalidInput(format!(
+                "texture array `{label}`: layer {k} has {} bytes for {size}x{size} RGBA8 (expected {expected})",
+                l.len()
+            )));
+        }
+        let format = match color_space {
+            ColorSpace::Srgb => wgpu::TextureFormat::Rgba8UnormSrgb,
+            ColorSpace::Linear => wgpu::TextureFormat::Rgba8Unorm,
+        };
+        let chains: Vec<_> = layers
+            .iter()
+            .map(|l| mip_chain(size, size, l, color_space))
+            .collect();
+        let texture = ctx.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: size,
+                height: size,
+                depth_or_array_layers: layers.len() as u32,
+            },
+            mip_level_count: chains[0].len() as u32,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        })?;
+        for (layer, chain) in chains.iter().enumerate() {
+            for (level, (w, h, data)) in chain.iter().enumerate() {
+                ctx.queue.write_texture(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: &texture,
+                        mip_level: level as u32,
+                        origin: wgpu::Origin3d {
+                            x: 0,
+                            y: 0,
+                            z: layer as u32,
+                        },
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    data,
+                    wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(w * 4),
+                        rows_per_image: Some(*h),
+                    },
+                    wgpu::Extent3d {
+                        width: *w,
+                        height: *h,
+                        depth_or_array_layers: 1,
+                    },
+                );
+            }
+        }
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(wgpu::TextureViewDimension::D2Array),
+            ..Default::default()
+        });
+        Ok(Self { texture, view })
+    }
+
     /// A 1×1 texture of one RGBA8 value (material defaults: white, flat normal).
     ///
     /// # Errors

@@ -269,7 +269,9 @@ fn bloom_sky_shadow_and_material_uniforms_match_wgsl() {
             normal_scale,
             occlusion_strength,
             detail_frequency,
-            detail_amplitude
+            detail_amplitude,
+            surface_detail_repeat,
+            surface_detail_normal_scale
         }),
     );
 }

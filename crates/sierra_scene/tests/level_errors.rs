@@ -392,3 +392,28 @@ fn crowds_share_one_instance_budget_per_level() {
     };
     sierra_scene::load_level_with(&path, &options).unwrap();
 }
+
+/// An exposure beyond ±16 stops and a character colour outside `[0, 1]` are refused, each
+/// naming its JSON path; the same level with values in range loads.
+#[test]
+fn exposure_and_character_material_out_of_range() {
+    let (err, text, _) = load_err(r#"{"post": {"exposure": 40}, "objects": []}"#);
+    assert!(
+        matches!(&err, Error::Invalid { json_path, .. } if json_path == "post.exposure"),
+        "{text}"
+    );
+    let character = |color: &str| {
+        format!(
+            r#"{{"post": {{"exposure": -1.5}}, "objects": [{{"name": "P", "components": [{{"type": "Character",
+                "model": "builtin:mannequin", "material": {{"baseColor": {color}}}}}]}}]}}"#
+        )
+    };
+    let (err, text, _) = load_err(&character("[0.2, 1.5, 0.3]"));
+    assert!(
+        matches!(&err, Error::Invalid { json_path, .. }
+            if json_path == "objects[0].components[0].material.baseColor"),
+        "{text}"
+    );
+    let (_dir, path) = write_level(&character("[0.2, 0.5, 0.3]"));
+    load_level(&path).unwrap_or_else(|e| panic!("{e}"));
+}

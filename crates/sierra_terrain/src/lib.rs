@@ -19,6 +19,7 @@ pub mod heightfield;
 pub mod island;
 pub mod mesh;
 pub mod rng;
+pub mod surface_detail;
 
 pub use heightfield::HeightField;
 pub use island::{Island, TerrainParams};

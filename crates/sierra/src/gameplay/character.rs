@@ -65,6 +65,9 @@ pub struct Character {
     pub model_name: String,
     /// JSON path of the `Character` component (for messages).
     pub json_path: String,
+    /// The level's material for this character (`None`: the model's own), applied by the GPU
+    /// bridge when it uploads the character's mesh.
+    pub material: Option<sierra_scene::components::CharacterMaterial>,
 }
 
 impl Character {

@@ -301,6 +301,7 @@ impl Gameplay {
             clips,
             model_name: c.model.clone(),
             json_path: at.to_owned(),
+            material: c.material,
         })
     }
 

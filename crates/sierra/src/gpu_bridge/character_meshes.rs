@@ -9,7 +9,7 @@
 //! passes and draws the results culled by their posed bounds.
 
 use anyhow::{Context, Result};
-use glam::Mat4;
+use glam::{Mat4, Vec3};
 use sierra_content::SkinnedModel;
 use sierra_render::{GpuContext, Renderer, SkinnedFrame};
 
@@ -21,7 +21,8 @@ pub struct CharacterMeshes {
 }
 
 impl CharacterMeshes {
-    /// Uploads each character's model (mesh and glTF base colour) as its own skinned instance.
+    /// Uploads each character's model (mesh and glTF base colour) as its own skinned instance,
+    /// with the level's material for it where the `Character` component gives one.
     ///
     /// # Errors
     /// GPU errors, or a character model without a skinned mesh, naming the level object.
@@ -30,12 +31,21 @@ impl CharacterMeshes {
             .characters
             .iter()
             .map(|c| {
-                SkinnedModel::upload(ctx, renderer, &c.model.asset).with_context(|| {
-                    format!(
-                        "uploading the skinned mesh of character object {}",
-                        c.object
-                    )
-                })
+                let mut model =
+                    SkinnedModel::upload(ctx, renderer, &c.model.asset).with_context(|| {
+                        format!(
+                            "uploading the skinned mesh of character object {}",
+                            c.object
+                        )
+                    })?;
+                if let Some(m) = &c.material {
+                    model.set_material(
+                        Vec3::from(m.base_color),
+                        Vec3::from(m.specular_color),
+                        m.specular_power,
+                    );
+                }
+                Ok(model)
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Self { models })

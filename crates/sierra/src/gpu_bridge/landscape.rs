@@ -10,11 +10,12 @@ use anyhow::{Context, Result};
 use glam::{Mat4, Vec2, Vec3, Vec4};
 use sierra_content::terrain::{generate_island_gpu, terrain_mesh};
 use sierra_render::compute::noise::NoiseCompute;
-use sierra_render::material::{DetailBump, SurfaceMaterial};
+use sierra_render::material::{DetailBump, SurfaceDetailLayers, SurfaceMaterial};
 use sierra_render::texture::{ColorSpace, Texture2d};
 use sierra_render::{DrawItem, GpuContext, Material, MeshHandle, Renderer};
 use sierra_terrain::chunks::{ChunkGrid, ChunkLod};
 use sierra_terrain::detail::DetailMap;
+use sierra_terrain::surface_detail::{SurfaceDetail, ISLAND_SURFACES};
 
 use crate::world::landscape::Landscape;
 
@@ -57,6 +58,33 @@ pub fn detail_normal_texture(ctx: &GpuContext, detail: &DetailMap) -> Result<Tex
     .context("uploading the terrain's detail normal map")
 }
 
+/// The island's detail textures per surface type ([`SurfaceDetail`]: grass, sand, rock, snow),
+/// generated now and uploaded as one mipmapped linear texture array.
+///
+/// # Errors
+/// Invalid detail parameters, GPU errors.
+pub fn surface_detail_layers(
+    ctx: &GpuContext,
+    detail: &SurfaceDetail,
+) -> Result<SurfaceDetailLayers> {
+    let layers = detail
+        .layers_rgba8()
+        .context("generating the terrain's surface detail textures")?;
+    let layers = Texture2d::array_from_rgba8(
+        ctx,
+        "terrain surface detail",
+        detail.size,
+        &layers,
+        ColorSpace::Linear,
+    )
+    .context("uploading the terrain's surface detail textures")?;
+    Ok(SurfaceDetailLayers {
+        layers,
+        repeat: detail.repeat(),
+        normal_scale: 1.0,
+    })
+}
+
 /// Uploaded chunk meshes, each chunk at each LOD (`(cz · n + cx) · (max_lod + 1) + lod`) once,
 /// registered as its ground (`ground[i]`) and the four sides of its skirt (`skirts[i]`, in
 /// [`sierra_terrain::chunks::SKIRT_SIDES`] order), which share its buffers.
@@ -68,7 +96,8 @@ pub struct LandscapeGpu {
 
 impl LandscapeGpu {
     /// Generates GPU heights if needed and uploads every chunk at every LOD, all bound to one
-    /// material: [`island_surface`] with the [`ISLAND_NORMAL_MAP`] normal map.
+    /// material: [`island_surface`] with the [`ISLAND_NORMAL_MAP`] normal map and, unless
+    /// [`Landscape::surface_detail`] is off, the [`ISLAND_SURFACES`] detail textures.
     ///
     /// # Errors
     /// GPU errors.
@@ -100,9 +129,15 @@ impl LandscapeGpu {
             }
         }
         // Relief below the vertex spacing (close up the chunks would be smooth-shaded slopes).
+        let surface_detail = if landscape.surface_detail {
+            Some(surface_detail_layers(ctx, &ISLAND_SURFACES)?)
+        } else {
+            None
+        };
         let surface = SurfaceMaterial {
             normal: Some(detail_normal_texture(ctx, &ISLAND_NORMAL_MAP)?),
             normal_scale: DETAIL_NORMAL_SCALE,
+            surface_detail,
             ..island_surface()
         };
         let every: Vec<MeshHandle> = ground

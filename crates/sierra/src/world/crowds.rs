@@ -28,7 +28,7 @@ use super::crowd_reaction::{write_changed, CrowdReaction};
 /// Baking rate of crowd clips, frames per second (the vertex shader interpolates between frames).
 pub const CROWD_SAMPLE_RATE: f32 = 30.0;
 
-/// Most instances one `Crowd` component may ask for (the instance buffer holds 96 bytes each;
+/// Most instances one `Crowd` component may ask for (the instance buffer holds 112 bytes each;
 /// larger crowds belong in `sierra bench crowd`, not a level).
 pub const MAX_CROWD_INSTANCES: u32 = 100_000;
 
@@ -339,7 +339,9 @@ impl LevelCrowd {
     /// up to 64 times) or left out (grid), so none stands in the sea. Each member turns by a
     /// random yaw about +Y, is scaled by the node's scale, plays a clip drawn uniformly from
     /// `spec.clips` (repeat a name to weight it) from a random phase in `[0, duration)` seconds at
-    /// a speed in `[0.85, 1.15)`.
+    /// a speed in `[0.85, 1.15)`, and wears the tint
+    /// [`member_tint`](sierra_content::crowd_tint::member_tint)`(spec.seed, index)` (white when
+    /// `spec.tints` is off).
     pub fn instances(
         &self,
         ground: impl Fn(f32, f32) -> Option<f32>,
@@ -391,7 +393,12 @@ impl LevelCrowd {
                 rotation * Quat::from_rotation_y(yaw),
                 position,
             );
-            out.push(CrowdInstance::new(model, clip, phase * duration, speed));
+            let tint = if spec.tints {
+                sierra_content::crowd_tint::member_tint(spec.seed, i)
+            } else {
+                [1.0; 3]
+            };
+            out.push(CrowdInstance::new(model, clip, phase * duration, speed).with_tint(tint));
         }
         out
     }
@@ -438,6 +445,7 @@ mod tests {
                 spacing: 1.5,
                 clips: vec!["idle".into(), "run".into()],
                 seed,
+                tints: true,
             },
             json_path: "objects[0].components[0]".into(),
             node_world,

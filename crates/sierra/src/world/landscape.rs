@@ -15,6 +15,11 @@ pub struct Landscape {
     /// Heights and surface classes; `None` until generated (GPU terrain: in
     /// the GPU bridge's upload, `crate::gpu_bridge::landscape`).
     pub island: Option<Island>,
+    /// Draw the terrain with its detail textures per surface type
+    /// ([`sierra_terrain::surface_detail::ISLAND_SURFACES`]; default true). Read once, when the
+    /// GPU bridge uploads the landscape; `false` draws the bands and bumps alone (what the island
+    /// looked like before them; the detail test's control).
+    pub surface_detail: bool,
 }
 
 impl Landscape {
@@ -31,7 +36,11 @@ impl Landscape {
             ),
             Backend::Gpu => None,
         };
-        Ok(Self { params, island })
+        Ok(Self {
+            params,
+            island,
+            surface_detail: true,
+        })
     }
 
     /// Ground height at world `(x, z)`, metres; `None` off the island or before generation.

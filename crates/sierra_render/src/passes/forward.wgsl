@@ -57,7 +57,7 @@ struct ShadowUniform {
 @group(0) @binding(9) var<storage, read> shadow: ShadowUniform;
 
 // Surface material (`material.rs`). Flags: 1 metallic-roughness (else Phong), 2 normal map,
-// 4 alpha mask, 8 double-sided, 16 procedural bump detail.
+// 4 alpha mask, 8 double-sided, 16 procedural bump detail, 32 terrain surface detail.
 struct MaterialUniform {
     flags: u32,
     alpha_cutoff: f32,
@@ -68,6 +68,9 @@ struct MaterialUniform {
     // First octave of the bump detail: cycles per metre, metres.
     detail_frequency: f32,
     detail_amplitude: f32,
+    // Terrain surface detail (`SurfaceDetailLayers`): layer repeats per uv unit, normal scale.
+    surface_detail_repeat: f32,
+    surface_detail_normal_scale: f32,
 }
 @group(2) @binding(0) var<storage, read> material: MaterialUniform;
 @group(2) @binding(1) var material_sampler: sampler;
@@ -78,6 +81,8 @@ struct MaterialUniform {
 // R: ambient occlusion.
 @group(2) @binding(5) var occlusion_texture: texture_2d<f32>;
 @group(2) @binding(6) var emissive_texture: texture_2d<f32>;
+// Terrain surface detail: layers grass, sand, rock, snow; RG normal XY, B albedo factor / 2.
+@group(2) @binding(7) var surface_detail_layers: texture_2d_array<f32>;
 
 const PI: f32 = 3.14159265;
 
@@ -166,6 +171,61 @@ fn detail_bump(n: vec3<f32>, world_position: vec3<f32>, footprint: f32) -> vec3<
         amplitude *= 0.5;
     }
     return normalize(n - (gradient - n * dot(n, gradient)));
+}
+
+// Class colours of the island's bands (linear RGB; `Surface::color` in sierra_terrain's
+// island.rs): the terrain's vertex colour is a blend of these.
+const SURFACE_WET_SAND = vec3<f32>(0.30, 0.22, 0.12);
+const SURFACE_DRY_SAND = vec3<f32>(0.72, 0.60, 0.38);
+const SURFACE_GRASS = vec3<f32>(0.10, 0.24, 0.04);
+const SURFACE_ROCK = vec3<f32>(0.22, 0.19, 0.17);
+const SURFACE_SNOW = vec3<f32>(0.90, 0.92, 0.95);
+
+// Weights (summing to 1) of the surface layers grass, sand, rock, snow at a terrain pixel of
+// vertex colour `band` and geometric up component `up` (normal.y): inverse-distance (Shepard,
+// power 4) weights of the band colour to the class colours (wet and dry sand share the sand
+// layer), then rock raised on steep ground (normal.y below 0.72 to 0.86, the bands' own slope
+// blend), so a colour between two bands blends their layers as the band colours blend.
+fn surface_weights(band: vec3<f32>, up: f32) -> vec4<f32> {
+    let inv = 1.0 / (vec4<f32>(
+        dot(band - SURFACE_GRASS, band - SURFACE_GRASS),
+        min(dot(band - SURFACE_WET_SAND, band - SURFACE_WET_SAND),
+            dot(band - SURFACE_DRY_SAND, band - SURFACE_DRY_SAND)),
+        dot(band - SURFACE_ROCK, band - SURFACE_ROCK),
+        dot(band - SURFACE_SNOW, band - SURFACE_SNOW),
+    ) + 1e-4);
+    let steep = 1.0 - smoothstep(0.72, 0.86, up);
+    let w = inv * inv * vec4<f32>(1.0, 1.0, 0.5 + steep, 1.0);
+    return w / (w.x + w.y + w.z + w.w);
+}
+
+struct SurfaceDetail {
+    // Tangent-space normal (unit).
+    normal: vec3<f32>,
+    // Albedo multiplier.
+    albedo: f32,
+}
+
+// The blended surface detail at texture coordinates `uv` (the mesh's, times the repeat) with
+// explicit gradients (so layers of zero weight are skipped in non-uniform control flow).
+fn surface_detail(uv: vec2<f32>, ddx: vec2<f32>, ddy: vec2<f32>, weights: vec4<f32>) -> SurfaceDetail {
+    var xy = vec2<f32>(0.0);
+    var albedo = 0.0;
+    for (var k = 0; k < 4; k++) {
+        let w = weights[k];
+        if w > 0.01 {
+            let t = textureSampleGrad(surface_detail_layers, material_sampler, uv, k, ddx, ddy);
+            xy += w * (t.xy * 2.0 - 1.0);
+            albedo += w * t.z * 2.0;
+        } else {
+            albedo += w;
+        }
+    }
+    xy *= material.surface_detail_normal_scale;
+    var out: SurfaceDetail;
+    out.normal = normalize(vec3<f32>(xy, sqrt(max(1.0 - dot(xy, xy), 0.0))));
+    out.albedo = albedo;
+    return out;
 }
 
 // Diffuse + specular from one light of radiance `light` arriving along unit `l`.
@@ -293,6 +353,9 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     let footprint = length(fwidth(in.world_position));
     // The triangle's own normal (flat): the shadow lookup is pushed off the triangle itself.
     let face_normal = cross(dpdx(in.world_position), dpdy(in.world_position));
+    // Texture-coordinate derivatives for the surface detail's explicit-gradient samples.
+    let uv_dx = dpdx(in.uv);
+    let uv_dy = dpdy(in.uv);
 
     let base = object.base_color * in.color * base_sample;
     if (material.flags & 4u) != 0u && base.a < material.alpha_cutoff {
@@ -302,6 +365,12 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
         return base;
     }
     var n = normalize(in.normal);
+    var surface = SurfaceDetail(vec3<f32>(0.0, 0.0, 1.0), 1.0);
+    if (material.flags & 32u) != 0u {
+        let uv = in.uv * material.surface_detail_repeat;
+        let r = material.surface_detail_repeat;
+        surface = surface_detail(uv, uv_dx * r, uv_dy * r, surface_weights(in.color.rgb, n.y));
+    }
     // Double-sided: the back face is lit as seen, with the flipped normal (glTF §3.9.5).
     let back = (material.flags & 8u) != 0u && !front_facing;
     if back {
@@ -315,11 +384,18 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
         let m = (normal_sample * 2.0 - 1.0) * vec3<f32>(material.normal_scale, material.normal_scale, 1.0);
         n = normalize(t * m.x + b * m.y + n * m.z);
     }
+    if (material.flags & 32u) != 0u {
+        // The layers' normal in the same tangent frame, on top of the normal map.
+        let t = normalize(in.tangent.xyz - n * dot(n, in.tangent.xyz));
+        let b = cross(n, t) * in.tangent.w;
+        let m = surface.normal;
+        n = normalize(t * m.x + b * m.y + n * m.z);
+    }
     if (material.flags & 16u) != 0u {
         n = detail_bump(n, in.world_position, footprint);
     }
     let v = normalize(camera.position.xyz - in.world_position);
-    let albedo = base.rgb;
+    let albedo = base.rgb * surface.albedo;
     let pbr = (material.flags & 1u) != 0u;
     let metallic = material.metallic * mr_sample.b;
     let roughness = material.roughness * mr_sample.g;

@@ -34,6 +34,33 @@ pub struct Character {
     /// State name → the model's clip (default: none; every state plays the clip of its name).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub clips: BTreeMap<String, ClipBinding>,
+    /// The character's own material (default: none; the model's glTF materials as they are).
+    /// Given, it replaces every part's base colour factor and Blinn-Phong specular, so one
+    /// character (the player) stands apart from others sharing its model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<CharacterMaterial>,
+}
+
+/// A character's material ([`Character::material`]): linear RGB, Blinn-Phong.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CharacterMaterial {
+    /// Diffuse colour, linear RGB in `[0, 1]`, multiplying the model's base colour texture.
+    pub base_color: [f32; 3],
+    /// Specular colour, linear RGB (default `[0.2, 0.2, 0.2]`).
+    #[serde(default = "default_specular_color")]
+    pub specular_color: [f32; 3],
+    /// Blinn-Phong exponent of `(N·H)`, ≥ 1 (default 32).
+    #[serde(default = "default_specular_power")]
+    pub specular_power: f32,
+}
+
+fn default_specular_color() -> [f32; 3] {
+    [0.2; 3]
+}
+
+fn default_specular_power() -> f32 {
+    32.0
 }
 
 /// The clip one state plays: a name or index, or `{"clip": …, "speed": m/s}`.

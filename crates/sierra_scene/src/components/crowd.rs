@@ -37,9 +37,17 @@ pub struct Crowd {
     /// Clip names instances choose from, uniformly (repeat a name to weight it; default `["walk"]`).
     #[serde(default = "default_clips")]
     pub clips: Vec<String>,
-    /// Seed of clip choice, time offsets and random placement (default 0).
+    /// Seed of clip choice, time offsets, random placement and tints (default 0).
     #[serde(default)]
     pub seed: u64,
+    /// Dress each member in its own tint drawn from `seed` and its index (default true);
+    /// `false` leaves every member the model's own colour.
+    #[serde(default = "default_tints")]
+    pub tints: bool,
+}
+
+fn default_tints() -> bool {
+    true
 }
 
 fn default_spacing() -> f32 {

@@ -45,7 +45,7 @@ pub use attachment::{Attachment, AttachmentOffset};
 pub use audio_loop::{AudioLoop, SoundRef, BUILTIN_SOUNDS};
 pub use behaviour::NodeBehaviour;
 pub use birds::Birds;
-pub use character::{Character, ClipBinding, ClipWithSpeed};
+pub use character::{Character, CharacterMaterial, ClipBinding, ClipWithSpeed};
 pub use collision_box::CollisionBox;
 pub use crowd::{Crowd, CrowdLayout};
 pub use figure_eight::FigureEight;

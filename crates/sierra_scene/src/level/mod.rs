@@ -192,6 +192,10 @@ pub struct Post {
     /// one is drawn, else by a uniform environment of the sun's `ambient`, and Phong materials by
     /// the flat ambient term. Present: both kinds are lit by this environment.
     pub environment: Option<Environment>,
+    /// Exposure in stops (EV, default 0): the HDR image is scaled by `2^exposure` before the
+    /// tone curve (and after bloom). Fixed per level: Sierra has no automatic exposure, so a
+    /// level lit brighter or darker than the demo sets it here.
+    pub exposure: f32,
 }
 
 /// The environment of [`Post::environment`].
@@ -339,6 +343,7 @@ impl Default for Post {
             msaa: 1,
             aa: AntiAliasing::None,
             environment: None,
+            exposure: 0.0,
         }
     }
 }
@@ -722,7 +727,51 @@ impl Level {
         }
         self.check_parent_cycles(&index)?;
         self.check_budgets()?;
+        self.check_looks()?;
         self.check_asset_files()
+    }
+
+    /// `post.exposure` is a finite number of stops within ±16 and every `Character`'s
+    /// `material` has finite colours in `[0, 1]` (specular ≥ 0) and a specular power ≥ 1.
+    fn check_looks(&self) -> Result<(), Error> {
+        let invalid = |json_path: String, message: String| Error::Invalid {
+            file: self.file.clone(),
+            json_path,
+            message,
+        };
+        let exposure = self.post.exposure;
+        if !(exposure.is_finite() && exposure.abs() <= 16.0) {
+            return Err(invalid(
+                "post.exposure".into(),
+                format!("{exposure} is not a number of stops in [-16, 16]"),
+            ));
+        }
+        for (i, obj) in self.objects.iter().enumerate() {
+            for (j, c) in obj.components.iter().enumerate() {
+                let Component::Character(c) = c else { continue };
+                let Some(m) = &c.material else { continue };
+                let at = |field: &str| format!("objects[{i}].components[{j}].material.{field}");
+                if !m.base_color.iter().all(|v| (0.0..=1.0).contains(v)) {
+                    return Err(invalid(
+                        at("baseColor"),
+                        format!("{:?} is not a colour in [0, 1]", m.base_color),
+                    ));
+                }
+                if !m.specular_color.iter().all(|v| v.is_finite() && *v >= 0.0) {
+                    return Err(invalid(
+                        at("specularColor"),
+                        format!("{:?} is not a finite colour ≥ 0", m.specular_color),
+                    ));
+                }
+                if !(m.specular_power.is_finite() && m.specular_power >= 1.0) {
+                    return Err(invalid(
+                        at("specularPower"),
+                        format!("{} is not an exponent ≥ 1", m.specular_power),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Every file the level names (meshes, normal maps, character and crowd models, sounds)

@@ -2,7 +2,7 @@
 // mesh in one instanced draw, posed from baked skinning matrices in an Rgba32Float texture.
 // Appended to forward.wgsl and crowd_common.wgsl (`crowd/mod.rs` concatenates the sources), so
 // `fs_main` lights crowds exactly like every other mesh; group 1 binding 0 (`object`) carries
-// the crowd's material colours. The mesh attributes are forward.wgsl's `VertexIn`.
+// the crowd's material colours; each member's tint multiplies the vertex colour. The mesh attributes are forward.wgsl's `VertexIn`.
 
 @vertex
 fn vs_crowd(vertex: VertexIn, in: CrowdVertexIn) -> VertexOut {
@@ -28,6 +28,7 @@ fn vs_crowd(vertex: VertexIn, in: CrowdVertexIn) -> VertexOut {
     out.normal = cofactor * (skin3 * vertex.normal);
     out.uv = vertex.uv;
     out.tangent = vec4<f32>(linear * (skin3 * vertex.tangent.xyz), vertex.tangent.w * select(1.0, -1.0, det < 0.0));
-    out.color = vertex.color;
+    // The member's tint multiplies the albedo (fs_main: material × vertex colour × texture).
+    out.color = vertex.color * in.tint;
     return out;
 }

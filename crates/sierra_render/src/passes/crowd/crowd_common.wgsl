@@ -46,6 +46,8 @@ struct CrowdVertexIn {
     @location(12) play: vec4<f32>,
     // x: fade start (global s), y: fade rate (weight per second; 0: constant weight).
     @location(13) fade: vec2<f32>,
+    // rgb: linear tint multiplying the member's albedo (CrowdInstance::tint), a: 1.
+    @location(14) tint: vec4<f32>,
 }
 
 // The three baked rows of `joint` at global frame `row`.

@@ -9,7 +9,7 @@ use glam::Mat4;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CrowdHandle(pub u32);
 
-/// One crowd member, `@location(7..=13)` of `crowd.wgsl` (instance step), 96 bytes.
+/// One crowd member, `@location(7..=14)` of `crowd_common.wgsl` (instance step), 112 bytes.
 ///
 /// A member plays `clip` at clip time `time_offset + speed · t` and `second_clip` at
 /// `second_time_offset + speed · t` (`t` the crowd's global time, `FrameData::crowds.time`,
@@ -44,6 +44,10 @@ pub struct CrowdInstance {
     pub fade_start: f32,
     /// Weight change per second of global time (`1 / fade seconds`; 0: constant weight).
     pub fade_rate: f32,
+    /// Linear RGB multiplying the member's albedo (its clothes; `[1, 1, 1]` leaves the
+    /// model's colour), alpha unused (1). Set once per member
+    /// ([`CrowdInstance::with_tint`]); never changes with its state.
+    pub tint: [f32; 4],
 }
 
 impl CrowdInstance {
@@ -59,6 +63,16 @@ impl CrowdInstance {
             second_time_offset: time_offset,
             fade_start: 0.0,
             fade_rate: 0.0,
+            tint: [1.0; 4],
+        }
+    }
+
+    /// The instance with its albedo multiplied by `tint` (linear RGB).
+    pub fn with_tint(self, tint: [f32; 3]) -> Self {
+        let [r, g, b] = tint;
+        Self {
+            tint: [r, g, b, 1.0],
+            ..self
         }
     }
 

@@ -259,9 +259,9 @@ fn lines(ctx: &GpuContext) -> bool {
 
 const INFLUENCE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
     wgpu::vertex_attr_array![5 => Uint32x4, 6 => Float32x4];
-const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
+const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 8] = wgpu::vertex_attr_array![
     7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Float32x4, 11 => Uint32x2, 12 => Float32x4,
-    13 => Float32x2
+    13 => Float32x2, 14 => Float32x4
 ];
 
 /// The baked palettes as one `Rgba32Float` texture (one frame per row), uploaded.
