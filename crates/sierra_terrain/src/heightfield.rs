@@ -107,6 +107,30 @@ impl HeightField {
             })
     }
 
+    /// An upper bound of the bilinear surface over the world XZ box `[lo, hi]` (metres): the
+    /// highest sample of every cell the box touches (a bilinear patch never rises above its
+    /// corners); the part of the box outside the field is ignored, `None` when none of it is
+    /// inside (or for non-finite input).
+    pub fn max_in(&self, lo: Vec2, hi: Vec2) -> Option<f32> {
+        let h = self.size * 0.5;
+        let s = self.spacing();
+        let last = (self.resolution - 1) as f32;
+        let (g0, g1) = ((lo + h) / s, (hi + h) / s);
+        if !(g0.is_finite() && g1.is_finite())
+            || g1.x < 0.0
+            || g1.y < 0.0
+            || g0.x > last
+            || g0.y > last
+        {
+            return None;
+        }
+        let (g0, g1) = (g0.max(Vec2::ZERO).floor(), g1.min(Vec2::splat(last)).ceil());
+        let (i0, j0, i1, j1) = (g0.x as usize, g0.y as usize, g1.x as usize, g1.y as usize);
+        let rows =
+            (j0..=j1).map(|j| &self.heights[j * self.resolution + i0..=j * self.resolution + i1]);
+        Some(rows.flatten().copied().fold(f32::NEG_INFINITY, f32::max))
+    }
+
     /// Bilinearly interpolated height at world `(x, z)`, or `None` outside the field (or for
     /// non-finite input).
     pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
@@ -240,6 +264,35 @@ fn slab(origin: Vec3, dir: Vec3, lo: Vec3, hi: Vec3) -> Option<(f32, f32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn max_in_bounds_the_surface_over_a_box() {
+        // 5 × 5 samples over 4 m (1 m apart, from −2 to 2): a spike of 9 at sample (3, 1).
+        let mut heights = vec![0.0; 25];
+        heights[5 + 3] = 9.0;
+        let f = HeightField::new(5, 4.0, heights).unwrap();
+        // A box inside the cells around the spike, not containing the sample itself.
+        assert_eq!(
+            f.max_in(Vec2::new(0.2, -1.8), Vec2::new(0.4, -1.6)),
+            Some(9.0)
+        );
+        // Every bilinear height inside is below the bound; the control: a box two cells away.
+        assert!(f.height_at(0.3, -1.7).unwrap() <= 9.0);
+        assert_eq!(
+            f.max_in(Vec2::new(-2.0, 0.5), Vec2::new(-1.5, 2.0)),
+            Some(0.0)
+        );
+        // Partly outside: clipped; wholly outside or NaN: none.
+        assert_eq!(
+            f.max_in(Vec2::new(-9.0, -9.0), Vec2::new(9.0, 9.0)),
+            Some(9.0)
+        );
+        assert_eq!(f.max_in(Vec2::new(3.0, 0.0), Vec2::new(4.0, 1.0)), None);
+        assert_eq!(
+            f.max_in(Vec2::new(f32::NAN, 0.0), Vec2::new(1.0, 1.0)),
+            None
+        );
+    }
 
     fn plane(a: f32, b: f32, c: f32) -> HeightField {
         let n = 33;

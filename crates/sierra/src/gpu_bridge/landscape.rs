@@ -17,6 +17,7 @@ use sierra_terrain::chunks::{ChunkGrid, ChunkLod};
 use sierra_terrain::detail::DetailMap;
 use sierra_terrain::surface_detail::{SurfaceDetail, ISLAND_SURFACES};
 
+use crate::world::hidden_floor::{drop_hidden_triangles, footprint, HiddenFloor};
 use crate::world::landscape::Landscape;
 
 /// Horizontal distance drawn at full detail, metres; LOD `k` beyond `LOD_DISTANCE · 2^(k−1)`.
@@ -87,17 +88,19 @@ pub fn surface_detail_layers(
 
 /// Uploaded chunk meshes, each chunk at each LOD (`(cz · n + cx) · (max_lod + 1) + lod`) once,
 /// registered as its ground (`ground[i]`) and the four sides of its skirt (`skirts[i]`, in
-/// [`sierra_terrain::chunks::SKIRT_SIDES`] order), which share its buffers.
+/// [`sierra_terrain::chunks::SKIRT_SIDES`] order), which share its buffers; `None` for a part
+/// the sea hides whole ([`HiddenFloor`]).
 pub struct LandscapeGpu {
     grid: ChunkGrid,
-    ground: Vec<MeshHandle>,
-    skirts: Vec<[MeshHandle; 4]>,
+    ground: Vec<Option<MeshHandle>>,
+    skirts: Vec<[Option<MeshHandle>; 4]>,
 }
 
 impl LandscapeGpu {
     /// Generates GPU heights if needed and uploads every chunk at every LOD, all bound to one
     /// material: [`island_surface`] with the [`ISLAND_NORMAL_MAP`] normal map and, unless
-    /// [`Landscape::surface_detail`] is off, the [`ISLAND_SURFACES`] detail textures.
+    /// [`Landscape::surface_detail`] is off, the [`ISLAND_SURFACES`] detail textures; leaves out
+    /// the triangles a sea hides (`hidden`, the level's sea's [`HiddenFloor`]).
     ///
     /// # Errors
     /// GPU errors.
@@ -105,6 +108,7 @@ impl LandscapeGpu {
         landscape: &mut Landscape,
         ctx: &GpuContext,
         renderer: &mut Renderer,
+        hidden: Option<&HiddenFloor>,
     ) -> Result<Self> {
         if landscape.island.is_none() {
             let compute = NoiseCompute::new(ctx)?;
@@ -121,8 +125,9 @@ impl LandscapeGpu {
         for cz in 0..n {
             for cx in 0..n {
                 for lod in 0..=grid.max_lod {
+                    let chunk = ChunkLod { cx, cz, lod };
                     let (ground_handle, sides) =
-                        upload_chunk(ctx, renderer, &grid, island, ChunkLod { cx, cz, lod })?;
+                        upload_chunk(ctx, renderer, &grid, island, chunk, hidden)?;
                     ground.push(ground_handle);
                     skirts.push(sides);
                 }
@@ -143,6 +148,7 @@ impl LandscapeGpu {
         let every: Vec<MeshHandle> = ground
             .iter()
             .chain(skirts.iter().flatten())
+            .flatten()
             .copied()
             .collect();
         renderer.set_shared_material(ctx, &every, &surface)?;
@@ -183,8 +189,8 @@ impl LandscapeGpu {
                 let skirts = self.skirts[index]
                     .iter()
                     .zip(sides)
-                    .filter_map(|(&mesh, needed)| needed.then_some(mesh));
-                for mesh in std::iter::once(self.ground[index]).chain(skirts) {
+                    .filter_map(|(&mesh, needed)| mesh.filter(|_| needed));
+                for mesh in self.ground[index].into_iter().chain(skirts) {
                     draws.push(chunk_draw(mesh));
                 }
             }
@@ -192,9 +198,11 @@ impl LandscapeGpu {
     }
 }
 
-/// Uploads `chunk`'s mesh once and registers its parts, which share its buffers: the ground
-/// (casting sun shadows) and the four sides of its skirt (casting none: a skirt hangs below the
-/// ground it borders), each with the bounds of its own vertices.
+/// Uploads `chunk`'s mesh once, without the triangles `hidden` hides, and registers its parts,
+/// which share its buffers: the ground (casting sun shadows) and the four sides of its skirt
+/// (casting none: a skirt hangs below the ground it borders), each with the bounds of its own
+/// vertices; `None` for a part left with no triangle (nothing is uploaded for a chunk left with
+/// none).
 ///
 /// # Errors
 /// GPU errors.
@@ -204,29 +212,50 @@ fn upload_chunk(
     grid: &ChunkGrid,
     island: &sierra_terrain::Island,
     chunk: ChunkLod,
-) -> Result<(MeshHandle, [MeshHandle; 4])> {
-    let mesh = grid.mesh(island, chunk);
+    hidden: Option<&HiddenFloor>,
+) -> Result<(Option<MeshHandle>, [Option<MeshHandle>; 4])> {
+    let mut mesh = grid.mesh(island, chunk);
+    let mut ranges: Vec<_> = std::iter::once(0..grid.surface_index_count(chunk))
+        .chain((0..4).map(|side| grid.skirt_index_range(chunk, side)))
+        .collect();
+    if let Some(hidden) = hidden {
+        // A coarse triangle's corners can lie below the hidden floor while the full-detail
+        // ground between them (which the sea shader's fade is keyed to) rises above it.
+        let field = island.height_field();
+        let hides = |corners| {
+            let (lo, hi, top) = footprint(corners);
+            let ground = field.max_in(lo, hi).unwrap_or(top);
+            hidden.hides(lo, hi, top.max(ground))
+        };
+        (mesh.indices, ranges) =
+            drop_hidden_triangles(&mesh.positions, &mesh.indices, &ranges, hides);
+        if mesh.indices.is_empty() {
+            return Ok((None, [None; 4]));
+        }
+    }
     let whole = renderer.upload_mesh(ctx, &terrain_mesh(&mesh), &mesh.name)?;
     let whole = renderer.mesh(whole).context("the chunk just uploaded")?;
-    let ranges = std::iter::once(0..grid.surface_index_count(chunk))
-        .chain((0..4).map(|side| grid.skirt_index_range(chunk, side)));
     let parts: Vec<_> = ranges
+        .into_iter()
         .map(|range| {
             let bounds = used_bounds(&mesh, range.clone());
             (whole.range(range.start as u32..range.end as u32), bounds)
         })
         .collect();
     let mut handles = parts.into_iter().map(|(part, bounds)| {
-        let handle = renderer.add_gpu_mesh(part);
-        renderer.set_mesh_bounds(handle, bounds);
-        handle
+        // An empty part's bounds are `None`: nothing of it is left to draw.
+        bounds.map(|bounds| {
+            let handle = renderer.add_gpu_mesh(part);
+            renderer.set_mesh_bounds(handle, Some(bounds));
+            handle
+        })
     });
     let ground = handles.next().context("a chunk's ground")?;
-    let sides: Vec<MeshHandle> = handles.collect();
-    for &side in &sides {
+    let sides: Vec<Option<MeshHandle>> = handles.collect();
+    for &side in sides.iter().flatten() {
         renderer.set_caster_indices(side, Some(0));
     }
-    let sides = <[MeshHandle; 4]>::try_from(sides)
+    let sides = <[Option<MeshHandle>; 4]>::try_from(sides)
         .ok()
         .context("a chunk's four skirt sides")?;
     Ok((ground, sides))

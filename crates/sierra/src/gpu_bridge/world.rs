@@ -37,10 +37,11 @@ impl WorldGpu {
         world: &mut World,
         startup: &mut StartupTimes,
     ) -> Result<Self> {
+        let hidden = world.sea.as_ref().map(crate::world::Sea::hidden_floor);
         let landscape = match &mut world.landscape {
-            Some(l) => {
-                Some(startup.time("terrain_upload", || LandscapeGpu::upload(l, ctx, renderer))?)
-            }
+            Some(l) => Some(startup.time("terrain_upload", || {
+                LandscapeGpu::upload(l, ctx, renderer, hidden.as_ref())
+            })?),
             None => None,
         };
         let island = world.landscape.as_ref().and_then(|l| l.island.as_ref());

@@ -11,6 +11,7 @@
 
 pub mod crowd_reaction;
 pub mod crowds;
+pub mod hidden_floor;
 pub mod landscape;
 pub mod sea;
 pub mod sky_objects;

@@ -17,6 +17,8 @@ use sierra_terrain::island::Backend;
 use sierra_terrain::water::{WaterComponent, WaterParams, WaterSim};
 use sierra_terrain::Island;
 
+use super::hidden_floor::HiddenFloor;
+
 /// Profiler scope of the CPU sea's steps and drops within a tick.
 pub const SEA_CPU_SCOPE: &str = "sea_cpu";
 
@@ -31,6 +33,10 @@ pub struct Sea {
     pub params: WaterParams,
     /// World position of the grid's corner (the `Water` node's position).
     pub origin: Vec3,
+    /// Ground deeper than this below the rest level is hidden by the sea and not drawn, metres
+    /// ([`SeaSettings::opaque_floor_depth`]; `f32::INFINITY` draws all of it). Set before
+    /// the upload.
+    pub opaque_floor_depth: f32,
     /// Floor height per cell (`[rows * cols]`, node-local metres), set at
     /// [`Sea::upload`]; keeps scheduled drops off the land.
     floor: Vec<f32>,
@@ -57,6 +63,7 @@ impl Sea {
             component,
             params,
             origin,
+            opaque_floor_depth: SeaSettings::default().opaque_floor_depth,
             floor: Vec::new(),
             cpu: None,
         })
@@ -73,9 +80,25 @@ impl Sea {
         SeaSettings {
             origin: self.origin,
             rest_level: self.rest_level(),
+            opaque_floor_depth: self.opaque_floor_depth,
             horizon: HORIZON,
             lod: Some(SeaLod::default()),
             ..SeaSettings::default()
+        }
+    }
+
+    /// The ground this sea hides ([`HiddenFloor`]): below
+    /// [`SeaSettings::hidden_floor_height`] within the simulated grid and the open sea's square
+    /// around it.
+    pub fn hidden_floor(&self) -> HiddenFloor {
+        let corner = Vec2::new(self.origin.x, self.origin.z);
+        let centre = corner + 0.5 * self.extent();
+        HiddenFloor {
+            below: self.settings().hidden_floor_height(),
+            areas: vec![
+                (corner, corner + self.extent()),
+                (centre - Vec2::splat(HORIZON), centre + Vec2::splat(HORIZON)),
+            ],
         }
     }
 

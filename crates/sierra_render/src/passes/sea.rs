@@ -50,6 +50,11 @@ pub struct SeaSettings {
     pub deep_color: Vec3,
     /// Depth over which the colour goes from shallow to deep (1 - e^-1 of the way), metres.
     pub absorption_depth: f32,
+    /// Ground deeper than this below [`SeaSettings::rest_level`] is never seen, metres: the
+    /// sea over it is opaque, its transmittance fading to zero over the [`FLOOR_FADE`] metres
+    /// of ground above ([`SeaSettings::hidden_floor_height`]), so the landscape need not draw
+    /// it. `f32::INFINITY`: every floor shows through as the absorption lets it.
+    pub opaque_floor_depth: f32,
     /// Sky colour reflected at grazing angles.
     pub sky_color: Vec3,
     /// Blinn-Phong exponent of the sun highlight (energy-normalised in `sea.wgsl`: a higher
@@ -77,7 +82,20 @@ pub struct SeaSettings {
     pub lod: Option<SeaLod>,
 }
 
+/// Height of ground over which the sea's transmittance fades from what its absorption lets
+/// through to zero, metres above [`SeaSettings::hidden_floor_height`]: a band, not a step, so no
+/// contour line shows where the floor stops showing.
+pub const FLOOR_FADE: f32 = 2.0;
+
 impl SeaSettings {
+    /// World height (metres) of the ground below which the sea hides the floor completely
+    /// (`rest_level - opaque_floor_depth`); `-inf` when [`SeaSettings::opaque_floor_depth`] is
+    /// infinite. Over ground there the sea is opaque however its waves move, since the fade is
+    /// keyed to the ground's height, not to the water's current depth.
+    pub fn hidden_floor_height(&self) -> f32 {
+        self.rest_level - self.opaque_floor_depth
+    }
+
     /// Linear colour of the open sea where it meets the horizon under `sun`: `sea.wgsl`'s
     /// shading of deep, still water seen at a 1° grazing angle (Schlick Fresnel ≈ 0.92 towards
     /// `sky_color`, no sun highlight). The sky pass paints this below the horizon
@@ -100,6 +118,7 @@ impl Default for SeaSettings {
             shallow_color: Vec3::new(0.10, 0.55, 0.50),
             deep_color: Vec3::new(0.005, 0.05, 0.12),
             absorption_depth: 2.0,
+            opaque_floor_depth: 6.0,
             sky_color: Vec3::new(0.45, 0.6, 0.8),
             specular_power: 1200.0,
             specular_strength: 1.0,
@@ -121,7 +140,7 @@ impl Default for SeaSettings {
 pub struct SeaUniforms {
     /// Shallow colour, absorption depth.
     pub shallow: Vec4,
-    /// Deep colour.
+    /// Deep colour, [`FLOOR_FADE`].
     pub deep: Vec4,
     /// Sky colour, specular power.
     pub sky: Vec4,
@@ -131,7 +150,8 @@ pub struct SeaUniforms {
     pub origin: Vec4,
     /// cols, rows, stride, 1 for the barycentric wireframe (else 0).
     pub grid: glam::UVec4,
-    /// Open sea: rest level, half-side (0 = none), depth its colour is taken at, 0.
+    /// Open sea: rest level, half-side (0 = none), depth its colour is taken at; the hidden
+    /// floor's height ([`SeaSettings::hidden_floor_height`], at least −1e30).
     pub far: Vec4,
 }
 
@@ -444,7 +464,7 @@ impl SeaPass {
             .map_or((0, 0, 1.0), |(_, c, r, cell)| (*c, *r, *cell));
         SeaUniforms {
             shallow: s.shallow_color.extend(s.absorption_depth.max(1e-3)),
-            deep: s.deep_color.extend(0.0),
+            deep: s.deep_color.extend(FLOOR_FADE),
             sky: s.sky_color.extend(s.specular_power),
             foam: Vec4::new(
                 s.foam_depth.max(1e-4),
@@ -454,7 +474,12 @@ impl SeaPass {
             ),
             origin: s.origin.extend(cell),
             grid: glam::UVec4::new(cols, rows, s.stride.max(1), 0),
-            far: Vec4::new(s.rest_level, s.horizon.max(0.0), OPEN_SEA_DEPTH, 0.0),
+            far: Vec4::new(
+                s.rest_level,
+                s.horizon.max(0.0),
+                OPEN_SEA_DEPTH,
+                s.hidden_floor_height().max(-1e30),
+            ),
         }
     }
 }

@@ -10,7 +10,7 @@
 struct SeaUniforms {
     // rgb shallow colour, a: absorption depth scale (m).
     shallow: vec4<f32>,
-    // rgb deep colour.
+    // rgb deep colour, a: height of ground over which the transmittance fades to zero (m).
     deep: vec4<f32>,
     // rgb sky colour reflected at grazing angles, a: specular power.
     sky: vec4<f32>,
@@ -22,7 +22,9 @@ struct SeaUniforms {
     // (devices without line mode), else 0.
     grid: vec4<u32>,
     // The open sea around the grid: x rest level (world y, m), y half-side of the square it
-    // fills (m, from the grid's centre; 0 = none), z depth its colour is taken at (m).
+    // fills (m, from the grid's centre; 0 = none), z depth its colour is taken at (m), w world y
+    // of the hidden floor: over ground below it the sea is opaque (the landscape may leave that
+    // ground out, SeaSettings::opaque_floor_depth).
     far: vec4<f32>,
 };
 
@@ -267,8 +269,12 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     // average ground (flat slabs of water on the beach). Where the finer heights are known the
     // depth is measured against them; the water thins, fades and ends where the ground rises.
     let ground = shore_height(in.world.xz);
+    // The ground under this pixel (world y): the finer heights where known, else the
+    // simulation's, interpolated between the grid's (possibly coarse) vertices.
+    var ground_y = in.world.y - in.depth;
     if ground.y > 0.5 && in.far < 0.5 {
         in.depth = min(in.depth, in.world.y - ground.x);
+        ground_y = ground.x;
     }
     if in.depth < u.foam.w {
         discard;
@@ -301,6 +307,32 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     // Water thinning out towards the dry sand fades away instead of ending in a hard edge along
     // the grid's triangles (the wet line is interpolated between vertices, one cell wide).
     let shore_fade = smoothstep(u.foam.w, u.foam.w + 2.0 * u.foam.x, in.depth);
-    let alpha = max(max(mix(0.45, 1.0, absorbed), 0.85 * foam) * shore_fade, in.far);
+    // What shows of the floor: 55 % at the surface, absorbed with depth, and none over ground
+    // at or below the hidden floor (faded in over the band above it, keyed to the ground's
+    // height so no wave uncovers it): the landscape does not draw that ground.
+    // The floor seen through this pixel lies along the view ray, past the ground straight
+    // below where the view is oblique: march the ray down to where it meets the finer heights
+    // (a fixed-point search, each step going on to the ground under where the ray would meet a
+    // flat floor at the depth found so far), so a floor falling away towards the hidden one
+    // fades out too, and light from the floor crosses the water along that path.
+    var floor_depth = in.depth;
+    if ground.y > 0.5 && in.far < 0.5 {
+        let run = -v.xz / max(v.y, 0.05);
+        for (var step = 0; step < 4; step++) {
+            let ahead = shore_height(in.world.xz + run * floor_depth);
+            if ahead.y < 0.5 {
+                break;
+            }
+            ground_y = min(ground_y, ahead.x);
+            floor_depth = max(floor_depth, in.world.y - ahead.x);
+        }
+    }
+    let clarity = smoothstep(0.0, 1.0, clamp((ground_y - u.far.w) / u.deep.a, 0.0, 1.0));
+    // Light from the floor crosses the water along the view ray, not straight up: a path of
+    // the floor's depth / cos(view angle from the vertical) (no refraction), so grazing views
+    // see less of the floor.
+    let path = floor_depth / max(v.y, 0.05);
+    let transmittance = 0.55 * exp(-path / u.shallow.a) * clarity;
+    let alpha = max(max(1.0 - transmittance, 0.85 * foam) * shore_fade, in.far);
     return vec4<f32>(color, alpha);
 }
