@@ -262,26 +262,42 @@ impl GpuContext {
         if let Some(loss) = self.lost.get() {
             return Err(loss.error(&context()));
         }
-        #[cfg(target_arch = "wasm32")]
-        return Ok(f());
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-            let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-            let value = f();
-            let validation_error = pollster::block_on(validation.pop());
-            let oom_error = pollster::block_on(oom.pop());
-            // A loss during `f` leaves what it created invalid, with or without an error.
-            if let Some(loss) = self.lost.get() {
-                return Err(loss.error(&context()));
-            }
-            match validation_error.or(oom_error) {
-                Some(error) => Err(RenderError::Gpu {
-                    context: context(),
-                    message: error.to_string(),
-                }),
-                None => Ok(value),
-            }
+        self.in_error_scopes(context, f)
+    }
+
+    /// The web form of [`GpuContext::scoped`]'s scopes: none (see there).
+    #[cfg(target_arch = "wasm32")]
+    #[allow(clippy::unnecessary_wraps)]
+    fn in_error_scopes<T>(
+        &self,
+        _context: impl FnOnce() -> String,
+        f: impl FnOnce() -> T,
+    ) -> Result<T> {
+        Ok(f())
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes ([`GpuContext::scoped`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn in_error_scopes<T>(
+        &self,
+        context: impl FnOnce() -> String,
+        f: impl FnOnce() -> T,
+    ) -> Result<T> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let value = f();
+        let validation_error = pollster::block_on(validation.pop());
+        let oom_error = pollster::block_on(oom.pop());
+        // A loss during `f` leaves what it created invalid, with or without an error.
+        if let Some(loss) = self.lost.get() {
+            return Err(loss.error(&context()));
+        }
+        match validation_error.or(oom_error) {
+            Some(error) => Err(RenderError::Gpu {
+                context: context(),
+                message: error.to_string(),
+            }),
+            None => Ok(value),
         }
     }
 
@@ -387,19 +403,26 @@ impl GpuContext {
     /// # Errors
     /// [`RenderError::DeviceLost`], [`RenderError::Gpu`] naming `doing`.
     pub fn wait_idle(&self, doing: &str) -> Result<()> {
-        #[cfg(target_arch = "wasm32")]
-        return self.poll_device(doing);
+        self.wait_for_idle(doing)
+    }
+
+    /// The web's [`GpuContext::wait_idle`]: a device check.
+    #[cfg(target_arch = "wasm32")]
+    fn wait_for_idle(&self, doing: &str) -> Result<()> {
+        self.poll_device(doing)
+    }
+
+    /// Polls in slices until idle ([`GpuContext::wait_idle`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn wait_for_idle(&self, doing: &str) -> Result<()> {
         // Each poll blocks up to a slice while work is in flight, so this never spins.
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            while !device_loss::poll(
-                &self.device,
-                &self.lost,
-                doing,
-                Some(device_loss::WAIT_SLICE),
-            )? {}
-            Ok(())
-        }
+        while !device_loss::poll(
+            &self.device,
+            &self.lost,
+            doing,
+            Some(device_loss::WAIT_SLICE),
+        )? {}
+        Ok(())
     }
 
     /// Waits as [`GpuContext::wait_idle`] until `ready` gives a value (a buffer mapping's
@@ -409,17 +432,23 @@ impl GpuContext {
     /// # Errors
     /// As [`GpuContext::wait_idle`].
     pub fn wait_until<T>(&self, doing: &str, ready: impl FnMut() -> Option<T>) -> Result<T> {
-        #[cfg(target_arch = "wasm32")]
-        {
-            let mut ready = ready;
-            self.poll_device(doing)?;
-            return ready().ok_or_else(|| {
-                RenderError::Readback(format!(
-                    "{doing}: the web build cannot block waiting for the GPU; use the async read-back"
-                ))
-            });
-        }
-        #[cfg(not(target_arch = "wasm32"))]
+        self.wait_for(doing, ready)
+    }
+
+    /// The web's [`GpuContext::wait_until`]: one non-blocking poll, then `ready` once.
+    #[cfg(target_arch = "wasm32")]
+    fn wait_for<T>(&self, doing: &str, mut ready: impl FnMut() -> Option<T>) -> Result<T> {
+        self.poll_device(doing)?;
+        ready().ok_or_else(|| {
+            RenderError::Readback(format!(
+                "{doing}: the web build cannot block waiting for the GPU; use the async read-back"
+            ))
+        })
+    }
+
+    /// Waits in slices until `ready` gives a value ([`GpuContext::wait_until`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn wait_for<T>(&self, doing: &str, ready: impl FnMut() -> Option<T>) -> Result<T> {
         device_loss::wait_until(&self.device, &self.lost, doing, ready)
     }
 

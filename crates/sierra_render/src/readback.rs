@@ -169,14 +169,15 @@ pub async fn read_texture_rgba_async(
     texture: &wgpu::Texture,
 ) -> Result<image::RgbaImage> {
     #[cfg(not(target_arch = "wasm32"))]
-    return read_texture_rgba(ctx, texture);
+    let image = read_texture_rgba(ctx, texture);
     #[cfg(target_arch = "wasm32")]
-    {
+    let image = {
         let swap_red_blue = rgba_swap(texture)?;
         let copy = TextureCopy::submit(ctx, texture)?;
         let bytes = map_async(ctx, &copy.staging, |bytes| copy.tighten(bytes)).await?;
         into_rgba(texture, bytes, swap_red_blue)
-    }
+    };
+    image
 }
 
 /// Whether `texture`'s format stores blue first (`Bgra8*`); an error for non-8-bit-RGBA formats.
