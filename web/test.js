@@ -1,0 +1,70 @@
+// The browser test's page (crates/sierra_web/tests/browser.rs serves it and reads the results):
+// each step POSTs its result to /result/NAME on the test's server, then `done`.
+import init, { fetch_model, render_offscreen } from "./pkg/sierra_web.js";
+import { startViewer } from "./app.js";
+
+const post = (name, body) => fetch(`/result/${name}`, { method: "POST", body });
+const message = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+
+/** Runs every step whatever the others did; `done` last. */
+export async function runTests(doc) {
+  const q = new URLSearchParams(location.search);
+  const width = Number(q.get("w") ?? 160), height = Number(q.get("h") ?? 120);
+  const steps = {
+    // First, as a user opens it: the page (its start-up time is measured to the first frame
+    // with the default model), then its file input given the sample's three files: the canvas
+    // shows the model.
+    "picked.rgba": async () => {
+      const page = await startViewer(doc);
+      const names = ["box.gltf", "box.bin", "checker.png"];
+      const transfer = new DataTransfer();
+      for (const n of names) {
+        const blob = await (await fetch(`models/${n}`)).blob();
+        transfer.items.add(new File([blob], n));
+      }
+      const input = doc.getElementById("files");
+      input.files = transfer.files;
+      for (let i = 0; i < 600 && page.firstFrameMs === undefined; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      input.dispatchEvent(new Event("change"));
+      for (let i = 0; i < 200 && page.loaded !== names.join(", "); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (page.loaded !== names.join(", ")) throw new Error(`not loaded: ${doc.getElementById("status").textContent}`);
+      // A few frames through requestAnimationFrame, then the canvas as the page shows it.
+      for (let i = 0; i < 5; i++) await new Promise((r) => requestAnimationFrame(r));
+      const canvas = doc.getElementById("view");
+      const copy = new OffscreenCanvas(canvas.width, canvas.height);
+      const g = copy.getContext("2d");
+      g.drawImage(canvas, 0, 0);
+      const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
+      await post("picked.size", `${canvas.width}x${canvas.height}`);
+      await post("picked.status", doc.getElementById("status").textContent);
+      await post("startup.txt", String(page.firstFrameMs));
+      return new Uint8Array(px.buffer);
+    },
+    // The sample rendered off-screen at w × h, as the native reference is.
+    "url.rgba": async () => {
+      await init();
+      const files = await fetch_model("models/box.gltf");
+      return render_offscreen(files, width, height);
+    },
+    // A glTF whose image lies outside the served folder: refused before any fetch of it.
+    "escape.txt": async () => {
+      try { await fetch_model("models/escape.gltf"); return "loaded (wrong)"; } catch (e) { return message(e); }
+    },
+    // A model URL leaving the served folder.
+    "escape-url.txt": async () => {
+      try { await fetch_model("../secret.gltf"); return "loaded (wrong)"; } catch (e) { return message(e); }
+    },
+  };
+  for (const [name, run] of Object.entries(steps)) {
+    try {
+      await post(name, await run());
+    } catch (e) {
+      await post(`${name}.error`, message(e));
+    }
+  }
+  await post("done", "");
+}
