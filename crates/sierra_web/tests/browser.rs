@@ -53,21 +53,32 @@ const CHROMIUM_FLAGS: &[&str] = &[
 struct Agreement {
     mean_lsb: f64,
     far_share: f64,
+    /// Pixels whose largest channel difference is beyond 24/255.
+    far_pixels: usize,
+    /// Shares of pixels within 4/255 and within 9/255 (for docs/web.md).
+    within_4: f64,
+    within_9: f64,
 }
 
 impl Agreement {
     fn of(a: &[u8], b: &[u8]) -> Self {
         assert_eq!(a.len(), b.len(), "frames of different sizes");
-        let (mut sum, mut far) = (0u64, 0usize);
+        let (mut sum, mut far, mut near4, mut near9) = (0u64, 0usize, 0usize, 0usize);
         for (pa, pb) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
             let d: Vec<u8> = (0..3).map(|c| pa[c].abs_diff(pb[c])).collect();
             sum += d.iter().map(|&x| u64::from(x)).sum::<u64>();
-            far += usize::from(d.iter().any(|&x| x > FAR_LSB));
+            let largest = d.iter().copied().max().unwrap_or(0);
+            far += usize::from(largest > FAR_LSB);
+            near4 += usize::from(largest <= 4);
+            near9 += usize::from(largest <= 9);
         }
         let pixels = (a.len() / 4) as f64;
         Self {
             mean_lsb: sum as f64 / (pixels * 3.0),
             far_share: far as f64 / pixels,
+            far_pixels: far,
+            within_4: near4 as f64 / pixels,
+            within_9: near9 as f64 / pixels,
         }
     }
 
