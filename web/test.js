@@ -50,6 +50,11 @@ export async function runTests(doc) {
       const files = await fetch_model("models/box.gltf");
       return render_offscreen(files, width, height);
     },
+    // The skinned, animated mannequin (GPU skinning and its first clip), as natively.
+    "mannequin.rgba": async () => {
+      const files = await fetch_model("models/mannequin.glb");
+      return render_offscreen(files, width, height);
+    },
     // A glTF whose image lies outside the served folder: refused before any fetch of it.
     "escape.txt": async () => {
       try { await fetch_model("models/escape.gltf"); return "loaded (wrong)"; } catch (e) { return message(e); }

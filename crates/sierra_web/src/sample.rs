@@ -9,6 +9,9 @@ use glam::Vec3;
 
 /// The sample's main file, inside the served folder.
 pub const BOX: &str = "models/box.gltf";
+/// The built-in mannequin (skinned, animated: `sierra_gltf::builtin::mannequin`) as a GLB,
+/// for the clip picker and GPU skinning.
+pub const MANNEQUIN: &str = "models/mannequin.glb";
 /// The twin whose image lies outside the served folder.
 pub const ESCAPING_BOX: &str = "models/escape.gltf";
 /// The image URI the twin uses.
@@ -19,7 +22,7 @@ const CHECKER_SIZE: u32 = 64;
 const CHECKER_SQUARE: u32 = 16;
 
 /// Every file of the sample (path inside the served folder, bytes): `models/box.gltf`,
-/// `models/box.bin`, `models/checker.png` and `models/escape.gltf`.
+/// `models/box.bin`, `models/checker.png`, `models/escape.gltf` and `models/mannequin.glb`.
 ///
 /// # Panics
 /// Never for these fixed inputs (PNG encoding of a fixed in-memory image).
@@ -36,6 +39,7 @@ pub fn files() -> Vec<(PathBuf, Vec<u8>)> {
             PathBuf::from(ESCAPING_BOX),
             gltf_json(&layout, ESCAPING_URI).into_bytes(),
         ),
+        (PathBuf::from(MANNEQUIN), sierra_gltf::builtin::mannequin::glb()),
     ]
 }
 

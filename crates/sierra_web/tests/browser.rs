@@ -2,8 +2,9 @@
 //! the page (`web/test.html`, `web/test.js`) built by `scripts/web-build.sh`, from this test's
 //! server on 127.0.0.1, and POSTs back what it drew:
 //!
-//! - the sample model (`sierra_web::sample`, a textured cube Sierra writes itself) rendered
-//!   off-screen and read back, compared with the native (lavapipe) frame of the same files
+//! - the sample model (`sierra_web::sample`, a textured cube Sierra writes itself) and the
+//!   built-in skinned mannequin, each rendered off-screen and read back and compared with the
+//!   native (lavapipe) frame of the same files
 //!   rendered by the same code: mean absolute difference ≤ 2/255 and ≤ 1 % of pixels off by
 //!   more than 24/255; a wrong frame (the browser's, mirrored) must fail that comparison;
 //! - the refusals of a glTF whose image URI leaves the served folder and of a model URL that
@@ -130,10 +131,11 @@ fn web_tools(root: &Path) -> Result<(), String> {
     }
 }
 
-/// The native frame of the sample: the same files, importer and scene code, on lavapipe.
-fn native_frame(dir: &Path) -> Vec<u8> {
+/// The native frame of `model` (a sample file): the same files, importer and scene code, on
+/// lavapipe.
+fn native_frame(dir: &Path, model: &str) -> Vec<u8> {
     write_sample(dir).unwrap();
-    let asset = sierra_gltf::GltfAsset::load(dir.join(sierra_web::sample::BOX)).unwrap();
+    let asset = sierra_gltf::GltfAsset::load(dir.join(model)).unwrap();
     let ctx = sierra_render::GpuContext::headless().expect("a GPU adapter (lavapipe)");
     let future = sierra_web::scene::render_first_frame(&ctx, &asset, WIDTH, HEIGHT);
     sierra_web::scene::complete_now(future).unwrap().into_raw()
@@ -247,44 +249,53 @@ fn the_page_renders_the_sample_as_natively_and_refuses_escaping_urls() {
     );
     write_sample(&site).unwrap();
     let results = run_page(&chromium, &site, &tmp.path().join("profile"));
-    let native = native_frame(&tmp.path().join("native"));
-    let web = bytes(&results, "url.rgba");
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
     std::fs::create_dir_all(&out).unwrap();
-    for (name, px) in [("native.png", &native[..]), ("web.png", web)] {
-        image::RgbaImage::from_raw(WIDTH, HEIGHT, px.to_vec())
-            .unwrap()
-            .save(out.join(name))
-            .unwrap();
+    for (model, result) in [
+        (sierra_web::sample::BOX, "url.rgba"),
+        (sierra_web::sample::MANNEQUIN, "mannequin.rgba"),
+    ] {
+        let native = native_frame(&tmp.path().join("native"), model);
+        let web = bytes(&results, result);
+        let stem = result.trim_end_matches(".rgba");
+        for (side, px) in [("native", &native[..]), ("web", web)] {
+            image::RgbaImage::from_raw(WIDTH, HEIGHT, px.to_vec())
+                .unwrap()
+                .save(out.join(format!("{stem}_{side}.png")))
+                .unwrap();
+        }
+        let agreement = Agreement::of(&native, web);
+        println!(
+            "browser vs native, {model}: mean {:.2}/255, {} pixels ({:.2} %) beyond {FAR_LSB}/255, {:.1} % within 4/255, {:.1} % within 9/255 (frames in {})",
+            agreement.mean_lsb,
+            agreement.far_pixels,
+            100.0 * agreement.far_share,
+            100.0 * agreement.within_4,
+            100.0 * agreement.within_9,
+            out.display()
+        );
+        assert!(
+            agreement.within_bounds(),
+            "{model}: the browser's frame differs from the native one: {agreement:?} (frames in {})",
+            out.display()
+        );
+        // Negative control: the browser's frame mirrored left-right is a wrong frame.
+        let mirrored: Vec<u8> = web
+            .chunks_exact(WIDTH as usize * 4)
+            .flat_map(|row| {
+                row.chunks_exact(4)
+                    .rev()
+                    .flatten()
+                    .copied()
+                    .collect::<Vec<u8>>()
+            })
+            .collect();
+        let wrong = Agreement::of(&native, &mirrored);
+        assert!(
+            !wrong.within_bounds(),
+            "{model}: a mirrored frame passed: {wrong:?}"
+        );
     }
-    let agreement = Agreement::of(&native, web);
-    println!(
-        "browser vs native: mean {:.2}/255, {} pixels ({:.2} %) beyond {FAR_LSB}/255, {:.1} % within 4/255, {:.1} % within 9/255 (frames in {})",
-        agreement.mean_lsb,
-        agreement.far_pixels,
-        100.0 * agreement.far_share,
-        100.0 * agreement.within_4,
-        100.0 * agreement.within_9,
-        out.display()
-    );
-    assert!(
-        agreement.within_bounds(),
-        "the browser's frame differs from the native one: {agreement:?} (frames in {})",
-        out.display()
-    );
-    // Negative control: the browser's frame mirrored left-right is a wrong frame.
-    let mirrored: Vec<u8> = web
-        .chunks_exact(WIDTH as usize * 4)
-        .flat_map(|row| {
-            row.chunks_exact(4)
-                .rev()
-                .flatten()
-                .copied()
-                .collect::<Vec<u8>>()
-        })
-        .collect();
-    let wrong = Agreement::of(&native, &mirrored);
-    assert!(!wrong.within_bounds(), "a mirrored frame passed: {wrong:?}");
 
     let escape = text(&results, "escape.txt");
     for part in [
