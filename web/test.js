@@ -3,6 +3,17 @@
 import init, { fetch_model, render_offscreen } from "./pkg/sierra_web.js";
 import { startViewer } from "./app.js";
 
+let viewerPage = null;
+const frames = async (n) => { for (let i = 0; i < n; i++) await new Promise((r) => requestAnimationFrame(r)); };
+/** The page's canvas as RGBA bytes, as shown: call it right after `frames` resolves (a WebGPU
+ *  canvas reads back only within the animation frame that drew it). */
+const canvasPixels = (doc) => {
+  const canvas = doc.getElementById("view");
+  const copy = new OffscreenCanvas(canvas.width, canvas.height);
+  const g = copy.getContext("2d");
+  g.drawImage(canvas, 0, 0);
+  return new Uint8Array(g.getImageData(0, 0, canvas.width, canvas.height).data.buffer);
+};
 const post = (name, body) => fetch(`/result/${name}`, { method: "POST", body });
 const message = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
@@ -16,6 +27,7 @@ export async function runTests(doc) {
     // shows the model.
     "picked.rgba": async () => {
       const page = await startViewer(doc);
+      viewerPage = page;
       const names = ["box.gltf", "box.bin", "checker.png"];
       const transfer = new DataTransfer();
       for (const n of names) {
@@ -33,16 +45,41 @@ export async function runTests(doc) {
       }
       if (page.loaded !== names.join(", ")) throw new Error(`not loaded: ${doc.getElementById("status").textContent}`);
       // A few frames through requestAnimationFrame, then the canvas as the page shows it.
-      for (let i = 0; i < 5; i++) await new Promise((r) => requestAnimationFrame(r));
+      await frames(5);
+      const px = canvasPixels(doc);
       const canvas = doc.getElementById("view");
-      const copy = new OffscreenCanvas(canvas.width, canvas.height);
-      const g = copy.getContext("2d");
-      g.drawImage(canvas, 0, 0);
-      const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
       await post("picked.size", `${canvas.width}x${canvas.height}`);
       await post("picked.status", doc.getElementById("status").textContent);
       await post("startup.txt", String(page.firstFrameMs));
-      return new Uint8Array(px.buffer);
+      return px;
+    },
+    // The page's controls on the mannequin: its clips in the picker; paused, two frames apart
+    // (same picture); then orbited by a drag (another picture); the wireframe box's state.
+    "controls.json": async () => {
+      if (!viewerPage) throw new Error("the page did not start");
+      await viewerPage.loadUrl("models/mannequin.glb");
+      const clip = doc.getElementById("clip");
+      clip.value = String(clip.options.length - 1);
+      clip.dispatchEvent(new Event("change"));
+      doc.getElementById("play").click();
+      await frames(3);
+      const paused = canvasPixels(doc);
+      await frames(3);
+      const pausedLater = canvasPixels(doc);
+      const canvas = doc.getElementById("view");
+      canvas.dispatchEvent(new PointerEvent("pointerdown", { clientX: 100, clientY: 100, pointerId: 1 }));
+      canvas.dispatchEvent(new PointerEvent("pointermove", { clientX: 260, clientY: 100, pointerId: 1 }));
+      canvas.dispatchEvent(new PointerEvent("pointerup", { clientX: 260, clientY: 100, pointerId: 1 }));
+      await frames(3);
+      const orbited = canvasPixels(doc);
+      const mean = (a, b) => a.reduce((s, x, i) => s + Math.abs(x - b[i]), 0) / a.length;
+      return JSON.stringify({
+        clips: Array.from(clip.options).map((o) => o.text),
+        play: doc.getElementById("play").textContent,
+        wireframeDisabled: doc.getElementById("wire").disabled,
+        pausedMeanDiff: mean(paused, pausedLater),
+        orbitMeanDiff: mean(paused, orbited),
+      });
     },
     // The sample rendered off-screen at w × h, as the native reference is.
     "url.rgba": async () => {

@@ -39,7 +39,10 @@ pub fn files() -> Vec<(PathBuf, Vec<u8>)> {
             PathBuf::from(ESCAPING_BOX),
             gltf_json(&layout, ESCAPING_URI).into_bytes(),
         ),
-        (PathBuf::from(MANNEQUIN), sierra_gltf::builtin::mannequin::glb()),
+        (
+            PathBuf::from(MANNEQUIN),
+            sierra_gltf::builtin::mannequin::glb(),
+        ),
     ]
 }
 

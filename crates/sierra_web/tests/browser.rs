@@ -329,6 +329,25 @@ fn the_page_renders_the_sample_as_natively_and_refuses_escaping_urls() {
         orange > 0.01 && blue > 0.01,
         "the picked model is not drawn: {orange} {blue}"
     );
+    // The controls on the mannequin: paused frames equal (the negative control of the orbit's
+    // change), a drag changes the picture, every clip is in the picker, Play/Pause toggled.
+    let controls: serde_json::Value =
+        serde_json::from_str(&text(&results, "controls.json")).unwrap();
+    println!("controls: {controls}");
+    let clips = controls["clips"].as_array().unwrap();
+    assert!(clips.len() >= 2, "the mannequin's clips: {clips:?}");
+    assert_eq!(controls["play"], "Play", "pausing relabels the button");
+    assert!(
+        controls["pausedMeanDiff"].as_f64().unwrap() < 0.5,
+        "{controls}"
+    );
+    // Mean over R, G, B and A bytes: a 160-pixel drag turns the model about 46° (paused: 0).
+    assert!(
+        controls["orbitMeanDiff"].as_f64().unwrap() > 1.0,
+        "{controls}"
+    );
+    // WebGPU has no line polygon mode: the page disables the box rather than ignore it.
+    assert_eq!(controls["wireframeDisabled"], true, "{controls}");
     // Negative control: the page's backdrop (sky blue after tone mapping) and grey ground
     // without the model have neither.
     let empty = [[150u8, 170, 205, 255], [180, 180, 178, 255]]
