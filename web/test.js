@@ -100,6 +100,16 @@ export async function runTests(doc) {
     "escape-url.txt": async () => {
       try { await fetch_model("../secret.gltf"); return "loaded (wrong)"; } catch (e) { return message(e); }
     },
+    // The same refusal through the page's own Load button: the status line shows the message.
+    "escape-page.txt": async () => {
+      if (!viewerPage) throw new Error("the page did not start");
+      doc.getElementById("url").value = "models/escape.gltf";
+      doc.getElementById("load").click();
+      for (let i = 0; i < 100 && !doc.getElementById("status").textContent.startsWith("error"); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return doc.getElementById("status").textContent;
+    },
   };
   for (const [name, run] of Object.entries(steps)) {
     try {

@@ -308,6 +308,11 @@ fn the_page_renders_the_sample_as_natively_and_refuses_escaping_urls() {
             "refusal should name `{part}`: {escape}"
         );
     }
+    let shown = text(&results, "escape-page.txt");
+    assert!(
+        shown.starts_with("error: ") && shown.contains("climbs out of the served folder"),
+        "the page's status line: {shown}"
+    );
     let escape_url = text(&results, "escape-url.txt");
     assert!(
         escape_url.contains("`../secret.gltf` is refused"),
