@@ -133,11 +133,10 @@ fn web_tools(root: &Path) -> Result<(), String> {
 
 /// The native frame of `model` (a sample file): the same files, importer and scene code, on
 /// lavapipe.
-fn native_frame(dir: &Path, model: &str) -> Vec<u8> {
+fn native_frame(ctx: &sierra_render::GpuContext, dir: &Path, model: &str) -> Vec<u8> {
     write_sample(dir).unwrap();
     let asset = sierra_gltf::GltfAsset::load(dir.join(model)).unwrap();
-    let ctx = sierra_render::GpuContext::headless().expect("a GPU adapter (lavapipe)");
-    let future = sierra_web::scene::render_first_frame(&ctx, &asset, WIDTH, HEIGHT);
+    let future = sierra_web::scene::render_first_frame(ctx, &asset, WIDTH, HEIGHT);
     sierra_web::scene::complete_now(future).unwrap().into_raw()
 }
 
@@ -234,6 +233,10 @@ fn the_page_renders_the_sample_as_natively_and_refuses_escaping_urls() {
         Ok(c) => c,
         Err(why) => return skip(Reason::WebTools, why),
     };
+    let ctx = match sierra_render::GpuContext::headless() {
+        Ok(ctx) => ctx,
+        Err(e) => return skip(Reason::NoGpuAdapter, e),
+    };
     let tmp = tempfile::tempdir().unwrap();
     let site = tmp.path().join("site");
     let build = Command::new("bash")
@@ -255,7 +258,7 @@ fn the_page_renders_the_sample_as_natively_and_refuses_escaping_urls() {
         (sierra_web::sample::BOX, "url.rgba"),
         (sierra_web::sample::MANNEQUIN, "mannequin.rgba"),
     ] {
-        let native = native_frame(&tmp.path().join("native"), model);
+        let native = native_frame(&ctx, &tmp.path().join("native"), model);
         let web = bytes(&results, result);
         let stem = result.trim_end_matches(".rgba");
         for (side, px) in [("native", &native[..]), ("web", web)] {
