@@ -4,7 +4,7 @@ export WGPU_BACKEND ?= vulkan
 # A private runtime dir keeps Mesa/winit from warning about an invalid XDG_RUNTIME_DIR.
 export XDG_RUNTIME_DIR ?= /tmp/sierra-runtime-$(shell id -u)
 
-.PHONY: setup demo test bench soak stall-guard
+.PHONY: setup demo test bench soak stall-guard web
 
 setup:
 	@bash scripts/setup.sh
@@ -19,6 +19,12 @@ setup:
 ## Render the demo island (a window when a display exists, else PNG frames + trace + stats in out/demo).
 demo: setup
 	$(CARGO) run --release -p sierra -- demo
+
+## Build the web viewer (wasm32 + wasm-bindgen, docs/web.md) and serve it on 127.0.0.1; prints the URL.
+WEB_PORT ?= 8080
+web: setup
+	@bash scripts/web-build.sh target/web/site
+	$(CARGO) run --release -p sierra_web --bin sierra-web-serve -- target/web/site --port $(WEB_PORT)
 
 ## Run every test (one release build shared with the demo): `cargo test --release --workspace
 ## --no-fail-fast`, then one line counting the skipped tests by reason (docs/testing.md).

@@ -94,6 +94,7 @@ pub fn local_to_palette_soa_with(
 }
 
 /// `0, 1, 2, …` as `u16` (compared a slice at a time).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const IN_ORDER: [u16; 256] = {
     let mut a = [0u16; 256];
     let mut i = 0;
@@ -106,6 +107,7 @@ const IN_ORDER: [u16; 256] = {
 
 /// Whether `joints` is `0..n` (skin joint `i` is skeleton joint `i`, every joint skinned): one
 /// slice comparison against [`IN_ORDER`] up to 256 joints (it runs once per character).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn joints_in_order(joints: &[u16], n: usize) -> bool {
     joints.len() == n
         && match IN_ORDER.get(..n) {

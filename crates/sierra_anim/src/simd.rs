@@ -175,6 +175,9 @@ macro_rules! dispatch {
                     $crate::simd::SimdLevel::Portable => {}
                 }
             }
+            // Other architectures have only the portable kernel (wasm32: the web build).
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = level;
             #[allow(unreachable_code)]
             $kernel($($arg),*)
         }

@@ -20,6 +20,10 @@
 //!   glTF URIs (RFC 3986 relative references, percent-decoded; `data:` URIs; any scheme such
 //!   as `file:` refused).
 //!
+//! - On the web (wasm32) a root is the set of files fetched from the page's origin before an
+//!   import (`root_web.rs`, [`AssetRoot::served`]); [`served_path`] is the check every URL passes
+//!   before it is fetched: relative, inside the served folder, no `..` that climbs out.
+//!
 //! - [`SHARED_PREFIX`]: a path written `shared:PATH` names `PATH` inside the shared sample
 //!   assets ([`shared_assets_dir`]), opened through that folder as its own root.
 //!
@@ -35,8 +39,14 @@ mod atomic_write;
 mod budgets;
 mod error;
 mod resolver;
+#[cfg(not(target_arch = "wasm32"))]
 mod root;
+#[cfg(target_arch = "wasm32")]
+#[path = "root_web.rs"]
+mod root;
+mod served;
 mod shared;
+#[cfg(not(target_arch = "wasm32"))]
 mod snapshot;
 mod uri;
 
@@ -45,5 +55,6 @@ pub use budgets::{Budget, BudgetOverrides, Budgets, MAX_CROWD_INSTANCES_LIMIT};
 pub use error::AssetError;
 pub use resolver::Resolver;
 pub use root::{open_within, AssetRoot, FileId, OpenAsset};
+pub use served::served_path;
 pub use shared::{shared_assets_dir, shared_path, SHARED_PREFIX, SHARED_ROOT_NAME};
 pub use uri::{decode_uri, UriTarget};

@@ -6,6 +6,9 @@
 //! - [`gltf_material`]: [`GltfMaterials`], the one glTF material conversion (factors, textures,
 //!   alpha mode, sides) every path draws with: static, skinned, morphed and crowd.
 //! - [`gltf_model`]: static glTF models uploaded with their materials.
+//! - [`model_frames`]: [`model_frames::ModelFrames`], a model posed over one clip and framed:
+//!   the frame source of `sierra view` and of the web viewer.
+//! - [`orbit`]: the viewers' orbit camera (window and web).
 //! - [`skinned_mesh`]: glTF primitives as the renderer's [`sierra_render::compute::skinning::SkinnedMeshData`]
 //!   (skinned, or rigid with one joint for morph-only meshes).
 //! - [`skinned_model`]: [`SkinnedModel`], one GPU-skinned character drawn with a palette the
@@ -28,6 +31,8 @@ pub mod crowd;
 pub mod crowd_tint;
 pub mod gltf_material;
 pub mod gltf_model;
+pub mod model_frames;
+pub mod orbit;
 pub mod planet;
 pub mod poser;
 pub mod radiance;

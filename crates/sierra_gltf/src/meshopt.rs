@@ -188,8 +188,20 @@ pub(crate) fn decode_views(
     Ok(())
 }
 
+/// The web build (wasm32) has no meshoptimizer (C, and no C compiler for wasm32 in the build):
+/// a compressed view is refused, naming the way round.
+#[cfg(target_arch = "wasm32")]
+fn decode(
+    _c: &Compressed,
+    _source: &[u8],
+    _view_length: usize,
+) -> std::result::Result<Vec<u32>, String> {
+    Err("the web build does not decode EXT_meshopt_compression (meshoptimizer is C and is not built for wasm32); serve the model uncompressed (gltfpack without -c)".into())
+}
+
 /// Decodes `source` into `view_length` bytes (zero padded past `count × stride`), kept in
 /// `u32` words so the filters' 16- and 32-bit accesses are aligned.
+#[cfg(not(target_arch = "wasm32"))]
 fn decode(
     c: &Compressed,
     source: &[u8],

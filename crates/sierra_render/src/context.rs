@@ -116,16 +116,39 @@ impl std::fmt::Debug for GpuContext {
 }
 
 impl GpuContext {
-    /// Creates a context with no surface (off-screen rendering, compute, tests).
+    /// Creates a context with no surface (off-screen rendering, compute, tests). Native only:
+    /// it blocks on the adapter and device requests ([`GpuContext::headless_async`] on the web).
     ///
     /// # Errors
     /// [`RenderError::NoAdapter`] (with the packages to install) when no adapter
     /// exists or none matches `WGPU_ADAPTER_NAME`; [`RenderError::RequestDevice`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn headless() -> Result<Self> {
+        pollster::block_on(Self::headless_async())
+    }
+
+    /// [`GpuContext::headless`] without blocking: the web build (wasm32, WebGPU) awaits it from
+    /// the page's event loop, where a blocking wait would never see the browser answer.
+    ///
+    /// # Errors
+    /// As [`GpuContext::headless`].
+    pub async fn headless_async() -> Result<Self> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = select_adapter(&instance, None)?;
-        Self::from_adapter(instance, adapter)
+        Self::for_instance_async(instance, None).await
+    }
+
+    /// A context on `instance`'s best adapter (compatible with `surface` when given; the web
+    /// page passes its canvas's surface), without blocking.
+    ///
+    /// # Errors
+    /// As [`GpuContext::headless`].
+    pub async fn for_instance_async(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self> {
+        let adapter = select_adapter(&instance, surface).await?;
+        Self::from_adapter(instance, adapter).await
     }
 
     /// Creates a context and a surface for a window.
@@ -133,10 +156,12 @@ impl GpuContext {
     /// `display` is the event loop's display handle (winit:
     /// `Box::new(event_loop.owned_display_handle())`, needed by the GL backend);
     /// `window` is the window itself, usually an `Arc<winit::window::Window>`.
-    /// The surface is not configured yet: call [`GpuContext::configure_surface`].
+    /// The surface is not configured yet: call [`GpuContext::configure_surface`]. Native only
+    /// (the web page makes its canvas surface and calls [`GpuContext::for_instance_async`]).
     ///
     /// # Errors
     /// [`RenderError::Surface`] when the surface cannot be created, else as [`GpuContext::headless`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn for_window(
         display: Box<dyn wgpu::wgt::WgpuHasDisplayHandle>,
         window: impl Into<wgpu::SurfaceTarget<'static>>,
@@ -147,15 +172,14 @@ impl GpuContext {
         let surface = instance
             .create_surface(window)
             .map_err(|e| RenderError::Surface(e.to_string()))?;
-        let adapter = select_adapter(&instance, Some(&surface))?;
-        let ctx = Self::from_adapter(instance, adapter)?;
+        let ctx = pollster::block_on(Self::for_instance_async(instance, Some(&surface)))?;
         Ok((ctx, surface))
     }
 
-    fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Self> {
+    async fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Self> {
         let info = adapter.get_info();
         let features = adapter.features() & OPTIONAL_FEATURES;
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        let (device, queue) = (adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("sierra device"),
             required_features: features,
             required_limits: required_limits(&adapter.limits()),
@@ -163,6 +187,7 @@ impl GpuContext {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         }))
+        .await
         .map_err(|source| RenderError::RequestDevice {
             adapter: info.name.clone(),
             source,
@@ -226,6 +251,10 @@ impl GpuContext {
     /// out-of-memory error scopes and turns a captured error into
     /// [`RenderError::Gpu`] naming `context`.
     ///
+    /// On the web (wasm32) an error scope's answer arrives only after control returns to the
+    /// browser, so `f` runs without scopes there: its errors reach the uncaptured-error sink
+    /// and are returned by a later [`GpuContext::take_uncaptured_errors`] (the next frame's).
+    ///
     /// # Errors
     /// [`RenderError::Gpu`] when wgpu reported an error while `f` ran;
     /// [`RenderError::DeviceLost`] once the device is lost (then `f` is not run).
@@ -233,6 +262,27 @@ impl GpuContext {
         if let Some(loss) = self.lost.get() {
             return Err(loss.error(&context()));
         }
+        self.in_error_scopes(context, f)
+    }
+
+    /// The web form of [`GpuContext::scoped`]'s scopes: none (see there).
+    #[cfg(target_arch = "wasm32")]
+    #[allow(clippy::unnecessary_wraps)]
+    fn in_error_scopes<T>(
+        &self,
+        _context: impl FnOnce() -> String,
+        f: impl FnOnce() -> T,
+    ) -> Result<T> {
+        Ok(f())
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes ([`GpuContext::scoped`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn in_error_scopes<T>(
+        &self,
+        context: impl FnOnce() -> String,
+        f: impl FnOnce() -> T,
+    ) -> Result<T> {
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let value = f();
@@ -345,9 +395,26 @@ impl GpuContext {
     /// [`device_loss::WAIT_SLICE`] with the loss checked between them: a lost device ends it
     /// with an error instead of a hang.
     ///
+    /// On the web (wasm32) nothing can block: this only checks the device. The callers wait so
+    /// that later GPU work or a read-back sees finished results (the environment bake, water
+    /// steps), which WebGPU's queue order already guarantees; read-backs there are
+    /// [`crate::readback::read_texture_rgba_async`].
+    ///
     /// # Errors
     /// [`RenderError::DeviceLost`], [`RenderError::Gpu`] naming `doing`.
     pub fn wait_idle(&self, doing: &str) -> Result<()> {
+        self.wait_for_idle(doing)
+    }
+
+    /// The web's [`GpuContext::wait_idle`]: a device check.
+    #[cfg(target_arch = "wasm32")]
+    fn wait_for_idle(&self, doing: &str) -> Result<()> {
+        self.poll_device(doing)
+    }
+
+    /// Polls in slices until idle ([`GpuContext::wait_idle`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn wait_for_idle(&self, doing: &str) -> Result<()> {
         // Each poll blocks up to a slice while work is in flight, so this never spins.
         while !device_loss::poll(
             &self.device,
@@ -359,11 +426,29 @@ impl GpuContext {
     }
 
     /// Waits as [`GpuContext::wait_idle`] until `ready` gives a value (a buffer mapping's
-    /// callback, ...).
+    /// callback, ...). On the web (wasm32) it cannot wait: `ready` is asked once after a
+    /// non-blocking poll, and a value not there yet is [`RenderError::Readback`] saying so.
     ///
     /// # Errors
     /// As [`GpuContext::wait_idle`].
     pub fn wait_until<T>(&self, doing: &str, ready: impl FnMut() -> Option<T>) -> Result<T> {
+        self.wait_for(doing, ready)
+    }
+
+    /// The web's [`GpuContext::wait_until`]: one non-blocking poll, then `ready` once.
+    #[cfg(target_arch = "wasm32")]
+    fn wait_for<T>(&self, doing: &str, mut ready: impl FnMut() -> Option<T>) -> Result<T> {
+        self.poll_device(doing)?;
+        ready().ok_or_else(|| {
+            RenderError::Readback(format!(
+                "{doing}: the web build cannot block waiting for the GPU; use the async read-back"
+            ))
+        })
+    }
+
+    /// Waits in slices until `ready` gives a value ([`GpuContext::wait_until`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn wait_for<T>(&self, doing: &str, ready: impl FnMut() -> Option<T>) -> Result<T> {
         device_loss::wait_until(&self.device, &self.lost, doing, ready)
     }
 
@@ -573,11 +658,11 @@ fn pipeline_span(label: Option<&str>) -> tracing::span::EnteredSpan {
 }
 
 /// Picks the adapter: the one named by `WGPU_ADAPTER_NAME` if set, else the best one.
-fn select_adapter(
+async fn select_adapter(
     instance: &wgpu::Instance,
     surface: Option<&wgpu::Surface<'_>>,
 ) -> Result<wgpu::Adapter> {
-    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
     let names: Vec<String> = adapters
         .iter()
         .map(|a| {
@@ -600,14 +685,16 @@ fn select_adapter(
                 reason: format!("WGPU_ADAPTER_NAME=`{wanted}` matches none; {found}"),
             });
     }
-    pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-        power_preference:
-            wgpu::PowerPreference::from_env().unwrap_or(wgpu::PowerPreference::HighPerformance),
-        force_fallback_adapter: false,
-        compatible_surface: surface,
-        apply_limit_buckets: false,
-    }))
-    .map_err(|e| RenderError::NoAdapter {
-        reason: format!("{e}; {found}"),
-    })
+    instance
+        .request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::from_env()
+                .unwrap_or(wgpu::PowerPreference::HighPerformance),
+            force_fallback_adapter: false,
+            compatible_surface: surface,
+            apply_limit_buckets: false,
+        })
+        .await
+        .map_err(|e| RenderError::NoAdapter {
+            reason: format!("{e}; {found}"),
+        })
 }

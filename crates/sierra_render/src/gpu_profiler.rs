@@ -15,7 +15,7 @@
 //! ([`GpuScopes::waits`]) so a test can show that a window never does.
 
 use std::collections::VecDeque;
-use std::time::Instant;
+use web_time::Instant;
 
 use wgpu_profiler::{GpuProfiler, GpuProfilerQuery, GpuProfilerSettings, GpuTimerQueryResult};
 

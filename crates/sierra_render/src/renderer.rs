@@ -643,7 +643,7 @@ impl Renderer {
         stats.skinned_draws = frame.skinned.draws.len() as u32;
         stats.triangles += self.crowd.drawn_triangles(frame.camera.view_proj());
         result?;
-        stats.frame = self.scopes.end_frame(std::time::Instant::now())?;
+        stats.frame = self.scopes.end_frame(web_time::Instant::now())?;
         stats.gpu = self.scopes.collect(ctx)?;
         Ok(stats)
     }

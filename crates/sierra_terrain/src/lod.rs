@@ -26,6 +26,21 @@ pub fn simplify_to_percent(mesh: &Mesh, percent: u32) -> Result<Mesh, Error> {
     if percent == 100 || mesh.indices.is_empty() {
         return Ok(compact(mesh, &mesh.indices, percent));
     }
+    simplify_indices(mesh, percent).map(|indices| compact(mesh, &indices, percent))
+}
+
+/// The web build (wasm32) has no meshoptimizer (C): simplification is refused, naming why.
+#[cfg(target_arch = "wasm32")]
+fn simplify_indices(mesh: &Mesh, _percent: u32) -> Result<Vec<u32>, Error> {
+    Err(Error::Mesh {
+        name: mesh.name.clone(),
+        reason: "levels of detail need meshoptimizer, which the web build does not include".into(),
+    })
+}
+
+/// The index list of `mesh` simplified to about `percent`% of its vertices.
+#[cfg(not(target_arch = "wasm32"))]
+fn simplify_indices(mesh: &Mesh, percent: u32) -> Result<Vec<u32>, Error> {
     let adapter = meshopt::VertexDataAdapter::new(meshopt::typed_to_bytes(&mesh.positions), 12, 0)
         .map_err(|e| Error::Mesh {
             name: mesh.name.clone(),
@@ -54,10 +69,10 @@ pub fn simplify_to_percent(mesh: &Mesh, percent: u32) -> Result<Mesh, Error> {
         }
         ratio = (ratio * target / vertices).clamp(1e-4, 1.0);
     }
-    let indices = best.map(|(_, i)| i).unwrap_or_default();
-    Ok(compact(mesh, &indices, percent))
+    Ok(best.map(|(_, i)| i).unwrap_or_default())
 }
 
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))] // meshoptimizer is native-only
 fn used_vertex_count(indices: &[u32], vertex_count: usize) -> usize {
     let mut used = vec![false; vertex_count];
     indices

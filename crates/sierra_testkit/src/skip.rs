@@ -58,17 +58,21 @@ pub enum Reason {
     /// The CPU lacks a SIMD level (AVX-512, AVX2, VBMI; the detail names it), so the paths
     /// compiled for it cannot be compared with the others here.
     CpuSimd,
+    /// The browser tests' tools are missing: Chromium, the `wasm32-unknown-unknown` target or
+    /// `wasm-bindgen` at `Cargo.lock`'s version (the detail names which).
+    WebTools,
 }
 
 impl Reason {
     /// Every reason, in the order the summary lists them.
-    pub const ALL: [Reason; 6] = [
+    pub const ALL: [Reason; 7] = [
         Reason::SharedAssets,
         Reason::NodeTools,
         Reason::XvfbRun,
         Reason::NoGpuAdapter,
         Reason::GpuFeature,
         Reason::CpuSimd,
+        Reason::WebTools,
     ];
 
     /// The stable short name used in the log, the summary and the allow-list.
@@ -80,6 +84,7 @@ impl Reason {
             Reason::NoGpuAdapter => "gpu-adapter",
             Reason::GpuFeature => "gpu-feature",
             Reason::CpuSimd => "cpu-simd",
+            Reason::WebTools => "web-tools",
         }
     }
 
@@ -99,6 +104,9 @@ impl Reason {
             Reason::NoGpuAdapter => "install Mesa's Vulkan driver (scripts/setup.sh does)",
             Reason::GpuFeature => "run on an adapter with the feature (lavapipe has it)",
             Reason::CpuSimd => "run on a CPU with that instruction set",
+            Reason::WebTools => {
+                "install chromium, the wasm32 target and wasm-bindgen-cli (scripts/setup.sh does)"
+            }
         }
     }
 }

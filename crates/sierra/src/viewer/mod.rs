@@ -10,7 +10,8 @@
 //! and turn the camera `DEGREES` per frame, so they draw the same frames on any machine; after
 //! `N` frames the viewer writes its last frame to `--out/window.png` and closes.
 
-pub mod orbit;
+/// The orbit camera, shared with the web viewer.
+pub use sierra_content::orbit;
 pub mod playback;
 pub mod reload;
 

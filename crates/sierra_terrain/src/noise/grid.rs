@@ -356,6 +356,7 @@ simd_rows!(
 pub struct RowNoise {
     path: SimdPath,
     /// With [`SimdPath::Avx512`]: fill cells with the VBMI kernel (`fill_vbmi`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86_64-only SIMD paths
     vbmi: bool,
     cells: Box<CellGrads>,
 }

@@ -10,6 +10,7 @@ pub const LANES: usize = 8;
 
 /// Most distinct cells a block may touch and still take the broadcast-and-blend path; blocks
 /// spanning more (high frequencies) gather per lane.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86_64-only SIMD paths
 pub(super) const BLEND_CELLS: i32 = 8;
 
 /// The x coordinates of a block's lanes: lane `l` is at `(x0 + (first + l)·dx)·freq`, computed

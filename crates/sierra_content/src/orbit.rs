@@ -1,4 +1,4 @@
-//! The viewer's orbit camera: yaw and pitch about a target at a distance, turned by mouse drags
+//! The viewers' orbit camera (`sierra view --window` and the web page): yaw and pitch about a target at a distance, turned by mouse drags
 //! and zoomed by the wheel.
 
 use glam::Vec3;
