@@ -456,7 +456,10 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     // the wet edge's fade along the depth's straight level lines.
     let wet = clamp((foam_depth - u.foam.w) / (2.0 * u.foam.x), 0.0, 1.0);
     let edge = foam_edge(amount, noise) - 3.0 * (1.0 - wet);
-    let edge_width = 2.0 * fwidth(edge);
+    // Two pixels' change of the edge function, from its noise term alone: the other terms'
+    // derivatives jump across the drawn triangles' edges (helper lanes read the fields and
+    // depth beyond the triangle) and would draw faint lines of foam along them.
+    let edge_width = 6.4 * fwidth(noise);
 
     if u.grid.w == 1u && edge_px > 1.0 {
         discard;
