@@ -130,6 +130,10 @@ pub fn extract(
             wireframe: game.wireframe,
             ..PostSettings::default()
         };
+        if game.debug_view == DebugView::Foam {
+            // Only the sea's mask shows: what it does not cover is black.
+            frame.clear_color = glam::Vec4::new(0.0, 0.0, 0.0, 1.0);
+        }
     }
     let time = match previous {
         Some(p) => p.time + (game.world.time - p.time) * f64::from(alpha),
@@ -137,6 +141,10 @@ pub fn extract(
     };
     let eye = frame.camera.position;
     game.world.extract(time, frame);
+    if game.debug_view == DebugView::Foam {
+        // The world turns an outdoor level's sky on; the foam view shows the sea's mask alone.
+        frame.post.sky.enabled = false;
+    }
     bridge
         .world
         .push_draws(&game.world, eye, time, &mut frame.draws);

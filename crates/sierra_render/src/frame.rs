@@ -253,6 +253,10 @@ pub struct SeaState {
 pub struct SeaFrame {
     /// Drops and steps, in tick order.
     pub ops: Vec<SeaOp>,
+    /// World height of the sea's still surface, metres (`None`: no sea). Sunlit surfaces below
+    /// it keep part of their light in the sun's shadow, as light scattered in the water fills
+    /// it (`shadow_in_water` in `sun_shadow.wgsl`).
+    pub level: Option<f32>,
 }
 
 /// Everything the renderer needs for one frame.

@@ -191,6 +191,9 @@ pub enum DebugView {
     /// alpha-tested and blended as usual, with no light, occlusion or emission; a debug view
     /// and the way tests check which texels reach the screen.
     UnlitAlbedo,
+    /// The sea's foam mask: the sea pass writes its foam coverage times its wet edge's fade
+    /// (0 to 1, grey, opaque), every other scene surface black (`sea.wgsl`, `forward.wgsl`).
+    Foam,
 }
 
 /// Everything [`crate::FrameData`] says about the look of a frame beyond its geometry and lights.

@@ -69,7 +69,7 @@ fn forward_uniforms_match_wgsl() {
             sun_color,
             debug_view,
             ambient,
-            _pad1,
+            water_level,
             point_lights
         }),
     );
@@ -131,11 +131,7 @@ fn every_scene_pass_declares_the_view_group_as_the_renderer_writes_it() {
     use sierra_render::passes::sky;
     // The sky and sea shaders begin with the view group's declarations (`view.wgsl`): their
     // `CameraUniform` and `LightsUniform` are the ones `FrameBindings` writes.
-    let sea = format!(
-        "{}\n{}",
-        view::VIEW_WGSL,
-        include_str!("../src/passes/sea.wgsl")
-    );
+    let sea = sierra_render::passes::sea::shader_source();
     for source in [sky::shader_source(), sea] {
         check(
             &source,
@@ -156,7 +152,7 @@ fn every_scene_pass_declares_the_view_group_as_the_renderer_writes_it() {
                 sun_color,
                 debug_view,
                 ambient,
-                _pad1,
+                water_level,
                 point_lights
             }),
         );
@@ -166,13 +162,9 @@ fn every_scene_pass_declares_the_view_group_as_the_renderer_writes_it() {
 #[test]
 fn sea_uniforms_match_wgsl() {
     use sierra_render::passes::sea::SeaUniforms;
-    // The pass prepends the view group's declarations, as `SeaPass::new` does.
+    // As `SeaPass::new` compiles it: the view group's declarations and the shadow lookup first.
     check(
-        &format!(
-            "{}\n{}",
-            view::VIEW_WGSL,
-            include_str!("../src/passes/sea.wgsl")
-        ),
+        &sierra_render::passes::sea::shader_source(),
         "SeaUniforms",
         members!(SeaUniforms {
             shallow,
@@ -181,7 +173,9 @@ fn sea_uniforms_match_wgsl() {
             foam,
             origin,
             grid,
-            far
+            far,
+            glint,
+            flags
         }),
     );
 }
@@ -247,8 +241,14 @@ fn bloom_sky_shadow_and_material_uniforms_match_wgsl() {
             }),
         );
     }
-    // The shadow pass writes the uniform the forward pass reads: both shaders declare it.
-    for source in [include_str!("../src/passes/shadow.wgsl"), forward::SHADER] {
+    // The shadow pass writes the uniform the receivers read (forward and crowd through
+    // `forward::SHADER`, the sea through `sea::shader_source`, both via `sun_shadow.wgsl`).
+    let sea = sierra_render::passes::sea::shader_source();
+    for source in [
+        include_str!("../src/passes/shadow.wgsl"),
+        forward::SHADER,
+        &sea,
+    ] {
         check(
             source,
             "ShadowUniform",

@@ -1,9 +1,32 @@
 //! Arguments several subcommands share: where assets may be read from and how much
-//! ([`AssetArgs`]), and an image size ([`Size`]).
+//! ([`AssetArgs`]), an image size ([`Size`]) and a debug view ([`DebugViewArg`]).
 
 use std::str::FromStr;
 
 use super::limits;
+
+/// `--debug-view`: what the scene passes write instead of the lit image (`render`, `demo`
+/// headless); any view but `lit` renders with pass-through post-processing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum DebugViewArg {
+    /// The lit image.
+    #[default]
+    Lit,
+    /// Unlit albedo ([`sierra_render::DebugView::UnlitAlbedo`]).
+    Albedo,
+    /// The sea's foam mask, grey on black ([`sierra_render::DebugView::Foam`]).
+    Foam,
+}
+
+impl From<DebugViewArg> for sierra_render::DebugView {
+    fn from(arg: DebugViewArg) -> Self {
+        match arg {
+            DebugViewArg::Lit => Self::Lit,
+            DebugViewArg::Albedo => Self::UnlitAlbedo,
+            DebugViewArg::Foam => Self::Foam,
+        }
+    }
+}
 
 /// Where assets may be read from and how much (every command that loads levels or models).
 /// See docs/security.md for the defaults.

@@ -86,6 +86,9 @@ pub struct DemoArgs {
     /// toggles wireframe).
     #[arg(long)]
     pub wireframe: bool,
+    /// Headless: a debug view instead of the lit image (`foam`: the sea's foam mask).
+    #[arg(long, value_enum, default_value_t)]
+    pub debug_view: super::DebugViewArg,
     /// Scripted key track for the window (see `sierra::key_track`): key events by game tick,
     /// one tick per frame; the window closes after the track's last event unless `--frames`
     /// says how long to run.
@@ -108,6 +111,10 @@ pub struct DemoArgs {
     /// Reload test: write a screenshot after each successful reload.
     #[arg(long, hide = true)]
     pub test_screenshot_on_reload: bool,
+    /// Look test: draw the sea as before issue #49 (the control of
+    /// `crates/sierra/tests/sea_foam_view.rs`).
+    #[arg(long, hide = true)]
+    pub test_sea_legacy: bool,
     /// Window test: resize the window to 1x1 and back.
     #[arg(long, hide = true)]
     pub test_resize: bool,
@@ -268,6 +275,10 @@ fn run_headless_demo(level: &Path, args: &DemoArgs) -> Result<()> {
     let frames = args.frames.unwrap_or(DEFAULT_HEADLESS_FRAMES);
     let mut game = Game::load(level, DEFAULT_TICK_HZ)?;
     game.wireframe = args.wireframe;
+    game.debug_view = args.debug_view.into();
+    if let Some(sea) = game.world.sea.as_mut() {
+        sea.legacy_look = args.test_sea_legacy;
+    }
     start_audio(&mut game, args.mute);
     let ticks = u64::from(frames) * u64::from(HEADLESS_TICKS_PER_FRAME);
     let seconds = ticks as f32 / DEFAULT_TICK_HZ as f32;

@@ -21,7 +21,7 @@ pub mod water_wire;
 
 use clap::{Parser, Subcommand};
 
-pub use args::{AssetArgs, Size};
+pub use args::{AssetArgs, DebugViewArg, Size};
 
 /// Sierra: a real-time 3D engine (wgpu). Headless rendering works without a GPU (Mesa lavapipe).
 #[derive(Debug, Parser)]

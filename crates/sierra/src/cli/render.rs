@@ -43,6 +43,10 @@ pub struct RenderArgs {
     /// the adapter can (`POLYGON_MODE_LINE`; filled elsewhere).
     #[arg(long)]
     pub wireframe: bool,
+    /// A debug view instead of the lit image (`albedo`: unlit albedo; `foam`: the sea's foam
+    /// mask, grey on black).
+    #[arg(long, value_enum, default_value_t)]
+    pub debug_view: super::DebugViewArg,
     /// Asset root and budgets.
     #[command(flatten)]
     pub assets: super::AssetArgs,
@@ -59,6 +63,7 @@ pub struct RenderArgs {
 pub fn run(args: RenderArgs) -> Result<()> {
     let mut game = Game::load_with(&args.level, &args.assets.load_options(), DEFAULT_TICK_HZ)?;
     game.wireframe = args.wireframe;
+    game.debug_view = args.debug_view.into();
     if let Some(track) = &args.input {
         game.gameplay.track = Some(crate::gameplay::input::InputTrack::load(track)?);
     }

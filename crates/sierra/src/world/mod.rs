@@ -226,11 +226,12 @@ impl World {
     }
 
     /// The world's part of the frame's settings, read at world time `time` seconds
-    /// ([`World::time`], or between ticks when interpolating): the crowds' clock and the
-    /// procedural sky for an outdoor level (one with a terrain). Its draws are the GPU
+    /// ([`World::time`], or between ticks when interpolating): the crowds' clock, the sea's
+    /// still level (`frame.sea.level`: shadows under water are filled) and the procedural sky for an outdoor level (one with a terrain). Its draws are the GPU
     /// bridge's.
     pub fn extract(&self, time: f64, frame: &mut FrameData) {
         frame.crowds.time = time as f32;
+        frame.sea.level = self.sea.as_ref().map(Sea::rest_level);
         self.apply_sky(&frame.sun, &mut frame.post.sky);
     }
 }

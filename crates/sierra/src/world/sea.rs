@@ -42,6 +42,9 @@ pub struct Sea {
     floor: Vec<f32>,
     /// The CPU simulation (`"backend": "cpu"`), created at [`Sea::upload`].
     cpu: Option<CpuSea>,
+    /// Draw the sea as before issue #49 ([`SeaSettings::legacy`]; set before [`Sea::upload`]):
+    /// only `sierra demo --test-sea-legacy`, the control of `tests/sea_foam_view.rs`.
+    pub legacy_look: bool,
 }
 
 /// The CPU path's simulation and whether it moved since the last frame took its state.
@@ -66,6 +69,7 @@ impl Sea {
             opaque_floor_depth: SeaSettings::default().opaque_floor_depth,
             floor: Vec::new(),
             cpu: None,
+            legacy_look: false,
         })
     }
 
@@ -83,6 +87,7 @@ impl Sea {
             opaque_floor_depth: self.opaque_floor_depth,
             horizon: HORIZON,
             lod: Some(SeaLod::default()),
+            legacy: self.legacy_look,
             ..SeaSettings::default()
         }
     }

@@ -31,8 +31,13 @@ use crate::mesh_store::MeshStore;
 use crate::pipeline_cache::{PipelineKey, VertexLayout};
 use crate::targets::RenderTargets;
 
-/// WGSL source of the pass: `view.wgsl` followed by `forward.wgsl`.
-pub const SHADER: &str = concat!(include_str!("view.wgsl"), include_str!("forward.wgsl"));
+/// WGSL source of the pass: `view.wgsl`, the sun's shadow lookup (`sun_shadow.wgsl`,
+/// [`super::shadow::SUN_SHADOW_WGSL`]), then `forward.wgsl`.
+pub const SHADER: &str = concat!(
+    include_str!("view.wgsl"),
+    include_str!("sun_shadow.wgsl"),
+    include_str!("forward.wgsl")
+);
 
 /// `ObjectUniform` in `forward.wgsl` (group 1, binding 0, dynamic offset), 176 bytes.
 #[repr(C)]

@@ -46,15 +46,7 @@ struct EnvironmentUniform {
 @group(0) @binding(6) var environment_sampler: sampler;
 @group(1) @binding(0) var<uniform> object: ObjectUniform;
 
-// Sun shadow map (`passes/shadow.rs`): depth from the sun, compared with LessEqual.
-struct ShadowUniform {
-    light_view_proj: mat4x4<f32>,
-    // x: 1 when on; y: texel size in uv; z: normal offset in metres; w: PCF radius in texels.
-    params: vec4<f32>,
-}
-@group(0) @binding(7) var shadow_map: texture_depth_2d;
-@group(0) @binding(8) var shadow_sampler: sampler_comparison;
-@group(0) @binding(9) var<storage, read> shadow: ShadowUniform;
+// The sun's shadow map and `sun_shadow` are in `sun_shadow.wgsl`, which the pass prepends.
 
 // Surface material (`material.rs`). Flags: 1 metallic-roughness (else Phong), 2 normal map,
 // 4 alpha mask, 8 double-sided, 16 procedural bump detail, 32 terrain surface detail.
@@ -239,32 +231,6 @@ fn blinn_phong(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, light: vec3<f32>, albed
     return light * (albedo * n_dot_l + specular);
 }
 
-// Fraction of the sun reaching `world_position` (1 = lit), by percentage-closer filtering:
-// (2r+1)^2 bilinear comparison taps, one texel apart. The lookup point is pushed along the
-// surface normal (normal-offset shadows) so lit slopes do not shadow themselves (acne).
-fn sun_shadow(world_position: vec3<f32>, normal: vec3<f32>) -> f32 {
-    if shadow.params.x < 0.5 {
-        return 1.0;
-    }
-    let offset_position = world_position + normal * shadow.params.z;
-    let clip = shadow.light_view_proj * vec4<f32>(offset_position, 1.0);
-    let ndc = clip.xyz / clip.w;
-    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
-    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0 {
-        return 1.0;
-    }
-    let radius = i32(shadow.params.w);
-    var lit = 0.0;
-    for (var y = -radius; y <= radius; y++) {
-        for (var x = -radius; x <= radius; x++) {
-            let tap = uv + vec2<f32>(f32(x), f32(y)) * shadow.params.y;
-            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, tap, ndc.z);
-        }
-    }
-    let taps = f32((2 * radius + 1) * (2 * radius + 1));
-    return lit / taps;
-}
-
 // Cook-Torrance microfacet BRDF times N.L for one light (glTF 2.0 Appendix B): GGX normal
 // distribution, Smith-Schlick visibility (k = (r+1)^2/8, Karis 2013), Schlick Fresnel, Lambert
 // diffuse. Multiplied by PI so a light of radiance 1 on a white Lambertian surface facing it gives
@@ -341,6 +307,12 @@ fn shade(pbr: bool, n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, light: vec3<f32>, 
     return blinn_phong(n, v, l, light, albedo);
 }
 
+// What a scene surface shows in the sea's foam view (`DebugView::Foam`): black, so only the
+// sea's foam mask (`sea.wgsl`) is drawn.
+fn foam_view_background(alpha: f32) -> vec4<f32> {
+    return vec4<f32>(0.0, 0.0, 0.0, alpha);
+}
+
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @location(0) vec4<f32> {
     // Sample every texture first: implicit-derivative sampling needs uniform control flow.
@@ -363,6 +335,9 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     }
     if lights.debug_view == 1u {
         return base;
+    }
+    if lights.debug_view == 2u {
+        return foam_view_background(base.a);
     }
     var n = normalize(in.normal);
     var surface = SurfaceDetail(vec3<f32>(0.0, 0.0, 1.0), 1.0);
@@ -419,7 +394,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
         flat_normal = normalize(face_normal);
         flat_normal *= select(-1.0, 1.0, dot(flat_normal, smooth_normal) >= 0.0);
     }
-    color += sun * sun_shadow(in.world_position, flat_normal);
+    color += sun * shadow_in_water(sun_shadow(in.world_position, flat_normal), lights.water_level - in.world_position.y);
     let count = min(lights.point_light_count, MAX_POINT_LIGHTS);
     for (var i = 0u; i < count; i++) {
         let light = lights.point_lights[i];

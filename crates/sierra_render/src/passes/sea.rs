@@ -5,10 +5,13 @@
 //! surface moves with no CPU round trip. No vertex or index buffer: vertex `i` of the draw is
 //! corner `i % 6` of grid quad `i / 6`; with [`SeaSettings::lod`] the grid is drawn as tiles
 //! whose stride grows with their distance from the camera, one draw per tile
-//! ([`crate::passes::sea_lod`]). Normals come from height differences, colour from depth
-//! (shallow → deep), a Schlick-Fresnel sky reflection, a Blinn-Phong sun highlight, and foam
-//! where the water is thin or fast. Alpha-blended over what the forward pass drew (depth test
-//! on, depth write off), so the beach shows through shallow water.
+//! ([`crate::passes::sea_lod`]). Normals come from height differences, bent in the fragment
+//! shader by procedural detail waves; colour from depth (shallow → deep), a Schlick-Fresnel
+//! sky reflection, a GGX sun glint, the sun's shadow (`sun_shadow.wgsl`, the forward pass's
+//! PCF lookup) on the sunlit and glint terms, and soft foam from the simulation's fields
+//! (shallow, fast and converging water) broken up by noise. Alpha-blended over what the
+//! forward pass drew (depth test on, depth write off), so the beach shows through shallow
+//! water. [`crate::DebugView::Foam`] draws the foam mask instead.
 //!
 //! How the renderer runs it (after the opaque forward pass, before bloom):
 //! ```text
@@ -21,8 +24,9 @@
 //! sea.record(&mut encoder, &inputs, queries);     // draws into targets.hdr_view / depth_view
 //! ```
 //!
-//! Groups: 0 is the view group ([`FrameBindings`]: camera, sun and ambient light, written once
-//! a frame by the renderer), 1 the sea's own ([`SeaUniforms`] and the water's buffers).
+//! Groups: 0 is the view group ([`FrameBindings`]: camera, sun and ambient light, the sun's
+//! shadow map, written once a frame by the renderer), 1 the sea's own ([`SeaUniforms`] and the
+//! water's buffers).
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
@@ -33,6 +37,7 @@ use crate::error::{RenderError, Result};
 use crate::gpu_util;
 use crate::passes::scene_pipelines::ScenePipelines;
 use crate::passes::sea_lod::{self, SeaLod, SeaTile};
+use crate::passes::shadow::SUN_SHADOW_WGSL;
 use crate::passes::view::{FrameBindings, VIEW_WGSL};
 use crate::passes::{Encoder, Pass, PassInputs, PassQueries};
 use crate::pipeline_cache::{PipelineKey, VertexLayout};
@@ -57,12 +62,22 @@ pub struct SeaSettings {
     pub opaque_floor_depth: f32,
     /// Sky colour reflected at grazing angles.
     pub sky_color: Vec3,
-    /// Blinn-Phong exponent of the sun highlight (energy-normalised in `sea.wgsl`: a higher
-    /// exponent gives a smaller, brighter glint).
-    pub specular_power: f32,
-    /// Strength of the sun highlight (1: the normalised Blinn-Phong lobe times Schlick's
-    /// Fresnel of water).
+    /// GGX alpha (roughness²) of the water's surface under the sun's glint, besides the detail
+    /// waves `sea.wgsl` bends the normals with (and the roughness they add where they are
+    /// finer than a pixel): a smaller value gives smaller, brighter sparkles.
+    pub glint_roughness: f32,
+    /// The most radiance the glint may add, in units of the sun's light value (colour ×
+    /// intensity): bounds its energy, so a sparkle cannot bloom into a column.
+    pub glint_max: f32,
+    /// Strength of the sun's glint (1: GGX × Smith visibility × water's Schlick Fresnel).
     pub specular_strength: f32,
+    /// The sun's shadow map darkens the sea's sunlit terms (the glint, and the light the
+    /// water body scatters back, less under deep water); `false`: the sea ignores shadows.
+    pub receive_shadows: bool,
+    /// The sea as it was drawn before issue #49 (no shadows, hard-edged foam cut-outs, a
+    /// Blinn-Phong highlight on the simulation's normals alone): only the control of the look
+    /// tests (`sierra_content/tests/sea_look.rs`).
+    pub legacy: bool,
     /// Water thinner than this foams (shorelines), metres.
     pub foam_depth: f32,
     /// Water faster than this starts to foam (full at twice), m/s.
@@ -120,8 +135,11 @@ impl Default for SeaSettings {
             absorption_depth: 2.0,
             opaque_floor_depth: 6.0,
             sky_color: Vec3::new(0.45, 0.6, 0.8),
-            specular_power: 1200.0,
+            glint_roughness: 0.004,
+            glint_max: 2.0,
             specular_strength: 1.0,
+            receive_shadows: true,
+            legacy: false,
             foam_depth: 0.15,
             foam_speed: 1.5,
             min_depth: 0.01,
@@ -133,8 +151,8 @@ impl Default for SeaSettings {
     }
 }
 
-/// Mirror of `SeaUniforms` in `sea.wgsl` (112 bytes): the water's own parameters (camera,
-/// sun and ambient light come from the view group).
+/// Mirror of `SeaUniforms` in `sea.wgsl` (144 bytes): the water's own parameters (camera,
+/// sun, ambient light and shadow map come from the view group).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct SeaUniforms {
@@ -142,7 +160,8 @@ pub struct SeaUniforms {
     pub shallow: Vec4,
     /// Deep colour, [`FLOOR_FADE`].
     pub deep: Vec4,
-    /// Sky colour, specular power.
+    /// Sky colour, the hidden floor's height ([`SeaSettings::hidden_floor_height`], at least
+    /// −1e30).
     pub sky: Vec4,
     /// Foam depth, foam speed, specular strength, min depth.
     pub foam: Vec4,
@@ -150,9 +169,26 @@ pub struct SeaUniforms {
     pub origin: Vec4,
     /// cols, rows, stride, 1 for the barycentric wireframe (else 0).
     pub grid: glam::UVec4,
-    /// Open sea: rest level, half-side (0 = none), depth its colour is taken at; the hidden
-    /// floor's height ([`SeaSettings::hidden_floor_height`], at least −1e30).
+    /// Open sea: rest level, half-side (0 = none), depth its colour is taken at; the frame's
+    /// time (seconds, wrapped every [`TIME_WRAP_S`]).
     pub far: Vec4,
+    /// Glint: GGX alpha, most radiance (× the sun's light), 0, 0.
+    pub glint: Vec4,
+    /// Flags: bit 0 [`SeaSettings::legacy`], bit 1 [`SeaSettings::receive_shadows`]; 0, 0, 0.
+    pub flags: glam::UVec4,
+}
+
+/// Period of the time `sea.wgsl` animates foam and detail waves with, seconds (f32 keeps
+/// millisecond steps up to it; the pattern jumps once per period).
+pub const TIME_WRAP_S: f64 = 1024.0;
+
+/// The sea's WGSL as compiled: the view group's declarations, the sun's shadow lookup, then
+/// `sea.wgsl`.
+pub fn shader_source() -> String {
+    format!(
+        "{VIEW_WGSL}\n{SUN_SHADOW_WGSL}\n{}",
+        include_str!("sea.wgsl")
+    )
 }
 
 /// Depth the open sea's colour is taken at, metres (deep enough to be fully absorbed).
@@ -305,14 +341,15 @@ impl SeaPass {
             &[
                 gpu_util::uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT),
                 gpu_util::storage_entry(1, vertex, true),
-                gpu_util::storage_entry(2, vertex, true),
-                gpu_util::storage_entry(3, vertex, true),
+                // Depth and velocity: the fragment stage reads them too (the foam).
+                gpu_util::storage_entry(2, wgpu::ShaderStages::VERTEX_FRAGMENT, true),
+                gpu_util::storage_entry(3, wgpu::ShaderStages::VERTEX_FRAGMENT, true),
                 gpu_util::storage_entry(4, wgpu::ShaderStages::FRAGMENT, true),
                 gpu_util::storage_entry(5, vertex, true),
             ],
         );
-        let source = format!("{VIEW_WGSL}\n{}", include_str!("sea.wgsl"));
-        let module = ctx.create_shader_module("view.wgsl + sea.wgsl", source);
+        let module =
+            ctx.create_shader_module("view.wgsl + sun_shadow.wgsl + sea.wgsl", shader_source());
         let pipelines = ScenePipelines::new(
             "sea",
             gpu_util::pipeline_layout(device, "sea", &[frame.layout(), &layout]),
@@ -465,7 +502,7 @@ impl SeaPass {
         SeaUniforms {
             shallow: s.shallow_color.extend(s.absorption_depth.max(1e-3)),
             deep: s.deep_color.extend(FLOOR_FADE),
-            sky: s.sky_color.extend(s.specular_power),
+            sky: s.sky_color.extend(s.hidden_floor_height().max(-1e30)),
             foam: Vec4::new(
                 s.foam_depth.max(1e-4),
                 s.foam_speed.max(1e-4),
@@ -474,11 +511,13 @@ impl SeaPass {
             ),
             origin: s.origin.extend(cell),
             grid: glam::UVec4::new(cols, rows, s.stride.max(1), 0),
-            far: Vec4::new(
-                s.rest_level,
-                s.horizon.max(0.0),
-                OPEN_SEA_DEPTH,
-                s.hidden_floor_height().max(-1e30),
+            far: Vec4::new(s.rest_level, s.horizon.max(0.0), OPEN_SEA_DEPTH, 0.0),
+            glint: Vec4::new(s.glint_roughness.max(1e-3), s.glint_max.max(0.0), 0.0, 0.0),
+            flags: glam::UVec4::new(
+                u32::from(s.legacy) | (u32::from(s.receive_shadows) << 1),
+                0,
+                0,
+                0,
             ),
         }
     }
@@ -499,6 +538,7 @@ impl Pass for SeaPass {
         let camera = &inputs.frame.camera;
         let mut u = self.uniforms();
         u.grid.w = u32::from(inputs.frame.post.wireframe && !self.lines_available());
+        u.far.w = (inputs.frame.post.environment.time_s.rem_euclid(TIME_WRAP_S)) as f32;
         ctx.queue
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         self.plan_tiles(ctx, camera.position);

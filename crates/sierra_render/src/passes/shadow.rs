@@ -17,8 +17,9 @@
 //!   that ramps over about 2r+2 texels.
 //!
 //! [`ShadowPass::receiver`] is what the scene passes bind in their view group (group 0,
-//! [`crate::passes::view::FrameBindings`]; `forward.wgsl`: `shadow_map`, `shadow_sampler`,
-//! `shadow`).
+//! [`crate::passes::view::FrameBindings`]); a receiving shader reads it through
+//! [`SUN_SHADOW_WGSL`] (`shadow_map`, `shadow_sampler`, `shadow` and the PCF lookup
+//! `sun_shadow`), which the forward, crowd and sea shaders each prepend.
 
 use glam::camera::rh::{proj::directx, view};
 use glam::{Mat4, Vec2, Vec3, Vec4};
@@ -33,6 +34,11 @@ use crate::gpu_util::{
     uniform_entry_for,
 };
 use crate::mesh::Vertex;
+
+/// WGSL of a shadow receiver (`sun_shadow.wgsl`): the view group's bindings 7-9 and
+/// `sun_shadow(world_position, normal) -> f32` (1 lit, 0 shadowed; PCF over the map), to be
+/// prepended after [`super::view::VIEW_WGSL`].
+pub const SUN_SHADOW_WGSL: &str = include_str!("sun_shadow.wgsl");
 
 /// Depth format of the shadow map.
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -56,7 +62,7 @@ impl Default for ShadowBias {
     }
 }
 
-/// Mirror of `ShadowUniform` in `shadow.wgsl` / `forward.wgsl` (80 bytes).
+/// Mirror of `ShadowUniform` in `shadow.wgsl` / `sun_shadow.wgsl` (80 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct ShadowUniform {
@@ -343,7 +349,7 @@ fn shadow_map(ctx: &GpuContext, resolution: u32) -> Result<wgpu::Texture> {
     })
 }
 
-/// What a receiver of the sun's shadow binds (`forward.wgsl`'s `shadow_map`, `shadow_sampler`,
+/// What a receiver of the sun's shadow binds (`sun_shadow.wgsl`'s `shadow_map`, `shadow_sampler`,
 /// `shadow`; in the scene passes' view group, [`crate::passes::view::FrameBindings`]): the
 /// map, a comparison sampler and the [`ShadowUniform`] as read-only storage (the shader loops
 /// on its PCF radius: see the forward pass's notes on storage buffers). Cloning shares them.

@@ -23,6 +23,9 @@ use crate::gpu_util;
 /// every scene pass (forward, crowd, sky, sea).
 pub const VIEW_WGSL: &str = include_str!("view.wgsl");
 
+/// [`LightsUniform::water_level`] of a frame without a sea: below anything drawn.
+pub const NO_WATER_LEVEL: f32 = -1.0e30;
+
 /// `CameraUniform` in `view.wgsl` (group 0, binding 0), 208 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
@@ -61,12 +64,13 @@ pub struct LightsUniform {
     pub point_light_count: u32,
     /// Sun colour × intensity.
     pub sun_color: Vec3,
-    /// [`crate::DebugView`] of the frame: 0 lit, 1 unlit albedo.
+    /// [`crate::DebugView`] of the frame: 0 lit, 1 unlit albedo, 2 the sea's foam mask.
     pub debug_view: u32,
     /// Ambient light.
     pub ambient: Vec3,
-    /// Padding (WGSL `_pad1`).
-    pub _pad1: f32,
+    /// World height of the sea's still surface, metres ([`crate::frame::SeaFrame::level`];
+    /// [`NO_WATER_LEVEL`] without a sea).
+    pub water_level: f32,
     /// Point lights; entries past `point_light_count` are zero.
     pub point_lights: [PointLightUniform; MAX_POINT_LIGHTS],
 }
@@ -113,9 +117,10 @@ impl LightsUniform {
             debug_view: match frame.post.debug_view {
                 crate::DebugView::Lit => 0,
                 crate::DebugView::UnlitAlbedo => 1,
+                crate::DebugView::Foam => 2,
             },
             ambient: sun.ambient,
-            _pad1: 0.0,
+            water_level: frame.sea.level.unwrap_or(NO_WATER_LEVEL),
             point_lights,
         }
     }

@@ -2,7 +2,7 @@
 // `passes/forward.rs`): the frame's camera and lights, written once a frame. Prepended to each
 // scene pass's shader; the structs mirror `passes/forward.rs` (checked by a naga reflection test).
 // Bindings 2-9 (environment, shadow map) are declared by the shaders that read them
-// (`forward.wgsl`).
+// (`forward.wgsl`; the shadow map's in `sun_shadow.wgsl`, shared by forward and sea).
 
 const MAX_POINT_LIGHTS: u32 = 8u;
 
@@ -29,10 +29,11 @@ struct LightsUniform {
     point_light_count: u32,
     // colour * intensity
     sun_color: vec3<f32>,
-    // 0: lit; 1: unlit albedo (`DebugView` in `post.rs`).
+    // 0: lit; 1: unlit albedo; 2: the sea's foam mask (`DebugView` in `post.rs`).
     debug_view: u32,
     ambient: vec3<f32>,
-    _pad1: f32,
+    // World height of the sea's still surface (m); -1e30 without a sea.
+    water_level: f32,
     point_lights: array<PointLightUniform, MAX_POINT_LIGHTS>,
 }
 
