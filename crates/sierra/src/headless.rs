@@ -44,6 +44,24 @@ pub struct HeadlessOptions {
     pub lose_device_at_frame: Option<usize>,
 }
 
+impl HeadlessOptions {
+    /// `frames` frames of `width` × `height` pixels into `out`, one tick per frame, not
+    /// overwriting, not profiled, no fault injected; set other fields with struct update
+    /// syntax (`HeadlessOptions { force: true, ..HeadlessOptions::new(…) }`).
+    pub fn new(frames: usize, width: u32, height: u32, out: impl Into<PathBuf>) -> Self {
+        Self {
+            frames,
+            ticks_per_frame: 1,
+            width,
+            height,
+            out: out.into(),
+            force: false,
+            profile: false,
+            lose_device_at_frame: None,
+        }
+    }
+}
+
 /// What a run wrote.
 #[derive(Clone, Debug)]
 pub struct RunSummary {

@@ -59,14 +59,8 @@ fn member_colours(dir: &Path, tints: bool) -> Vec<Vec3> {
     run_headless(
         game,
         &HeadlessOptions {
-            frames: 1,
-            ticks_per_frame: 1,
-            width: WIDTH,
-            height: HEIGHT,
-            out: out.clone(),
             force: true,
-            profile: false,
-            lose_device_at_frame: None,
+            ..HeadlessOptions::new(1, WIDTH, HEIGHT, out.clone())
         },
     )
     .unwrap_or_else(|e| panic!("{e:#}"));

@@ -36,20 +36,7 @@ fn demo_island_renders_every_landscape_element() {
         CameraPathKind::Aerial,
         5.0 / DEFAULT_TICK_HZ as f32,
     ));
-    let summary = run_headless(
-        game,
-        &HeadlessOptions {
-            frames: 5,
-            ticks_per_frame: 1,
-            width: 128,
-            height: 72,
-            out: out.clone(),
-            force: false,
-            profile: false,
-            lose_device_at_frame: None,
-        },
-    )
-    .unwrap();
+    let summary = run_headless(game, &HeadlessOptions::new(5, 128, 72, out.clone())).unwrap();
     let stats: serde_json::Value = sierra_testkit::json::read(&summary.stats);
     let last = &stats["frames"][4];
     // 64 terrain chunks + planet + clouds + 10 birds + palms + 6 platform/lamp nodes, drawn or

@@ -40,14 +40,8 @@ fn every_pass_and_dispatch_of_the_demo_has_a_gpu_scope_and_scopes_nest() {
     let summary = run_headless(
         game,
         &HeadlessOptions {
-            frames: FRAMES,
-            ticks_per_frame: 1,
-            width: 96,
-            height: 54,
-            out: out.clone(),
-            force: false,
             profile: true,
-            lose_device_at_frame: None,
+            ..HeadlessOptions::new(FRAMES, 96, 54, out.clone())
         },
     )
     .unwrap();

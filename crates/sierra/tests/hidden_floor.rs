@@ -31,14 +31,8 @@ fn render(opaque_floor_depth: f32, out: &Path) -> (PathBuf, u64) {
     let summary = run_headless(
         game,
         &HeadlessOptions {
-            frames: FRAMES as usize,
             ticks_per_frame: HEADLESS_TICKS_PER_FRAME,
-            width: SIZE.0,
-            height: SIZE.1,
-            out: out.to_path_buf(),
-            force: false,
-            profile: false,
-            lose_device_at_frame: None,
+            ..HeadlessOptions::new(FRAMES as usize, SIZE.0, SIZE.1, out.to_path_buf())
         },
     )
     .unwrap();

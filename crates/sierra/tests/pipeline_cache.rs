@@ -24,14 +24,9 @@ fn run_game(game: Game, frames: usize, profile: bool, out: &Path) -> serde_json:
     let summary = run_headless(
         game,
         &HeadlessOptions {
-            frames,
             ticks_per_frame: 4,
-            width: 96,
-            height: 54,
-            out: out.to_path_buf(),
-            force: false,
             profile,
-            lose_device_at_frame: None,
+            ..HeadlessOptions::new(frames, 96, 54, out)
         },
     )
     .unwrap_or_else(|e| panic!("{e:#}"));

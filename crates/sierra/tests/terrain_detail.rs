@@ -35,14 +35,9 @@ fn walk_frame(dir: &Path, surface_detail: bool) -> image::RgbImage {
     run_headless(
         game,
         &HeadlessOptions {
-            frames: FRAME + 1,
             ticks_per_frame: HEADLESS_TICKS_PER_FRAME,
-            width: WIDTH,
-            height: HEIGHT,
-            out: out.clone(),
             force: true,
-            profile: false,
-            lose_device_at_frame: None,
+            ..HeadlessOptions::new(FRAME + 1, WIDTH, HEIGHT, out.clone())
         },
     )
     .unwrap_or_else(|e| panic!("{e:#}"));
