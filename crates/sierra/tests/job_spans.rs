@@ -1,10 +1,12 @@
 //! The job system in the trace: a level with eight characters run for 120 frames on a 2-thread
 //! rayon pool under the profiler. Every frame's animation jobs (`animation_job` spans) run on the
-//! pool's named worker threads, and across the run on both of them. Start-up jobs show the same
-//! way: CPU terrain rows (`terrain_row`) and a crowd's clip bakes (`clip_bake`).
+//! pool's named worker threads. Start-up jobs show the same way: CPU terrain rows
+//! (`terrain_row`) and a crowd's clip bakes (`clip_bake`).
 //!
-//! Spans on two workers would also appear if the jobs ran one after another (the whole tick
-//! runs inside the pool), so the test then proves that a tick's jobs run *at the same time*:
+//! How the trace's jobs spread over the two workers is up to the scheduler (on a loaded
+//! machine one worker can steal every job of a 120-frame run), and spans on two workers would
+//! also appear if the jobs ran one after another, so the test proves that a tick's jobs run *at
+//! the same time*, on two threads, another way:
 //! a pose hook that every job calls holds each job until a second one is inside it too (a
 //! rendezvous, not a timing). Jobs run one by one never meet, and the hook gives up after
 //! [`RENDEZVOUS_PATIENCE`] so that such a defect fails instead of hanging; the same hook on a
@@ -100,7 +102,7 @@ fn jobs_at_once(game: &mut Game, threads: usize, patience: Duration) -> usize {
 const FRAMES: usize = 120;
 
 #[test]
-fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers() {
+fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_at_the_same_time() {
     let dir = tempfile::tempdir().unwrap();
     let trace_path = dir.path().join("trace.json");
     let mut game = Game::load(
@@ -205,10 +207,10 @@ fn animation_jobs_run_on_named_rayon_workers_in_every_frame_and_on_both_workers(
                 .or_default() += 1;
             m
         });
+    // Printed, not asserted: the scheduler decides (see the module docs).
     eprintln!("animation jobs per worker: {per_worker:?}");
-    assert_eq!(workers.len(), 2, "both workers ran jobs: {workers:?}");
 
-    // Concurrency, not just two workers: two of a tick's eight jobs are inside the hook at once.
+    // Concurrency on two workers: two of a tick's eight jobs are inside the hook at once.
     assert_eq!(
         jobs_at_once(&mut game, 2, RENDEZVOUS_PATIENCE),
         2,
