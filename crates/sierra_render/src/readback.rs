@@ -227,15 +227,7 @@ async fn map_async<T>(
         .map_err(|_| RenderError::Readback("map callback never ran".to_owned()))?
         .map_err(|e| RenderError::Readback(format!("mapping the buffer: {e}")))?;
     ctx.check_device(DOING)?;
-    let value = {
-        let view = slice
-            .get_mapped_range()
-            .map_err(|e| RenderError::Readback(format!("mapped range: {e}")))?;
-        read(&view)
-    };
-    buffer.unmap();
-    ctx.take_uncaptured_errors(DOING)?;
-    Ok(value)
+    read_mapped(ctx, buffer, read)
 }
 
 /// Maps a `MAP_READ` buffer, waits ([`GpuContext::wait_until`]: in bounded slices, ending with
@@ -268,13 +260,27 @@ fn map_and_copy<T>(
     mapped
         .map_err(|()| RenderError::Readback("map callback never ran".to_owned()))?
         .map_err(|e| RenderError::Readback(format!("mapping the buffer: {e}")))?;
+    read_mapped(ctx, buffer, read)
+}
+
+/// Hands the bytes of `buffer`, mapped for reading, to `read`, unmaps it and reports the GPU
+/// errors raised meanwhile: the end both read-backs (blocking and asynchronous) share.
+///
+/// # Errors
+/// [`RenderError::Readback`] when the mapped range is refused; GPU errors.
+fn read_mapped<T>(
+    ctx: &GpuContext,
+    buffer: &wgpu::Buffer,
+    read: impl FnOnce(&[u8]) -> T,
+) -> Result<T> {
     let value = {
-        let view = slice
+        let view = buffer
+            .slice(..)
             .get_mapped_range()
             .map_err(|e| RenderError::Readback(format!("mapped range: {e}")))?;
         read(&view)
     };
     buffer.unmap();
-    ctx.take_uncaptured_errors(DOING)?;
+    ctx.take_uncaptured_errors("reading back from the GPU")?;
     Ok(value)
 }

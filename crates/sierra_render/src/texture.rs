@@ -67,27 +67,7 @@ impl Texture2d {
             usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
             view_formats: &[],
         })?;
-        for (level, (w, h, data)) in mips.iter().enumerate() {
-            ctx.queue.write_texture(
-                wgpu::TexelCopyTextureInfo {
-                    texture: &texture,
-                    mip_level: level as u32,
-                    origin: wgpu::Origin3d::ZERO,
-                    aspect: wgpu::TextureAspect::All,
-                },
-                data,
-                wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(w * 4),
-                    rows_per_image: Some(*h),
-                },
-                wgpu::Extent3d {
-                    width: *w,
-                    height: *h,
-                    depth_or_array_layers: 1,
-                },
-            );
-        }
+        write_mips(ctx, &texture, 0, &mips);
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         Ok(Self { texture, view })
     }
@@ -142,31 +122,7 @@ impl Texture2d {
             view_formats: &[],
         })?;
         for (layer, chain) in chains.iter().enumerate() {
-            for (level, (w, h, data)) in chain.iter().enumerate() {
-                ctx.queue.write_texture(
-                    wgpu::TexelCopyTextureInfo {
-                        texture: &texture,
-                        mip_level: level as u32,
-                        origin: wgpu::Origin3d {
-                            x: 0,
-                            y: 0,
-                            z: layer as u32,
-                        },
-                        aspect: wgpu::TextureAspect::All,
-                    },
-                    data,
-                    wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(w * 4),
-                        rows_per_image: Some(*h),
-                    },
-                    wgpu::Extent3d {
-                        width: *w,
-                        height: *h,
-                        depth_or_array_layers: 1,
-                    },
-                );
-            }
+            write_mips(ctx, &texture, layer as u32, chain);
         }
         let view = texture.create_view(&wgpu::TextureViewDescriptor {
             dimension: Some(wgpu::TextureViewDimension::D2Array),
@@ -186,6 +142,36 @@ impl Texture2d {
         color_space: ColorSpace,
     ) -> Result<Self> {
         Self::from_rgba8(ctx, label, 1, 1, &rgba8, color_space)
+    }
+}
+
+/// Writes `mips` (`[(width, height, RGBA8 bytes)]`, level 0 first, as [`mip_chain`] makes
+/// them) into array layer `layer` of `texture`, one mip level each.
+fn write_mips(ctx: &GpuContext, texture: &wgpu::Texture, layer: u32, mips: &[(u32, u32, Vec<u8>)]) {
+    for (level, (w, h, data)) in mips.iter().enumerate() {
+        ctx.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: level as u32,
+                origin: wgpu::Origin3d {
+                    x: 0,
+                    y: 0,
+                    z: layer,
+                },
+                aspect: wgpu::TextureAspect::All,
+            },
+            data,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(w * 4),
+                rows_per_image: Some(*h),
+            },
+            wgpu::Extent3d {
+                width: *w,
+                height: *h,
+                depth_or_array_layers: 1,
+            },
+        );
     }
 }
 
