@@ -508,22 +508,43 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     let h = normalize(l + v);
     let n_dot_h = max(dot(n, h), 0.0);
 
+    // The floor seen through this pixel lies along the view ray, past the ground straight
+    // below where the view is oblique: march the ray down to where it meets the finer heights
+    // (a fixed-point search, each step going on to the ground under where the ray would meet a
+    // flat floor at the depth found so far), so a floor falling away towards the hidden one
+    // fades out too, and light from the floor crosses the water along that path.
+    var floor_depth = in.depth;
+    if ground.y > 0.5 && in.far < 0.5 {
+        let run = -v.xz / max(v.y, 0.05);
+        for (var step = 0; step < 4; step++) {
+            let ahead = shore_height(in.world.xz + run * floor_depth);
+            if ahead.y < 0.5 {
+                break;
+            }
+            ground_y = min(ground_y, ahead.x);
+            floor_depth = max(floor_depth, in.world.y - ahead.x);
+        }
+    }
+    // Light from the floor crosses the water along the view ray, not straight up: a path of
+    // the floor's depth / cos(view angle from the vertical) (no refraction), so grazing views
+    // see less of the floor.
+    let path = floor_depth / max(v.y, 0.05);
     // The sun's shadow (the forward pass's PCF lookup). It darkens what the sun lights, not
     // the sky's reflection: the glint and foam by the shadow at the surface; the light the
     // water body scatters back by the shadow where the view ray, refraction ignored, meets
-    // the ground (at most three absorption depths down): that is where the sand seen through
-    // the water is shadowed too, so the darker water and the darker sand coincide instead of
-    // the sand's shadow showing as a teal slab beside the surface's. Both take the same fill of
-    // light scattered in the water (`shadow_in_water`, by the water's depth), so shallow water
-    // and the sand under it darken together and keep one hue.
+    // the ground (the march above, at most three absorption depths along the ray): that is
+    // where the sand seen through the water is shadowed too, so the darker water and the
+    // darker sand coincide instead of the sand's shadow showing as a teal slab beside the
+    // surface's. Both take the same fill of light scattered in the water (`shadow_in_water`,
+    // by the water's depth), so shallow water and the sand under it darken together and keep
+    // one hue.
     let up = vec3<f32>(0.0, 1.0, 0.0);
     let absorbed = 1.0 - exp(-in.depth / u.shallow.a);
     var lit = 1.0;
     var lit_below = 1.0;
     if (u.flags.x & 2u) != 0u && !legacy {
         lit = sun_shadow(in.world, up);
-        let down = min(in.depth / max(v.y, 0.1), 3.0 * u.shallow.a);
-        lit_below = sun_shadow(in.world - v * down, up);
+        lit_below = sun_shadow(in.world - v * min(path, 3.0 * u.shallow.a), up);
     }
     let body_lit = shadow_in_water(lit_below, in.depth);
     let body = mix(u.shallow.rgb, u.deep.rgb, absorbed) * (lights.ambient + 0.6 * n_dot_l * body_lit * lights.sun_color);
@@ -552,32 +573,10 @@ fn fs_main(in_vertex: VsOut) -> @location(0) vec4<f32> {
     var color = mix(body, u.sky.rgb, fresnel) + glint;
     let foam_light = lights.ambient + mix(1.0, lit, 0.9) * n_dot_l * lights.sun_color;
     color = mix(color, vec3<f32>(0.9, 0.95, 1.0) * foam_light, foam);
-    // The open sea is opaque: nothing under it is drawn but the sky.
-    // What shows of the floor: 55 % at the surface, absorbed with depth, and none over ground
-    // at or below the hidden floor (faded in over the band above it, keyed to the ground's
-    // height so no wave uncovers it): the landscape does not draw that ground.
-    // The floor seen through this pixel lies along the view ray, past the ground straight
-    // below where the view is oblique: march the ray down to where it meets the finer heights
-    // (a fixed-point search, each step going on to the ground under where the ray would meet a
-    // flat floor at the depth found so far), so a floor falling away towards the hidden one
-    // fades out too, and light from the floor crosses the water along that path.
-    var floor_depth = in.depth;
-    if ground.y > 0.5 && in.far < 0.5 {
-        let run = -v.xz / max(v.y, 0.05);
-        for (var step = 0; step < 4; step++) {
-            let ahead = shore_height(in.world.xz + run * floor_depth);
-            if ahead.y < 0.5 {
-                break;
-            }
-            ground_y = min(ground_y, ahead.x);
-            floor_depth = max(floor_depth, in.world.y - ahead.x);
-        }
-    }
+    // What shows of the floor: 55 % at the surface, absorbed along the path, and none over
+    // ground at or below the hidden floor (faded in over the band above it, keyed to the
+    // ground's height so no wave uncovers it): the landscape does not draw that ground.
     let clarity = smoothstep(0.0, 1.0, clamp((ground_y - u.sky.a) / u.deep.a, 0.0, 1.0));
-    // Light from the floor crosses the water along the view ray, not straight up: a path of
-    // the floor's depth / cos(view angle from the vertical) (no refraction), so grazing views
-    // see less of the floor.
-    let path = floor_depth / max(v.y, 0.05);
     let transmittance = 0.55 * exp(-path / u.shallow.a) * clarity;
     var alpha = max(max((1.0 - transmittance) * shore_fade, 0.85 * foam), in.far);
     if legacy {
